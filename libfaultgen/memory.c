@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * memory.c - the regions the workers fault: mapping, policies, zapping.
+ *
+ * Setup happens here, before the workers start, so that none of it is in
+ * the measured interval.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <numaif.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+
+#ifndef SHM_REMAP
+#define SHM_REMAP 040000
+#endif
+
+static int errno_mem(int e)
+{
+	/* shmget says ENOSPC or EINVAL (over SHMMAX) for "too big". */
+	if (e == ENOSPC)
+		return -ENOMEM;
+	return -e;
+}
+
+static int new_segment(struct faultgen_run *run, size_t len, void *at,
+		       char **addr, int *shmid)
+{
+	int id, err;
+	void *p;
+
+	id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
+	if (id < 0)
+		return errno_mem(errno);
+	p = shmat(id, at, at ? SHM_REMAP : 0);
+	if (p == (void *)-1) {
+		err = -errno;
+		shmctl(id, IPC_RMID, NULL);
+		return err;
+	}
+	if (run->attr.shm_lock && shmctl(id, SHM_LOCK, NULL) < 0) {
+		err = -errno;
+		shmctl(id, IPC_RMID, NULL);
+		shmdt(p);
+		return err;
+	}
+	/* Marked for removal at once: it goes with the last detach, so a
+	 * killed run cannot leak it.  The id stays valid while attached. */
+	shmctl(id, IPC_RMID, NULL);
+	*addr = p;
+	*shmid = id;
+	return 0;
+}
+
+/* Maps len bytes of the run's backing, at `at` (MAP_FIXED) if not NULL. */
+static int map_private(struct faultgen_run *run, size_t len, void *at,
+		       char **addr)
+{
+	int flags = MAP_PRIVATE | (at ? MAP_FIXED : 0);
+	int fd = -1;
+	void *p;
+
+	if (run->attr.backing == FAULTGEN_BACKING_DEVZERO)
+		fd = run->zero_fd;
+	else
+		flags |= MAP_ANONYMOUS;
+	p = mmap(at, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	*addr = p;
+	return 0;
+}
+
+/* madvise and mbind of a fresh mapping, as the attr and cpuset ask. */
+static int apply_policies(struct faultgen_run *run, char *addr, size_t len)
+{
+	const struct faultgen_attr *a = &run->attr;
+
+	if (a->thp == FAULTGEN_THP_HUGEPAGE &&
+	    madvise(addr, len, MADV_HUGEPAGE) < 0)
+		return -errno;
+	if (a->thp == FAULTGEN_THP_NOHUGEPAGE &&
+	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
+		return -errno;
+	if (a->numa == FAULTGEN_NUMA_LOCAL) {
+		/* MPOL_PREFERRED with an empty mask: allocate locally. */
+		if (mbind(addr, len, MPOL_PREFERRED, NULL, 0, 0) < 0)
+			return -errno;
+	} else if (run->mems) {
+		if (mbind(addr, len, MPOL_BIND, run->mems,
+			  run->mems_nbits + 1, 0) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int map_shared_vma(struct faultgen_run *run)
+{
+	unsigned int n = run->attr.nr_workers;
+	int ret;
+
+	if (run->attr.region) {
+		run->base = run->attr.region;
+		run->base_len = run->attr.region_len;
+		run->base_owned = false;
+	} else {
+		if (run->attr.backing == FAULTGEN_BACKING_SYSV)
+			ret = new_segment(run, run->base_len, NULL, &run->base,
+					  &run->shmid);
+		else
+			ret = map_private(run, run->base_len, NULL, &run->base);
+		if (ret)
+			return ret;
+		run->base_owned = true;
+		ret = apply_policies(run, run->base, run->base_len);
+		if (ret)
+			return ret;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		size_t off = (size_t)i * run->slice_len;
+
+		run->waddr[i] = run->base + off;
+		run->wlen[i] = off >= run->base_len ? 0 :
+			       run->base_len - off < run->slice_len ?
+						     run->base_len - off :
+						     run->slice_len;
+	}
+	return 0;
+}
+
+/*
+ * One mapping per worker inside a PROT_NONE reservation, with a PROT_NONE
+ * page between neighbours: adjacent anonymous mappings of the same
+ * protection would merge into one VMA.
+ */
+static int map_per_thread(struct faultgen_run *run)
+{
+	unsigned int n = run->attr.nr_workers;
+	size_t stride = run->slice_len + (size_t)run->pagesize;
+	void *p;
+	int ret;
+
+	if (stride && (size_t)n > SIZE_MAX / stride)
+		return -ENOMEM;
+	run->base_len = stride * n;
+	p = mmap(NULL, run->base_len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	run->base = p;
+	run->base_owned = true;
+	for (unsigned int i = 0; i < n; i++) {
+		char *at = run->base + (size_t)i * stride;
+
+		if (run->attr.backing == FAULTGEN_BACKING_SYSV)
+			ret = new_segment(run, run->slice_len, at,
+					  &run->waddr[i], &run->wshmid[i]);
+		else
+			ret = map_private(run, run->slice_len, at,
+					  &run->waddr[i]);
+		if (ret)
+			return ret;
+		run->wlen[i] = run->slice_len;
+		ret = apply_policies(run, run->waddr[i], run->slice_len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int fg_memory_setup(struct faultgen_run *run)
+{
+	const struct faultgen_attr *a = &run->attr;
+	uint64_t pages, slice_pages, ps = (uint64_t)run->pagesize;
+	unsigned int n = a->nr_workers;
+
+	/* 0.12x's arithmetic: pages rounded up to whole slices. */
+	if (a->region)
+		pages = a->region_len / ps;
+	else
+		pages = (a->size + ps - 1) / ps;
+	slice_pages = (pages + n - 1) / n;
+	if (slice_pages > SIZE_MAX / ps / n)
+		return -ENOMEM;
+	run->slice_pages = slice_pages;
+	run->slice_len = (size_t)(slice_pages * ps);
+	run->base_len = a->region ? a->region_len : run->slice_len * n;
+
+	run->waddr = calloc(n, sizeof(*run->waddr));
+	run->wlen = calloc(n, sizeof(*run->wlen));
+	run->wshmid = malloc(n * sizeof(*run->wshmid));
+	if (!run->waddr || !run->wlen || !run->wshmid)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++)
+		run->wshmid[i] = -1;
+	if (a->backing == FAULTGEN_BACKING_DEVZERO) {
+		run->zero_fd = open("/dev/zero", O_RDWR | O_CLOEXEC);
+		if (run->zero_fd < 0)
+			return -errno;
+	}
+	if (a->pattern == FAULTGEN_PER_THREAD_VMA)
+		return map_per_thread(run);
+	return map_shared_vma(run);
+}
+
+void fg_memory_release(struct faultgen_run *run)
+{
+	unsigned int n = run->attr.nr_workers;
+
+	if (run->waddr && run->wshmid) {
+		for (unsigned int i = 0; i < n; i++)
+			if (run->wshmid[i] >= 0)
+				shmdt(run->waddr[i]);
+	}
+	if (run->base_owned && run->base) {
+		if (run->shmid >= 0)
+			shmdt(run->base);
+		else
+			munmap(run->base, run->base_len);
+	}
+	if (run->zero_fd >= 0)
+		close(run->zero_fd);
+	run->zero_fd = -1;
+	run->base = NULL;
+	run->shmid = -1;
+	free(run->waddr);
+	free(run->wlen);
+	free(run->wshmid);
+	run->waddr = NULL;
+	run->wlen = NULL;
+	run->wshmid = NULL;
+}
+
+void *fg_worker_addr(const struct faultgen_run *run, unsigned int i)
+{
+	return run->waddr[i];
+}
+
+/*
+ * Drops worker i's pages so the next pass faults again.  Async-signal-safe
+ * (a forked worker calls it).  SysV: MADV_DONTNEED only unmaps, the pages
+ * stay in the segment and re-faults map them again.
+ */
+int fg_zap(struct faultgen_run *run, unsigned int i)
+{
+	char *addr = run->waddr[i];
+	size_t len = run->wlen[i];
+	void *p;
+
+	if (!len)
+		return 0;
+	if (run->attr.zap == FAULTGEN_ZAP_DONTNEED) {
+		if (madvise(addr, len, MADV_DONTNEED) < 0)
+			return -errno;
+		return 0;
+	}
+	/* munmap + mmap at the same place (per-thread VMA, not SysV). */
+	if (munmap(addr, len) < 0)
+		return -errno;
+	p = mmap(addr, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_FIXED_NOREPLACE |
+			 (run->attr.backing == FAULTGEN_BACKING_DEVZERO ?
+				  0 :
+				  MAP_ANONYMOUS),
+		 run->attr.backing == FAULTGEN_BACKING_DEVZERO ? run->zero_fd :
+								  -1,
+		 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (p != addr) {
+		munmap(p, len);
+		return -EBUSY;
+	}
+	return apply_policies(run, addr, len);
+}

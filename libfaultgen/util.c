@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * util.c - clocks, futexes and small file readers shared by the library.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t fg_clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t fg_now_ns(void)
+{
+	return fg_clock_ns(CLOCK_MONOTONIC);
+}
+
+long fg_pagesize(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+unsigned int fg_cacheline(void)
+{
+	long cl = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+
+	/* 0.12x's fallback when the C library does not know the size. */
+	if (cl <= 0 || cl > fg_pagesize())
+		return 128;
+	return (unsigned int)cl;
+}
+
+/* Shared (not FUTEX_PRIVATE) so that forked workers can use the words. */
+int fg_futex_wait(_Atomic uint32_t *word, uint32_t val, int64_t timeout_ns)
+{
+	struct timespec ts, *tsp = NULL;
+
+	if (timeout_ns >= 0) {
+		ts.tv_sec = timeout_ns / 1000000000;
+		ts.tv_nsec = timeout_ns % 1000000000;
+		tsp = &ts;
+	}
+	if (syscall(SYS_futex, word, FUTEX_WAIT, val, tsp, NULL, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+void fg_futex_wake(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+int fg_gettid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* Reads a small file into buf, NUL-terminated; returns its length. */
+int fg_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (int)got;
+}
+
+/*
+ * Reads the named /proc/vmstat counters; a counter the kernel lacks reads
+ * as 0.  Returns how many were found.
+ */
+FG_TESTABLE int fg_vmstat_read(const char *const *names, uint64_t *vals,
+			       size_t n)
+{
+	char line[256];
+	int found = 0;
+	FILE *f;
+
+	memset(vals, 0, n * sizeof(*vals));
+	f = fopen("/proc/vmstat", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(line, names[i]) == 0) {
+				vals[i] = strtoull(sp + 1, NULL, 10);
+				found++;
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return found;
+}

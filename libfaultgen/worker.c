@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * worker.c - starting workers (threads or forked processes) at one gate,
+ * the touch loops, and watching for workers that die.
+ *
+ * Forked workers come from a process that may have many threads (a JVM):
+ * until they _exit they only make system calls and touch memory, and they
+ * report through the shared mapping.  Everything they need (CPU masks) is
+ * allocated before fork.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* How often the controller looks for dead children, and how often a long
+ * touch loop looks for a cancel (in pages). */
+#define WATCH_NS (20 * 1000 * 1000)
+#define CANCEL_EVERY 1024
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define cpu_relax() atomic_signal_fence(memory_order_seq_cst)
+#endif
+
+/* How long a worker at the gate spins before it sleeps. */
+#define GATE_SPIN_NS (2 * 1000 * 1000)
+
+static bool cancelled(const struct fg_shared *sh)
+{
+	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
+}
+
+static int touch_write(const struct faultgen_run *run, char *addr,
+		       size_t len, const struct fg_shared *sh)
+{
+	size_t ps = (size_t)run->pagesize, cl = run->cacheline;
+	unsigned int lines = run->attr.cachelines;
+	size_t pages = len / ps;
+
+	for (size_t pg = 0; pg < pages; pg++) {
+		volatile char *p = addr + pg * ps;
+
+		for (unsigned int c = 0; c < lines; c++)
+			p[c * cl] = 1;
+		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 && cancelled(sh))
+			return -ECANCELED;
+	}
+	return 0;
+}
+
+static int touch_read(const struct faultgen_run *run, char *addr, size_t len,
+		      const struct fg_shared *sh)
+{
+	size_t ps = (size_t)run->pagesize, pages = len / ps;
+	unsigned int sum = 0;
+
+	for (size_t pg = 0; pg < pages; pg++) {
+		sum += *(volatile char *)(addr + pg * ps);
+		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 && cancelled(sh))
+			return -ECANCELED;
+	}
+	(void)sum;
+	return 0;
+}
+
+/* Async-signal-safe: forked workers call it. */
+int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
+	     const struct fg_shared *sh)
+{
+	if (!len)
+		return 0;
+	switch (run->attr.touch) {
+	case FAULTGEN_TOUCH_WRITE:
+		return touch_write(run, addr, len, sh);
+	case FAULTGEN_TOUCH_READ:
+		return touch_read(run, addr, len, sh);
+	case FAULTGEN_TOUCH_MEMSET:
+		memset(addr, 0, len);
+		return 0;
+	case FAULTGEN_TOUCH_MLOCK:
+		return mlock(addr, len) < 0 ? -errno : 0;
+	case FAULTGEN_TOUCH_POPULATE:
+		return madvise(addr, len, MADV_POPULATE_WRITE) < 0 ? -errno : 0;
+	}
+	return -EINVAL;
+}
+
+struct worker_arg {
+	struct faultgen_run *run;
+	unsigned int index;
+	int (*body)(struct faultgen_run *, unsigned int);
+	bool barrier;
+};
+
+static int place_self(struct faultgen_run *run, unsigned int i, bool process)
+{
+	struct fg_wstat *w = &run->sh->w[i];
+	size_t size = run->cpuset_size;
+	cpu_set_t *set = run->cpuset_buf;
+	int ret;
+
+	w->cpu = -1;
+	if (run->attr.pin) {
+		/* A child has its own copy of pin_buf and may not allocate;
+		 * threads share it, so each allocates its own mask. */
+		cpu_set_t *pin = run->pin_buf;
+
+		w->cpu = fg_cpu_for_worker(&run->cpus, i);
+		if (!process) {
+			pin = CPU_ALLOC(run->cpus.nbits);
+			if (!pin)
+				return -ENOMEM;
+		}
+		CPU_ZERO_S(size, pin);
+		CPU_SET_S((size_t)w->cpu, size, pin);
+		ret = sched_setaffinity(0, size, pin);
+		if (!process)
+			CPU_FREE(pin);
+		if (ret < 0)
+			return -errno;
+	} else if (sched_setaffinity(0, size, set) < 0) {
+		return -errno;
+	}
+	if (run->attr.sched_fifo) {
+		struct sched_param sp;
+		int lo = sched_get_priority_min(SCHED_FIFO);
+		int hi = sched_get_priority_max(SCHED_FIFO);
+
+		sp.sched_priority = lo + (hi - lo) / 2;
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static void open_gate(struct fg_gate *g, uint32_t how)
+{
+	uint32_t zero = 0;
+
+	atomic_compare_exchange_strong(&g->go, &zero, how);
+	fg_futex_wake(&g->go);
+}
+
+/* Lets every worker out of every gate without running; signal-safe. */
+void fg_gates_abort(struct fg_shared *sh)
+{
+	atomic_store(&sh->cancel, 1);
+	open_gate(&sh->start, 2);
+	open_gate(&sh->measure, 2);
+	fg_futex_wake(&sh->start.ready);
+	fg_futex_wake(&sh->done);
+}
+
+/*
+ * A barrier: the last worker to arrive opens it.  While there are no more
+ * workers than CPUs the others spin a little before sleeping, so that
+ * they leave together instead of one futex wake-up after another.
+ * Returns false when the run is being aborted.
+ */
+bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
+{
+	unsigned int n = run->attr.nr_workers;
+	int64_t until;
+	uint32_t go;
+
+	if (atomic_fetch_add(&g->ready, 1) + 1 == n)
+		open_gate(g, 1);
+	else
+		fg_futex_wake(&g->ready);
+	if (n <= run->cpus.count) {
+		until = fg_now_ns() + GATE_SPIN_NS;
+		while (atomic_load(&g->go) == 0 && fg_now_ns() < until)
+			cpu_relax();
+	}
+	while ((go = atomic_load(&g->go)) == 0)
+		fg_futex_wait(&g->go, 0, -1);
+	return go == 1;
+}
+
+static void worker_main(struct worker_arg *wa, bool process)
+{
+	struct faultgen_run *run = wa->run;
+	struct fg_shared *sh = run->sh;
+	struct fg_wstat *w = &sh->w[wa->index];
+
+	w->pid = (int)getpid();
+	w->tid = fg_gettid();
+	w->error = place_self(run, wa->index, process);
+	if (!wa->barrier) {
+		if (!w->error)
+			w->error = wa->body(run, wa->index);
+	} else if (fg_gate_pass(run, &sh->start) && !w->error) {
+		w->error = wa->body(run, wa->index);
+	}
+	/* One worker failing stops the others (and lets them out of any
+	 * gate they are waiting at). */
+	if (w->error)
+		fg_gates_abort(sh);
+	atomic_fetch_add(&sh->done, 1);
+	fg_futex_wake(&sh->done);
+}
+
+static void *thread_main(void *arg)
+{
+	worker_main(arg, false);
+	return NULL;
+}
+
+static bool run_cancelled(struct faultgen_run *run)
+{
+	if (atomic_load(&run->cancelled)) {
+		fg_gates_abort(run->sh);
+		return true;
+	}
+	return false;
+}
+
+static int first_worker_error(struct faultgen_run *run, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		int err = run->sh->w[i].error;
+
+		if (err && err != -ECANCELED) {
+			run->fail_worker = (int)i;
+			run->fail_error = err;
+			return err;
+		}
+	}
+	return atomic_load(&run->cancelled) ? -ECANCELED : 0;
+}
+
+static int run_threads(struct faultgen_run *run, struct worker_arg *args,
+		       unsigned int n, bool barrier)
+{
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	size_t stack = FG_WORKER_STACK;
+	unsigned int started = 0;
+	pthread_attr_t pa;
+	int ret = 0;
+
+	if (!tids)
+		return -ENOMEM;
+	if (stack < (size_t)PTHREAD_STACK_MIN)
+		stack = PTHREAD_STACK_MIN;
+	pthread_attr_init(&pa);
+	pthread_attr_setstacksize(&pa, stack);
+	for (; started < n; started++) {
+		ret = pthread_create(&tids[started], &pa, thread_main,
+				     &args[started]);
+		if (ret) {
+			run->fail_worker = (int)started;
+			run->fail_error = -ret;
+			ret = -ret;
+			break;
+		}
+	}
+	pthread_attr_destroy(&pa);
+	/* The last worker opens the gate; when some could not start, the
+	 * others must be let out. */
+	if (ret)
+		fg_gates_abort(run->sh);
+	run_cancelled(run);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	if (ret)
+		return ret;
+	return first_worker_error(run, n);
+}
+
+/* A child is gone when waitpid reaps it; records the first failure. */
+static bool reap_children(struct faultgen_run *run, unsigned int n,
+			  bool *reaped, bool block)
+{
+	bool failed = false;
+
+	for (unsigned int i = 0; i < n; i++) {
+		int st;
+		pid_t p;
+
+		if (reaped[i])
+			continue;
+		p = waitpid(run->pids[i], &st, block ? 0 : WNOHANG);
+		if (p == 0 || (p < 0 && errno == EINTR))
+			continue;
+		reaped[i] = true;
+		if (p < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0))
+			continue;
+		if (run->fail_worker < 0) {
+			run->fail_worker = (int)i;
+			run->fail_signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			if (!run->fail_signo)
+				run->fail_error = -ECHILD;
+		}
+		failed = true;
+	}
+	return failed;
+}
+
+static void kill_children(struct faultgen_run *run, unsigned int n,
+			  bool *reaped)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!reaped[i] && run->pids[i] > 0)
+			kill(run->pids[i], SIGKILL);
+}
+
+static int run_processes(struct faultgen_run *run, struct worker_arg *args,
+			 unsigned int n, bool barrier)
+{
+	bool *reaped = calloc(n, sizeof(*reaped));
+	unsigned int started = 0, all_done;
+	bool failed = false;
+	int ret = 0;
+
+	run->pids = calloc(n, sizeof(*run->pids));
+	if (!reaped || !run->pids) {
+		free(reaped);
+		return -ENOMEM;
+	}
+	for (; started < n; started++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			worker_main(&args[started], true);
+			_exit(0);
+		}
+		if (p < 0) {
+			run->fail_worker = (int)started;
+			run->fail_error = -errno;
+			ret = -errno;
+			break;
+		}
+		run->pids[started] = p;
+	}
+	if (barrier) {
+		bool ok = !ret;
+
+		while (ok && atomic_load(&run->sh->start.ready) < started) {
+			uint32_t r = atomic_load(&run->sh->start.ready);
+
+			if (run_cancelled(run) ||
+			    reap_children(run, started, reaped, false)) {
+				ok = false;
+				break;
+			}
+			fg_futex_wait(&run->sh->start.ready, r, WATCH_NS);
+		}
+		if (!ok)
+			fg_gates_abort(run->sh);
+	}
+	/* Watch: a child that dies by a signal (OOM killer, kill -9) must
+	 * not leave the run waiting; the others are stopped. */
+	for (;;) {
+		all_done = atomic_load(&run->sh->done);
+		if (reap_children(run, started, reaped, false))
+			failed = true;
+		if (failed || ret) {
+			fg_gates_abort(run->sh);
+			kill_children(run, started, reaped);
+			reap_children(run, started, reaped, true);
+			break;
+		}
+		if (run_cancelled(run) || all_done >= started) {
+			reap_children(run, started, reaped, true);
+			break;
+		}
+		fg_futex_wait(&run->sh->done, all_done, WATCH_NS);
+	}
+	free(reaped);
+	if (ret)
+		return ret;
+	if (failed || run->fail_worker >= 0) {
+		if (run->fail_signo || run->fail_error == -ECHILD)
+			return -ECHILD;
+	}
+	return first_worker_error(run, n);
+}
+
+/*
+ * Starts nr_workers workers running body(run, i).  With barrier, all wait
+ * at one gate and start together.  Returns the first error: a worker's own
+ * (-errno), -ECHILD for a dead child, -ECANCELED.
+ */
+int fg_workers_run(struct faultgen_run *run,
+		   int (*body)(struct faultgen_run *, unsigned int),
+		   bool barrier)
+{
+	unsigned int n = run->attr.nr_workers;
+	struct worker_arg *args = calloc(n, sizeof(*args));
+	int ret;
+
+	if (!args)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		args[i].run = run;
+		args[i].index = i;
+		args[i].body = body;
+		args[i].barrier = barrier;
+	}
+	if (run->attr.kind == FAULTGEN_PROCESSES)
+		ret = run_processes(run, args, n, barrier);
+	else
+		ret = run_threads(run, args, n, barrier);
+	free(args);
+	return ret;
+}
