@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bootstrap.sh - from a fresh clone on Debian to a built tree: installs the
+# missing build and test packages (with apt-get, as root or through sudo),
+# then runs autogen.sh, configure and make.  Extra arguments go to
+# configure.
+#
+# Copyright (C) 2026 The libfaultgen authors
+set -eu
+cd "$(dirname "$0")"
+
+packages="build-essential autoconf automake libtool pkg-config libnuma-dev
+libcpuset-dev check mandoc python3 numactl util-linux procps
+default-jdk-headless clang cppcheck clang-tidy valgrind gnuplot-nox"
+
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		sudo=
+	elif command -v sudo >/dev/null; then
+		sudo=sudo
+	else
+		echo "bootstrap: need root to install:$missing" >&2
+		exit 1
+	fi
+	echo "bootstrap: installing:$missing" >&2
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends $missing >&2
+fi
+
+[ -x configure ] || ./autogen.sh >/dev/null
+[ -f Makefile ] && [ $# -eq 0 ] || ./configure -q "$@"
+make -j"$(nproc)" -s
+echo "bootstrap: built; pft is pft/pft" >&2
