@@ -11,7 +11,8 @@ cd "$(dirname "$0")"
 
 packages="build-essential autoconf automake libtool pkg-config libnuma-dev
 libcpuset-dev check mandoc python3 numactl util-linux procps
-default-jdk-headless clang cppcheck clang-tidy valgrind gnuplot-nox"
+openjdk-17-jdk-headless clang libclang-rt-14-dev cppcheck clang-tidy valgrind
+gnuplot-nox"
 
 missing=
 for p in $packages; do
@@ -28,10 +29,16 @@ if [ -n "$missing" ]; then
 		exit 1
 	fi
 	echo "bootstrap: installing:$missing" >&2
-	$sudo apt-get update -qq
+	log=$(mktemp /tmp/bootstrap-apt.XXXXXX)
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends $missing >&2
+	if ! { $sudo apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+			--no-install-recommends $missing; } >"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		echo "bootstrap: apt-get failed (log: $log)" >&2
+		exit 1
+	fi
+	rm -f "$log"
 fi
 
 [ -x configure ] || ./autogen.sh >/dev/null
