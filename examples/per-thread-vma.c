@@ -21,7 +21,8 @@ static int fail(const char *what, int err)
 
 int main(int argc, char **argv)
 {
-	unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 2;
+	unsigned int threads =
+		argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 10) : 2;
 	struct faultgen_attr *attr;
 	struct faultgen_run *run;
 	uint64_t size = 64 << 20;

@@ -21,7 +21,8 @@ static int fail(const char *what, int err)
 int main(int argc, char **argv)
 {
 	struct faultgen_result res = { .size = sizeof(res) };
-	unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 1;
+	unsigned int threads =
+		argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 10) : 1;
 	struct faultgen_attr *attr;
 	struct faultgen_run *run;
 	uint64_t size = 64 << 20;

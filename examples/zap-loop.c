@@ -22,8 +22,9 @@ static int fail(const char *what, int err)
 int main(int argc, char **argv)
 {
 	struct faultgen_result res = { .size = sizeof(res) };
-	unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 2;
-	double seconds = argc > 3 ? atof(argv[3]) : 1.0;
+	unsigned int threads =
+		argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 10) : 2;
+	double seconds = argc > 3 ? strtod(argv[3], NULL) : 1.0;
 	struct faultgen_attr *attr;
 	struct faultgen_run *run;
 	uint64_t size = 64 << 20;

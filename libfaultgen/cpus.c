@@ -231,18 +231,17 @@ FG_EXPORT int faultgen_attr_get_cpus(const struct faultgen_attr *attr,
 	ret = fg_cpus_resolve(attr, &cpus, NULL, NULL, NULL);
 	if (ret)
 		return ret;
-	if (mask)
+	if (mask) {
 		memset(mask, 0, fg_bitmap_longs(nbits) * sizeof(*mask));
-	for (unsigned int i = 0; i < cpus.count; i++) {
-		size_t c = (size_t)cpus.list[i];
+		for (unsigned int i = 0; i < cpus.count; i++) {
+			size_t c = (size_t)cpus.list[i];
 
-		if (c >= nbits) {
-			if (!mask)
-				continue;
-			fg_cpus_release(&cpus);
-			return -ENOBUFS;
+			if (c >= nbits) {
+				fg_cpus_release(&cpus);
+				return -ENOBUFS;
+			}
+			mask[c / LONG_BITS] |= 1UL << (c % LONG_BITS);
 		}
-		mask[c / LONG_BITS] |= 1UL << (c % LONG_BITS);
 	}
 	ret = (int)cpus.count;
 	fg_cpus_release(&cpus);

@@ -60,6 +60,50 @@ check_one_cpu() {
 	return $rc
 }
 
+# A copy of the tracked files, for builds that must not share this tree.
+copy_tree() {
+	rm -rf "$1" && mkdir -p "$1"
+	git -C "$top" ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$1")
+}
+
+# The whole make check in a copy built with ASan and UBSan ($1: compiler).
+check_sanitized() {
+	dir=/tmp/fg-san-$1
+	copy_tree "$dir"
+	(cd "$dir" && ./autogen.sh >/dev/null && CC=$1 ./configure -q \
+		--enable-sanitizers && make -j"$jobs" -s >/dev/null &&
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+			make -j"$jobs" -s check) >"$logdir/san-$1.out" 2>&1
+	rc=$?
+	tally "$dir"
+	[ $rc -eq 0 ] || { tail -n 30 "$logdir/san-$1.out" >&2; check_dump "$dir"; }
+	return $rc
+}
+
+fuzz() {
+	"$top/tests/fuzz/run.sh" "$top" "${FUZZ_SECONDS:-60}"
+}
+
+# cppcheck and clang-tidy (its checks in .clang-tidy) on every C file.
+static_analysis() {
+	files=$(git -C "$top" ls-files '*.c' | grep -v '^tests/fuzz/')
+	inc="-I$top -I$top/libfaultgen"
+	# shellcheck disable=SC2086
+	cppcheck -q --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr --std=c11 -D__linux__ -D_GNU_SOURCE \
+		--suppress=missingIncludeSystem $inc $files || return 1
+	# shellcheck disable=SC2086
+	clang-tidy --quiet $files -- -std=gnu11 -D_GNU_SOURCE $inc \
+		-I/usr/lib/jvm/java-17-openjdk-amd64/include \
+		-I/usr/lib/jvm/java-17-openjdk-amd64/include/linux \
+		>"$logdir/tidy.out" 2>&1
+	if grep -q 'warning:\|error:' "$logdir/tidy.out"; then
+		grep -A3 'warning:\|error:' "$logdir/tidy.out" | head -n 60 >&2
+		return 1
+	fi
+	return 0
+}
+
 # An unprivileged user builds and checks a copy of the tree, as a
 # distribution's builder does.
 check_user() {
@@ -69,8 +113,7 @@ check_user() {
 	fi
 	id fgbuild >/dev/null 2>&1 || useradd -m -s /bin/sh fgbuild || return 1
 	src=/tmp/fg-user-src
-	rm -rf "$src" && mkdir -p "$src"
-	git -C "$top" ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$src")
+	copy_tree "$src"
 	chown -R fgbuild: "$src"
 	runuser -u fgbuild -- sh -c "cd '$src' && ./autogen.sh >/dev/null &&
 		./configure -q && make -j$jobs -s >/dev/null &&
@@ -92,6 +135,10 @@ step "make check (as $(id -un))" check_root
 step "make check (unprivileged user)" check_user
 step "make check (taskset -c 0)" check_one_cpu
 step "make distcheck" distcheck
+step "make check (gcc, ASan+UBSan)" check_sanitized gcc
+step "make check (clang, ASan+UBSan)" check_sanitized clang
+step "fuzzing" fuzz
+step "cppcheck and clang-tidy" static_analysis
 
 pass=$(awk '$1=="PASS"{s+=$2} END{print s+0}' "$logdir/counts" 2>/dev/null || echo 0)
 fail=$(awk '$1=="FAIL"||$1=="ERROR"||$1=="XPASS"{s+=$2} END{print s+0}' "$logdir/counts" 2>/dev/null || echo 0)
