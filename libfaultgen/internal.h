@@ -45,6 +45,8 @@
 /* Stack of a worker thread: the loops need little; keeps 4096 workers
  * cheap.  Raised to PTHREAD_STACK_MIN where that is larger. */
 #define FG_WORKER_STACK (128UL << 10)
+/* Round durations kept per worker in repeat-with-zap mode. */
+#define FG_ROUND_SAMPLES 4096
 
 struct faultgen_attr {
 	enum faultgen_pattern pattern;
@@ -148,6 +150,8 @@ struct faultgen_run {
 	/* Workers */
 	struct fg_shared *sh;
 	size_t sh_len;
+	int64_t *round_ns; /* [worker * FG_ROUND_SAMPLES + round], shared */
+	size_t round_len;
 	pid_t *pids;
 	struct faultgen_result result;
 	struct fg_collapse_state *collapse;
@@ -203,6 +207,7 @@ int fg_workers_run(struct faultgen_run *run,
 
 /* measure.c */
 void fg_measure_fold(struct faultgen_run *run);
+FG_TESTABLE double fg_median(double *v, size_t n);
 FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
 				 unsigned int workers);
 void fg_stat_begin(struct fg_wstat *w, bool process);

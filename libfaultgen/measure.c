@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -89,6 +90,60 @@ static double rate(double num, double den)
 	return den > 0 ? num / den : 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts v and returns its median (0 for no values). */
+FG_TESTABLE double fg_median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Round r's aggregate rate is the sum over workers of their slice pages
+ * over their round r time: robust against one slow round, which a total
+ * over the whole interval is not.
+ */
+static void fold_rounds(struct faultgen_run *run, struct faultgen_result *r)
+{
+	unsigned int n = run->attr.nr_workers;
+	uint64_t common = FG_ROUND_SAMPLES;
+	double *rates;
+
+	if (!run->round_ns)
+		return;
+	for (unsigned int i = 0; i < n; i++)
+		if (run->sh->w[i].rounds < common)
+			common = run->sh->w[i].rounds;
+	if (!common)
+		return;
+	rates = calloc(common, sizeof(*rates));
+	if (!rates)
+		return;
+	for (uint64_t k = 0; k < common; k++) {
+		for (unsigned int i = 0; i < n; i++) {
+			int64_t ns = run->round_ns[(size_t)i * FG_ROUND_SAMPLES + k];
+			double pages = (double)(run->wlen[i] /
+						(size_t)run->pagesize);
+
+			if (ns > 0)
+				rates[k] += pages * 1e9 / (double)ns;
+		}
+	}
+	r->rounds_sampled = (unsigned int)common;
+	r->round_rate_median = fg_median(rates, common);
+	r->round_rate_min = rates[0];
+	r->round_rate_max = rates[common - 1];
+	free(rates);
+}
+
 void fg_measure_fold(struct faultgen_run *run)
 {
 	struct faultgen_result *r = &run->result;
@@ -134,4 +189,5 @@ void fg_measure_fold(struct faultgen_run *run)
 	r->faults_agree = fg_faults_agree(r->expected_faults, r->minflt, n);
 	r->shm_refault = run->attr.backing == FAULTGEN_BACKING_SYSV &&
 			 (run->attr.rounds || run->attr.duration > 0);
+	fold_rounds(run, r);
 }

@@ -104,6 +104,17 @@ static int alloc_shared(struct faultgen_run *run)
 		return -errno;
 	run->sh = p;
 	run->sh_len = len;
+	if (run->attr.rounds || run->attr.duration > 0) {
+		len = (size_t)run->attr.nr_workers * FG_ROUND_SAMPLES *
+		      sizeof(*run->round_ns);
+		/* NORESERVE: only the rounds actually run touch pages. */
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		run->round_ns = p;
+		run->round_len = len;
+	}
 	for (unsigned int i = 0; i < run->attr.nr_workers; i++)
 		run->sh->w[i].cpu = run->sh->w[i].last_cpu = -1;
 	return 0;
@@ -127,7 +138,10 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 	char *addr = run->waddr[i];
 	size_t len = run->wlen[i];
 	uint64_t pages = len / (size_t)run->pagesize;
-	int64_t deadline, t0;
+	int64_t *round_ns = run->round_ns ?
+				    run->round_ns + (size_t)i * FG_ROUND_SAMPLES :
+				    NULL;
+	int64_t deadline, t0, t1;
 	int ret = 0;
 
 	if (a->rounds || a->duration > 0) {
@@ -149,12 +163,15 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 		do {
 			t0 = fg_now_ns();
 			ret = fg_touch(run, addr, len, sh);
-			w->fault_ns += fg_now_ns() - t0;
+			t1 = fg_now_ns();
+			w->fault_ns += t1 - t0;
 			if (ret)
 				break;
 			ret = fg_zap(run, i);
 			if (ret)
 				break;
+			if (w->rounds < FG_ROUND_SAMPLES)
+				round_ns[w->rounds] = fg_now_ns() - t0;
 			w->rounds++;
 			w->pages += pages;
 		} while (!deadline_passed(run, w, deadline) &&
@@ -283,6 +300,8 @@ FG_EXPORT void faultgen_run_free(struct faultgen_run *run)
 	fg_collapse_release(run);
 	if (run->sh)
 		munmap(run->sh, run->sh_len);
+	if (run->round_ns)
+		munmap(run->round_ns, run->round_len);
 	fg_cpus_release(&run->cpus);
 	free(run->mems);
 	free(run->pids);
@@ -366,6 +385,31 @@ FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
 	}
 	copy_sized(wres, &r, sizeof(r));
 	return 0;
+}
+
+FG_EXPORT int faultgen_run_rounds(const struct faultgen_run *run,
+				  unsigned int worker, double *seconds,
+				  size_t max)
+{
+	uint64_t n;
+
+	if (!run || (!seconds && max))
+		return -EINVAL;
+	if (!run_done(run))
+		return -ENODATA;
+	if (worker >= run->attr.nr_workers)
+		return -ERANGE;
+	if (!run->round_ns)
+		return 0;
+	n = run->sh->w[worker].rounds;
+	if (n > FG_ROUND_SAMPLES)
+		n = FG_ROUND_SAMPLES;
+	for (uint64_t r = 0; r < n && r < max; r++)
+		seconds[r] =
+			(double)run->round_ns[(size_t)worker * FG_ROUND_SAMPLES +
+					      r] /
+			1e9;
+	return (int)n;
 }
 
 FG_EXPORT int faultgen_run_failure(const struct faultgen_run *run,
