@@ -118,13 +118,16 @@ FG_EXPORT int faultgen_parse_cpulist(const char *str, unsigned long *mask,
 		}
 		if (hi >= nbits)
 			return -ERANGE;
-		for (uint64_t c = lo; c <= hi; c += stride) {
+		/* Stop before c += stride could wrap past 2^64 to low ids. */
+		for (uint64_t c = lo;; c += stride) {
 			unsigned long bit = 1UL << (c % LONG_BITS);
 
 			if (!(mask[c / LONG_BITS] & bit)) {
 				mask[c / LONG_BITS] |= bit;
 				count++;
 			}
+			if (hi - c < stride)
+				break;
 		}
 		if (*p == ',') {
 			p++;
