@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * check-util.h - helpers shared by the Check suites: skips, /proc readers.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ *
+ * Check has no notion of a skipped test.  A test that lacks a privilege or
+ * a kernel feature calls FGC_SKIP(), which prints the reason, records it in
+ * a page shared with the runner (tests run in forked children) and returns.
+ * fgc_main() lists the skips at the end and exits 77 when every test of the
+ * binary skipped, so the test driver reports SKIP only when nothing ran.
+ */
+#ifndef FGC_CHECK_UTIL_H
+#define FGC_CHECK_UTIL_H
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "faultgen.h"
+
+#define FGC_MAX_SKIPS 128
+#define FGC_SKIP_LEN 200
+
+struct fgc_skips {
+	_Atomic unsigned int n;
+	char why[FGC_MAX_SKIPS][FGC_SKIP_LEN];
+};
+
+/* Set up by fgc_main before any test forks; shared with the tests. */
+static struct fgc_skips *fgc_skips;
+
+static inline void fgc_skip_note(const char *fn, int iter, const char *fmt,
+				 ...)
+{
+	char reason[FGC_SKIP_LEN - 64];
+	size_t n = strlen(fn);
+	unsigned int slot;
+	va_list ap;
+
+	/* START_TEST names the function <test>_fn. */
+	if (n > 3 && strcmp(fn + n - 3, "_fn") == 0)
+		n -= 3;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "SKIP: %.*s[%d]: %s\n", (int)n, fn, iter, reason);
+	if (!fgc_skips)
+		return;
+	slot = atomic_fetch_add(&fgc_skips->n, 1);
+	if (slot < FGC_MAX_SKIPS)
+		snprintf(fgc_skips->why[slot], FGC_SKIP_LEN, "%.*s[%d]: %s",
+			 (int)n, fn, iter, reason);
+}
+
+/* Only inside a START_TEST body: notes the reason and ends the test. */
+#define FGC_SKIP(...)                                                         \
+	do {                                                                  \
+		fgc_skip_note(__func__, _i, __VA_ARGS__);                     \
+		return;                                                       \
+	} while (0)
+
+static inline int fgc_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed, ran;
+	unsigned int skipped;
+
+	fgc_skips = mmap(NULL, sizeof(*fgc_skips), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fgc_skips == MAP_FAILED) {
+		perror("mmap");
+		return 99;
+	}
+	/* Verbose by default: the test log then names every test. */
+	srunner_run_all(sr, getenv("CK_VERBOSITY") ? CK_ENV : CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	ran = srunner_ntests_run(sr);
+	srunner_free(sr);
+	skipped = atomic_load(&fgc_skips->n);
+	for (unsigned int i = 0; i < skipped && i < FGC_MAX_SKIPS; i++)
+		printf("SKIP: %s\n", fgc_skips->why[i]);
+	printf("%d tests, %d failed, %u skipped\n", ran, failed, skipped);
+	if (failed)
+		return 1;
+	if (ran > 0 && skipped >= (unsigned int)ran)
+		return 77;
+	return 0;
+}
+
+/* ---- environment --------------------------------------------------- */
+
+static inline long fgc_pagesize(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+static inline bool fgc_is_root(void)
+{
+	return geteuid() == 0;
+}
+
+/* AddressSanitizer reserves terabytes of shadow: RLIMIT_AS tests cannot
+ * run under it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FGC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FGC_ASAN 1
+#endif
+#endif
+#ifndef FGC_ASAN
+#define FGC_ASAN 0
+#endif
+
+static inline bool fgc_under_sanitizer(void)
+{
+	return FGC_ASAN || getenv("ASAN_OPTIONS") || getenv("LSAN_OPTIONS");
+}
+
+/* CPUs of the calling thread's affinity mask (the library's view is what
+ * is tested, so this is read independently). */
+static inline int fgc_affinity_count(void)
+{
+	size_t size = CPU_ALLOC_SIZE(8192);
+	cpu_set_t *set = CPU_ALLOC(8192);
+	int n = -1;
+
+	if (!set)
+		return -1;
+	CPU_ZERO_S(size, set);
+	if (sched_getaffinity(0, size, set) == 0)
+		n = CPU_COUNT_S(size, set);
+	CPU_FREE(set);
+	return n;
+}
+
+static inline bool fgc_affinity_has(int cpu)
+{
+	size_t size = CPU_ALLOC_SIZE(8192);
+	cpu_set_t *set = CPU_ALLOC(8192);
+	bool has = false;
+
+	if (!set)
+		return false;
+	CPU_ZERO_S(size, set);
+	if (sched_getaffinity(0, size, set) == 0)
+		has = CPU_ISSET_S((size_t)cpu, size, set);
+	CPU_FREE(set);
+	return has;
+}
+
+/* ---- /proc/self/maps ------------------------------------------------ */
+
+struct fgc_vma {
+	unsigned long start, end;
+	char perms[8];
+	char path[256];
+};
+
+/* Reads every VMA of this process; returns the count, *out malloc'ed. */
+static inline int fgc_maps_read(struct fgc_vma **out)
+{
+	struct fgc_vma *v = NULL;
+	size_t n = 0, cap = 0;
+	char line[1024];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct fgc_vma e;
+		int pathoff = 0;
+
+		memset(&e, 0, sizeof(e));
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &e.start, &e.end,
+			   e.perms, &pathoff) < 3)
+			continue;
+		if (pathoff > 0) {
+			snprintf(e.path, sizeof(e.path), "%s", line + pathoff);
+			e.path[strcspn(e.path, "\n")] = '\0';
+		}
+		if (n == cap) {
+			struct fgc_vma *nv;
+
+			cap = cap ? 2 * cap : 256;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				fclose(f);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[n++] = e;
+	}
+	fclose(f);
+	*out = v;
+	return (int)n;
+}
+
+/* The VMAs that overlap [addr, addr+len): count, and the first in *first. */
+static inline int fgc_vmas_over(const struct fgc_vma *v, int n, void *addr,
+				size_t len, int *first)
+{
+	unsigned long lo = (unsigned long)addr, hi = lo + len;
+	int count = 0;
+
+	*first = -1;
+	for (int i = 0; i < n; i++) {
+		if (v[i].end <= lo || v[i].start >= hi)
+			continue;
+		if (*first < 0)
+			*first = i;
+		count++;
+	}
+	return count;
+}
+
+/* The VmFlags line of the smaps entry starting at addr ("rd wr mr ..."). */
+static inline int fgc_vmflags(void *addr, char *buf, size_t len)
+{
+	char line[1024], want[32];
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "re");
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strncmp(line, want, strlen(want)) == 0)
+			in = true;
+		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			snprintf(buf, len, " %s", line + 8);
+			buf[strcspn(buf, "\n")] = ' ';
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static inline bool fgc_vmflag_has(const char *flags, const char *flag)
+{
+	char want[8];
+
+	snprintf(want, sizeof(want), " %s ", flag);
+	return strstr(flags, want) != NULL;
+}
+
+/* ---- SysV segments and children ------------------------------------- */
+
+/*
+ * Segments created by process cpid (other suites and other users create
+ * their own at the same time, so only ours are counted).  *mode gets the
+ * perms field of the last one (SHM_DEST, SHM_LOCKED live there).
+ */
+static inline int fgc_shm_count(pid_t cpid, unsigned int *mode)
+{
+	char line[512];
+	FILE *f = fopen("/proc/sysvipc/shm", "re");
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) { /* the header */
+		fclose(f);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		long key, id, pid;
+		unsigned int perms;
+		unsigned long size;
+
+		if (sscanf(line, "%ld %ld %o %lu %ld", &key, &id, &perms, &size,
+			   &pid) != 5)
+			continue;
+		if (pid != cpid)
+			continue;
+		if (mode)
+			*mode = perms;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Live (or zombie) processes whose parent is ppid, up to max in pids. */
+static inline int fgc_children(pid_t ppid, pid_t *pids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[300], buf[1024], *p;
+		long pid = strtol(de->d_name, &p, 10);
+		int ppid_of = -1;
+		FILE *f;
+
+		if (*p || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			/* The name may hold spaces and parentheses. */
+			p = strrchr(buf, ')');
+			if (p && sscanf(p + 1, " %*c %d", &ppid_of) != 1)
+				ppid_of = -1;
+		}
+		fclose(f);
+		if (ppid_of == ppid) {
+			if (n < max)
+				pids[n] = (pid_t)pid;
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Threads of this process. */
+static inline int fgc_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* True when this process has no child left, reaped or not. */
+static inline bool fgc_no_children(void)
+{
+	pid_t p = waitpid(-1, NULL, WNOHANG);
+
+	return p < 0 && errno == ECHILD;
+}
+
+/* ---- running -------------------------------------------------------- */
+
+/* The pages a shared-VMA or per-thread run of size bytes touches, as
+ * pft 0.12x counts them: whole pages, then whole slices. */
+static inline uint64_t fgc_pages_for(uint64_t size, unsigned int workers)
+{
+	uint64_t ps = (uint64_t)fgc_pagesize();
+	uint64_t pages = (size + ps - 1) / ps;
+
+	return (pages + workers - 1) / workers * workers;
+}
+
+/* |measured - expected| within 1% plus a small slack per worker. */
+static inline bool fgc_close(uint64_t expected, uint64_t measured,
+			     unsigned int workers)
+{
+	uint64_t slack = expected / 100 + 64 + 16 * (uint64_t)workers;
+
+	return measured + slack >= expected && measured <= expected + slack;
+}
+
+/* Turns oversubscription on when the affinity mask has fewer CPUs than
+ * workers, so that multi-worker tests run on one CPU too. */
+static inline void fgc_allow_workers(struct faultgen_attr *a, unsigned int n)
+{
+	int cpus = fgc_affinity_count();
+
+	if (cpus > 0 && (unsigned int)cpus < n)
+		ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+}
+
+#endif /* FGC_CHECK_UTIL_H */
