@@ -216,6 +216,13 @@ void fg_stat_end(struct fg_wstat *w, bool process);
 /* collapse.c */
 int fg_collapse_run(struct faultgen_run *run);
 void fg_collapse_release(struct faultgen_run *run);
+FG_TESTABLE enum faultgen_verdict
+fg_khugepaged_verdict(enum faultgen_protect protect, unsigned int ranges,
+		      unsigned int collapsed, bool thp_on, uint64_t full_scans,
+		      uint64_t exceed_shared, uint64_t alloc_failed);
+FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
+				   uint64_t *kb);
+FG_TESTABLE int fg_collapse_probe(void);
 
 /* pretouch.c */
 int fg_pretouch_run(struct faultgen_run *run);
