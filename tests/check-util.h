@@ -13,6 +13,8 @@
 #ifndef FGC_CHECK_UTIL_H
 #define FGC_CHECK_UTIL_H
 
+#include "config.h" /* _GNU_SOURCE for CPU_ALLOC and friends */
+
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
@@ -167,7 +169,7 @@ static inline bool fgc_affinity_has(int cpu)
 struct fgc_vma {
 	unsigned long start, end;
 	char perms[8];
-	char path[256];
+	char path[1024];
 };
 
 /* Reads every VMA of this process; returns the count, *out malloc'ed. */
@@ -245,8 +247,17 @@ static inline int fgc_vmflags(void *addr, char *buf, size_t len)
 		if (strchr(line, '-') && strncmp(line, want, strlen(want)) == 0)
 			in = true;
 		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
-			snprintf(buf, len, " %s", line + 8);
-			buf[strcspn(buf, "\n")] = ' ';
+			/* " rd wr ... ": every flag between two blanks. */
+			size_t n = strcspn(line + 8, "\n");
+
+			if (len < 3)
+				break;
+			if (n > len - 3)
+				n = len - 3;
+			buf[0] = ' ';
+			memcpy(buf + 1, line + 8, n);
+			buf[n + 1] = ' ';
+			buf[n + 2] = '\0';
 			ret = 0;
 			break;
 		}
