@@ -227,5 +227,12 @@ FG_TESTABLE int fg_collapse_probe(void);
 /* pretouch.c */
 int fg_pretouch_run(struct faultgen_run *run);
 unsigned int fg_pretouch_default_workers(const struct faultgen_run *run);
+FG_TESTABLE unsigned int fg_pretouch_ranges(unsigned int jdk,
+					    enum faultgen_jvm_gc gc,
+					    uint64_t heap, uint64_t page,
+					    uint64_t *lens, unsigned int max);
+FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
+				   uint64_t end, uint64_t chunk,
+				   uint64_t *off, uint64_t *len);
 
 #endif /* FAULTGEN_INTERNAL_H */
