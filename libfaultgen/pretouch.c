@@ -2,38 +2,576 @@
 /*
  * pretouch.c - the JVM's AlwaysPreTouch (FAULTGEN_PRETOUCH).
  *
+ * What HotSpot does, as observed on Linux (-Xlog:gc+heap=debug prints one
+ * line per pretouch task): the heap is reserved PROT_NONE and committed
+ * read-write as one mapping; each pretouch task runs on up to
+ * min(chunks, ParallelGCThreads) worker threads that claim fixed-size
+ * chunks from one shared cursor in ascending order and touch every page of
+ * a chunk in ascending order.  G1 then pretouches each of its auxiliary
+ * tables (mark bitmaps, block offset table, card table, card counts) as a
+ * task of its own, each a mapping of its own; Parallel pretouches its
+ * spaces (eden, the two survivors, old) one task after the other.  A task
+ * starts when the previous one is complete.  The workers are created on
+ * demand, so their creation counts in the pretouch time, and they persist
+ * from one task to the next.
+ *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "internal.h"
 
 #include <errno.h>
+#include <numaif.h>
+#include <string.h>
+#include <sys/mman.h>
 
-/* Not implemented yet: the pattern answers -EOPNOTSUPP. */
-int fg_pretouch_run(struct faultgen_run *run)
+#define MIB (1ULL << 20)
+/* The card table needs the heap aligned to card size x page size. */
+#define JVM_HEAP_ALIGN (2 * MIB)
+/* Parallel's generation and space alignment (4 KiB pages). */
+#define PS_SPACE_ALIGN (512ULL << 10)
+#define G1_REGION_MIN MIB
+#define G1_REGION_MAX_ERGO (32 * MIB)
+/* Fast modes populate a slice in pieces, to notice a cancel in between. */
+#define POPULATE_PIECE (256 * MIB)
+/* A worker waiting for a task to open looks for a cancel this often. */
+#define WAIT_POLL_NS (10 * 1000 * 1000LL)
+#define MAX_TASKS 8
+
+struct pt_task {
+	uint64_t off; /* from run->base */
+	uint64_t len;
+	unsigned int workers;
+};
+
+struct pt_plan {
+	unsigned int nr;
+	struct pt_task t[MAX_TASKS];
+	uint64_t bytes; /* all tasks */
+	uint64_t span;  /* from the first task's start to the last one's end */
+};
+
+static uint64_t round_up(uint64_t v, uint64_t a)
 {
-	(void)run;
-	return -EOPNOTSUPP;
+	return (v + a - 1) / a * a;
+}
+
+static uint64_t round_down(uint64_t v, uint64_t a)
+{
+	return v / a * a;
+}
+
+static uint64_t chunks_of(uint64_t len, uint64_t chunk)
+{
+	return (len + chunk - 1) / chunk;
+}
+
+/* G1's ergonomic region size: heap/2048 within [1 MiB, 32 MiB], rounded
+ * up to a power of two. */
+static uint64_t g1_region_size(uint64_t heap)
+{
+	uint64_t want = heap / 2048, r = G1_REGION_MIN;
+
+	if (want > G1_REGION_MAX_ERGO)
+		want = G1_REGION_MAX_ERGO;
+	while (r < want)
+		r <<= 1;
+	return r;
+}
+
+/* The heap as the JVM sizes -Xms/-Xmx of this many bytes. */
+static uint64_t jvm_heap_bytes(enum faultgen_jvm_gc gc, uint64_t heap,
+			       uint64_t page)
+{
+	uint64_t align;
+
+	switch (gc) {
+	case FAULTGEN_GC_G1:
+		align = g1_region_size(heap);
+		if (align < JVM_HEAP_ALIGN)
+			align = JVM_HEAP_ALIGN;
+		return round_up(heap, align);
+	case FAULTGEN_GC_PARALLEL:
+		return round_up(heap, JVM_HEAP_ALIGN);
+	case FAULTGEN_GC_NONE:
+		break;
+	}
+	return round_up(heap, page);
+}
+
+/*
+ * Parallel's spaces with the default NewRatio (2) and InitialSurvivorRatio
+ * (8), in the order it pretouches them: eden, from, to, old.
+ */
+static unsigned int parallel_spaces(uint64_t heap, uint64_t *lens)
+{
+	uint64_t young = round_down(heap / 3, PS_SPACE_ALIGN);
+	uint64_t surv = round_down(young / 8, PS_SPACE_ALIGN);
+
+	if (surv < PS_SPACE_ALIGN)
+		surv = PS_SPACE_ALIGN;
+	if (young < 3 * surv) {
+		/* Smaller than any heap the JVM would start with. */
+		lens[0] = heap;
+		return 1;
+	}
+	lens[0] = young - 2 * surv;
+	lens[1] = surv;
+	lens[2] = surv;
+	lens[3] = heap - young;
+	return 4;
+}
+
+/*
+ * G1's tables, in the order it pretouches them: the mark bitmaps (1 bit
+ * per 8 bytes; two until JDK 20), then the block offset table, the card
+ * table and, until JDK 21, the card counts (1 byte per 512 bytes each).
+ */
+static unsigned int g1_tables(unsigned int jdk, uint64_t heap, uint64_t page,
+			      uint64_t *lens)
+{
+	unsigned int bitmaps = jdk < 20 ? 2 : 1;
+	unsigned int per_card = jdk < 21 ? 3 : 2;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < bitmaps; i++)
+		lens[n++] = round_up(heap / 64, page);
+	for (unsigned int i = 0; i < per_card; i++)
+		lens[n++] = round_up(heap / 512, page);
+	return n;
+}
+
+/*
+ * The byte ranges a JVM of release jdk with this GC pretouches for a heap
+ * of `heap` bytes, one per task, in order.  Returns how many (at most
+ * max, which must be at least MAX_TASKS).
+ */
+FG_TESTABLE unsigned int fg_pretouch_ranges(unsigned int jdk,
+					    enum faultgen_jvm_gc gc,
+					    uint64_t heap, uint64_t page,
+					    uint64_t *lens, unsigned int max)
+{
+	uint64_t h = jvm_heap_bytes(gc, heap, page);
+
+	if (max < MAX_TASKS)
+		return 0;
+	switch (gc) {
+	case FAULTGEN_GC_G1:
+		lens[0] = h;
+		return 1 + g1_tables(jdk, h, page, lens + 1);
+	case FAULTGEN_GC_PARALLEL:
+		return parallel_spaces(h, lens);
+	case FAULTGEN_GC_NONE:
+		break;
+	}
+	lens[0] = h;
+	return 1;
+}
+
+/*
+ * Claims the next chunk of [start, end) from the shared cursor: chunks
+ * start at start + k * chunk and are handed out in ascending order, each
+ * once.  Tasks run one after the other at ascending offsets, so the
+ * cursor left past one task's end is simply moved to the next one's start.
+ * A compare-and-swap, as recent HotSpot, so the cursor never overshoots.
+ */
+FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
+				   uint64_t end, uint64_t chunk,
+				   uint64_t *off, uint64_t *len)
+{
+	uint64_t cur = atomic_load_explicit(cursor, memory_order_relaxed);
+	uint64_t from, to;
+
+	do {
+		from = cur < start ? start : cur;
+		if (from >= end)
+			return false;
+		to = end - from > chunk ? from + chunk : end;
+	} while (!atomic_compare_exchange_weak_explicit(
+		cursor, &cur, to, memory_order_relaxed, memory_order_relaxed));
+	*off = from;
+	*len = to - from;
+	return true;
+}
+
+/* The heap (or the caller's region) in bytes, as the plan sizes it. */
+static uint64_t heap_bytes(const struct faultgen_run *run)
+{
+	const struct faultgen_attr *a = &run->attr;
+
+	if (a->region)
+		return a->region_len;
+	return jvm_heap_bytes(a->gc, a->size, (uint64_t)run->pagesize);
+}
+
+/*
+ * Each range starts 2 MiB-aligned (so that huge pages can back it whole)
+ * and at least one PROT_NONE page after the previous one, so the ranges
+ * stay distinct mappings as the JVM's are.
+ */
+static void plan_build(const struct faultgen_run *run, unsigned int workers,
+		       struct pt_plan *p)
+{
+	const struct faultgen_attr *a = &run->attr;
+	uint64_t lens[MAX_TASKS], page = (uint64_t)run->pagesize, off = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (a->region) {
+		lens[0] = a->region_len;
+		p->nr = 1;
+	} else {
+		p->nr = fg_pretouch_ranges(a->jdk, a->gc, a->size, page, lens,
+					   MAX_TASKS);
+	}
+	for (unsigned int i = 0; i < p->nr; i++) {
+		uint64_t c = chunks_of(lens[i], a->chunk);
+
+		if (i)
+			off = round_up(off + page, FG_HPAGE_SIZE);
+		p->t[i].off = off;
+		p->t[i].len = lens[i];
+		p->t[i].workers = c < workers ? (unsigned int)c : workers;
+		off += lens[i];
+		p->bytes += lens[i];
+	}
+	p->span = off;
 }
 
 unsigned int fg_pretouch_default_workers(const struct faultgen_run *run)
 {
-	return run->cpus.count ? run->cpus.count : 1;
+	uint64_t chunks = chunks_of(heap_bytes(run), run->attr.chunk);
+	unsigned int n = faultgen_jvm_gc_threads(run->cpus.count);
+
+	return chunks < n ? (unsigned int)chunks : n;
+}
+
+/* THP advice and NUMA placement of one range, as the attr asks. */
+static int apply_policies(const struct faultgen_run *run, char *addr,
+			  size_t len)
+{
+	const struct faultgen_attr *a = &run->attr;
+
+	if ((a->thp == FAULTGEN_THP_HUGEPAGE ||
+	     a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE) &&
+	    madvise(addr, len, MADV_HUGEPAGE) < 0)
+		return -errno;
+	if (a->thp == FAULTGEN_THP_NOHUGEPAGE &&
+	    a->pretouch_touch != FAULTGEN_PRETOUCH_FAST_HUGE &&
+	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
+		return -errno;
+	if (a->numa == FAULTGEN_NUMA_LOCAL) {
+		if (mbind(addr, len, MPOL_PREFERRED, NULL, 0, 0) < 0)
+			return -errno;
+	} else if (run->mems) {
+		if (mbind(addr, len, MPOL_BIND, run->mems, run->mems_nbits + 1,
+			  0) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * Reserve the whole span PROT_NONE and NORESERVE, 2 MiB-aligned, then
+ * commit each range read-write over it with MAP_FIXED, as HotSpot commits
+ * its heap and tables.  The gaps stay reserved: one munmap of base_len
+ * releases everything.
+ */
+static int map_plan(struct faultgen_run *run, const struct pt_plan *p)
+{
+	size_t resv = (size_t)p->span + FG_HPAGE_SIZE;
+	uintptr_t raw_end;
+	char *raw, *start;
+	int ret;
+
+	if (p->span > SIZE_MAX - FG_HPAGE_SIZE)
+		return -ENOMEM;
+	raw = mmap(NULL, resv, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		return -errno;
+	raw_end = (uintptr_t)raw + resv;
+	start = (char *)round_up((uintptr_t)raw, FG_HPAGE_SIZE);
+	if (start > raw)
+		munmap(raw, (size_t)(start - raw));
+	if (raw_end > (uintptr_t)start + p->span)
+		munmap(start + p->span, raw_end - ((uintptr_t)start + p->span));
+	run->base = start;
+	run->base_len = (size_t)p->span;
+	run->base_owned = true;
+	for (unsigned int i = 0; i < p->nr; i++) {
+		char *at = start + p->t[i].off;
+
+		if (mmap(at, p->t[i].len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1,
+			 0) == MAP_FAILED)
+			return -errno;
+		ret = apply_policies(run, at, p->t[i].len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int use_region(struct faultgen_run *run, const struct pt_plan *p)
+{
+	run->base = run->attr.region;
+	run->base_len = run->attr.region_len;
+	run->base_owned = false;
+	return apply_policies(run, run->base, p->t[0].len);
+}
+
+static bool cancelled(const struct fg_shared *sh)
+{
+	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
+}
+
+/* JDK 17: a plain byte store at the start of each page. */
+static void touch_store(char *addr, size_t len, size_t ps)
+{
+	for (size_t o = 0; o < len; o += ps)
+		*(volatile char *)(addr + o) = 0;
+}
+
+/* JDK 19+: a relaxed atomic add of 0 to the first int of each page. */
+static void touch_atomic_add(char *addr, size_t len, size_t ps)
+{
+	for (size_t o = 0; o < len; o += ps)
+		atomic_fetch_add_explicit((_Atomic int *)(void *)(addr + o), 0,
+					  memory_order_relaxed);
+}
+
+/* One MADV_POPULATE_WRITE; a kernel without it (EINVAL) gets the
+ * atomic add, as HotSpot falls back. */
+static int populate(char *addr, size_t len, size_t ps)
+{
+	if (madvise(addr, len, MADV_POPULATE_WRITE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	touch_atomic_add(addr, len, ps);
+	return 0;
+}
+
+static int touch_chunk(const struct faultgen_run *run, char *addr, size_t len)
+{
+	size_t ps = (size_t)run->pagesize;
+
+	switch (run->attr.pretouch_touch) {
+	case FAULTGEN_PRETOUCH_STORE:
+		touch_store(addr, len, ps);
+		return 0;
+	case FAULTGEN_PRETOUCH_POPULATE:
+		return populate(addr, len, ps);
+	default:
+		touch_atomic_add(addr, len, ps);
+		return 0;
+	}
+}
+
+/* The JVM's task: claim chunks from the shared cursor until none is left. */
+static int run_chunks(struct faultgen_run *run, const struct pt_task *t,
+		      struct fg_wstat *w)
+{
+	struct fg_shared *sh = run->sh;
+	uint64_t off, len;
+	int ret;
+
+	while (fg_pretouch_claim(&sh->cursor, t->off, t->off + t->len,
+				 run->attr.chunk, &off, &len)) {
+		if (cancelled(sh))
+			return -ECANCELED;
+		ret = touch_chunk(run, run->base + off, (size_t)len);
+		if (ret)
+			return ret;
+		w->pages += len / (uint64_t)run->pagesize;
+	}
+	return 0;
+}
+
+/*
+ * Beyond the JVM: worker i populates its own contiguous slice of the task
+ * (2 MiB-aligned with huge pages, so that no huge page straddles two).
+ */
+static int run_slice(struct faultgen_run *run, const struct pt_task *t,
+		     unsigned int i, struct fg_wstat *w)
+{
+	uint64_t align = (uint64_t)run->pagesize, from, to;
+	uintptr_t start = (uintptr_t)(run->base + t->off);
+	size_t ps = (size_t)run->pagesize;
+	int ret;
+
+	if (run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
+		align = FG_HPAGE_SIZE;
+	from = i ? round_down(start + t->len * i / t->workers, align) : start;
+	to = i + 1 < t->workers ?
+		     round_down(start + t->len * (i + 1) / t->workers, align) :
+		     start + t->len;
+	if (from < start)
+		from = start;
+	if (to < from)
+		to = from;
+	for (uint64_t at = from; at < to; at += POPULATE_PIECE) {
+		size_t n = to - at < POPULATE_PIECE ? to - at : POPULATE_PIECE;
+
+		if (cancelled(run->sh))
+			return -ECANCELED;
+		ret = populate((char *)at, n, ps);
+		if (ret)
+			return ret;
+		w->pages += n / ps;
+	}
+	return 0;
+}
+
+/*
+ * Pretouch has neither a start barrier nor measured rounds, so the
+ * measure gate's arrival word is free: it counts the workers that have
+ * finished a task.  Task k opens when every worker of tasks 0..k-1 is
+ * done, as the JVM runs one task after the other.
+ */
+static int wait_open(struct fg_shared *sh, uint32_t need)
+{
+	_Atomic uint32_t *word = &sh->measure.ready;
+	uint32_t seen;
+
+	while ((seen = atomic_load(word)) < need) {
+		if (cancelled(sh))
+			return -ECANCELED;
+		fg_futex_wait(word, seen, WAIT_POLL_NS);
+	}
+	return 0;
+}
+
+static void task_done(struct fg_shared *sh, uint32_t all_done)
+{
+	if (atomic_fetch_add(&sh->measure.ready, 1) + 1 == all_done)
+		fg_futex_wake(&sh->measure.ready);
+}
+
+static int pretouch_body(struct faultgen_run *run, unsigned int i)
+{
+	bool fast = run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST ||
+		    run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE;
+	struct fg_wstat *w = &run->sh->w[i];
+	uint32_t before = 0;
+	struct pt_plan p;
+	int ret = 0;
+
+	plan_build(run, run->attr.nr_workers, &p);
+	fg_stat_begin(w, false);
+	for (unsigned int k = 0; k < p.nr && !ret; k++) {
+		const struct pt_task *t = &p.t[k];
+
+		if (i < t->workers) {
+			ret = wait_open(run->sh, before);
+			if (!ret)
+				ret = fast ? run_slice(run, t, i, w) :
+					     run_chunks(run, t, w);
+			/* Even on failure: the others must not wait. */
+			task_done(run->sh, before + t->workers);
+		}
+		before += t->workers;
+	}
+	fg_stat_end(w, false);
+	w->fault_ns = w->end_ns - w->start_ns;
+	w->rounds = ret ? 0 : 1;
+	return ret;
+}
+
+static void fold(struct faultgen_run *run, const struct pt_plan *p,
+		 int64_t t0)
+{
+	struct faultgen_result *r = &run->result;
+	int64_t end = t0;
+
+	fg_measure_fold(run);
+	for (unsigned int i = 0; i < run->attr.nr_workers; i++)
+		if (run->sh->w[i].end_ns > end)
+			end = run->sh->w[i].end_ns;
+	/* As HotSpot times it: from before the workers exist. */
+	r->elapsed_s = (double)(end - t0) / 1e9;
+	r->bytes = p->bytes;
+	r->pages_per_round = p->bytes / (uint64_t)run->pagesize;
+	r->rounds = 1;
+	r->pages_per_wall_s =
+		r->elapsed_s > 0 ? (double)r->pages / r->elapsed_s : 0;
+	r->faults_per_wall_s =
+		r->elapsed_s > 0 ? (double)r->minflt / r->elapsed_s : 0;
+}
+
+int fg_pretouch_run(struct faultgen_run *run)
+{
+	struct faultgen_attr *a = &run->attr;
+	struct pt_plan p;
+	uint64_t most = 0;
+	int64_t t0;
+	int ret;
+
+	/* The JVM's heap is private anonymous memory; the tables are the
+	 * library's own mappings, which a caller's region cannot hold. */
+	if (a->backing != FAULTGEN_BACKING_ANON ||
+	    (a->region && a->gc != FAULTGEN_GC_NONE))
+		return -EINVAL;
+	plan_build(run, a->nr_workers, &p);
+	/* As the JVM creates them on demand: never more than one worker per
+	 * chunk of the largest task. */
+	for (unsigned int k = 0; k < p.nr; k++)
+		if (p.t[k].workers > most)
+			most = p.t[k].workers;
+	a->nr_workers = most ? (unsigned int)most : 1;
+	ret = a->region ? use_region(run, &p) : map_plan(run, &p);
+	if (ret)
+		return ret;
+	atomic_store(&run->sh->cursor, 0);
+	atomic_store(&run->sh->measure.ready, 0);
+	t0 = fg_now_ns();
+	run->pretouch_t0 = t0;
+	ret = fg_workers_run(run, pretouch_body, false);
+	if (ret)
+		return ret;
+	fold(run, &p, t0);
+	return 0;
 }
 
 FG_EXPORT unsigned int faultgen_jvm_gc_threads(unsigned int ncpus)
 {
-	return ncpus;
+	if (ncpus == 0)
+		ncpus = 1;
+	if (ncpus <= 8)
+		return ncpus;
+	return 8 + (unsigned int)(((uint64_t)ncpus - 8) * 5 / 8);
 }
 
 FG_EXPORT uint64_t faultgen_jvm_aux_bytes(unsigned int jdk,
 					  enum faultgen_jvm_gc gc,
 					  uint64_t heap_bytes)
 {
-	return 0;
+	uint64_t page = (uint64_t)fg_pagesize(), lens[MAX_TASKS], sum = 0;
+
+	if (gc != FAULTGEN_GC_G1 || heap_bytes == 0 ||
+	    heap_bytes > (UINT64_MAX >> 17))
+		return 0;
+	heap_bytes = jvm_heap_bytes(gc, heap_bytes, page);
+	for (unsigned int i = 0, n = g1_tables(jdk, heap_bytes, page, lens);
+	     i < n; i++)
+		sum += lens[i];
+	return sum;
 }
 
 FG_EXPORT int faultgen_pretouch(const struct faultgen_attr *attr,
 				struct faultgen_result *res)
 {
-	return -EOPNOTSUPP;
+	struct faultgen_run *run;
+	int ret;
+
+	if (!attr || !res || res->size < sizeof(size_t) * 2)
+		return -EINVAL;
+	ret = faultgen_run_create(attr, &run);
+	if (ret)
+		return ret;
+	run->attr.pattern = FAULTGEN_PRETOUCH;
+	ret = faultgen_run_exec(run);
+	if (!ret)
+		ret = faultgen_run_result(run, res);
+	faultgen_run_free(run);
+	return ret;
 }
