@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * json.c - a small writer of one-line JSON objects (JSON Lines).
+ *
+ * Never pretty-printed: a harness that merges stderr and skips lines with
+ * letters must not meet a bare "{" or number line.  Numbers are written
+ * in the C locale (pft never calls setlocale with anything but "C"), as
+ * the shortest form that reads back to the same double, and never as inf
+ * or nan (JSON has neither: such a value is written as null).
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+
+static void put_escaped(FILE *f, const char *s);
+
+/* The comma before a member or element, and the member's key. */
+static void sep(struct pft_json *j, const char *key)
+{
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	j->first[j->depth] = false;
+	if (key) {
+		put_escaped(j->f, key);
+		fputc(':', j->f);
+	}
+}
+
+static void open_level(struct pft_json *j, char c)
+{
+	fputc(c, j->f);
+	if (j->depth + 1 < (int)(sizeof(j->first) / sizeof(j->first[0])))
+		j->depth++;
+	j->first[j->depth] = true;
+}
+
+void pj_begin(struct pft_json *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->first[0] = true;
+	open_level(j, '{');
+}
+
+void pj_end(struct pft_json *j)
+{
+	fputs("}\n", j->f);
+	j->depth = 0;
+}
+
+void pj_obj(struct pft_json *j, const char *key)
+{
+	sep(j, key);
+	open_level(j, '{');
+}
+
+void pj_obj_end(struct pft_json *j)
+{
+	fputc('}', j->f);
+	j->depth--;
+}
+
+void pj_arr(struct pft_json *j, const char *key)
+{
+	sep(j, key);
+	open_level(j, '[');
+}
+
+void pj_arr_end(struct pft_json *j)
+{
+	fputc(']', j->f);
+	j->depth--;
+}
+
+static void put_escaped(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* With key NULL: an array element. */
+void pj_str(struct pft_json *j, const char *key, const char *val)
+{
+	sep(j, key);
+	put_escaped(j->f, val ? val : "");
+}
+
+void pj_u64(struct pft_json *j, const char *key, uint64_t val)
+{
+	sep(j, key);
+	fprintf(j->f, "%" PRIu64, val);
+}
+
+void pj_i64(struct pft_json *j, const char *key, int64_t val)
+{
+	sep(j, key);
+	fprintf(j->f, "%" PRId64, val);
+}
+
+void pj_dbl(struct pft_json *j, const char *key, double val)
+{
+	char buf[64];
+
+	sep(j, key);
+	if (!isfinite(val)) {
+		fputs("null", j->f);
+		return;
+	}
+	if (val == 0) {
+		fputs("0", j->f); /* never "-0" */
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, val);
+		if (strtod(buf, NULL) == val)
+			break;
+	}
+	fputs(buf, j->f);
+}
+
+void pj_bool(struct pft_json *j, const char *key, bool val)
+{
+	sep(j, key);
+	fputs(val ? "true" : "false", j->f);
+}
+
+void pj_null(struct pft_json *j, const char *key)
+{
+	sep(j, key);
+	fputs("null", j->f);
+}

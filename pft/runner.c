@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * runner.c - the child pft forks: it runs the workload through the
+ * library, once or --repeat times, and prints.
+ *
+ * SIGINT and SIGTERM cancel the run in progress (faultgen_run_cancel is
+ * async-signal-safe); the run is then freed and the child exits 128+signal,
+ * which the supervising parent passes on.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pft.h"
+
+static struct faultgen_run *_Atomic current_run;
+static volatile sig_atomic_t stop_signo;
+static volatile sig_atomic_t resumed;
+
+static void on_stop(int sig)
+{
+	struct faultgen_run *run = atomic_load(&current_run);
+
+	if (!stop_signo)
+		stop_signo = sig;
+	/* Async-signal-safe by contract: atomic stores and futex wakes. */
+	if (run)
+		faultgen_run_cancel(run); // NOLINT(bugprone-signal-handler)
+}
+
+static void on_resume(int sig)
+{
+	(void)sig;
+	resumed = 1;
+}
+
+/* No SA_RESTART: a sleep or a pause must return when a signal comes. */
+void pft_child_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_resume;
+	sigaction(SIGUSR1, &sa, NULL);
+	/* A reader that goes away (perf, or "| head") is an error to
+	 * report, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * Waits until `seconds` have passed (forever when negative), a stop
+ * signal came, or (until_resume) SIGUSR1 came.  The signals are blocked
+ * between the check and the wait so that none is missed.
+ */
+static void wait_signals(double seconds, bool until_resume)
+{
+	sigset_t block, old;
+	struct timespec end, now, left;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)seconds;
+	end.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	while (!stop_signo && !(until_resume && resumed)) {
+		struct timespec *tp = NULL;
+
+		if (seconds >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = end.tv_sec - now.tv_sec;
+			left.tv_nsec = end.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_sec--;
+				left.tv_nsec += 1000000000;
+			}
+			if (left.tv_sec < 0)
+				break;
+			tp = &left;
+		}
+		ppoll(NULL, 0, tp, &old);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* perf answers each command with "ack\n" on the ack descriptor. */
+static int read_ack(int fd)
+{
+	char c;
+
+	for (;;) {
+		ssize_t n = read(fd, &c, 1);
+
+		if (n < 0 && errno == EINTR) {
+			if (stop_signo)
+				return -EINTR;
+			continue;
+		}
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		if (c == '\n')
+			return 0;
+	}
+}
+
+static void perf_command(struct pft_opts *o, const char *cmd)
+{
+	char line[32];
+	int ret, n;
+
+	if (o->perf_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s\n", cmd);
+	ret = write_all(o->perf_fd, line, (size_t)n);
+	if (!ret && o->perf_ack_fd >= 0)
+		ret = read_ack(o->perf_ack_fd);
+	if (ret) {
+		pft_msg("warning: --perf-ctl: cannot send '%s': %s; no more "
+			"perf commands", cmd, strerror(-ret));
+		o->perf_fd = -1;
+	}
+}
+
+/* The one line that says why a run failed, and the exit status. */
+static int report_failure(const struct pft_opts *o, struct faultgen_run *run,
+			  int ret, int64_t oom_before)
+{
+	int worker = -1, signo = 0, error = 0;
+
+	if (ret == -ECANCELED && stop_signo)
+		return 128 + stop_signo;
+	faultgen_run_failure(run, &worker, &signo, &error);
+	if (ret == -ECHILD && signo) {
+		int64_t oom = pft_oom_kills();
+
+		if (oom_before >= 0 && oom > oom_before)
+			pft_msg("worker %d was killed by the OOM killer",
+				worker);
+		else
+			pft_msg("worker %d was killed by signal %d (%s)",
+				worker, signo, strsignal(signo));
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -ECHILD) {
+		pft_msg("worker %d exited unexpectedly", worker);
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EOPNOTSUPP && o->pattern == FAULTGEN_RO_COLLAPSE) {
+		pft_msg("--pattern=ro-collapse: not supported by this kernel "
+			"or build (libfaultgen %s)", faultgen_version());
+		return PFT_EXIT_FAIL;
+	}
+	if ((ret == -EPERM || ret == -EACCES) && o->sched_fifo) {
+		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "
+			"or an RLIMIT_RTPRIO)");
+		return PFT_EXIT_FAIL;
+	}
+	if ((ret == -EPERM || ret == -ENOMEM || ret == -EAGAIN) &&
+	    (o->shm_lock || o->touch == FAULTGEN_TOUCH_MLOCK)) {
+		pft_msg("%s: cannot lock the memory: %s (RLIMIT_MEMLOCK or "
+			"CAP_IPC_LOCK)", o->shm_lock ? "-L" : "-l",
+			faultgen_strerror(ret));
+		return PFT_EXIT_FAIL;
+	}
+	if (worker >= 0)
+		pft_msg("the run failed in worker %d: %s", worker,
+			faultgen_strerror(ret));
+	else
+		pft_msg("the run failed: %s", faultgen_strerror(ret));
+	return PFT_EXIT_FAIL;
+}
+
+/* Whatever stdout says: EPIPE (a reader gone) ends pft as SIGPIPE would. */
+static int flush_output(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	if (errno == EPIPE)
+		return 128 + SIGPIPE;
+	pft_msg("cannot write the result: %s", strerror(errno));
+	return PFT_EXIT_FAIL;
+}
+
+static void read_counters(const struct pft_opts *o, struct pft_vmstat *vm,
+			  struct pft_vmstat *mthp)
+{
+	if (!o->json)
+		return;
+	pft_vmstat_read(vm);
+	pft_mthp_read(mthp);
+}
+
+static void release_info(struct pft_run_info *info)
+{
+	pft_vmstat_release(&info->before);
+	pft_vmstat_release(&info->after);
+	pft_vmstat_release(&info->mthp_before);
+	pft_vmstat_release(&info->mthp_after);
+}
+
+static int print_run(struct pft_opts *o, struct faultgen_run *run,
+		     const struct pft_run_info *info, unsigned int index,
+		     double *rate)
+{
+	struct faultgen_result r = { .size = sizeof(r) };
+	char line[256];
+	void *addr;
+	size_t len;
+	int ret;
+
+	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
+		ret = pft_print_collapse(o, run, info, index);
+		if (ret)
+			pft_msg("no collapse result: %s",
+				faultgen_strerror(ret));
+		return ret ? PFT_EXIT_FAIL : 0;
+	}
+	ret = faultgen_run_result(run, &r);
+	if (ret) {
+		pft_msg("no result: %s", faultgen_strerror(ret));
+		return PFT_EXIT_FAIL;
+	}
+	*rate = r.pages_per_wall_s;
+	if (o->json) {
+		pft_print_json(o, run, &r, info, index);
+	} else {
+		pft_format_legacy(o, &r, line, sizeof(line));
+		fputs(line, stdout);
+	}
+	pft_warn_faults(o, run, &r);
+	if (o->per_worker && !o->json)
+		pft_print_per_worker(o, run, &r);
+	if (o->numa_maps && !o->json &&
+	    faultgen_run_region(run, &addr, &len) == 0)
+		pft_print_numa_maps(stdout, addr, len);
+	return 0;
+}
+
+static void verbose_run(const struct pft_opts *o, struct faultgen_run *run)
+{
+	char *cpus = malloc(PFT_CPULIST_LEN);
+
+	if (cpus && faultgen_run_cpulist(run, cpus, PFT_CPULIST_LEN) >= 0)
+		pft_msg("ran on the allowed CPUs %s", cpus);
+	free(cpus);
+	(void)o;
+}
+
+static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
+		   unsigned int index, double *rate)
+{
+	struct pft_run_info info;
+	struct faultgen_run *run;
+	int64_t oom_before;
+	int ret, status = 0;
+
+	memset(&info, 0, sizeof(info));
+	ret = faultgen_run_create(attr, &run);
+	if (ret) {
+		pft_msg("cannot set up the run: %s", faultgen_strerror(ret));
+		return PFT_EXIT_FAIL;
+	}
+	oom_before = pft_oom_kills();
+	read_counters(o, &info.before, &info.mthp_before);
+	/* Process mode forks: nothing buffered may be written twice. */
+	fflush(stdout);
+	fflush(stderr);
+	atomic_store(&current_run, run);
+	if (stop_signo) {
+		ret = -ECANCELED;
+	} else {
+		perf_command(o, "enable");
+		ret = faultgen_run_exec(run);
+		perf_command(o, "disable");
+	}
+	read_counters(o, &info.after, &info.mthp_after);
+	if (ret) {
+		status = report_failure(o, run, ret, oom_before);
+		goto out;
+	}
+	if (o->verbose)
+		verbose_run(o, run);
+	if (o->sleep_s)
+		wait_signals(o->sleep_s, false);
+	if (stop_signo)
+		goto out;
+	status = print_run(o, run, &info, index, rate);
+	if (!status)
+		status = flush_output();
+	if (!status && o->pause) {
+		pft_msg("paused with the memory mapped, pid %d: send SIGUSR1 "
+			"to go on, SIGINT to stop", (int)getpid());
+		wait_signals(-1, true);
+		resumed = 0;
+	}
+out:
+	atomic_store(&current_run, NULL);
+	faultgen_run_free(run);
+	release_info(&info);
+	if (stop_signo)
+		return 128 + stop_signo;
+	return status;
+}
+
+int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr)
+{
+	double *rates = calloc(o->repeat, sizeof(*rates));
+	unsigned int done = 0;
+	int status = 0;
+
+	if (!rates) {
+		pft_msg("out of memory");
+		return PFT_EXIT_FAIL;
+	}
+	if (o->title && o->pattern != FAULTGEN_RO_COLLAPSE)
+		pft_print_title(o);
+	while (done < o->repeat && !status) {
+		status = one_run(o, attr, done, &rates[done]);
+		if (!status)
+			done++;
+	}
+	if (!status && o->repeat > 1 && o->pattern != FAULTGEN_RO_COLLAPSE) {
+		pft_print_summary(o, rates, done);
+		status = flush_output();
+	}
+	free(rates);
+	return status;
+}

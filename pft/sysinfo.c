@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sysinfo.c - what pft reads about the system around a run: the
+ * fault-related /proc/vmstat and mTHP counters, the THP settings, the
+ * run's numa_maps lines, the OOM kill count.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+
+/* Counters that bear on faults: faults themselves, page allocation and
+ * freeing, THP, NUMA placement, migration, compaction and reclaim a
+ * fault may have run into, OOM kills. */
+bool pft_vmstat_relevant(const char *name)
+{
+	static const char *const prefixes[] = {
+		"pgfault", "pgmajfault", "pgalloc_", "pgfree", "pgreuse",
+		"pglazyfree", "thp_", "numa_", "pgmigrate_", "compact_",
+		"pgscan_", "pgsteal_", "oom_kill", "nr_anon_", "cow_ksm",
+		"zone_reclaim", "nr_free_pages", "nr_shmem",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+void pft_vmstat_release(struct pft_vmstat *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->names[i]);
+	free(v->names);
+	free(v->vals);
+	memset(v, 0, sizeof(*v));
+}
+
+static int vmstat_add(struct pft_vmstat *v, size_t *cap, const char *name,
+		      int64_t val)
+{
+	if (v->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		char **names = realloc(v->names, ncap * sizeof(*names));
+
+		if (!names)
+			return -ENOMEM;
+		v->names = names;
+		int64_t *vals = realloc(v->vals, ncap * sizeof(*vals));
+
+		if (!vals)
+			return -ENOMEM;
+		v->vals = vals;
+		*cap = ncap;
+	}
+	v->names[v->n] = strdup(name);
+	if (!v->names[v->n])
+		return -ENOMEM;
+	v->vals[v->n++] = val;
+	return 0;
+}
+
+/* The relevant counters of /proc/vmstat, in the kernel's order. */
+int pft_vmstat_read(struct pft_vmstat *v)
+{
+	char line[256];
+	size_t cap = 0;
+	int ret = 0;
+	FILE *f;
+
+	memset(v, 0, sizeof(*v));
+	f = fopen("/proc/vmstat", "re");
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		if (pft_vmstat_relevant(line))
+			ret = vmstat_add(v, &cap, line,
+					 strtoll(sp + 1, NULL, 10));
+	}
+	fclose(f);
+	if (ret)
+		pft_vmstat_release(v);
+	return ret;
+}
+
+int64_t pft_vmstat_get(const struct pft_vmstat *v, const char *name)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->names[i], name) == 0)
+			return v->vals[i];
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The mTHP statistics of every size, as "hugepages-64kB/anon_fault_alloc"
+ * counters (sorted, so that the sizes come out grouped).
+ */
+int pft_mthp_read(struct pft_vmstat *v)
+{
+	static const char root[] = "/sys/kernel/mm/transparent_hugepage";
+	struct dirent *de, *se;
+	size_t cap = 0;
+	int ret = 0;
+	DIR *d;
+
+	memset(v, 0, sizeof(*v));
+	d = opendir(root);
+	if (!d)
+		return 0; /* no THP in this kernel: no counters */
+	while (!ret && (de = readdir(d))) {
+		char path[1024], name[600], val[64];
+		DIR *s;
+
+		if (strncmp(de->d_name, "hugepages-", 10) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/stats", root, de->d_name);
+		s = opendir(path);
+		if (!s)
+			continue;
+		while (!ret && (se = readdir(s))) {
+			char file[2048];
+
+			if (se->d_name[0] == '.')
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", path, se->d_name);
+			if (pft_read_line(file, val, sizeof(val)) < 0)
+				continue;
+			snprintf(name, sizeof(name), "%s/%s", de->d_name,
+				 se->d_name);
+			ret = vmstat_add(v, &cap, name,
+					 strtoll(val, NULL, 10));
+		}
+		closedir(s);
+	}
+	closedir(d);
+	if (ret) {
+		pft_vmstat_release(v);
+		return ret;
+	}
+	/* Sort names and values together through an index. */
+	if (v->n > 1) {
+		char **sorted = malloc(v->n * sizeof(*sorted));
+		int64_t *vals = malloc(v->n * sizeof(*vals));
+
+		if (!sorted || !vals) {
+			free(sorted);
+			free(vals);
+			return 0;
+		}
+		memcpy(sorted, v->names, v->n * sizeof(*sorted));
+		qsort(sorted, v->n, sizeof(*sorted), cmp_str);
+		for (size_t i = 0; i < v->n; i++)
+			vals[i] = pft_vmstat_get(v, sorted[i]);
+		free(v->names);
+		free(v->vals);
+		v->names = sorted;
+		v->vals = vals;
+	}
+	return 0;
+}
+
+static int is_mthp_dir(const struct dirent *de)
+{
+	return strncmp(de->d_name, "hugepages-", 10) == 0;
+}
+
+/* The mTHP size directories, smallest first; the caller frees them. */
+int pft_list_mthp(struct dirent ***list)
+{
+	int n = scandir("/sys/kernel/mm/transparent_hugepage", list,
+			is_mthp_dir, versionsort);
+
+	if (n < 0) {
+		*list = NULL;
+		return 0;
+	}
+	return n;
+}
+
+/* The first line of a small file, without its newline. */
+int pft_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char *nl;
+
+	buf[0] = '\0';
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
+/* The selected value of a sysfs THP knob: "[madvise]" in the list. */
+void pft_thp_mode(const char *path, char *buf, size_t len)
+{
+	char line[512], *open, *close;
+
+	if (pft_read_line(path, line, sizeof(line)) < 0) {
+		buf[0] = '\0';
+		return;
+	}
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		snprintf(buf, len, "%s", open + 1);
+	} else {
+		snprintf(buf, len, "%s", line);
+	}
+}
+
+/* The numa_maps lines of the mappings inside [addr, addr + len). */
+int pft_print_numa_maps(FILE *out, void *addr, size_t len)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	char line[4096];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/numa_maps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		uintptr_t start = (uintptr_t)strtoull(line, NULL, 16);
+
+		if (start >= lo && start < hi) {
+			fputs(line, out);
+			found++;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int64_t pft_oom_kills(void)
+{
+	struct pft_vmstat v;
+	int64_t n;
+
+	if (pft_vmstat_read(&v))
+		return -1;
+	n = pft_vmstat_get(&v, "oom_kill");
+	pft_vmstat_release(&v);
+	return n;
+}
