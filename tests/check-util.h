@@ -164,6 +164,20 @@ static inline bool fgc_affinity_has(int cpu)
 	return has;
 }
 
+/* Reads a small file into buf, NUL-terminated; its length or -errno. */
+static inline int fgc_read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (int)n;
+}
+
 /* ---- /proc/self/maps ------------------------------------------------ */
 
 struct fgc_vma {
