@@ -2,47 +2,917 @@
 /*
  * collapse.c - read-only THP collapse (FAULTGEN_RO_COLLAPSE).
  *
+ * A 2 MiB-aligned region is populated with 4 KiB pages, each stamped with
+ * its own content, made non-writable (mprotect, or a live forked child
+ * sharing the pages) or left writable as a control, then collapsed by
+ * MADV_COLLAPSE (each worker thread its own ranges) or left to
+ * khugepaged.  Kernels before the read-only collapse work refused any
+ * range without a writable PTE; khugepaged also refuses ranges with more
+ * than max_ptes_shared shared PTEs, which MADV_COLLAPSE ignores.  The
+ * result tells these apart, and checks that every page kept its content.
+ *
+ * The system's THP settings are only read, never written.
+ *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-/* Not implemented yet: the pattern answers -EOPNOTSUPP. */
-int fg_collapse_run(struct faultgen_run *run)
+#define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
+/* khugepaged needs the mmap lock the region's walk takes: look slowly. */
+#define POLL_NS (500 * 1000 * 1000LL)
+/* Page reads of a timed sweep, at least: enough passes to average over. */
+#define SWEEP_READS (1u << 19)
+#define SWEEP_SEED 0x9e3779b97f4a7c15ULL
+
+/* PAGEMAP_SCAN (Linux 6.7) is newer than the C library's headers. */
+struct fg_page_region {
+	uint64_t start, end, categories;
+};
+
+struct fg_pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask;
+	uint64_t return_mask;
+};
+
+#define FG_PAGEMAP_SCAN _IOWR('f', 16, struct fg_pm_scan_arg)
+#define FG_PAGE_IS_HUGE (1ULL << 6)
+
+struct fg_range {
+	enum faultgen_range_state state;
+	int error;       /* -errno of MADV_COLLAPSE */
+	bool called;     /* MADV_COLLAPSE was asked */
+	bool huge;       /* PMD-mapped at the last look */
+	int64_t ns;
+};
+
+struct fg_collapse_state {
+	char *resv; /* PROT_NONE guards around the region: no VMA merges */
+	size_t resv_len;
+	char *region;
+	size_t len;
+	size_t hpage;
+	unsigned int nr_ranges, per_worker;
+	unsigned int huge_before; /* ranges already huge: not eligible */
+	struct fg_range *ranges;
+	size_t pages;
+	uint32_t *order; /* the read sweep's page order */
+	struct faultgen_progress *progress;
+	unsigned int nr_progress, cap_progress;
+	pid_t child;  /* fork protection: the process sharing the pages */
+	int child_fd; /* its pipe: closing it lets the child go */
+	int pagemap_fd;
+	struct faultgen_collapse_result res;
+};
+
+static const char *const vmstat_names[] = {
+	"thp_collapse_alloc",
+	"thp_collapse_alloc_failed",
+	"thp_scan_exceed_share_pte",
+};
+
+static bool stop_requested(const struct faultgen_run *run)
 {
-	(void)run;
-	return -EOPNOTSUPP;
+	return atomic_load(&run->cancelled) ||
+	       atomic_load_explicit(&run->sh->cancel, memory_order_relaxed);
 }
 
-void fg_collapse_release(struct faultgen_run *run)
+static size_t hpage_size(void)
 {
-	(void)run;
+	char buf[64];
+	unsigned long long v;
+
+	if (fg_read_file(THP_SYSFS "/hpage_pmd_size", buf, sizeof(buf)) > 0 &&
+	    sscanf(buf, "%llu", &v) == 1 && v >= 4096 && !(v & (v - 1)))
+		return (size_t)v;
+	return FG_HPAGE_SIZE;
 }
 
-FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
-				    struct faultgen_collapse_result *res)
+/* The PMD-size THP mode: 1 when khugepaged may collapse (always or
+ * madvise), 0 for never or a kernel without THP. */
+static bool thp_pmd_on(size_t hpage)
 {
-	return -EOPNOTSUPP;
+	char path[128], buf[128];
+
+	snprintf(path, sizeof(path), THP_SYSFS "/hugepages-%zukB/enabled",
+		 hpage >> 10);
+	if (fg_read_file(path, buf, sizeof(buf)) <= 0 ||
+	    strstr(buf, "[inherit]")) {
+		if (fg_read_file(THP_SYSFS "/enabled", buf, sizeof(buf)) <= 0)
+			return false;
+	}
+	return strstr(buf, "[always]") || strstr(buf, "[madvise]");
 }
 
-FG_EXPORT int faultgen_run_collapse_range(const struct faultgen_run *run,
-					  unsigned int index,
-					  struct faultgen_collapse_range *range)
+static uint64_t khugepaged_full_scans(void)
 {
-	return -EOPNOTSUPP;
+	char buf[64];
+	unsigned long long v;
+
+	if (fg_read_file(THP_SYSFS "/khugepaged/full_scans", buf,
+			 sizeof(buf)) > 0 &&
+	    sscanf(buf, "%llu", &v) == 1)
+		return v;
+	return 0;
 }
 
-FG_EXPORT int faultgen_run_collapse_progress(const struct faultgen_run *run,
-					     unsigned int index,
-					     struct faultgen_progress *p)
+static uint64_t stamp(size_t pg)
 {
-	return -EOPNOTSUPP;
+	/* splitmix64: a bijection, so no two pages hold the same stamp. */
+	uint64_t z = (uint64_t)pg + SWEEP_SEED;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Ranges: the size rounded up to huge pages, then to whole slices. */
+static int plan(struct faultgen_run *run, struct fg_collapse_state *st)
+{
+	const struct faultgen_attr *a = &run->attr;
+	unsigned int n = a->nr_workers;
+	size_t ps = (size_t)run->pagesize;
+	uint64_t ranges;
+
+	st->hpage = hpage_size();
+	if (st->hpage < ps)
+		return -EINVAL;
+	ranges = a->size / st->hpage + (a->size % st->hpage != 0);
+	if (!ranges)
+		ranges = 1;
+	ranges = (ranges + n - 1) / n * n;
+	if (ranges > UINT32_MAX || ranges > (SIZE_MAX / 4) / st->hpage ||
+	    ranges * (st->hpage / ps) > UINT32_MAX)
+		return -ENOMEM;
+	st->nr_ranges = (unsigned int)ranges;
+	st->per_worker = st->nr_ranges / n;
+	st->len = (size_t)ranges * st->hpage;
+	st->pages = st->len / ps;
+	st->ranges = calloc(st->nr_ranges, sizeof(*st->ranges));
+	st->order = malloc(st->pages * sizeof(*st->order));
+	if (!st->ranges || !st->order)
+		return -ENOMEM;
+	return 0;
+}
+
+/* A fixed pseudo-random page order (Fisher-Yates, fixed seed), so the
+ * sweeps before and after the collapse read the same sequence. */
+static void make_order(struct fg_collapse_state *st)
+{
+	uint64_t x = SWEEP_SEED;
+
+	for (size_t i = 0; i < st->pages; i++)
+		st->order[i] = (uint32_t)i;
+	for (size_t i = st->pages - 1; i > 0; i--) {
+		size_t j;
+		uint32_t t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (size_t)(x % (i + 1));
+		t = st->order[i];
+		st->order[i] = st->order[j];
+		st->order[j] = t;
+	}
+}
+
+/* The region, huge-page aligned, between PROT_NONE guards: a neighbour
+ * with the same flags would merge into its VMA. */
+static int map_region(struct fg_collapse_state *st, size_t ps)
+{
+	uintptr_t at;
+	void *p;
+
+	st->resv_len = st->len + 2 * st->hpage;
+	p = mmap(NULL, st->resv_len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	st->resv = p;
+	at = ((uintptr_t)p + ps + st->hpage - 1) & ~(uintptr_t)(st->hpage - 1);
+	p = mmap((void *)at, st->len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	st->region = p;
+	return 0;
+}
+
+/*
+ * 4 KiB pages whatever the sysfs THP mode: MADV_NOHUGEPAGE first.  Its
+ * mark makes MADV_COLLAPSE fail with EINVAL, so it is cleared (with
+ * MADV_HUGEPAGE) only once the pages are non-writable.  A kernel without
+ * THP answers EINVAL and has only small pages anyway.
+ */
+static int populate(struct fg_collapse_state *st, size_t ps)
+{
+	if (madvise(st->region, st->len, MADV_NOHUGEPAGE) < 0 &&
+	    errno != EINVAL)
+		return -errno;
+	for (size_t pg = 0; pg < st->pages; pg++) {
+		uint64_t *p = (uint64_t *)(st->region + pg * ps);
+
+		p[0] = stamp(pg);
+		p[ps / sizeof(*p) - 1] = ~stamp(pg);
+	}
+	return 0;
+}
+
+static bool content_unchanged(const struct fg_collapse_state *st, size_t ps)
+{
+	for (size_t pg = 0; pg < st->pages; pg++) {
+		const uint64_t *p = (const uint64_t *)(st->region + pg * ps);
+
+		if (p[0] != stamp(pg) || p[ps / sizeof(*p) - 1] != ~stamp(pg))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One read per page in the fixed order, each at a different cacheline of
+ * its page (so the lines spread over the cache sets) and each address
+ * depending on the value read before: the sweep measures latency, where
+ * TLB misses show, rather than how many misses overlap.
+ */
+static uint64_t sweep_pass(const struct fg_collapse_state *st, size_t ps,
+			   size_t cl, uint64_t dep)
+{
+	size_t lines = ps / cl;
+	uint64_t v = 0;
+
+	for (size_t k = 0; k < st->pages; k++) {
+		size_t pg = st->order[k];
+		const char *p = st->region + pg * ps + (pg % lines) * cl;
+
+		v = *(const volatile uint64_t *)(p + (v & dep));
+	}
+	return v;
+}
+
+static double sweep_ns(const struct fg_collapse_state *st, size_t ps,
+		       size_t cl)
+{
+	static const volatile uint64_t zero;
+	uint64_t passes = SWEEP_READS / st->pages, sink = 0;
+	uint64_t dep = zero;
+	int64_t t0;
+
+	if (!passes)
+		passes = 1;
+	sink += sweep_pass(st, ps, cl, dep); /* warm the caches and TLB */
+	t0 = fg_now_ns();
+	for (uint64_t i = 0; i < passes; i++)
+		sink += sweep_pass(st, ps, cl, dep);
+	t0 = fg_now_ns() - t0;
+	__asm__ __volatile__("" : : "r"(sink));
+	return (double)t0 / (double)(passes * st->pages);
+}
+
+/*
+ * fork protection: a child that lives until we close its pipe.  The
+ * parent may have other threads, so the child only makes system calls
+ * until _exit.
+ */
+static int fork_holder(struct fg_collapse_state *st)
+{
+	int fd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return errno == ENOMEM ? -ENOMEM : -EAGAIN;
+	pid = fork();
+	if (pid < 0) {
+		int err = errno == ENOMEM ? -ENOMEM : -EAGAIN;
+
+		close(fd[0]);
+		close(fd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(fd[1]);
+		while (read(fd[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(fd[0]);
+	st->child = pid;
+	st->child_fd = fd[1];
+	return 0;
+}
+
+/* Our own child only: an embedding program's children are not ours. */
+static void release_holder(struct fg_collapse_state *st)
+{
+	if (st->child > 0) {
+		kill(st->child, SIGKILL);
+		while (waitpid(st->child, NULL, 0) < 0 && errno == EINTR)
+			;
+		st->child = -1;
+	}
+	if (st->child_fd >= 0) {
+		close(st->child_fd);
+		st->child_fd = -1;
+	}
+}
+
+static int protect(struct faultgen_run *run, struct fg_collapse_state *st)
+{
+	switch (run->attr.protect) {
+	case FAULTGEN_PROTECT_MPROTECT:
+		if (mprotect(st->region, st->len, PROT_READ) < 0)
+			return -ENOMEM;
+		return 0;
+	case FAULTGEN_PROTECT_FORK:
+		return fork_holder(st);
+	case FAULTGEN_PROTECT_WRITABLE:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Which ranges are PMD-mapped now, by PAGEMAP_SCAN over the region only.
+ * Returns how many, or a negative errno where the kernel lacks it.
+ */
+static int scan_huge(struct fg_collapse_state *st)
+{
+	struct fg_page_region vec[16];
+	struct fg_pm_scan_arg arg;
+	uint64_t start = (uintptr_t)st->region, end = start + st->len;
+	int count = 0;
+
+	if (st->pagemap_fd < 0)
+		return -EOPNOTSUPP;
+	for (unsigned int r = 0; r < st->nr_ranges; r++)
+		st->ranges[r].huge = false;
+	while (start < end) {
+		int n;
+
+		memset(&arg, 0, sizeof(arg));
+		arg.size = sizeof(arg);
+		arg.start = start;
+		arg.end = end;
+		arg.vec = (uintptr_t)vec;
+		arg.vec_len = sizeof(vec) / sizeof(vec[0]);
+		arg.category_mask = FG_PAGE_IS_HUGE;
+		arg.return_mask = FG_PAGE_IS_HUGE;
+		n = ioctl(st->pagemap_fd, FG_PAGEMAP_SCAN, &arg);
+		if (n < 0)
+			return -errno;
+		for (int i = 0; i < n; i++) {
+			uint64_t a = vec[i].start & ~(uint64_t)(st->hpage - 1);
+
+			for (; a < vec[i].end && a < end; a += st->hpage) {
+				struct fg_range *rg;
+
+				if (a < (uintptr_t)st->region)
+					continue;
+				rg = &st->ranges[(a - (uintptr_t)st->region) /
+						 st->hpage];
+				count += !rg->huge;
+				rg->huge = true;
+			}
+		}
+		if (arg.walk_end <= start)
+			break;
+		start = arg.walk_end;
+	}
+	return count;
+}
+
+/* Sums AnonHugePages of the VMAs overlapping [addr, addr+len), in kB. */
+FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
+				   uint64_t *kb)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	unsigned long vs, ve;
+	unsigned long long v;
+	bool inside = false;
+	char line[512];
+	FILE *f;
+
+	*kb = 0;
+	f = fopen("/proc/self/smaps", "re");
+	if (!f)
+		return -EOPNOTSUPP;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &vs, &ve) == 2)
+			inside = vs < hi && ve > lo;
+		else if (inside &&
+			 sscanf(line, "AnonHugePages: %llu kB", &v) == 1)
+			*kb += v;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* How many ranges are collapsed now; per range too with PAGEMAP_SCAN. */
+static int count_huge(struct fg_collapse_state *st)
+{
+	uint64_t kb;
+	int n = scan_huge(st);
+
+	if (n >= 0)
+		return n;
+	n = fg_smaps_anon_huge(st->region, st->len, &kb);
+	if (n < 0)
+		return n;
+	return (int)(kb * 1024 / st->hpage);
+}
+
+static void open_pagemap(struct fg_collapse_state *st)
+{
+	st->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (st->pagemap_fd >= 0 && scan_huge(st) < 0) {
+		close(st->pagemap_fd);
+		st->pagemap_fd = -1;
+	}
+}
+
+/* One worker: MADV_COLLAPSE of each of its ranges, each timed. */
+static int collapse_body(struct faultgen_run *run, unsigned int i)
+{
+	struct fg_collapse_state *st = run->collapse;
+	struct fg_wstat *w = &run->sh->w[i];
+	unsigned int first = i * st->per_worker;
+	int ret = 0;
+
+	fg_stat_begin(w, false);
+	for (unsigned int r = first; r < first + st->per_worker; r++) {
+		struct fg_range *rg = &st->ranges[r];
+		char *addr = st->region + (size_t)r * st->hpage;
+		int64_t t0;
+
+		if (stop_requested(run)) {
+			ret = -ECANCELED;
+			break;
+		}
+		t0 = fg_now_ns();
+		rg->error = madvise(addr, st->hpage, MADV_COLLAPSE) < 0 ?
+				    -errno : 0;
+		rg->ns = fg_now_ns() - t0;
+		rg->called = true;
+	}
+	fg_stat_end(w, false);
+	return ret;
+}
+
+static int add_progress(struct fg_collapse_state *st, int64_t ns,
+			unsigned int collapsed)
+{
+	if (st->nr_progress == st->cap_progress) {
+		unsigned int cap = st->cap_progress ? 2 * st->cap_progress : 64;
+		void *p = realloc(st->progress, cap * sizeof(*st->progress));
+
+		if (!p)
+			return -ENOMEM;
+		st->progress = p;
+		st->cap_progress = cap;
+	}
+	st->progress[st->nr_progress].t_s = (double)ns / 1e9;
+	st->progress[st->nr_progress].collapsed = collapsed;
+	st->nr_progress++;
+	return 0;
+}
+
+/*
+ * MADV_HUGEPAGE enrols the region with khugepaged; then look every
+ * POLL_NS until every range is collapsed or the timeout passes.  A cancel
+ * wakes the futex word the gates use.
+ */
+static int wait_khugepaged(struct faultgen_run *run,
+			   struct fg_collapse_state *st, unsigned int eligible,
+			   int64_t *t0, int64_t *t1)
+{
+	int64_t deadline, now;
+	int n, ret;
+
+	*t0 = *t1 = fg_now_ns();
+	if (madvise(st->region, st->len, MADV_HUGEPAGE) < 0)
+		return errno == EINVAL ? 1 : -ENOMEM;
+	deadline = *t0 + (int64_t)(run->attr.timeout * 1e9);
+	for (;;) {
+		uint32_t done = atomic_load(&run->sh->done);
+
+		n = count_huge(st);
+		now = fg_now_ns();
+		if (n < 0)
+			return n;
+		n -= n < (int)st->huge_before ? n : (int)st->huge_before;
+		ret = add_progress(st, now - *t0, (unsigned int)n);
+		if (ret)
+			return ret;
+		*t1 = now;
+		if ((unsigned int)n >= eligible || now >= deadline)
+			return 0;
+		if (stop_requested(run))
+			return -ECANCELED;
+		fg_futex_wait(&run->sh->done, done,
+			      deadline - now < POLL_NS ? deadline - now :
+							 POLL_NS);
+		if (stop_requested(run))
+			return -ECANCELED;
+	}
+}
+
+/*
+ * A writable control range: MADV_COLLAPSE of 4 KiB pages that nothing
+ * stops from collapsing.  Tells "refuses read-only" (this succeeds) from
+ * "does not know MADV_COLLAPSE" (EINVAL here too).
+ */
+FG_TESTABLE int fg_collapse_probe(void)
+{
+	size_t hp = hpage_size(), ps = (size_t)fg_pagesize();
+	uintptr_t at;
+	char *p;
+	int ret;
+
+	p = mmap(NULL, 2 * hp, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	at = ((uintptr_t)p + hp - 1) & ~(uintptr_t)(hp - 1);
+	madvise((void *)at, hp, MADV_NOHUGEPAGE);
+	for (size_t off = 0; off < hp; off += ps)
+		((volatile char *)at)[off] = 1;
+	madvise((void *)at, hp, MADV_HUGEPAGE);
+	ret = madvise((void *)at, hp, MADV_COLLAPSE) < 0 ? -errno : 0;
+	munmap(p, 2 * hp);
+	return ret;
 }
 
 FG_EXPORT enum faultgen_verdict
 faultgen_collapse_verdict(enum faultgen_protect protect, unsigned int ranges,
 			  unsigned int collapsed, int first_error)
 {
-	return FAULTGEN_VERDICT_NONE;
+	if (!ranges || (unsigned int)protect > FAULTGEN_PROTECT_WRITABLE)
+		return FAULTGEN_VERDICT_NONE;
+	if (collapsed >= ranges)
+		return FAULTGEN_VERDICT_COLLAPSED;
+	if (collapsed)
+		return FAULTGEN_VERDICT_PARTIAL;
+	switch (first_error) {
+	case -EINVAL:
+		/* Also the answer to an advice the kernel does not know:
+		 * on a writable range nothing else explains it. */
+		return protect == FAULTGEN_PROTECT_WRITABLE ?
+			       FAULTGEN_VERDICT_UNSUPPORTED :
+			       FAULTGEN_VERDICT_REFUSED_RO;
+	case -EOPNOTSUPP:
+		return FAULTGEN_VERDICT_UNSUPPORTED;
+	default:
+		return FAULTGEN_VERDICT_NONE;
+	}
+}
+
+/*
+ * khugepaged gives no answer, only evidence (thp_on: the PMD-size THP
+ * mode is not "never"; the others are deltas over the wait): the
+ * shared-PTE counter says it refused shared ranges; two full scans
+ * without a collapse (and no allocation failure) say it looked at every
+ * range and refused them.  Anything less means it may simply not have
+ * got there yet.
+ */
+FG_TESTABLE enum faultgen_verdict
+fg_khugepaged_verdict(enum faultgen_protect protect, unsigned int ranges,
+		      unsigned int collapsed, bool thp_on, uint64_t full_scans,
+		      uint64_t exceed_shared, uint64_t alloc_failed)
+{
+	if (!thp_on)
+		return faultgen_collapse_verdict(protect, ranges, 0,
+						 -EOPNOTSUPP);
+	if (ranges && !collapsed) {
+		if (protect == FAULTGEN_PROTECT_FORK && exceed_shared)
+			return FAULTGEN_VERDICT_REFUSED_SHARED;
+		if (protect != FAULTGEN_PROTECT_WRITABLE && full_scans >= 2 &&
+		    !alloc_failed)
+			return FAULTGEN_VERDICT_REFUSED_RO;
+	}
+	return faultgen_collapse_verdict(protect, ranges, collapsed, 0);
+}
+
+static uint64_t delta(uint64_t after, uint64_t before)
+{
+	return after > before ? after - before : 0;
+}
+
+/* Range states and counts after MADV_COLLAPSE, and the verdict. */
+static void judge_madvise(struct faultgen_run *run,
+			  struct fg_collapse_state *st, unsigned int eligible,
+			  bool scanned)
+{
+	struct faultgen_collapse_result *res = &st->res;
+	int64_t sum = 0;
+	unsigned int calls = 0;
+
+	for (unsigned int r = 0; r < st->nr_ranges; r++) {
+		struct fg_range *rg = &st->ranges[r];
+
+		if (rg->called) {
+			sum += rg->ns;
+			calls++;
+		}
+		if (rg->error) {
+			res->failed++;
+			if (!res->first_error)
+				res->first_error = rg->error;
+		}
+		if (scanned ? rg->huge : rg->called && !rg->error)
+			rg->state = FAULTGEN_RANGE_COLLAPSED;
+		else if (rg->error)
+			rg->state = FAULTGEN_RANGE_FAILED;
+		else
+			rg->state = FAULTGEN_RANGE_PENDING;
+		res->collapsed += rg->state == FAULTGEN_RANGE_COLLAPSED;
+	}
+	res->collapsed -= res->collapsed < st->huge_before ? res->collapsed :
+							      st->huge_before;
+	res->range_mean_s = calls ? (double)sum / calls / 1e9 : 0;
+	res->verdict = faultgen_collapse_verdict(run->attr.protect, eligible,
+						 res->collapsed,
+						 res->first_error);
+	if (res->verdict == FAULTGEN_VERDICT_REFUSED_RO) {
+		int probe = fg_collapse_probe();
+
+		if (probe == -EINVAL)
+			res->verdict = FAULTGEN_VERDICT_UNSUPPORTED;
+		else if (probe)
+			res->verdict = FAULTGEN_VERDICT_NONE;
+	}
+}
+
+/* The collapse phase of either kind, with its counters around it. */
+static int collapse_phase(struct faultgen_run *run,
+			  struct fg_collapse_state *st, unsigned int eligible)
+{
+	struct faultgen_collapse_result *res = &st->res;
+	bool thp_on = true;
+	uint64_t before[3], after[3], scans;
+	int64_t t0, t1;
+	int ret, n;
+
+	fg_vmstat_read(vmstat_names, before, 3);
+	scans = khugepaged_full_scans();
+	if (run->attr.collapse == FAULTGEN_COLLAPSE_MADVISE) {
+		/* Clears MADV_NOHUGEPAGE's mark, outside the timing. */
+		if (madvise(st->region, st->len, MADV_HUGEPAGE) < 0 &&
+		    errno != EINVAL)
+			return -ENOMEM;
+		ret = fg_workers_run(run, collapse_body, true);
+		if (ret)
+			return ret;
+		t0 = INT64_MAX;
+		t1 = INT64_MIN;
+		for (unsigned int i = 0; i < run->attr.nr_workers; i++) {
+			if (run->sh->w[i].start_ns < t0)
+				t0 = run->sh->w[i].start_ns;
+			if (run->sh->w[i].end_ns > t1)
+				t1 = run->sh->w[i].end_ns;
+		}
+	} else {
+		thp_on = thp_pmd_on(st->hpage);
+		ret = thp_on ? wait_khugepaged(run, st, eligible, &t0, &t1) : 1;
+		if (ret < 0)
+			return ret;
+		if (ret > 0) { /* no THP at all, or mode never */
+			thp_on = false;
+			t0 = t1 = fg_now_ns();
+		}
+	}
+	fg_vmstat_read(vmstat_names, after, 3);
+	res->khugepaged_full_scans = delta(khugepaged_full_scans(), scans);
+	res->thp_collapse_alloc = delta(after[0], before[0]);
+	res->thp_collapse_alloc_failed = delta(after[1], before[1]);
+	res->thp_scan_exceed_share_pte = delta(after[2], before[2]);
+	res->collapse_s = (double)(t1 - t0) / 1e9;
+	n = scan_huge(st);
+	if (run->attr.collapse == FAULTGEN_COLLAPSE_MADVISE) {
+		judge_madvise(run, st, eligible, n >= 0);
+		return 0;
+	}
+	/* khugepaged: the last look is the outcome. */
+	for (unsigned int r = 0; r < st->nr_ranges; r++)
+		st->ranges[r].state = n >= 0 && st->ranges[r].huge ?
+					      FAULTGEN_RANGE_COLLAPSED :
+					      FAULTGEN_RANGE_PENDING;
+	res->collapsed = st->nr_progress ?
+				 st->progress[st->nr_progress - 1].collapsed :
+				 0;
+	res->verdict = fg_khugepaged_verdict(
+		run->attr.protect, eligible, res->collapsed, thp_on,
+		res->khugepaged_full_scans, res->thp_scan_exceed_share_pte,
+		res->thp_collapse_alloc_failed);
+	return 0;
+}
+
+/* faultgen_run_result's figures: the collapse phase is the measurement. */
+static void fill_run_result(struct faultgen_run *run,
+			    struct fg_collapse_state *st)
+{
+	struct faultgen_result *r = &run->result;
+	unsigned int n = run->attr.nr_workers;
+	int64_t t0 = fg_now_ns();
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct fg_wstat *w = &run->sh->w[i];
+
+		if (run->attr.collapse == FAULTGEN_COLLAPSE_KHUGEPAGED) {
+			/* The kernel's thread worked; ours only waited. */
+			w->start_ns = t0;
+			w->end_ns = t0 + (int64_t)(st->res.collapse_s * 1e9);
+		}
+		w->rounds = 1;
+		w->pages = (uint64_t)st->per_worker * st->hpage /
+			   (uint64_t)run->pagesize;
+	}
+	fg_measure_fold(run);
+	r->bytes = st->len;
+	/* Collapsing takes no page faults. */
+	r->expected_faults = 0;
+	r->faults_agree = fg_faults_agree(0, r->minflt, n);
+}
+
+static int setup(struct faultgen_run *run, struct fg_collapse_state *st)
+{
+	size_t ps = (size_t)run->pagesize;
+	unsigned int n = run->attr.nr_workers;
+	int ret;
+
+	ret = plan(run, st);
+	if (!ret)
+		ret = map_region(st, ps);
+	if (ret)
+		return ret;
+	run->base = st->region;
+	run->base_len = st->len;
+	run->base_owned = false; /* ours to unmap, with its guards */
+	run->slice_len = (size_t)st->per_worker * st->hpage;
+	run->slice_pages = run->slice_len / ps;
+	run->waddr = calloc(n, sizeof(*run->waddr));
+	run->wlen = calloc(n, sizeof(*run->wlen));
+	if (!run->waddr || !run->wlen)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		run->waddr[i] = st->region + (size_t)i * run->slice_len;
+		run->wlen[i] = run->slice_len;
+	}
+	make_order(st);
+	return populate(st, ps);
+}
+
+int fg_collapse_run(struct faultgen_run *run)
+{
+	const struct faultgen_attr *a = &run->attr;
+	size_t ps = (size_t)run->pagesize;
+	struct fg_collapse_state *st;
+	unsigned int eligible;
+	int ret, n;
+
+	/* Forked workers would collapse their own copies, not the
+	 * caller's memory; SysV and /dev/zero are not anonymous THP. */
+	if (a->kind != FAULTGEN_THREADS || a->backing != FAULTGEN_BACKING_ANON)
+		return -EINVAL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->child = -1;
+	st->child_fd = -1;
+	st->pagemap_fd = -1;
+	run->collapse = st;
+	ret = setup(run, st);
+	if (ret)
+		return ret;
+	open_pagemap(st);
+	/* Populated as small pages, so every range is eligible; a range
+	 * already huge would not be. */
+	n = count_huge(st);
+	if (n < 0)
+		return n;
+	st->huge_before = (unsigned int)n;
+	eligible = st->nr_ranges - st->huge_before;
+	ret = protect(run, st);
+	if (ret)
+		return ret;
+	if (stop_requested(run))
+		return -ECANCELED;
+	st->res.sweep_before_ns = sweep_ns(st, ps, run->cacheline);
+	ret = collapse_phase(run, st, eligible);
+	if (ret)
+		return ret;
+	st->res.sweep_after_ns = sweep_ns(st, ps, run->cacheline);
+	st->res.content_ok = content_unchanged(st, ps);
+	release_holder(st);
+	st->res.size = sizeof(st->res);
+	st->res.ranges = eligible;
+	st->res.progress_samples = st->nr_progress;
+	fill_run_result(run, st);
+	return 0;
+}
+
+void fg_collapse_release(struct faultgen_run *run)
+{
+	struct fg_collapse_state *st = run->collapse;
+
+	if (!st)
+		return;
+	release_holder(st);
+	if (st->pagemap_fd >= 0)
+		close(st->pagemap_fd);
+	if (st->resv)
+		munmap(st->resv, st->resv_len);
+	if (run->base == st->region)
+		run->base = NULL;
+	free(st->ranges);
+	free(st->order);
+	free(st->progress);
+	free(st);
+	run->collapse = NULL;
+}
+
+/* The collapse state of a run that completed, or NULL. */
+static const struct fg_collapse_state *done_state(const struct faultgen_run *run)
+{
+	if (!run->executed || run->status)
+		return NULL;
+	return run->collapse;
+}
+
+/* Copies min(caller's size, ours) bytes, keeping the caller's size. */
+static void copy_sized(void *dst, const void *src, size_t ours)
+{
+	size_t theirs = *(const size_t *)dst;
+	size_t n = theirs < ours ? theirs : ours;
+
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       n - sizeof(size_t));
+}
+
+FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
+				    struct faultgen_collapse_result *res)
+{
+	const struct fg_collapse_state *st;
+
+	if (!run || !res || res->size < sizeof(size_t))
+		return -EINVAL;
+	st = done_state(run);
+	if (!st)
+		return -ENODATA;
+	copy_sized(res, &st->res, sizeof(st->res));
+	return 0;
+}
+
+FG_EXPORT int faultgen_run_collapse_range(const struct faultgen_run *run,
+					  unsigned int index,
+					  struct faultgen_collapse_range *range)
+{
+	const struct fg_collapse_state *st;
+	struct faultgen_collapse_range r;
+
+	if (!run || !range || range->size < sizeof(size_t))
+		return -EINVAL;
+	st = done_state(run);
+	if (!st)
+		return -ENODATA;
+	if (index >= st->nr_ranges)
+		return -ERANGE;
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.index = index;
+	r.state = st->ranges[index].state;
+	r.error = st->ranges[index].error;
+	r.collapse_s = (double)st->ranges[index].ns / 1e9;
+	r.addr = st->region + (size_t)index * st->hpage;
+	copy_sized(range, &r, sizeof(r));
+	return 0;
+}
+
+FG_EXPORT int faultgen_run_collapse_progress(const struct faultgen_run *run,
+					     unsigned int index,
+					     struct faultgen_progress *p)
+{
+	const struct fg_collapse_state *st;
+
+	if (!run || !p)
+		return -EINVAL;
+	st = done_state(run);
+	if (!st)
+		return -ENODATA;
+	if (index >= st->nr_progress)
+		return -ERANGE;
+	*p = st->progress[index];
+	return 0;
 }
