@@ -448,7 +448,8 @@ static void bad_option(int argc, char **argv)
 	if (optopt && optopt < 256 && strncmp(arg, "--", 2) != 0)
 		pft_usage_error("unknown option '-%c'", optopt);
 	if (optopt) /* a long option that takes no argument got one */
-		pft_usage_error("option '%s' takes no argument", arg);
+		pft_usage_error("option '%.*s' takes no argument",
+				(int)strcspn(arg, "="), arg);
 	pft_usage_error("unknown option '%s'", arg);
 }
 

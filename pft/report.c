@@ -215,7 +215,9 @@ static void json_thp(struct pft_json *j)
 		snprintf(path, sizeof(path), THP_ROOT "/%s/enabled",
 			 list[i]->d_name);
 		pft_thp_mode(path, val, sizeof(val));
-		pj_str(j, list[i]->d_name, val);
+		/* Sizes only shmem may use have no "enabled". */
+		if (val[0])
+			pj_str(j, list[i]->d_name, val);
 		free(list[i]);
 	}
 	free(list);
@@ -526,9 +528,11 @@ static void verdict_words(const struct faultgen_collapse_result *c,
 			 "this kernel, or THP set to never)");
 		break;
 	case FAULTGEN_VERDICT_NONE:
-		snprintf(buf, len, "; nothing collapsed%s%s",
-			 c->first_error ? ", first error " : "",
-			 c->first_error ? errno_name(c->first_error) : "");
+		if (c->first_error)
+			snprintf(buf, len, "; nothing collapsed, first error "
+				 "%s", errno_name(c->first_error));
+		else
+			snprintf(buf, len, "; nothing collapsed in time");
 		break;
 	}
 }

@@ -103,77 +103,47 @@ int64_t pft_vmstat_get(const struct pft_vmstat *v, const char *name)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+/* The mTHP statistics that bear on anonymous and shmem faults. */
+static const char *const mthp_stats[] = {
+	"anon_fault_alloc", "anon_fault_fallback",
+	"anon_fault_fallback_charge", "shmem_alloc", "shmem_fallback",
+	"split", "nr_anon",
+};
 
 /*
- * The mTHP statistics of every size, as "hugepages-64kB/anon_fault_alloc"
- * counters (sorted, so that the sizes come out grouped).
+ * The mTHP statistics of every size, smallest first, as counters named
+ * "hugepages-64kB/anon_fault_alloc".
  */
 int pft_mthp_read(struct pft_vmstat *v)
 {
 	static const char root[] = "/sys/kernel/mm/transparent_hugepage";
-	struct dirent *de, *se;
+	struct dirent **list;
 	size_t cap = 0;
-	int ret = 0;
-	DIR *d;
+	int ret = 0, n;
 
 	memset(v, 0, sizeof(*v));
-	d = opendir(root);
-	if (!d)
-		return 0; /* no THP in this kernel: no counters */
-	while (!ret && (de = readdir(d))) {
-		char path[1024], name[600], val[64];
-		DIR *s;
+	n = pft_list_mthp(&list);
+	for (int i = 0; i < n; i++) {
+		for (size_t k = 0; !ret && k < sizeof(mthp_stats) /
+						    sizeof(mthp_stats[0]);
+		     k++) {
+			char path[1024], name[512], val[64];
 
-		if (strncmp(de->d_name, "hugepages-", 10) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/stats", root, de->d_name);
-		s = opendir(path);
-		if (!s)
-			continue;
-		while (!ret && (se = readdir(s))) {
-			char file[2048];
-
-			if (se->d_name[0] == '.')
+			snprintf(path, sizeof(path), "%s/%s/stats/%s", root,
+				 list[i]->d_name, mthp_stats[k]);
+			if (pft_read_line(path, val, sizeof(val)) < 0)
 				continue;
-			snprintf(file, sizeof(file), "%s/%s", path, se->d_name);
-			if (pft_read_line(file, val, sizeof(val)) < 0)
-				continue;
-			snprintf(name, sizeof(name), "%s/%s", de->d_name,
-				 se->d_name);
+			snprintf(name, sizeof(name), "%s/%s", list[i]->d_name,
+				 mthp_stats[k]);
 			ret = vmstat_add(v, &cap, name,
 					 strtoll(val, NULL, 10));
 		}
-		closedir(s);
+		free(list[i]);
 	}
-	closedir(d);
-	if (ret) {
+	free(list);
+	if (ret)
 		pft_vmstat_release(v);
-		return ret;
-	}
-	/* Sort names and values together through an index. */
-	if (v->n > 1) {
-		char **sorted = malloc(v->n * sizeof(*sorted));
-		int64_t *vals = malloc(v->n * sizeof(*vals));
-
-		if (!sorted || !vals) {
-			free(sorted);
-			free(vals);
-			return 0;
-		}
-		memcpy(sorted, v->names, v->n * sizeof(*sorted));
-		qsort(sorted, v->n, sizeof(*sorted), cmp_str);
-		for (size_t i = 0; i < v->n; i++)
-			vals[i] = pft_vmstat_get(v, sorted[i]);
-		free(v->names);
-		free(v->vals);
-		v->names = sorted;
-		v->vals = vals;
-	}
-	return 0;
+	return ret;
 }
 
 static int is_mthp_dir(const struct dirent *de)
