@@ -138,19 +138,21 @@ static int map_shared_vma(struct faultgen_run *run)
 
 /*
  * One mapping per worker inside a PROT_NONE reservation, with a PROT_NONE
- * page between neighbours: adjacent anonymous mappings of the same
- * protection would merge into one VMA.
+ * page before, between and after them: adjacent anonymous mappings of the
+ * same protection would merge into one VMA, with each other or with the
+ * caller's memory next to the reservation (a thread stack, a heap).
  */
 static int map_per_thread(struct faultgen_run *run)
 {
 	unsigned int n = run->attr.nr_workers;
-	size_t stride = run->slice_len + (size_t)run->pagesize;
+	size_t guard = (size_t)run->pagesize;
+	size_t stride = run->slice_len + guard;
 	void *p;
 	int ret;
 
-	if (stride && (size_t)n > SIZE_MAX / stride)
+	if (stride && (size_t)n > (SIZE_MAX - guard) / stride)
 		return -ENOMEM;
-	run->base_len = stride * n;
+	run->base_len = guard + stride * n;
 	p = mmap(NULL, run->base_len, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -158,7 +160,7 @@ static int map_per_thread(struct faultgen_run *run)
 	run->base = p;
 	run->base_owned = true;
 	for (unsigned int i = 0; i < n; i++) {
-		char *at = run->base + (size_t)i * stride;
+		char *at = run->base + guard + (size_t)i * stride;
 
 		if (run->attr.backing == FAULTGEN_BACKING_SYSV)
 			ret = new_segment(run, run->slice_len, at,
