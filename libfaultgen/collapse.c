@@ -800,8 +800,10 @@ int fg_collapse_run(struct faultgen_run *run)
 	/* Populated as small pages, so every range is eligible; a range
 	 * already huge would not be. */
 	n = count_huge(st);
+	if (n < 0 && a->collapse == FAULTGEN_COLLAPSE_KHUGEPAGED)
+		return n; /* it could not see khugepaged's work either */
 	if (n < 0)
-		return n;
+		n = 0; /* MADV_COLLAPSE answers for itself */
 	st->huge_before = (unsigned int)n;
 	eligible = st->nr_ranges - st->huge_before;
 	ret = protect(run, st);
