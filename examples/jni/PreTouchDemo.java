@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * PreTouchDemo.java - what -XX:+AlwaysPreTouch costs, without pretouching.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ *
+ *   java -cp faultgen.jar PreTouchDemo 4g [--gc=g1|parallel|none]
+ *        [--jdk=N] [--threads=N]
+ *        [--touch=jvm|store|add|populate|fast|fast-huge] [--fast]
+ *   java -cp faultgen.jar PreTouchDemo 64m --buffer [--threads=N]
+ *
+ * Runs the emulation of the heap pretouch a JVM of this release (or
+ * --jdk) started with -Xms4g -Xmx4g would do, with the worker count it
+ * would use, and prints the figures; --fast adds the fast modes.
+ * --buffer pretouches an unfaulted direct buffer instead.
+ */
+import java.util.Locale;
+
+import org.libfaultgen.OffHeap;
+import org.libfaultgen.PreTouch;
+
+public final class PreTouchDemo {
+	private PreTouchDemo() {
+	}
+
+	/* "4g", "512m", "64k" or bytes, as -Xms takes them. */
+	private static long parseSize(String s) {
+		String t = s.toLowerCase(Locale.ROOT);
+		int shift = 0;
+
+		if (t.endsWith("g"))
+			shift = 30;
+		else if (t.endsWith("m"))
+			shift = 20;
+		else if (t.endsWith("k"))
+			shift = 10;
+		if (shift > 0)
+			t = t.substring(0, t.length() - 1);
+		return Math.multiplyExact(Long.parseLong(t), 1L << shift);
+	}
+
+	private static PreTouch.Touch parseTouch(String s, int jdk) {
+		switch (s) {
+		case "jvm":
+			return PreTouch.jvmTouch(jdk);
+		case "store":
+			return PreTouch.Touch.STORE;
+		case "add":
+			return PreTouch.Touch.ATOMIC_ADD;
+		case "populate":
+			return PreTouch.Touch.POPULATE;
+		case "fast":
+			return PreTouch.Touch.FAST;
+		case "fast-huge":
+			return PreTouch.Touch.FAST_HUGE;
+		default:
+			throw new IllegalArgumentException("unknown touch " + s);
+		}
+	}
+
+	private static void usage() {
+		System.err.println("usage: PreTouchDemo SIZE [--gc=g1|parallel|"
+				   + "none] [--jdk=N] [--threads=N] "
+				   + "[--touch=jvm|store|add|populate|fast|"
+				   + "fast-huge] [--fast] [--buffer]");
+		System.exit(2);
+	}
+
+	public static void main(String[] args) {
+		int jdk = Runtime.version().feature(), threads = 0;
+		PreTouch.Gc gc = PreTouch.Gc.G1;
+		String touch = "jvm", sizeArg = "";
+		boolean fast = false, buffer = false;
+		long size = 0;
+
+		try {
+			for (String a : args) {
+				if (a.startsWith("--gc="))
+					gc = PreTouch.Gc.valueOf(a.substring(5)
+						.toUpperCase(Locale.ROOT));
+				else if (a.startsWith("--jdk="))
+					jdk = Integer.parseInt(a.substring(6));
+				else if (a.startsWith("--threads="))
+					threads = Integer.parseInt(
+						a.substring(10));
+				else if (a.startsWith("--touch="))
+					touch = a.substring(8);
+				else if (a.equals("--fast"))
+					fast = true;
+				else if (a.equals("--buffer"))
+					buffer = true;
+				else if (size == 0 && !a.startsWith("-")) {
+					size = parseSize(a);
+					sizeArg = a;
+				} else
+					usage();
+			}
+			if (size <= 0)
+				usage();
+			parseTouch(touch, jdk);
+		} catch (IllegalArgumentException | ArithmeticException e) {
+			System.err.println("PreTouchDemo: " + e.getMessage());
+			usage();
+		}
+		if (buffer) {
+			try (OffHeap mem = OffHeap.allocate(size)) {
+				PreTouch.Result r = PreTouch.pretouch(
+					mem.buffer(), threads,
+					touch.equals("jvm") ?
+						PreTouch.Touch.ATOMIC_ADD :
+						parseTouch(touch, jdk));
+				System.out.println("buffer of " + size +
+						   " bytes: " + r);
+			}
+			return;
+		}
+		String what = String.format((Locale) null,
+					    "JDK %d %s -Xms%s", jdk, gc,
+					    sizeArg);
+		System.out.println("emulated " + what + ", touch " +
+				   parseTouch(touch, jdk) + ": " +
+				   PreTouch.emulateHeap(size, jdk, gc, threads,
+							parseTouch(touch,
+								   jdk)));
+		if (!fast)
+			return;
+		for (PreTouch.Touch t : new PreTouch.Touch[] {
+			     PreTouch.Touch.FAST, PreTouch.Touch.FAST_HUGE }) {
+			System.out.println("fast     " + what + ", touch " + t +
+					   ": " +
+					   PreTouch.emulateHeap(size, jdk, gc,
+								threads, t));
+		}
+	}
+}
