@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-badargs.sh - every bad command line exits 2 with one line on stderr
+# that names the option, then the hint line, prints nothing on stdout, and
+# leaves no process and no SysV segment behind.
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+hint="Try 'pft --help' for more information."
+possible=$(sed 's/.*-//' /sys/devices/system/cpu/possible 2>/dev/null || echo 0)
+beyond=$((possible + 1000))
+
+# A CPU inside the possible ones but outside this process's mask, if any.
+outside=
+if command -v python3 >/dev/null; then
+	outside=$(python3 -c '
+import os
+allowed = os.sched_getaffinity(0)
+print(next((c for c in range(os.cpu_count() or 1) if c not in allowed), ""))')
+fi
+
+mkfifo "$tmp/noreader"
+
+# "NAME WORD ARGS...": the message must contain WORD (the option).
+while IFS='|' read -r name word args; do
+	[ -n "$name" ] || continue
+	case $name in \#*) continue ;; esac
+	# shellcheck disable=SC2086
+	eval "set -- $args"
+	snapshot_segments
+	run_pft "$name" "$@"
+	if [ "$rc" -ne 2 ]; then
+		fail "$name: pft $args exited $rc, not 2"
+		continue
+	fi
+	n=$(wc -l <"$tmp/$name.err")
+	first=$(sed -n 1p "$tmp/$name.err")
+	second=$(sed -n 2p "$tmp/$name.err")
+	if [ "$n" -ne 2 ] || [ "$second" != "$hint" ]; then
+		fail "$name: pft $args: stderr is not one line and the hint: $(cat "$tmp/$name.err")"
+		continue
+	fi
+	case $first in
+	"pft: "*"$word"*) ok ;;
+	*) fail "$name: pft $args: the message does not name '$word': $first" ;;
+	esac
+	if [ -s "$tmp/$name.out" ]; then
+		fail "$name: pft $args printed on stdout: $(cat "$tmp/$name.out")"
+	fi
+	check_no_leftovers "$sid" "$name"
+	check_no_new_segment "$name"
+done <<EOF
+size-word|-m|-m abc
+size-suffix|-m|-m 10X
+size-suffix2|-m|-m 4MB
+size-zero|-m|-m 0
+size-empty|-m|-m ''
+size-negative|-m|-m -4M
+size-overflow|-m|-m 99999999999999999999
+size-overflow-suffix|-m|-m 99999999999T
+size-long|--size|--size=12Q
+threads-word|-t|-t abc
+threads-zero|-t|-t 0
+threads-negative|-t|-t -1
+threads-trailing|-t|-t 2x
+threads-huge|-t|-t 99999999
+threads-overflow|-t|-t 99999999999999999999999
+threads-long|--threads|--threads=two
+procs-word|-n|-n abc
+procs-zero|-n|-n 0
+procs-long|--processes|--processes=0
+cachelines-word|-c|-c abc
+cachelines-zero|-c|-c 0
+cachelines-page|-c|-c 100000
+cachelines-long|--cachelines|--cachelines=1.5
+sleep-word|-s|-s abc
+sleep-negative|-s|-s -1
+cpus-word|--cpus|--cpus=abc
+cpus-reversed|--cpus|--cpus=3-1
+cpus-beyond|--cpus|--cpus=$beyond
+cpus-empty|--cpus|--cpus=
+cpus-open|--cpus|--cpus=1-
+cpus-stride|--cpus|--cpus=0-3:0
+cpuset-none|--cpuset|--cpuset=pft-no-such-cpuset-$$
+cpuset-empty|--cpuset|--cpuset=
+unknown-short|-x|-x
+unknown-long|--bogus|--bogus
+no-argument|--json|--json=1
+missing-short|-t|-t
+missing-long|--threads|--threads
+noclear|-C|-C
+sysv-devzero|-Z|-S -Z
+shmlock-devzero|-Z|-L -Z
+memset-mlock|-l|-z -l
+touch-memset|-z|--touch=read -z
+pattern|--pattern|--pattern=nope
+touch|--touch|--touch=nope
+thp|--thp|--thp=sometimes
+zap-word|--zap|--duration=1 --zap=nope
+zap-alone|--zap|--zap=dontneed
+zap-shared|--zap|--duration=1 --zap=munmap
+zap-sysv|--zap|-M -S --duration=1 --zap=munmap
+duration-word|--duration|--duration=abc
+duration-zero|--duration|--duration=0
+duration-negative|--duration|--duration=-1
+duration-huge|--duration|--duration=100000
+rounds-duration|--rounds|--duration=1 --rounds=2
+rounds-zero|--rounds|--rounds=0
+warmup-alone|--warmup|--warmup=2
+mlock-duration|-l|-l --duration=1
+repeat-zero|--repeat|--repeat=0
+repeat-word|--repeat|--repeat=many
+perf-missing|--perf-ctl|--perf-ctl=$tmp/does-not-exist
+perf-fd|--perf-ctl|--perf-ctl=987
+perf-empty|--perf-ctl|--perf-ctl=
+perf-noreader|--perf-ctl|--perf-ctl=$tmp/noreader
+perf-ack|--perf-ctl|--perf-ctl=1,
+two-tags|tag2|tag1 tag2
+protect-alone|--protect|--protect=fork
+collapse-alone|--collapse|--collapse=madvise
+timeout-alone|--timeout|--timeout=5
+protect-word|--protect|--pattern=ro-collapse --protect=nope
+timeout-zero|--timeout|--pattern=ro-collapse --timeout=0
+collapse-duration|--pattern|--pattern=ro-collapse --duration=1
+collapse-sysv|-S|--pattern=ro-collapse -S
+collapse-procs|--pattern|--pattern=ro-collapse -n 2
+title-json|-T|-T --json
+EOF
+
+if [ -n "$outside" ]; then
+	run_pft outside --cpus="$outside"
+	[ "$rc" -eq 2 ] && grep -q "^pft: --cpus '$outside': not within" "$tmp/outside.err" &&
+		[ "$(wc -l <"$tmp/outside.err")" -eq 2 ] && ok ||
+		fail "--cpus=$outside outside the mask: exit $rc: $(cat "$tmp/outside.err")"
+fi
+
+# -h is no error: usage on stdout, exit 0.
+run_pft help -h
+[ "$rc" -eq 0 ] && grep -q '^Usage: pft' "$tmp/help.out" && [ ! -s "$tmp/help.err" ] &&
+	ok || fail "-h: exit $rc, stdout '$(head -n 1 "$tmp/help.out")'"
+
+[ "$passes" -ge 75 ] || fail "only $passes checks passed"
+finish

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-lib.sh - helpers for the pft CLI tests; sourced, not run.
+#
+# Each test sources this file, calls its checks, then `finish`.  A check
+# that fails prints one line and the test goes on, so that one run shows
+# every failure.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+: "${PFT:?PFT must name the pft binary under test}"
+LC_ALL=C
+export LC_ALL
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pft-cli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passes=0
+test_name=$(basename "$0" .sh)
+
+fail() {
+	echo "$test_name: FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+ok() {
+	passes=$((passes + 1))
+}
+
+skip() {
+	echo "$test_name: SKIP: $*" >&2
+	exit 77
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$test_name: $failures failed, $passes passed" >&2
+		exit 1
+	fi
+	echo "$test_name: $passes passed"
+	exit 0
+}
+
+have_python() {
+	command -v python3 >/dev/null 2>&1
+}
+
+# True when CPU $1 is in this process's affinity mask.
+cpu_allowed() {
+	python3 -c 'import os, sys; sys.exit(int(sys.argv[1]) not in os.sched_getaffinity(0))' "$1"
+}
+
+# The number of CPUs this process may run on.
+nr_allowed() {
+	python3 -c 'import os; print(len(os.sched_getaffinity(0)))'
+}
+
+# mmtests' rule: delete every 's'; a line with a letter left is skipped.
+is_result_line() {
+	! printf '%s\n' "$1" | tr -d s | grep -q '[A-Za-z]'
+}
+
+# The number of lines of file $1 that mmtests would take for results.
+count_results() {
+	n=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		is_result_line "$line" && n=$((n + 1))
+	done <"$1"
+	echo "$n"
+}
+
+# Checks one result line against 0.12x's format, byte for byte, and the
+# parsing rule: $1 the line, $2 the workers, $3 the cachelines, $4 what
+# produced it (for messages).
+check_result_line() {
+	line=$1
+	what=$4
+	if ! is_result_line "$line"; then
+		fail "$what: result line has letters other than s: '$line'"
+		return
+	fi
+	case $line in
+	" "*) ;;
+	*) fail "$what: result line does not begin with a space: '$line'"; return ;;
+	esac
+	# Split as mmtests does after deleting the s: 8 fields (awk drops the
+	# empty one before the leading space).
+	fields=$(printf '%s\n' "$line" | tr -d s | awk '{ print NF }')
+	if [ "$fields" != 8 ]; then
+		fail "$what: $fields fields instead of 8: '$line'"
+		return
+	fi
+	# Printing the numbers again with 0.12x's format gives the same bytes.
+	# shellcheck disable=SC2046
+	set -- $(printf '%s\n' "$line" | tr -d s) "$2" "$3"
+	again=$(printf ' %3d %4d %3d %8.2fs %8.2fs %8.2fs  %10.3f %10.3f' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8")
+	if [ "$again" != "$line" ]; then
+		fail "$what: not 0.12x's format: '$line' (expected '$again')"
+		return
+	fi
+	if [ "$2" != "$9" ]; then
+		fail "$what: $2 workers in the line, expected $9"
+		return
+	fi
+	if [ "${10}" != "$3" ]; then
+		fail "$what: $3 cachelines in the line, expected ${10}"
+		return
+	fi
+	ok
+}
+
+# Every line of file $1 (stderr) has a letter other than 's'.
+check_lines_have_letters() {
+	while IFS= read -r line || [ -n "$line" ]; do
+		if is_result_line "$line"; then
+			fail "$2: a line without letters would be read as a result: '$line'"
+			return
+		fi
+	done <"$1"
+	ok
+}
+
+# Runs pft in a session of its own, so that every process it leaves
+# behind can be found: "run_pft NAME ARGS...".  Output in $tmp/NAME.out
+# and $tmp/NAME.err; status in $rc; the session in $sid.
+run_pft() {
+	name=$1
+	shift
+	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/$name.pid" "$PFT" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	sid=$(cat "$tmp/$name.pid" 2>/dev/null)
+}
+
+# Starts pft in the background in a session of its own; $pid is pft.
+start_pft() {
+	name=$1
+	shift
+	rm -f "$tmp/$name.pid"
+	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/$name.pid" "$PFT" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" &
+	bg=$!
+	i=0
+	while [ ! -s "$tmp/$name.pid" ] && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	pid=$(cat "$tmp/$name.pid")
+	sid=$pid
+}
+
+# The processes of session $1 still alive (zombies do not count).
+session_procs() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		sed 's/^\([0-9]*\) (.*) /\1 /' |
+		awk -v s="$1" '$5 == s && $2 != "Z" { print $1 }'
+}
+
+# Children of process $1.
+children_of() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		sed 's/^\([0-9]*\) (.*) /\1 /' |
+		awk -v p="$1" '$3 == p && $2 != "Z" { print $1 }'
+}
+
+# Waits until process $1 has at least $2 descendants (children and
+# grandchildren) or 10 s passed; the run is then under way.
+wait_descendants() {
+	i=0
+	while [ $i -lt 1000 ]; do
+		n=0
+		for c in $(children_of "$1"); do
+			n=$((n + 1 + $(children_of "$c" | wc -l)))
+		done
+		[ "$n" -ge "$2" ] && return 0
+		sleep 0.01
+		i=$((i + 1))
+	done
+	return 1
+}
+
+check_no_leftovers() {
+	left=$(session_procs "$1")
+	if [ -n "$left" ]; then
+		fail "$2: processes left behind: $left"
+		kill -9 $left 2>/dev/null
+		return
+	fi
+	ok
+}
+
+# SysV segments nobody has attached: what a killed 0.12x leaked.  Segments
+# in use by runs going on at the same time are attached, so not counted.
+orphan_segments() {
+	awk 'NR > 1 && $7 == 0 { print $2 }' /proc/sysvipc/shm 2>/dev/null | sort
+}
+
+snapshot_segments() {
+	orphan_segments >"$tmp/shm.before"
+}
+
+check_no_new_segment() {
+	orphan_segments >"$tmp/shm.after"
+	new=$(comm -13 "$tmp/shm.before" "$tmp/shm.after")
+	if [ -n "$new" ]; then
+		fail "$1: SysV segments left behind: $new"
+		return
+	fi
+	ok
+}
