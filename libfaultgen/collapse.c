@@ -88,13 +88,26 @@ static bool stop_requested(const struct faultgen_run *run)
 	       atomic_load_explicit(&run->sh->cancel, memory_order_relaxed);
 }
 
-static size_t hpage_size(void)
+/* A number alone in a small file, such as sysfs gives; 0 if none. */
+static uint64_t read_number(const char *path)
 {
-	char buf[64];
+	char buf[64], *end;
 	unsigned long long v;
 
-	if (fg_read_file(THP_SYSFS "/hpage_pmd_size", buf, sizeof(buf)) > 0 &&
-	    sscanf(buf, "%llu", &v) == 1 && v >= 4096 && !(v & (v - 1)))
+	if (fg_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return 0;
+	return v;
+}
+
+static size_t hpage_size(void)
+{
+	uint64_t v = read_number(THP_SYSFS "/hpage_pmd_size");
+
+	if (v >= 4096 && v <= SIZE_MAX / 4 && !(v & (v - 1)))
 		return (size_t)v;
 	return FG_HPAGE_SIZE;
 }
@@ -117,14 +130,7 @@ static bool thp_pmd_on(size_t hpage)
 
 static uint64_t khugepaged_full_scans(void)
 {
-	char buf[64];
-	unsigned long long v;
-
-	if (fg_read_file(THP_SYSFS "/khugepaged/full_scans", buf,
-			 sizeof(buf)) > 0 &&
-	    sscanf(buf, "%llu", &v) == 1)
-		return v;
-	return 0;
+	return read_number(THP_SYSFS "/khugepaged/full_scans");
 }
 
 static uint64_t stamp(size_t pg)
@@ -398,9 +404,8 @@ static int scan_huge(struct fg_collapse_state *st)
 FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
 				   uint64_t *kb)
 {
+	static const char key[] = "AnonHugePages:";
 	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
-	unsigned long vs, ve;
-	unsigned long long v;
 	bool inside = false;
 	char line[512];
 	FILE *f;
@@ -410,11 +415,19 @@ FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
 	if (!f)
 		return -EOPNOTSUPP;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &vs, &ve) == 2)
-			inside = vs < hi && ve > lo;
-		else if (inside &&
-			 sscanf(line, "AnonHugePages: %llu kB", &v) == 1)
-			*kb += v;
+		char *end, *end2;
+		unsigned long vs = strtoul(line, &end, 16), ve;
+
+		/* A VMA's first line: "start-end perms ..." */
+		if (end != line && *end == '-') {
+			ve = strtoul(end + 1, &end2, 16);
+			if (*end2 == ' ') {
+				inside = vs < hi && ve > lo;
+				continue;
+			}
+		}
+		if (inside && !strncmp(line, key, sizeof(key) - 1))
+			*kb += strtoull(line + sizeof(key) - 1, NULL, 10);
 	}
 	fclose(f);
 	return 0;

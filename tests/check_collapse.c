@@ -18,11 +18,12 @@ static uint64_t hpage(void)
 {
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
 			"re");
-	unsigned long long v = 0;
+	char buf[64];
+	uint64_t v = 0;
 
 	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
+		if (fgets(buf, sizeof(buf), f))
+			v = strtoull(buf, NULL, 10);
 		fclose(f);
 	}
 	return v ? v : 2 * MIB;
