@@ -82,6 +82,8 @@ static void split_cpu(const struct fg_wstat *w, double *user, double *sys)
 		return;
 	}
 	*user = cpu * (double)w->ru_user_us / (double)ru;
+	if (*user > cpu) /* (cpu * part) / whole may round above cpu */
+		*user = cpu;
 	*sys = cpu - *user;
 }
 

@@ -377,6 +377,8 @@ FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
 		int64_t ru = w->ru_user_us + w->ru_sys_us;
 
 		r.user_s = ru > 0 ? cpu * (double)w->ru_user_us / (double)ru : 0;
+		if (r.user_s > cpu) /* the product may round above cpu */
+			r.user_s = cpu;
 		r.sys_s = cpu - r.user_s;
 	}
 	if (run->waddr) {
