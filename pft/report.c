@@ -357,6 +357,10 @@ static void json_result(struct pft_json *j, const struct faultgen_result *r)
 	pj_dbl(j, "faults_per_wall_s", r->faults_per_wall_s);
 	pj_dbl(j, "faults_per_cpu_s", r->faults_per_cpu_s);
 	pj_bool(j, "shm_refault", r->shm_refault);
+	pj_u64(j, "rounds_sampled", r->rounds_sampled);
+	pj_dbl(j, "round_rate_median", r->round_rate_median);
+	pj_dbl(j, "round_rate_min", r->round_rate_min);
+	pj_dbl(j, "round_rate_max", r->round_rate_max);
 	pj_obj_end(j);
 }
 
@@ -591,6 +595,7 @@ static void json_collapse(struct pft_json *j, struct faultgen_run *run,
 	pj_u64(j, "thp_collapse_alloc", c->thp_collapse_alloc);
 	pj_u64(j, "thp_collapse_alloc_failed", c->thp_collapse_alloc_failed);
 	pj_u64(j, "thp_scan_exceed_share_pte", c->thp_scan_exceed_share_pte);
+	pj_u64(j, "khugepaged_full_scans", c->khugepaged_full_scans);
 	pj_obj_end(j);
 	pj_arr(j, "ranges");
 	for (unsigned int i = 0; i < c->ranges; i++) {

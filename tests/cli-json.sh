@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-json.sh - pft --json prints one valid JSON object per run, one line
+# each, schema first, and its numbers agree with the legacy line of the
+# same run, with the workers' figures and with the kernel's counters.
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+have_python || skip "python3 is needed"
+ncpu=$(nr_allowed)
+two=2
+[ "$ncpu" -lt 2 ] && two=1
+
+# The checks of one run's object; prints one line per problem.
+cat >"$tmp/check.py" <<'EOF'
+import json, os, sys
+
+want_workers, want_kind, want_pattern = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+problems = []
+def check(cond, what):
+    if not cond:
+        problems.append(what)
+
+lines = sys.stdin.read().splitlines()
+check(len(lines) == 1, "%d lines on stdout, not 1" % len(lines))
+text = lines[0]
+d = json.loads(text)
+check(text.startswith('{"schema":"pft-run/1",'), "schema is not the first member")
+for bad in ("inf", "nan", "Infinity", "NaN"):
+    check(('"%s' % bad) not in text and (':%s' % bad) not in text, "a non-number " + bad)
+c, r, leg, ws = d["config"], d["result"], d["legacy"], d["workers"]
+check(c["workers"] == want_workers, "config.workers %s" % c["workers"])
+check(c["kind"] == want_kind, "config.kind %s" % c["kind"])
+check(c["pattern"] == want_pattern, "config.pattern %s" % c["pattern"])
+check(len(ws) == want_workers, "%d worker objects" % len(ws))
+
+# The legacy line of the same run, by mmtests' rule, against the numbers.
+line = leg["line"]
+f = line.replace("s", "").split()
+check(len(f) == 8, "legacy line has %d fields" % len(f))
+ps = c["pagesize"]
+check(int(f[0]) == (r["bytes"] + ps * want_workers) >> 30, "Gb column")
+check(int(f[1]) == want_workers, "Thr column")
+check(int(f[2]) == c["cachelines"], "CLine column")
+check(f[3] == "%.2f" % r["user_s"], "User %s vs %r" % (f[3], r["user_s"]))
+check(f[4] == "%.2f" % r["sys_s"], "System %s vs %r" % (f[4], r["sys_s"]))
+check(f[5] == "%.2f" % r["elapsed_s"], "Wall %s vs %r" % (f[5], r["elapsed_s"]))
+check(f[6] == "%.3f" % r["pages_per_cpu_s"], "flt/cpu/s %s vs %r" % (f[6], r["pages_per_cpu_s"]))
+check(f[7] == "%.3f" % r["pages_per_wall_s"], "fault/wsec %s vs %r" % (f[7], r["pages_per_wall_s"]))
+check(line == " %3d %4d %3d %8.2fs %8.2fs %8.2fs  %10.3f %10.3f" % (
+    leg["gbyte"], leg["workers"], leg["cachelines"], leg["user_s"],
+    leg["sys_s"], leg["wall_s"], leg["flt_per_cpu_s"], leg["fault_per_wsec"]),
+    "legacy members do not print as the line")
+
+# The rates are 0.12x's: pages over time.
+cpu = r["user_s"] + r["sys_s"]
+if r["elapsed_s"] > 0:
+    check(abs(r["pages_per_wall_s"] - r["pages"] / r["elapsed_s"]) <= 1e-6 * r["pages_per_wall_s"], "pages_per_wall_s")
+if cpu > 0:
+    check(abs(r["pages_per_cpu_s"] - r["pages"] / cpu) <= 1e-6 * r["pages_per_cpu_s"], "pages_per_cpu_s")
+check(abs(r["cpu_s"] - cpu) <= 1e-9, "cpu_s is not user + sys")
+
+# Totals are the workers' sums; expected faults are the pages.
+check(sum(w["pages"] for w in ws) == r["pages"], "pages is not the workers' sum")
+check(sum(w["minflt"] for w in ws) == r["minflt"], "minflt is not the workers' sum")
+check(sum(w["rounds"] for w in ws) == r["rounds"], "rounds is not the workers' sum")
+check(r["expected_faults"] == r["pages"], "expected_faults is not pages")
+check(r["pages"] == r["rounds"] * r["pages_per_round"] // want_workers, "pages vs rounds")
+check(isinstance(r["faults_agree"], bool), "faults_agree is not a boolean")
+check(0 <= r["start_skew_s"] <= r["elapsed_s"], "start_skew_s out of range")
+check(max(w["start_s"] for w in ws) == r["start_skew_s"], "start skew vs workers")
+check(min(w["start_s"] for w in ws) == 0, "no worker started first")
+check(sorted(w["index"] for w in ws) == list(range(want_workers)), "worker indexes")
+
+# Where the workers ran: inside the allowed CPUs.
+allowed = set()
+for part in d["cpus"]["allowed"].split(","):
+    lo, _, hi = part.partition("-")
+    allowed.update(range(int(lo), int(hi or lo) + 1))
+check(len(allowed) == d["cpus"]["count"], "cpus.count")
+check(allowed <= os.sched_getaffinity(0), "allowed CPUs outside the mask")
+for w in ws:
+    check(w["last_cpu"] in allowed, "worker %d ran on CPU %d" % (w["index"], w["last_cpu"]))
+pids = set(w["pid"] for w in ws)
+if want_kind == "threads":
+    check(len(pids) == 1, "threads in %d processes" % len(pids))
+else:
+    check(len(pids) == want_workers, "%d processes for %d workers" % (len(pids), want_workers))
+
+# The system: kernel, THP, and the vmstat deltas (system-wide counters
+# count at least this run's faults).
+check(d["kernel"] == os.uname().release, "kernel release")
+check(d["thp"]["enabled"] in ("always", "madvise", "never", ""), "thp.enabled %r" % d["thp"]["enabled"])
+vm = d["vmstat_delta"]
+check("pgfault" in vm, "no pgfault delta")
+check(vm.get("pgfault", 0) >= r["minflt"], "pgfault delta %s < minflt %s" % (vm.get("pgfault"), r["minflt"]))
+check(isinstance(d["mthp_stats_delta"], dict), "mthp_stats_delta")
+for p in problems:
+    print(p)
+EOF
+
+# "json_case NAME WORKERS KIND PATTERN ARGS..."
+json_case() {
+	jname=$1
+	workers=$2
+	kind=$3
+	pattern=$4
+	shift 4
+	run_pft "$jname" --json "$@"
+	if [ "$rc" -ne 0 ]; then
+		fail "$jname: pft --json $* exited $rc: $(head -n 2 "$tmp/$jname.err")"
+		return
+	fi
+	if ! python3 -m json.tool <"$tmp/$jname.out" >/dev/null 2>"$tmp/$jname.tool"; then
+		fail "$jname: python3 -m json.tool rejects it: $(cat "$tmp/$jname.tool")"
+		return
+	fi
+	problems=$(python3 "$tmp/check.py" "$workers" "$kind" "$pattern" <"$tmp/$jname.out" 2>&1)
+	if [ -n "$problems" ]; then
+		fail "$jname (pft --json $*): $(echo "$problems" | tr '\n' ';')"
+		return
+	fi
+	check_lines_have_letters "$tmp/$jname.out" "$jname stdout"
+	check_lines_have_letters "$tmp/$jname.err" "$jname stderr"
+	ok
+}
+
+json_case threads "$two" threads shared-vma -t "$two" -m 16M
+json_case processes "$two" processes shared-vma -n "$two" -m 16M
+json_case pinned "$two" threads shared-vma -a -t "$two" -m 16M
+json_case per-thread "$two" threads per-thread-vma -M -t "$two" -m 16M
+json_case sysv "$two" processes shared-vma -S -n "$two" -m 8M
+json_case cachelines "$two" threads shared-vma -c 4 -t "$two" -m 8M
+json_case duration "$two" threads shared-vma -t "$two" -m 8M --duration=0.2
+json_case rounds "$two" processes per-thread-vma --pattern=per-thread-vma -n "$two" -m 8M --rounds=4 --zap=munmap
+json_case tiny 1 threads shared-vma -m 1
+json_case many 16 threads shared-vma -F -t 16 -m 16M
+
+# Threads after processes: the later option wins (0.12x kept processes).
+json_case t-after-n "$two" threads shared-vma -n "$two" -t "$two" -m 8M
+json_case n-after-t "$two" processes shared-vma -t "$two" -n "$two" -m 8M
+
+# Rounds: every worker ran its 4 rounds.
+python3 - "$tmp/rounds.out" <<'EOF' >"$tmp/rounds.check" 2>&1
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert all(w["rounds"] == 4 for w in d["workers"]), [w["rounds"] for w in d["workers"]]
+assert d["config"]["zap"] == "munmap" and d["config"]["rounds"] == 4
+EOF
+[ $? -eq 0 ] && ok || fail "--rounds=4: $(cat "$tmp/rounds.check")"
+
+# -N: the region's numa_maps lines in the object.
+run_pft numa --json -N -t 1 -m 8M
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert d["numa_maps"] and all("anon=" in l or "N" in l for l in d["numa_maps"]), d.get("numa_maps")
+' "$tmp/numa.out" 2>"$tmp/numa.check" && ok || fail "--json -N: $(cat "$tmp/numa.check")"
+
+# --repeat: one object per run, then the summary object; its median is the
+# median of the runs' fault/wsec.
+run_pft repeat --json --repeat=3 -t 1 -m 4M
+python3 - "$tmp/repeat.out" <<'EOF' >"$tmp/repeat.check" 2>&1
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(objs) == 4, len(objs)
+assert [o["run"] for o in objs[:3]] == [1, 2, 3]
+assert all(o["runs"] == 3 for o in objs[:3])
+s = objs[3]
+assert s["schema"] == "pft-summary/1" and s["runs"] == 3, s
+rates = sorted(o["result"]["pages_per_wall_s"] for o in objs[:3])
+f = s["fault_per_wsec"]
+assert (f["min"], f["median"], f["max"]) == tuple(rates), (f, rates)
+EOF
+[ $? -eq 0 ] && ok || fail "--json --repeat=3: $(cat "$tmp/repeat.check")"
+
+# Numbers in the C locale, even with LC_ALL set.
+env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$PFT" --json -t 1 -m 4M \
+	>"$tmp/locale.out" 2>/dev/null
+python3 -m json.tool <"$tmp/locale.out" >/dev/null 2>&1 && ok ||
+	fail "--json under LC_ALL=de_DE.UTF-8 is not valid JSON"
+
+finish
