@@ -676,7 +676,7 @@ static int collapse_phase(struct faultgen_run *run,
 	bool thp_on = true;
 	uint64_t before[3], after[3], scans;
 	int64_t t0, t1;
-	int ret, n;
+	int ret;
 
 	fg_vmstat_read(vmstat_names, before, 3);
 	scans = khugepaged_full_scans();
@@ -712,14 +712,14 @@ static int collapse_phase(struct faultgen_run *run,
 	res->thp_collapse_alloc_failed = delta(after[1], before[1]);
 	res->thp_scan_exceed_share_pte = delta(after[2], before[2]);
 	res->collapse_s = (double)(t1 - t0) / 1e9;
-	n = scan_huge(st);
 	if (run->attr.collapse == FAULTGEN_COLLAPSE_MADVISE) {
-		judge_madvise(run, st, eligible, n >= 0);
+		judge_madvise(run, st, eligible, scan_huge(st) >= 0);
 		return 0;
 	}
-	/* khugepaged: the last look is the outcome. */
+	/* khugepaged: the last look is the outcome, per range as well
+	 * (without PAGEMAP_SCAN no range is known to be huge). */
 	for (unsigned int r = 0; r < st->nr_ranges; r++)
-		st->ranges[r].state = n >= 0 && st->ranges[r].huge ?
+		st->ranges[r].state = st->ranges[r].huge ?
 					      FAULTGEN_RANGE_COLLAPSED :
 					      FAULTGEN_RANGE_PENDING;
 	res->collapsed = st->nr_progress ?
