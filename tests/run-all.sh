@@ -80,6 +80,36 @@ check_sanitized() {
 	return $rc
 }
 
+# A packager's build: hardening flags from the environment, a check run,
+# and a second build of the same tree that must give identical binaries.
+packager_build() {
+	dir=/tmp/fg-pkg
+	copy_tree "$dir"
+	(cd "$dir" && ./autogen.sh >/dev/null &&
+		CFLAGS="-g -O2 -fstack-protector-strong -Wformat -Werror=format-security -ffile-prefix-map=$dir=." \
+		CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=2" \
+		LDFLAGS="-Wl,-z,relro -Wl,-z,now" ./configure -q &&
+		make -j"$jobs" -s >/dev/null && make -j"$jobs" -s check &&
+		sha256sum libfaultgen/.libs/libfaultgen.so.* pft/pft \
+			libfaultgen/.libs/libfaultgen.a >first.sha &&
+		make -s clean >/dev/null && make -j"$jobs" -s >/dev/null &&
+		sha256sum -c --quiet first.sha) >"$logdir/pkg.out" 2>&1
+	rc=$?
+	tally "$dir"
+	[ $rc -eq 0 ] || { tail -n 30 "$logdir/pkg.out" >&2; check_dump "$dir"; }
+	return $rc
+}
+
+# distcheck with each optional part left out.
+distcheck_minimal() {
+	make -j"$jobs" -s distcheck \
+		DISTCHECK_CONFIGURE_FLAGS="--without-cpuset --disable-jni" \
+		>"$logdir/distcheck-min.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || tail -n 40 "$logdir/distcheck-min.out" >&2
+	return $rc
+}
+
 fuzz() {
 	"$top/tests/fuzz/run.sh" "$top" "${FUZZ_SECONDS:-60}"
 }
@@ -135,6 +165,8 @@ step "make check (as $(id -un))" check_root
 step "make check (unprivileged user)" check_user
 step "make check (taskset -c 0)" check_one_cpu
 step "make distcheck" distcheck
+step "make distcheck (--without-cpuset --disable-jni)" distcheck_minimal
+step "packager build (hardening flags, reproducible)" packager_build
 step "make check (gcc, ASan+UBSan)" check_sanitized gcc
 step "make check (clang, ASan+UBSan)" check_sanitized clang
 step "fuzzing" fuzz
