@@ -1,0 +1,248 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# jvm-pretouch.sh - the real JVM's -XX:+AlwaysPreTouch next to libfaultgen's
+# emulation of it, and the fast modes next to both.
+# Copyright (C) 2026 The libfaultgen authors
+#
+# For each JDK and GC, the JVM's pretouch cost is measured as the linux-mm
+# work did: the time from exec to the start of main() with AlwaysPreTouch
+# minus the same without, medians of N runs, and the minor faults taken
+# until main() likewise.  The worker count the JVM chose is read from
+# -Xlog:gc+heap=debug ("Running G1 PreTouch with N workers ...") in one
+# extra run, and the emulation (examples/pretouch) runs for the same size,
+# JDK, GC and worker count, with that JDK's touch; then the two fast modes.
+# Everything runs interleaved, back to back, after one discarded warm-up
+# round: this VM hands freed memory back to the host within seconds, and
+# faulting it again then costs 2-5x more.
+#
+# Not a make-check test: it takes minutes and its figures are timings.
+#
+#   tests/bench/jvm-pretouch.sh [-b BUILDDIR] [-s SIZE] [-g g1,parallel]
+#       [-j JDK_HOME,...] [-t THREADS] [-n RUNS] [-l LOG]
+#
+#   -b  the build tree holding examples/pretouch (default: .)
+#   -s  heap size, as -Xms/-Xmx take it (default 4g)
+#   -g  collectors (default g1,parallel)
+#   -j  JDKs (default: every /usr/lib/jvm/*/bin/java of release 17 or
+#       later, one per release, else the java on PATH)
+#   -t  worker count, given to the JVM as -XX:ParallelGCThreads (default:
+#       the JVM's own choice, read from its log)
+#   -n  measured runs of each (default 7)
+#   -l  file for every single measurement (default: none)
+set -u
+export LC_ALL=C
+
+build=.
+size=4g
+gcs=g1,parallel
+jdks=
+threads=
+runs=7
+log=/dev/null
+
+usage() {
+	echo "usage: $0 [-b BUILDDIR] [-s SIZE] [-g g1,parallel]" \
+		"[-j JDK_HOME,...] [-t THREADS] [-n RUNS] [-l LOG]" >&2
+	exit 2
+}
+
+while getopts b:s:g:j:t:n:l:h opt; do
+	case $opt in
+	b) build=$OPTARG ;;
+	s) size=$OPTARG ;;
+	g) gcs=$OPTARG ;;
+	j) jdks=$OPTARG ;;
+	t) threads=$OPTARG ;;
+	n) runs=$OPTARG ;;
+	l) log=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+case $runs in '' | *[!0-9]*) usage ;; esac
+[ "$runs" -ge 1 ] || usage
+emu=$build/examples/pretouch
+if [ ! -x "$emu" ]; then
+	echo "jvm-pretouch: no $emu: build first, or give -b BUILDDIR" >&2
+	exit 1
+fi
+
+die() {
+	echo "jvm-pretouch: $*" >&2
+	exit 1
+}
+
+feature() { # java -> feature release
+	"$1" -XshowSettings:properties -version 2>&1 |
+		sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p'
+}
+
+if [ -z "$jdks" ]; then
+	seen=" "
+	for j in /usr/lib/jvm/*/bin/java; do
+		[ -x "$j" ] || continue
+		real=$(readlink -f "$j")
+		f=$(feature "$real")
+		[ -n "$f" ] && [ "$f" -ge 17 ] || continue
+		case $seen in *" $f "*) continue ;; esac
+		seen="$seen$f "
+		jdks="$jdks${jdks:+,}${real%/bin/java}"
+	done
+	if [ -z "$jdks" ]; then
+		j=$(command -v java) || die "no JDK found: give -j"
+		j=$(readlink -f "$j")
+		jdks=${j%/bin/java}
+	fi
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jvm-pretouch.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# main() reports when it started and the faults taken until then.
+cat >"$tmp/PreTouchProbe.java" <<'EOF'
+public final class PreTouchProbe {
+	public static void main(String[] a) throws Exception {
+		java.time.Instant t = java.time.Instant.now();
+		String s = new String(java.nio.file.Files.readAllBytes(
+			java.nio.file.Path.of("/proc/self/stat")));
+		String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+		System.out.println((t.getEpochSecond() * 1000000000L +
+				    t.getNano()) + " " + f[7]);
+	}
+}
+EOF
+first=${jdks%%,*}
+"$first/bin/javac" --release 17 -d "$tmp" "$tmp/PreTouchProbe.java" ||
+	die "cannot compile the probe with $first/bin/javac"
+
+# One JVM start: prints "ms-to-main minflt-to-main".
+jvm_run() { # java gc pretouch(+|-)
+	t0=$(date +%s%N)
+	out=$("$1" -Xms"$size" -Xmx"$size" -XX:+Use"$2"GC \
+		-XX:"$3"AlwaysPreTouch ${threads:+-XX:ParallelGCThreads=$threads} \
+		-cp "$tmp" PreTouchProbe) || return 1
+	set -- $out
+	echo "$(( ($1 - t0) / 1000 ))" "$2" |
+		awk '{ printf "%.3f %d\n", $1 / 1000, $2 }'
+}
+
+# One emulation: prints "elapsed-ms minflt".
+emu_run() { # jdk gc workers touch
+	"$emu" "$size" "$1" "$2" "$3" "$4" | awk '{
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v[kv[1]] = kv[2]
+		}
+		print v["elapsed_ms"], v["minflt"]
+	}'
+}
+
+median() { # file column -> median
+	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c }
+		END { if (NR % 2) print v[(NR + 1) / 2];
+		      else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+range() { # file column -> "min-max"
+	sort -n -k"$2" "$1" | awk -v c="$2" 'NR == 1 { lo = $c } { hi = $c }
+		END { printf "%.0f-%.0f", lo, hi }'
+}
+
+# The configurations: JDK home, release, GC name, the JVM's worker count.
+: >"$tmp/configs"
+for home in $(echo "$jdks" | tr ',' ' '); do
+	java=$home/bin/java
+	[ -x "$java" ] || die "no $java"
+	rel=$(feature "$java")
+	[ -n "$rel" ] || die "cannot tell the release of $java"
+	for gc in $(echo "$gcs" | tr ',' ' '); do
+		case $gc in
+		g1 | G1) name=G1 ;;
+		parallel | Parallel) name=Parallel ;;
+		*) die "unknown GC $gc (g1 or parallel)" ;;
+		esac
+		w=$("$java" -Xms"$size" -Xmx"$size" -XX:+Use${name}GC \
+			-XX:+AlwaysPreTouch \
+			${threads:+-XX:ParallelGCThreads=$threads} \
+			-Xlog:gc+heap=debug -cp "$tmp" PreTouchProbe |
+			sed -n 's/.*PreTouch.* with \([0-9]*\) workers.*/\1/p' |
+			head -1)
+		[ -n "$w" ] || die "no pretouch line in the log of $java ($name)"
+		echo "$home $rel $name $w" >>"$tmp/configs"
+	done
+done
+
+lower() { echo "$1" | tr 'A-Z' 'a-z'; }
+
+# Round 0 warms up and is not kept.  Within a round the JVM with pretouch
+# and the emulation swap places every other round.
+round=0
+while [ $round -le "$runs" ]; do
+	while read -r home rel name w; do
+		key=$rel-$name
+		g=$(lower "$name")
+		jvm_run "$home/bin/java" "$name" - >"$tmp/o" || die "$home failed"
+		off=$(cat "$tmp/o")
+		if [ $((round % 2)) -eq 0 ]; then
+			jvm_run "$home/bin/java" "$name" + >"$tmp/o" || die "$home failed"
+			on=$(cat "$tmp/o")
+			em=$(emu_run "$rel" "$g" "$w" jvm)
+		else
+			em=$(emu_run "$rel" "$g" "$w" jvm)
+			jvm_run "$home/bin/java" "$name" + >"$tmp/o" || die "$home failed"
+			on=$(cat "$tmp/o")
+		fi
+		fa=$(emu_run "$rel" "$g" "$w" fast)
+		fh=$(emu_run "$rel" "$g" "$w" fast-huge)
+		echo "round $round $key off $off on $on emu $em fast $fa huge $fh" >>"$log"
+		[ $round -eq 0 ] && continue
+		set -- $off
+		off_ms=$1 off_f=$2
+		set -- $on
+		echo "$1 $2 $off_ms $off_f" | awk '{ printf "%.3f %d %s %s\n",
+			$1 - $3, $2 - $4, $1, $3 }' >>"$tmp/jvm-$key"
+		echo "$em" >>"$tmp/emu-$key"
+		echo "$fa" >>"$tmp/fast-$key"
+		echo "$fh" >>"$tmp/huge-$key"
+	done <"$tmp/configs"
+	round=$((round + 1))
+done
+
+echo "JVM AlwaysPreTouch vs libfaultgen's emulation: -Xms$size, $runs runs" \
+	"each, medians [min-max], $(nproc) CPUs"
+while read -r home rel name w; do
+	key=$rel-$name
+	jt=$(median "$tmp/jvm-$key" 1)
+	jf=$(median "$tmp/jvm-$key" 2 | awk '{ printf "%.0f", $1 }')
+	et=$(median "$tmp/emu-$key" 1)
+	ef=$(median "$tmp/emu-$key" 2 | awk '{ printf "%.0f", $1 }')
+	ft=$(median "$tmp/fast-$key" 1)
+	ht=$(median "$tmp/huge-$key" 1)
+	hf=$(median "$tmp/huge-$key" 2 | awk '{ printf "%.0f", $1 }')
+	echo
+	echo "JDK $rel ($home), $name, $w workers"
+	printf '  %-28s %9s ms  %-13s %10s faults\n' "JVM pretouch (with-without)" \
+		"$jt" "[$(range "$tmp/jvm-$key" 1)]" "$jf"
+	printf '  %-28s %9s ms  %-13s %10s\n' "  JVM to main, with" \
+		"$(median "$tmp/jvm-$key" 3)" "[$(range "$tmp/jvm-$key" 3)]" ""
+	printf '  %-28s %9s ms  %-13s %10s\n' "  JVM to main, without" \
+		"$(median "$tmp/jvm-$key" 4)" "[$(range "$tmp/jvm-$key" 4)]" ""
+	printf '  %-28s %9s ms  %-13s %10s faults\n' "emulated" "$et" \
+		"[$(range "$tmp/emu-$key" 1)]" "$ef"
+	printf '  %-28s %9s ms  %-13s %10s faults\n' "fast, 4 KiB" "$ft" \
+		"[$(range "$tmp/fast-$key" 1)]" \
+		"$(median "$tmp/fast-$key" 2 | awk '{ printf "%.0f", $1 }')"
+	printf '  %-28s %9s ms  %-13s %10s faults\n' "fast, huge pages" "$ht" \
+		"[$(range "$tmp/huge-$key" 1)]" "$hf"
+	awk -v jt="$jt" -v jf="$jf" -v et="$et" -v ef="$ef" -v ft="$ft" \
+		-v ht="$ht" 'BEGIN {
+		rt = et / jt; rf = ef / jf; sf = jt / ft; sh = jt / ht
+		printf "  emulated/JVM time   %.3f  (target 0.85-1.15: %s)\n",
+			rt, ((rt >= 0.85 && rt <= 1.15) ? "met" : "MISSED")
+		printf "  emulated/JVM faults %.4f (target 0.98-1.02: %s)\n",
+			rf, ((rf >= 0.98 && rf <= 1.02) ? "met" : "MISSED")
+		printf "  JVM/fast            %.2fx  (target >= 1.2x: %s)\n",
+			sf, ((sf >= 1.2) ? "met" : "MISSED")
+		printf "  JVM/fast-huge       %.2fx  (target >= 5x: %s)\n",
+			sh, ((sh >= 5) ? "met" : "MISSED")
+	}'
+done <"$tmp/configs"
