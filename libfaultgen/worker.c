@@ -352,9 +352,15 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 		while (ok && atomic_load(&run->sh->start.ready) < started) {
 			uint32_t r = atomic_load(&run->sh->start.ready);
 
-			if (run_cancelled(run) ||
-			    reap_children(run, started, reaped, false)) {
+			if (run_cancelled(run)) {
 				ok = false;
+				break;
+			}
+			/* A child dead before the gate never counts as
+			 * done: the watch below must know it failed. */
+			if (reap_children(run, started, reaped, false)) {
+				ok = false;
+				failed = true;
 				break;
 			}
 			fg_futex_wait(&run->sh->start.ready, r, WATCH_NS);
