@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "faultgen.h"
@@ -376,6 +377,23 @@ static inline int fgc_threads(void)
 		if (de->d_name[0] != '.')
 			n++;
 	closedir(d);
+	return n;
+}
+
+/*
+ * Threads of this process once the count has come down to want: a joined
+ * thread can linger in /proc/self/task for a moment after pthread_join.
+ * Gives up after a few seconds and returns what it sees.
+ */
+static inline int fgc_threads_settle(int want)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int n = fgc_threads();
+
+	for (int i = 0; i < 500 && n != want; i++) {
+		nanosleep(&ts, NULL);
+		n = fgc_threads();
+	}
 	return n;
 }
 

@@ -935,7 +935,7 @@ START_TEST(runs_beside_threads_of_caller)
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	/* The caller's threads are untouched, the workers gone. */
-	ck_assert_int_eq(fgc_threads(), threads);
+	ck_assert_int_eq(fgc_threads_settle(threads), threads);
 	ck_assert(fgc_no_children());
 	close(idle_pipe[1]);
 	for (int i = 0; i < IDLE; i++)

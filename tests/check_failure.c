@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * check_failure.c - runs that fail or are stopped: a worker process killed
+ * before or during its loop, a cancel from another thread or from a signal
+ * handler, signals that interrupt the controller, RLIMIT_AS too small, and
+ * the run object's life cycle (exec twice, results too early, old callers'
+ * smaller structs).
+ *
+ * A failed run must end within a bounded time (long runs are asked for and
+ * the test checks they ended far sooner), name the worker and the cause,
+ * and leave no child process, thread or SysV segment behind.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "check-util.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "internal.h"
+
+/* Long enough that a run ending on its own would fail the bound below. */
+#define LONG_RUN_S 120.0
+/* Generous: a failed or cancelled run must end well within this. */
+#define BOUND_S 60.0
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static struct faultgen_attr *long_attr(enum faultgen_pattern pattern,
+				       enum faultgen_workers kind,
+				       enum faultgen_backing backing,
+				       unsigned int workers, uint64_t pages)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, pattern), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, workers, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, backing), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, pages *
+						       (uint64_t)fgc_pagesize()),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, LONG_RUN_S,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	fgc_allow_workers(a, workers);
+	return a;
+}
+
+/* Minor faults of a process so far (/proc/PID/stat field 10). */
+static long proc_minflt(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long minflt;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (fgc_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lu",
+			 &minflt) != 1)
+		return -1;
+	return (long)minflt;
+}
+
+static void assert_nothing_left(pid_t self)
+{
+	pid_t pids[8];
+
+	ck_assert_int_eq(fgc_children(self, pids, 8), 0);
+	ck_assert(fgc_no_children());
+	ck_assert_int_eq(fgc_shm_count(self, NULL), 0);
+}
+
+static void assert_no_results(const struct faultgen_run *run)
+{
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_worker_result w = { .size = sizeof(w) };
+	void *addr;
+	size_t len;
+
+	ck_assert_int_eq(faultgen_run_result(run, &res), -ENODATA);
+	ck_assert_int_eq(faultgen_run_worker(run, 0, &w), -ENODATA);
+	/* The memory went with the failure. */
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), -ENODATA);
+}
+
+/* ---- a worker process killed ---------------------------------------- */
+
+struct killer {
+	pid_t parent;
+	unsigned int children; /* wait for this many */
+	long min_faults;       /* and for the victim to fault this much */
+	bool early;            /* or kill the first child seen, at once */
+	pid_t victim;
+};
+
+/* The children of the thread that forks the workers, by its own file. */
+static int first_child(pid_t parent, pid_t *pid)
+{
+	char path[96], buf[256];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent,
+		 (int)parent);
+	if (fgc_read_file(path, buf, sizeof(buf)) > 0) {
+		v = strtol(buf, NULL, 10);
+		if (v > 0) {
+			*pid = (pid_t)v;
+			return 1;
+		}
+		return 0;
+	}
+	return fgc_children(parent, pid, 1) > 0;
+}
+
+static void *killer_main(void *arg)
+{
+	struct killer *k = arg;
+	double until = now_s() + BOUND_S;
+	pid_t pids[64];
+
+	while (now_s() < until) {
+		if (k->early) {
+			if (first_child(k->parent, &k->victim)) {
+				kill(k->victim, SIGKILL);
+				return NULL;
+			}
+			continue;
+		}
+		if (fgc_children(k->parent, pids, 64) >= (int)k->children &&
+		    proc_minflt(pids[0]) >= k->min_faults) {
+			k->victim = pids[0];
+			kill(k->victim, SIGKILL);
+			return NULL;
+		}
+		pause_ms(5);
+	}
+	return NULL;
+}
+
+static int worker_of_pid(const struct faultgen_run *run, pid_t pid)
+{
+	for (unsigned int i = 0; i < run->attr.nr_workers; i++)
+		if (run->pids && run->pids[i] == pid)
+			return (int)i;
+	return -1;
+}
+
+static void run_and_kill(struct faultgen_attr *a, struct killer *k)
+{
+	struct faultgen_run *run;
+	int ret, worker, signo, err;
+	pthread_t t;
+	double t0, took;
+
+	k->parent = getpid();
+	k->victim = 0;
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, killer_main, k), 0);
+	t0 = now_s();
+	ret = faultgen_run_exec(run);
+	took = now_s() - t0;
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_msg(k->victim > 0, "no worker was killed (run gave %d)",
+		      ret);
+	ck_assert_msg(ret == -ECHILD, "run gave %d (%s)", ret,
+		      faultgen_strerror(ret));
+	ck_assert_msg(took < BOUND_S, "the run took %.1f s to fail", took);
+	ck_assert_int_eq(faultgen_run_failure(run, &worker, &signo, &err), 0);
+	ck_assert_int_eq(worker, worker_of_pid(run, k->victim));
+	ck_assert_int_eq(signo, SIGKILL);
+	ck_assert_msg(err == 0 || err == -ECHILD, "error %d", err);
+	assert_no_results(run);
+	ck_assert_int_eq(faultgen_run_exec(run), -EALREADY);
+	faultgen_run_free(run);
+	assert_nothing_left(k->parent);
+}
+
+START_TEST(killed_worker_fails_run_naming_it)
+{
+	/* Shared or per-thread, anon or SysV (the segment must go too). */
+	struct faultgen_attr *a = long_attr(
+		_i % 2 ? FAULTGEN_PER_THREAD_VMA : FAULTGEN_SHARED_VMA,
+		FAULTGEN_PROCESSES,
+		_i / 2 ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON, 2, 1024);
+	struct killer k = { .children = 2, .min_faults = 1024 };
+
+	run_and_kill(a, &k);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(worker_killed_before_start_fails_run)
+{
+	/* Many children: the first dies before the last reaches the gate. */
+	struct faultgen_attr *a =
+		long_attr(FAULTGEN_SHARED_VMA, FAULTGEN_PROCESSES,
+			  _i ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON,
+			  32, 32);
+	struct killer k = { .early = true };
+
+	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	run_and_kill(a, &k);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* ---- cancel --------------------------------------------------------- */
+
+struct canceller {
+	struct faultgen_run *run;
+	enum faultgen_workers kind;
+	unsigned int workers;
+	int threads_before;
+	bool done;
+};
+
+/* Waits until the workers exist and have faulted, then cancels. */
+static void *canceller_main(void *arg)
+{
+	struct canceller *c = arg;
+	double until = now_s() + BOUND_S;
+	pid_t pids[8];
+
+	while (now_s() < until) {
+		bool started;
+
+		if (c->kind == FAULTGEN_PROCESSES)
+			started = fgc_children(getpid(), pids, 8) >=
+					  (int)c->workers &&
+				  proc_minflt(pids[0]) > 256;
+		else
+			started = fgc_threads() >=
+				  c->threads_before + (int)c->workers;
+		if (started)
+			break;
+		pause_ms(5);
+	}
+	faultgen_run_cancel(c->run);
+	c->done = true;
+	return NULL;
+}
+
+static void assert_cancelled(struct faultgen_run *run, int ret, double took)
+{
+	int worker, signo, err;
+
+	ck_assert_msg(ret == -ECANCELED, "run gave %d (%s)", ret,
+		      faultgen_strerror(ret));
+	ck_assert_msg(took < BOUND_S, "the cancelled run took %.1f s", took);
+	ck_assert_int_eq(faultgen_run_failure(run, &worker, &signo, &err), 0);
+	ck_assert_int_eq(worker, -1);
+	ck_assert_int_eq(signo, 0);
+	ck_assert_int_eq(err, -ECANCELED);
+	assert_no_results(run);
+}
+
+START_TEST(cancel_from_another_thread_ends_run)
+{
+	enum faultgen_workers kind = _i % 2 ? FAULTGEN_PROCESSES :
+					      FAULTGEN_THREADS;
+	struct faultgen_attr *a = long_attr(
+		_i / 2 ? FAULTGEN_PER_THREAD_VMA : FAULTGEN_SHARED_VMA, kind,
+		FAULTGEN_BACKING_ANON, 2, 1024);
+	struct canceller c = { .kind = kind, .workers = 2 };
+	pthread_t t;
+	double t0;
+	int ret;
+
+	ck_assert_int_eq(faultgen_run_create(a, &c.run), 0);
+	c.threads_before = fgc_threads() + 1; /* and the canceller */
+	ck_assert_int_eq(pthread_create(&t, NULL, canceller_main, &c), 0);
+	t0 = now_s();
+	ret = faultgen_run_exec(c.run);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	assert_cancelled(c.run, ret, now_s() - t0);
+	faultgen_run_free(c.run);
+	faultgen_attr_free(a);
+	/* No worker thread or process outlives the run. */
+	ck_assert_int_eq(fgc_threads_settle(c.threads_before - 1),
+			 c.threads_before - 1);
+	assert_nothing_left(getpid());
+}
+END_TEST
+
+static struct faultgen_run *alarm_run;
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+	faultgen_run_cancel(alarm_run);
+}
+
+START_TEST(cancel_from_signal_handler_ends_run)
+{
+	enum faultgen_workers kind = _i ? FAULTGEN_PROCESSES : FAULTGEN_THREADS;
+	struct faultgen_attr *a = long_attr(FAULTGEN_SHARED_VMA, kind,
+					    FAULTGEN_BACKING_SYSV, 2, 1024);
+	struct itimerval it = { .it_value = { 0, 200000 } };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	double t0;
+	int ret;
+
+	ck_assert_int_eq(faultgen_run_create(a, &alarm_run), 0);
+	/* No SA_RESTART: the controller's waits see EINTR. */
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	t0 = now_s();
+	ret = faultgen_run_exec(alarm_run);
+	assert_cancelled(alarm_run, ret, now_s() - t0);
+	ck_assert_int_eq(alarms, 1);
+	faultgen_run_free(alarm_run);
+	faultgen_attr_free(a);
+	assert_nothing_left(getpid());
+}
+END_TEST
+
+START_TEST(cancel_before_exec_runs_nothing)
+{
+	struct faultgen_attr *a =
+		long_attr(FAULTGEN_SHARED_VMA, FAULTGEN_PROCESSES,
+			  FAULTGEN_BACKING_SYSV, 2, 64);
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	faultgen_run_cancel(run);
+	assert_cancelled(run, faultgen_run_exec(run), 0);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	assert_nothing_left(getpid());
+}
+END_TEST
+
+static volatile sig_atomic_t ticks;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+/* A caller's timer signals (no SA_RESTART) must not break a run: every
+ * worker is still waited for, none is left a zombie. */
+START_TEST(run_survives_interrupting_signals)
+{
+	enum faultgen_workers kind = _i ? FAULTGEN_PROCESSES : FAULTGEN_THREADS;
+	struct itimerval it = { { 0, 1000 }, { 0, 1000 } };
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa = { .sa_handler = on_tick };
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 4, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 256 *
+						       (uint64_t)fgc_pagesize()),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.3,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	fgc_allow_workers(a, 4);
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	for (int i = 0; i < 5; i++) {
+		ret = faultgen_run_new(a, &run);
+		ck_assert_msg(ret == 0, "run %d gave %d (%s)", i, ret,
+			      faultgen_strerror(ret));
+		ck_assert_int_eq(faultgen_run_result(run, &res), 0);
+		ck_assert_uint_ge(res.rounds, 4);
+		ck_assert(res.faults_agree);
+		faultgen_run_free(run);
+		ck_assert_msg(fgc_no_children(), "run %d left a child", i);
+	}
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &off, NULL), 0);
+	ck_assert_int_gt(ticks, 0);
+	faultgen_attr_free(a);
+	assert_nothing_left(getpid());
+}
+END_TEST
+
+/* ---- RLIMIT_AS ------------------------------------------------------ */
+
+static long vm_size_bytes(void)
+{
+	char buf[4096], *p;
+
+	if (fgc_read_file("/proc/self/status", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "VmSize:");
+	return p ? strtol(p + 7, NULL, 10) * 1024 : -1;
+}
+
+/* In a child of the test: the limit must not reach other tests. */
+static int enomem_under_rlimit_as(enum faultgen_pattern pattern,
+				  enum faultgen_workers kind,
+				  enum faultgen_backing backing)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	long vm = vm_size_bytes();
+	struct rlimit rl;
+	int ret;
+
+	if (vm <= 0)
+		return 10;
+	rl.rlim_cur = rl.rlim_max = (rlim_t)vm + (64L << 20);
+	if (setrlimit(RLIMIT_AS, &rl))
+		return 11;
+	if (faultgen_attr_new(&a) || faultgen_attr_set_pattern(a, pattern) ||
+	    faultgen_attr_set_workers(a, 2, kind) ||
+	    faultgen_attr_set_oversubscribe(a, 1) ||
+	    faultgen_attr_set_backing(a, backing) ||
+	    faultgen_attr_set_size(a, 1ULL << 30))
+		return 12;
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	if (ret != -ENOMEM) {
+		fprintf(stderr, "RLIMIT_AS: run gave %d (%s)\n", ret,
+			faultgen_strerror(ret));
+		if (!ret)
+			faultgen_run_free(run);
+		return 13;
+	}
+	if (run)
+		return 14;
+	if (fgc_shm_count(getpid(), NULL) != 0)
+		return 15;
+	if (!fgc_no_children())
+		return 16;
+	return 0;
+}
+
+START_TEST(rlimit_as_too_small_gives_enomem)
+{
+	enum faultgen_pattern pattern = _i % 2 ? FAULTGEN_PER_THREAD_VMA :
+						 FAULTGEN_SHARED_VMA;
+	enum faultgen_backing backing = (enum faultgen_backing)(_i / 2 % 3);
+	enum faultgen_workers kind = _i / 6 ? FAULTGEN_PROCESSES :
+					      FAULTGEN_THREADS;
+	int st;
+	pid_t p;
+
+	if (fgc_under_sanitizer())
+		FGC_SKIP("AddressSanitizer cannot run under RLIMIT_AS");
+	p = fork();
+	ck_assert_int_ge(p, 0);
+	if (p == 0)
+		_exit(enomem_under_rlimit_as(pattern, kind, backing));
+	ck_assert_int_eq(waitpid(p, &st, 0), p);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "child status %#x (exit code = check number)", st);
+}
+END_TEST
+
+/* ---- life cycle ----------------------------------------------------- */
+
+static struct faultgen_attr *small_attr(void)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 16 * (uint64_t)fgc_pagesize()),
+			 0);
+	return a;
+}
+
+START_TEST(exec_twice_gives_ealready)
+{
+	struct faultgen_attr *a = small_attr();
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_exec(run), 0);
+	ck_assert_int_eq(faultgen_run_exec(run), -EALREADY);
+	/* The first run's figures are still there. */
+	ck_assert_int_eq(faultgen_run_result(run, &res), 0);
+	ck_assert_uint_eq(res.pages, 16);
+	faultgen_run_free(run);
+
+	/* After a failed exec too. */
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, "99999999"), -ERANGE);
+	ck_assert_int_eq(faultgen_attr_set_cpuset(a, "fg-check-no-such-set"),
+			 0);
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_exec(run), -ENOENT);
+	ck_assert_int_eq(faultgen_run_exec(run), -EALREADY);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(results_before_exec_give_enodata)
+{
+	struct faultgen_attr *a = small_attr();
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_worker_result w = { .size = sizeof(w) };
+	struct faultgen_run *run;
+	char buf[64];
+	int worker = 5, signo = 5, err = 5;
+
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &res), -ENODATA);
+	ck_assert_int_eq(faultgen_run_worker(run, 0, &w), -ENODATA);
+	ck_assert_int_eq(faultgen_run_cpulist(run, buf, sizeof(buf)),
+			 -ENODATA);
+	assert_no_results(run);
+	ck_assert_int_eq(faultgen_run_failure(run, &worker, &signo, &err), 0);
+	ck_assert_int_eq(worker, -1);
+	ck_assert_int_eq(signo, 0);
+	ck_assert_int_eq(err, 0);
+	ck_assert_str_eq(faultgen_run_cpuset_source(run), "");
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(rejects_null_run_arguments)
+{
+	struct faultgen_attr *a = small_attr();
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_worker_result w = { .size = sizeof(w) };
+	struct faultgen_run *run = (struct faultgen_run *)&res;
+	void *addr;
+	size_t len;
+	char buf[8];
+
+	ck_assert_int_eq(faultgen_run_create(NULL, &run), -EINVAL);
+	ck_assert_int_eq(faultgen_run_create(a, NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_run_new(a, NULL), -EINVAL);
+	run = (struct faultgen_run *)&res;
+	ck_assert_int_eq(faultgen_run_new(NULL, &run), -EINVAL);
+	ck_assert_ptr_null(run);
+	ck_assert_int_eq(faultgen_run_exec(NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_run_result(NULL, &res), -EINVAL);
+	ck_assert_int_eq(faultgen_run_worker(NULL, 0, &w), -EINVAL);
+	ck_assert_int_eq(faultgen_run_failure(NULL, NULL, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_run_cpulist(NULL, buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(faultgen_run_region(NULL, &addr, &len), -EINVAL);
+	faultgen_run_cancel(NULL);
+	faultgen_run_free(NULL);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_run_worker(run, 0, NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_run_cpulist(run, NULL, 8), -EINVAL);
+	ck_assert_int_eq(faultgen_run_cpulist(run, buf, 0), -EINVAL);
+	ck_assert_int_eq(faultgen_run_region(run, NULL, &len), -EINVAL);
+	/* Failure of a run that succeeded: nothing to name. */
+	ck_assert_int_eq(faultgen_run_failure(run, NULL, NULL, NULL), 0);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* An older caller knows only the first fields: nothing beyond its size
+ * may be written, and what it knows is the same. */
+START_TEST(honours_smaller_result_struct)
+{
+	struct faultgen_attr *a = small_attr();
+	struct faultgen_result full = { .size = sizeof(full) };
+	size_t old = offsetof(struct faultgen_result, minflt);
+	unsigned char buf[sizeof(struct faultgen_result) + 64];
+	struct faultgen_result *r = (struct faultgen_result *)buf;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &full), 0);
+	memset(buf, 0xa5, sizeof(buf));
+	r->size = old;
+	ck_assert_int_eq(faultgen_run_result(run, r), 0);
+	ck_assert_uint_eq(r->size, old);
+	ck_assert_mem_eq((char *)r + sizeof(size_t),
+			 (char *)&full + sizeof(size_t), old - sizeof(size_t));
+	for (size_t i = old; i < sizeof(buf); i++)
+		ck_assert_msg(buf[i] == 0xa5, "byte %zu written", i);
+	/* The smallest struct there can be: its size and one field. */
+	memset(buf, 0xa5, sizeof(buf));
+	r->size = 2 * sizeof(size_t);
+	ck_assert_int_eq(faultgen_run_result(run, r), 0);
+	ck_assert_uint_eq(r->workers, 1);
+	for (size_t i = 2 * sizeof(size_t); i < sizeof(buf); i++)
+		ck_assert_int_eq(buf[i], 0xa5);
+	r->size = sizeof(size_t);
+	ck_assert_int_eq(faultgen_run_result(run, r), -EINVAL);
+	r->size = 0;
+	ck_assert_int_eq(faultgen_run_result(run, r), -EINVAL);
+	/* A newer caller's larger struct: the tail is left alone. */
+	memset(buf, 0xa5, sizeof(buf));
+	r->size = sizeof(buf);
+	ck_assert_int_eq(faultgen_run_result(run, r), 0);
+	ck_assert_uint_eq(r->size, sizeof(buf));
+	ck_assert_uint_eq(r->pages, full.pages);
+	for (size_t i = sizeof(full); i < sizeof(buf); i++)
+		ck_assert_int_eq(buf[i], 0xa5);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(honours_smaller_worker_struct)
+{
+	struct faultgen_attr *a = small_attr();
+	struct faultgen_worker_result full = { .size = sizeof(full) };
+	size_t old = offsetof(struct faultgen_worker_result, pages);
+	unsigned char buf[sizeof(struct faultgen_worker_result) + 64];
+	struct faultgen_worker_result *w = (struct faultgen_worker_result *)buf;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_worker(run, 0, &full), 0);
+	memset(buf, 0xa5, sizeof(buf));
+	w->size = old;
+	ck_assert_int_eq(faultgen_run_worker(run, 0, w), 0);
+	ck_assert_uint_eq(w->size, old);
+	ck_assert_mem_eq((char *)w + sizeof(size_t),
+			 (char *)&full + sizeof(size_t), old - sizeof(size_t));
+	for (size_t i = old; i < sizeof(buf); i++)
+		ck_assert_msg(buf[i] == 0xa5, "byte %zu written", i);
+	w->size = 1;
+	ck_assert_int_eq(faultgen_run_worker(run, 0, w), -EINVAL);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(names_every_documented_error)
+{
+	static const int codes[] = {
+		0,	     -EINVAL, -ENOMEM,	 -ERANGE, -ENXIO,    -ENOENT,
+		-ENOBUFS,    -ENOSPC, -ECANCELED, -ECHILD, -EAGAIN,   -EPERM,
+		-EACCES,     -EALREADY, -ENODATA, -EOPNOTSUPP, -EBUSY,
+		-ETIMEDOUT, -EFAULT,
+	};
+	const char *unknown = faultgen_strerror(-9999);
+
+	ck_assert_ptr_nonnull(unknown);
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		const char *s = faultgen_strerror(codes[i]);
+
+		ck_assert_ptr_nonnull(s);
+		ck_assert_msg(strcmp(s, unknown) != 0, "%d has no text",
+			      codes[i]);
+	}
+	ck_assert_str_eq(faultgen_version(), FAULTGEN_VERSION_STRING);
+}
+END_TEST
+
+static Suite *failure_suite(void)
+{
+	Suite *s = suite_create("failure");
+	TCase *tc = tcase_create("killed");
+
+	tcase_set_timeout(tc, 2 * BOUND_S);
+	tcase_add_loop_test(tc, killed_worker_fails_run_naming_it, 0, 4);
+	tcase_add_loop_test(tc, worker_killed_before_start_fails_run, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cancel");
+	tcase_set_timeout(tc, 2 * BOUND_S);
+	tcase_add_loop_test(tc, cancel_from_another_thread_ends_run, 0, 4);
+	tcase_add_loop_test(tc, cancel_from_signal_handler_ends_run, 0, 2);
+	tcase_add_test(tc, cancel_before_exec_runs_nothing);
+	tcase_add_loop_test(tc, run_survives_interrupting_signals, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("memory");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, rlimit_as_too_small_gives_enomem, 0, 12);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lifecycle");
+	tcase_add_test(tc, exec_twice_gives_ealready);
+	tcase_add_test(tc, results_before_exec_give_enodata);
+	tcase_add_test(tc, rejects_null_run_arguments);
+	tcase_add_test(tc, honours_smaller_result_struct);
+	tcase_add_test(tc, honours_smaller_worker_struct);
+	tcase_add_test(tc, names_every_documented_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fgc_main(failure_suite());
+}
