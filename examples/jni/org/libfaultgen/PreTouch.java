@@ -101,7 +101,13 @@ public final class PreTouch {
 
 				if (dir == null)
 					throw e;
-				System.load(dir + "/libfaultgen-jni.so");
+				try {
+					System.load(dir +
+						    "/libfaultgen-jni.so");
+				} catch (UnsatisfiedLinkError e2) {
+					e2.addSuppressed(e);
+					throw e2;
+				}
 			}
 		}
 	}
