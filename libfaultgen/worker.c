@@ -293,7 +293,11 @@ static bool reap_children(struct faultgen_run *run, unsigned int n,
 
 		if (reaped[i])
 			continue;
-		p = waitpid(run->pids[i], &st, block ? 0 : WNOHANG);
+		/* A caller's signal handler without SA_RESTART interrupts
+		 * the blocking wait: the child must still be reaped. */
+		do
+			p = waitpid(run->pids[i], &st, block ? 0 : WNOHANG);
+		while (block && p < 0 && errno == EINTR);
 		if (p == 0 || (p < 0 && errno == EINTR))
 			continue;
 		reaped[i] = true;
