@@ -387,6 +387,14 @@ static int run_chunks(struct faultgen_run *run, const struct pt_task *t,
 	return 0;
 }
 
+/* Where slice i of the task starts: len * i / workers without overflow. */
+static uint64_t slice_start(const struct pt_task *t, unsigned int i)
+{
+	uint64_t q = t->len / t->workers, r = t->len % t->workers;
+
+	return q * i + r * i / t->workers;
+}
+
 /*
  * Beyond the JVM: worker i populates its own contiguous slice of the task
  * (2 MiB-aligned with huge pages, so that no huge page straddles two).
@@ -401,9 +409,9 @@ static int run_slice(struct faultgen_run *run, const struct pt_task *t,
 
 	if (run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
 		align = FG_HPAGE_SIZE;
-	from = i ? round_down(start + t->len * i / t->workers, align) : start;
+	from = i ? round_down(start + slice_start(t, i), align) : start;
 	to = i + 1 < t->workers ?
-		     round_down(start + t->len * (i + 1) / t->workers, align) :
+		     round_down(start + slice_start(t, i + 1), align) :
 		     start + t->len;
 	if (from < start)
 		from = start;
