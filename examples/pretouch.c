@@ -64,6 +64,17 @@ static int parse_touch(const char *s, unsigned int jdk,
 	return -1;
 }
 
+static int parse_uint(const char *s, unsigned int *v)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (!*s || *end || n > 1000000)
+		return -1;
+	*v = (unsigned int)n;
+	return 0;
+}
+
 static int parse_gc(const char *s, enum faultgen_jvm_gc *gc)
 {
 	if (!strcmp(s, "g1"))
@@ -88,9 +99,9 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc > 6 || (argc > 1 && faultgen_parse_size(argv[1], &size)) ||
-	    (argc > 2 && (jdk = (unsigned int)atoi(argv[2])) == 0) ||
+	    (argc > 2 && parse_uint(argv[2], &jdk)) ||
 	    (argc > 3 && parse_gc(argv[3], &gc)) ||
-	    (argc > 4 && sscanf(argv[4], "%u", &workers) != 1) ||
+	    (argc > 4 && parse_uint(argv[4], &workers)) ||
 	    parse_touch(argc > 5 ? argv[5] : "jvm", jdk, &touch)) {
 		fprintf(stderr, "usage: %s [SIZE [JDK [g1|parallel|none "
 				"[WORKERS [jvm|store|add|populate|fast|"

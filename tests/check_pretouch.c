@@ -455,6 +455,8 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 		      (unsigned long long)pages);
 	ck_assert_int_eq(faultgen_run_region(run, &base, &blen), 0);
 	n = fgc_maps_read(&v);
+	ck_assert_int_gt(n, 0);
+	ck_assert_ptr_nonnull(v);
 	ck_assert_int_gt(fgc_vmas_over(v, n, base, blen, &first), 0);
 	ck_assert_uint_eq(v[first].start, (unsigned long)base);
 	ck_assert_uint_eq(v[first].end - v[first].start, heap);
@@ -468,6 +470,8 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 	faultgen_run_free(run);
 	/* Released with the run. */
 	n = fgc_maps_read(&v);
+	ck_assert_int_gt(n, 0);
+	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(fgc_vmas_over(v, n, base, blen, &first), 0);
 	free(v);
 	faultgen_attr_free(a);

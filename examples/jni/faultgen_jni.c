@@ -18,8 +18,11 @@
 #include <faultgen.h>
 #include <jni.h>
 
-/* javac -h: the prototypes of PreTouch's native methods. */
+/* javac -h writes the prototypes of PreTouch's native methods; the build
+ * always has them, a lone analyser run may not. */
+#if __has_include("org_libfaultgen_PreTouch.h")
 #include "org_libfaultgen_PreTouch.h"
+#endif
 
 #include <errno.h>
 #include <stdint.h>
