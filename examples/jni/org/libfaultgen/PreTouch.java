@@ -160,8 +160,9 @@ public final class PreTouch {
 	}
 
 	/**
-	 * Pretouches the whole pages of a direct buffer with the JVM's chunk
-	 * pattern (or a fast mode).  The buffer is never unmapped.  STORE
+	 * Pretouches the whole pages of a writable direct buffer with the
+	 * JVM's chunk pattern (or a fast mode).  The buffer is never
+	 * unmapped.  STORE
 	 * writes a 0 at the start of each page: use ATOMIC_ADD on memory
 	 * that holds data.
 	 */
@@ -170,6 +171,10 @@ public final class PreTouch {
 		if (!buf.isDirect())
 			throw new IllegalArgumentException(
 				"not a direct buffer");
+		// A touch of read-only memory would kill the JVM.
+		if (buf.isReadOnly())
+			throw new IllegalArgumentException(
+				"a read-only buffer");
 		return new Result(pretouch0(buf, threads, touch.ordinal()));
 	}
 
