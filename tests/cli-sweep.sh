@@ -1,0 +1,279 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-sweep.sh - pft-sweep runs one pft per point (pattern, workers) over
+# the default worker counts of the allowed CPUs, writes a points CSV with
+# its columns and one row per point, a runs CSV with one row per measured
+# run (warm-up runs left out), a JSON document that parses and agrees with
+# both, the table on stdout and progress on stderr; --dry-run, the CPU
+# list modes and bad command lines.
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+have_python || skip "python3 is needed (pft-sweep is a Python 3 script)"
+sweep=$top_srcdir/pft/pft-sweep
+ncpu=$(nr_allowed)
+first_cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+
+# The default worker counts: 1, 2, 4, ... below the allowed CPUs, then
+# their number.
+counts=
+n=1
+while [ "$n" -lt "$ncpu" ]; do
+	counts="$counts $n"
+	n=$((n * 2))
+done
+counts="${counts# } $ncpu"
+counts=${counts# }
+# shellcheck disable=SC2086
+ncounts=$(printf '%s\n' $counts | wc -l)
+
+points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median
+runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max
+
+# run_sweep NAME ARGS...: output in $tmp/NAME.out, .err, status in $rc.
+run_sweep() {
+	name=$1
+	shift
+	"$sweep" --pft="$PFT" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+
+# The structure of a sweep's files: $1 prefix, $2 patterns (comma
+# separated), $3 counts (space separated), $4 runs per point, $5 pages
+# per run of one point with one worker (a multiple for more workers is
+# not checked: pft rounds slices up), $6 the mode.
+cat >"$tmp/check.py" <<'EOF'
+import csv, json, sys
+
+prefix, patterns, counts, runs, mode = sys.argv[1], sys.argv[2].split(","), \
+    [int(x) for x in sys.argv[3].split()], int(sys.argv[4]), sys.argv[5]
+problems = []
+def check(cond, what):
+    if not cond:
+        problems.append(what)
+
+points = list(csv.DictReader(open(prefix + ".csv")))
+allruns = list(csv.DictReader(open(prefix + "-runs.csv")))
+doc = json.load(open(prefix + ".json"))
+check(len(points) == len(patterns) * len(counts),
+      "%d point rows, expected %d" % (len(points), len(patterns) * len(counts)))
+check(len(allruns) == len(patterns) * len(counts) * runs,
+      "%d run rows, expected %d" % (len(allruns), len(patterns) * len(counts) * runs))
+want = [(p, n) for n in counts for p in patterns]
+check([(r["pattern"], int(r["workers"])) for r in points] == want,
+      "points not in (workers, pattern) order: %s" %
+      [(r["pattern"], r["workers"]) for r in points])
+for r in points:
+    what = "%s/%s" % (r["pattern"], r["workers"])
+    med, lo, hi = float(r["median"]), float(r["min"]), float(r["max"])
+    check(r["runs"] == str(runs), what + ": runs " + r["runs"])
+    check(r["metric"] == "legacy", what + ": metric " + r["metric"])
+    check(0 < lo <= med <= hi, what + ": not 0 < min <= median <= max")
+    check(abs(float(r["spread_pct"]) - (hi - lo) / med * 100) < 0.01,
+          what + ": spread_pct is not (max - min) / median")
+    mine = [float(x["fault_per_wsec"]) for x in allruns
+            if x["pattern"] == r["pattern"] and x["workers"] == r["workers"]]
+    mine.sort()
+    m = mine[len(mine) // 2] if len(mine) % 2 else \
+        (mine[len(mine) // 2 - 1] + mine[len(mine) // 2]) / 2
+    check(abs(m - med) <= 0.001 + 1e-9 * med,
+          what + ": median %s is not that of its runs (%s)" % (med, m))
+    base = [x for x in points if x["pattern"] == patterns[0] and
+            x["workers"] == r["workers"]][0]
+    check(abs(float(r["ratio"]) - med / float(base["median"])) < 1e-3,
+          what + ": ratio is not median / %s's" % patterns[0])
+    check(r["round_rate_median"] == "" if mode == "one-shot" else
+          float(r["round_rate_median"]) > 0, what + ": round_rate_median " +
+          r["round_rate_median"])
+for x in allruns:
+    what = "run %s/%s/%s" % (x["pattern"], x["workers"], x["run"])
+    check(1 <= int(x["run"]) <= runs, what + ": run number")
+    check(x["faults_agree"] == "1", what + ": faults do not agree")
+    check(int(x["pages"]) > 0 and int(x["minflt"]) > 0, what + ": no pages")
+    check(int(x["rounds"]) == (1 if mode == "one-shot" else 2) *
+          int(x["workers"]), what + ": rounds " + x["rounds"])
+check(doc["schema"] == "pft-sweep/1", "JSON schema")
+check(doc["config"]["patterns"] == patterns, "JSON config.patterns")
+check(doc["config"]["workers"] == counts, "JSON config.workers")
+check(doc["config"]["mode"] == mode, "JSON config.mode")
+check(len(doc["points"]) == len(points), "JSON points")
+for p in doc["points"]:
+    check(p["status"] == 0, "JSON point status %s" % p["status"])
+    check(len(p["runs"]) == runs, "JSON point runs %d" % len(p["runs"]))
+    check(p["command"][0].endswith("pft") and "--json" in p["command"],
+          "JSON point command %s" % p["command"])
+    check(abs(p["stats"]["median"] -
+              float([r for r in points if r["pattern"] == p["pattern"] and
+                     int(r["workers"]) == p["workers"]][0]["median"])) < 0.01,
+          "JSON median differs from the CSV's")
+for p in problems:
+    print(p)
+EOF
+
+# Every pattern at the default counts, two measured rounds after one
+# warm-up round, two runs per point, no plot.
+run_sweep rounds -m 4M --rounds=2 --warmup=1 -r 2 -o "$tmp/r" --no-plot
+if [ "$rc" -ne 0 ]; then
+	fail "rounds sweep exited $rc: $(tail -n 3 "$tmp/rounds.err")"
+else
+	ok
+	[ "$(head -n 1 "$tmp/r.csv")" = "$points_header" ] ||
+		fail "points CSV header: $(head -n 1 "$tmp/r.csv")"
+	[ "$(head -n 1 "$tmp/r-runs.csv")" = "$runs_header" ] ||
+		fail "runs CSV header: $(head -n 1 "$tmp/r-runs.csv")"
+	python3 -m json.tool "$tmp/r.json" >/dev/null 2>&1 ||
+		fail "r.json does not parse with python3 -m json.tool"
+	out=$(python3 "$tmp/check.py" "$tmp/r" shared-vma,per-thread-vma,processes \
+		"$counts" 2 rounds 2>&1)
+	[ -z "$out" ] || fail "rounds sweep: $out"
+	for f in r.gp r.png r.svg; do
+		[ ! -e "$tmp/$f" ] || fail "--no-plot wrote $f"
+	done
+	# The table: a description, a header naming the patterns and the
+	# ratios, one row per worker count.
+	lines=$(wc -l <"$tmp/rounds.out")
+	[ "$lines" -eq $((ncounts + 2)) ] ||
+		fail "table has $lines lines, expected $((ncounts + 2))"
+	sed -n 2p "$tmp/rounds.out" | grep -q \
+		'^workers  *shared-vma  *spread  *per-thread-vma  *spread  *processes  *spread  *per-thread-vma/shared-vma  *processes/shared-vma$' ||
+		fail "table header: $(sed -n 2p "$tmp/rounds.out")"
+	rows=$(sed -n '3,$p' "$tmp/rounds.out" | awk '{ print $1 }' | tr '\n' ' ')
+	[ "$rows" = "$counts " ] || fail "table rows for workers '$rows'"
+	bad=$(sed -n '3,$p' "$tmp/rounds.out" | awk 'NF != 9')
+	[ -z "$bad" ] || fail "table row without 9 columns: $bad"
+	# Progress: each point named, with elapsed and left times.
+	npoints=$((3 * ncounts))
+	for i in $(seq 1 $npoints); do
+		grep -q "^pft-sweep: point $i of $npoints: .* elapsed, ~[0-9:]* left$" \
+			"$tmp/rounds.err" || fail "no progress line for point $i"
+	done
+fi
+
+# One-shot with a warm-up run in the same pft process: the warm-up runs
+# are not in the results, the measured runs are numbered from 1.
+run_sweep oneshot -m 4M --one-shot --warmup=1 -r 3 -p processes,shared-vma \
+	-o "$tmp/o" --no-plot -q
+if [ "$rc" -ne 0 ]; then
+	fail "one-shot sweep exited $rc: $(tail -n 3 "$tmp/oneshot.err")"
+else
+	out=$(python3 "$tmp/check.py" "$tmp/o" processes,shared-vma "$counts" 3 \
+		one-shot 2>&1)
+	[ -z "$out" ] || fail "one-shot sweep: $out"
+	[ ! -s "$tmp/oneshot.err" ] || fail "-q still wrote: $(cat "$tmp/oneshot.err")"
+	grep -q -- '--repeat=4' "$tmp/o.json" ||
+		fail "one-shot with a warm-up run does not ask pft for 4 runs"
+fi
+
+# --dry-run: one pft command line per point, nothing run or written.
+run_sweep dry --dry-run -m 8M --duration=0.5 --warmup=2 -r 3 -o "$tmp/d" -- -c 2
+n=$(wc -l <"$tmp/dry.out")
+if [ "$rc" -ne 0 ] || [ "$n" -ne $((3 * ncounts)) ]; then
+	fail "--dry-run: exit $rc, $n command lines"
+else
+	bad=$(grep -v -- '--json -m 8M .*--duration=0.5 --warmup=2 --repeat=3 -c 2$' \
+		"$tmp/dry.out")
+	[ -z "$bad" ] || fail "--dry-run command: $bad"
+	[ "$(grep -c -- ' -n [0-9]* ' "$tmp/dry.out")" -eq "$ncounts" ] ||
+		fail "--dry-run: not one process point per count"
+	[ ! -e "$tmp/d.csv" ] || fail "--dry-run wrote d.csv"
+	ok
+fi
+
+# --size-per-worker scales -m with the workers.
+run_sweep spw --dry-run --size-per-worker=2M -p shared-vma
+got=$(sed 's/.* -m \([0-9]*\) .* -t \([0-9]*\) .*/\1:\2/' "$tmp/spw.out" | tr '\n' ' ')
+want=
+for n in $counts; do
+	want="$want$((n * 2097152)):$n "
+done
+[ "$got" = "$want" ] || fail "--size-per-worker: '$got', expected '$want'"
+
+# --cpu-list: the point with N workers is pinned to the first N CPUs.
+run_sweep list --dry-run --cpu-list="$first_cpu" -p shared-vma
+if [ "$rc" -ne 0 ] || ! grep -q -- "-t 1 .*--cpus=$first_cpu -a$" "$tmp/list.out" ||
+	[ "$(wc -l <"$tmp/list.out")" -ne 1 ]; then
+	fail "--cpu-list=$first_cpu: exit $rc, $(cat "$tmp/list.out" "$tmp/list.err")"
+else
+	ok
+fi
+# --cpu-groups=core: as many points as distinct cores, each CPU once.
+run_sweep groups --dry-run --cpu-groups=core -p shared-vma
+if [ "$rc" -ne 0 ]; then
+	fail "--cpu-groups=core exited $rc: $(cat "$tmp/groups.err")"
+else
+	out=$(python3 - "$tmp/groups.out" <<'EOF'
+import os, re, sys
+cores = {}
+for c in sorted(os.sched_getaffinity(0)):
+    p = "/sys/devices/system/cpu/cpu%d/topology/" % c
+    for f in ("core_cpus_list", "thread_siblings_list"):
+        if os.path.exists(p + f):
+            cores.setdefault(open(p + f).read().strip(), c)
+            break
+lines = open(sys.argv[1]).read().splitlines()
+ngroups = len(cores)
+last = re.search(r"--cpus=([0-9,]*) -a", lines[-1]).group(1).split(",")
+if sorted(int(x) for x in last) != sorted(cores.values()):
+    print("last point pinned to %s, cores %s" % (last, sorted(cores.values())))
+for l in lines:
+    n = int(re.search(r" -t ([0-9]+) ", l).group(1))
+    cpus = re.search(r"--cpus=([0-9,]*) -a", l).group(1).split(",")
+    if len(cpus) != n or len(set(cpus)) != n or n > ngroups:
+        print("bad point: " + l)
+EOF
+)
+	[ -z "$out" ] || fail "--cpu-groups=core: $out"
+fi
+
+# A pft that fails: the sweep goes on, says why, exits 1.
+run_sweep failing -m 4M --rounds=1 -r 1 -p shared-vma -w 1 -o "$tmp/f" \
+	--no-plot -- --zap=munmap
+if [ "$rc" -ne 1 ] || ! grep -q 'pft exited 2' "$tmp/failing.err"; then
+	fail "a failing pft: exit $rc, $(cat "$tmp/failing.err")"
+else
+	ok
+fi
+
+# Bad command lines: one line naming the problem, the hint, exit 2.
+bad_usage() {
+	"$sweep" --pft="$PFT" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || [ "$(wc -l <"$tmp/bad.err")" -ne 2 ] ||
+		! tail -n 1 "$tmp/bad.err" | grep -q "^Try 'pft-sweep --help'" ||
+		[ -s "$tmp/bad.out" ]; then
+		fail "'$*': exit $rc, $(cat "$tmp/bad.err")"
+		return
+	fi
+	ok
+}
+bad_usage --repeat=0
+bad_usage --patterns=shared-vma,bogus
+bad_usage --workers=0
+bad_usage --workers=2-1
+bad_usage --duration=soon
+bad_usage --duration=1 --rounds=3
+bad_usage --one-shot --metric=round
+bad_usage --metric=fastest
+bad_usage --cpu-groups=socket
+bad_usage --cpu-list=1-0
+bad_usage --cpu-groups=core --cpu-list="$first_cpu"
+bad_usage --size=12Q
+bad_usage --bogus
+bad_usage stray
+bad_usage --compare only-one.csv
+bad_usage -- -t 4
+bad_usage -- --json
+bad_usage --cpu-list=100000
+
+if ! "$sweep" --help >"$tmp/help.out" 2>&1 ||
+	! grep -q '^Usage: pft-sweep' "$tmp/help.out"; then
+	fail "--help"
+else
+	ok
+fi
+"$sweep" --pft="$PFT" --version >"$tmp/version.out" 2>&1
+grep -q '^pft-sweep (libfaultgen [0-9]' "$tmp/version.out" ||
+	fail "--version: $(cat "$tmp/version.out")"
+
+finish
