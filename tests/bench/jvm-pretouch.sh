@@ -173,6 +173,8 @@ done
 
 lower() { echo "$1" | tr 'A-Z' 'a-z'; }
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+
 # Round 0 warms up and is not kept.  Within a round the JVM with pretouch
 # and the emulation swap places every other round.
 round=0
@@ -209,6 +211,7 @@ done
 
 echo "JVM AlwaysPreTouch vs libfaultgen's emulation: -Xms$size, $runs runs" \
 	"each, medians [min-max], $(nproc) CPUs"
+echo "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 while read -r home rel name w; do
 	key=$rel-$name
 	jt=$(median "$tmp/jvm-$key" 1)
