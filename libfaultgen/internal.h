@@ -39,6 +39,24 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
+/* AddressSanitizer would check each touch against its shadow memory and
+ * fault the shadow too: the touches are the measurement, leave them be. */
+#if defined(__has_attribute)
+#if __has_attribute(no_sanitize_address)
+#define FG_NO_ASAN __attribute__((no_sanitize_address))
+#endif
+#endif
+#ifndef FG_NO_ASAN
+#define FG_NO_ASAN
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define FG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FG_ASAN 1
+#endif
+#endif
+
 #define FG_MAX_WORKERS (1u << 20)
 #define FG_HPAGE_SIZE (2UL << 20)
 #define FG_DEFAULT_CHUNK (4ULL << 20)

@@ -132,11 +132,10 @@ static void fold_rounds(struct faultgen_run *run, struct faultgen_result *r)
 	for (uint64_t k = 0; k < common; k++) {
 		for (unsigned int i = 0; i < n; i++) {
 			int64_t ns = run->round_ns[(size_t)i * FG_ROUND_SAMPLES + k];
-			double pages = (double)(run->wlen[i] /
-						(size_t)run->pagesize);
+			uint64_t pages = run->wlen[i] / (size_t)run->pagesize;
 
 			if (ns > 0)
-				rates[k] += pages * 1e9 / (double)ns;
+				rates[k] += (double)pages * 1e9 / (double)ns;
 		}
 	}
 	r->rounds_sampled = (unsigned int)common;
