@@ -22,8 +22,9 @@ fail() {
 	failures=$((failures + 1))
 }
 
+# Variables of the configured build (several: "A B" gives $(A) $(B)).
 make_var() {
-	printf 'print-var: ; @echo $(%s)\n' "$1" |
+	printf 'print-var: ; @echo %s\n' "$(printf '$(%s) ' $1)" |
 		MAKEFLAGS= MFLAGS= MAKELEVEL= make -s --no-print-directory \
 			-C "$top_builddir/${2:-}" -f Makefile -f - print-var
 }
@@ -53,12 +54,23 @@ if ! out=$(run_make install 2>&1); then
 	exit 1
 fi
 
-# The layout.
-for f in "$bindir/pft" "$includedir/faultgen.h" \
-	"$pkgconfigdir/libfaultgen.pc" "$mandir/man1/pft.1" \
-	"$mandir/man7/faultgen.7"; do
+# The layout: pft and its front-end scripts, the header, the pkg-config
+# file, the overview pages, and the JNI shim and jar where they are built.
+for f in $(make_var "bin_PROGRAMS bin_SCRIPTS dist_bin_SCRIPTS" pft); do
+	[ -x "$dest$bindir/$f" ] || fail "not installed: $bindir/$f"
+done
+for f in "$includedir/faultgen.h" "$pkgconfigdir/libfaultgen.pc" \
+	"$mandir/man1/pft.1" "$mandir/man7/faultgen.7"; do
 	[ -f "$dest$f" ] || fail "not installed: $f"
 done
+if [ -n "$(make_var jni_LTLIBRARIES examples/jni)" ]; then
+	jnidir=$(make_var jnidir examples/jni)
+	javadir=$(make_var javadir examples/jni)
+	[ -f "$dest$jnidir/libfaultgen-jni.so" ] ||
+		fail "not installed: $jnidir/libfaultgen-jni.so"
+	[ -f "$dest$javadir/faultgen.jar" ] ||
+		fail "not installed: $javadir/faultgen.jar"
+fi
 shared=$(cd "$dest$libdir" 2>/dev/null && ls libfaultgen.so.*.*.* 2>/dev/null)
 if [ -z "$shared" ]; then
 	fail "no libfaultgen.so.N.N.N in $libdir"
@@ -185,7 +197,12 @@ if [ "$failures" -ne 0 ]; then
 	echo "install: $failures failure(s)" >&2
 	exit 1
 fi
-echo "install: layout, pkg-config consumer (shared${skipped:+; not:$skipped}${skipped:- and static}), uninstall: ok"
+if [ -n "$skipped" ]; then
+	linked="shared only"
+else
+	linked="shared and static"
+fi
+echo "install: layout, pkg-config consumer ($linked), uninstall: ok"
 if [ -n "$skipped" ]; then
 	echo "install: SKIP: not checked:${skipped%,}" >&2
 	exit 77
