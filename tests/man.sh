@@ -98,6 +98,21 @@ check_sections() {
 		fail "$rel: SYNOPSIS lacks the link line"
 }
 
+# A reference to a page of ours, such as .BR faultgen_run_new (3), leads to
+# a page.
+check_xrefs() {
+	for page in "$man"/man*/*.[0-9]; do
+		sed -n 's/^\.[BI]R \(faultgen[A-Za-z0-9_]*\|pft\) (\([0-9]\)).*/\1 \2/p' \
+			"$page" | sort -u | while read -r ref sec; do
+			[ -f "$man/man$sec/$ref.$sec" ] ||
+				echo "${page#"$man"/} refers to $ref($sec)"
+		done
+	done >"$tmp/xrefs"
+	while read -r line; do
+		fail "$line, which has no page"
+	done <"$tmp/xrefs"
+}
+
 # Every page is listed for installation (and so for the tarball).
 check_listed() {
 	listed=" $(make_var dist_man1_MANS "$top_builddir/man") \
@@ -205,6 +220,7 @@ examples=0
 
 check_symbols_have_pages
 check_links
+check_xrefs
 check_listed
 for page in "$man"/man3/*.3; do
 	[ -z "$(so_target "$page")" ] || continue
