@@ -121,6 +121,10 @@ row "measure" value target
 
 # 1. The kernel's populate against the touch loop.
 for w in 1 2; do
+	if [ "$w" -gt "$(nproc)" ]; then
+		row "$w worker(s): touch / populate" "-" "skipped: one CPU"
+		continue
+	fi
 	args="-t $w -m $SIZE --duration=$DURATION --warmup=2"
 	: >"$tmp/touch.f"
 	: >"$tmp/pop.f"
@@ -272,7 +276,7 @@ if [ -x "$PRETOUCH" ]; then
 		jresult "$tmp/m" pages_per_wall_s >>"$tmp/memset"
 		i=$((i + 1))
 	done
-	row "pretouch $PRETOUCH_SIZE fast, $workers workers, pages/s" \
+	row "pretouch $PRETOUCH_SIZE fast, $workers worker(s), pages/s" \
 		"$(printf %.0f "$(median "$tmp/fast")")"
 	row "pretouch $PRETOUCH_SIZE JVM emulation (JDK 25, G1), pages/s" \
 		"$(printf %.0f "$(median "$tmp/jvm")")"

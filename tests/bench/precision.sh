@@ -40,6 +40,8 @@ die() {
 }
 
 command -v "$PFT" >/dev/null 2>&1 || die "no pft: set PFT=path/to/pft"
+[ "$THREADS" -le "$(nproc)" ] ||
+	die "THREADS=$THREADS, but $(nproc) CPU(s) allowed: set THREADS"
 
 # The default number of warm-up rounds of this pft's duration mode.
 default_warmup=$("$PFT" --json -m 4M --duration=0.01 2>/dev/null |

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-sweep-bench.sh - the benchmarks of tests/bench (run by hand to
+# measure) still run: with QUICK=1 (tiny sizes, short runs) each prints
+# its table, a number in every measured row and a verdict for every
+# target, and exits 0 or 3 (a target missed: on tiny runs that is noise,
+# not a failure).  Nothing here asserts a figure.
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+have_python || skip "python3 is needed"
+bench=$top_srcdir/tests/bench
+ncpu=$(nr_allowed)
+threads=2
+[ "$ncpu" -lt 2 ] && threads=1
+
+# precision.sh: one row per case (3 cases per size, default warm-up 0) and
+# one of round rates per duration case.
+QUICK=1 THREADS=$threads PFT=$PFT "$bench/precision.sh" \
+	>"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+	fail "precision.sh exited $rc: $(tail -n 3 "$tmp/p.err")"
+else
+	ok
+	n=$(grep -c "^-t $threads -m [0-9]*M" "$tmp/p.out")
+	r=$(grep -c '^  (median round rate of each run) ' "$tmp/p.out")
+	bad=$(grep -e "^-t $threads" -e '^  (median' "$tmp/p.out" |
+		sed 's/.*)//; s/^-t [^ ]* -m [^ ]*\( --[a-z]*=[0-9.]*\)*//' |
+		awk '!($1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ &&
+		       $4 ~ /^[0-9]+\.[0-9]+$/)')
+	[ -z "$bad" ] || fail "precision.sh rows without figures: $bad"
+	# Each case once per size; duration cases have a round-rate row.
+	cases=$(grep -c '^-t' "$tmp/p.out")
+	if [ "$cases" -lt 4 ] || [ "$r" -lt 2 ] || [ "$n" -ne "$cases" ]; then
+		fail "precision.sh: $cases cases, $r round-rate rows"
+	fi
+	grep -q '<= 1.08 \(met\|MISSED\)$' "$tmp/p.out" ||
+		fail "precision.sh gives no verdict for its target"
+	grep -q "^load average before [0-9.]* [0-9.]* [0-9.]*, after" "$tmp/p.out" ||
+		fail "precision.sh does not report the load"
+fi
+
+# limit.sh: its rows, each with a number or a reason to skip.
+PRETOUCH=$EXAMPLES/pretouch QUICK=1 PFT=$PFT "$bench/limit.sh" \
+	>"$tmp/l.out" 2>"$tmp/l.err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+	fail "limit.sh exited $rc: $(tail -n 3 "$tmp/l.err")"
+else
+	ok
+	for label in "1 worker(s): touch / populate, fault-only" \
+		"1 worker(s): CPU outside / in the loop, %" \
+		"memset 16M, 1 thread (pft -z -t 1), pages/s"; do
+		grep -q "^$label  *[0-9][0-9.]*\( \|$\)" "$tmp/l.out" ||
+			fail "limit.sh: no figure for '$label'"
+	done
+	if [ "$ncpu" -ge 2 ]; then
+		grep -q "^start skew, 2 workers, us  *[0-9.]*  < 100 \(met\|MISSED\)" \
+			"$tmp/l.out" || fail "limit.sh: no start skew"
+		grep -q "^2 worker(s): touch / populate, fault-only  *[0-9.]*  (report)" \
+			"$tmp/l.out" || fail "limit.sh: no 2-worker populate ratio"
+	fi
+	[ -x "$EXAMPLES/pretouch" ] &&
+		! grep -q "^pretouch 16M fast, [0-9]* worker(s), pages/s  *[0-9]" \
+			"$tmp/l.out" && fail "limit.sh: no pretouch figure"
+	verdicts=$(grep -c '\(met\|MISSED\)' "$tmp/l.out")
+	[ "$verdicts" -ge 2 ] || fail "limit.sh: $verdicts verdicts"
+	if [ "$rc" -eq 3 ] && ! grep -q MISSED "$tmp/l.out"; then
+		fail "limit.sh exited 3 with no target missed"
+	fi
+fi
+
+finish
