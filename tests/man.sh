@@ -102,7 +102,7 @@ check_sections() {
 # a page.
 check_xrefs() {
 	for page in "$man"/man*/*.[0-9]; do
-		sed -n 's/^\.[BI]R \(faultgen[A-Za-z0-9_]*\|pft\) (\([0-9]\)).*/\1 \2/p' \
+		sed -n 's/^\.[BIR][BIR] \(( \)\{0,1\}\(faultgen[A-Za-z0-9_]*\|pft\) (\([0-9]\)).*/\2 \3/p' \
 			"$page" | sort -u | while read -r ref sec; do
 			[ -f "$man/man$sec/$ref.$sec" ] ||
 				echo "${page#"$man"/} refers to $ref($sec)"
