@@ -119,24 +119,50 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-/* perf answers each command with "ack\n" on the ack descriptor. */
+/*
+ * perf answers each command with "ack\n" on the ack descriptor.  A stop
+ * signal must end the wait even when it came just before it (the signals
+ * stay blocked between the check and ppoll), and a perf that went away
+ * must not hold pft forever.
+ */
+#define ACK_TIMEOUT_S 10
+
 static int read_ack(int fd)
 {
+	struct timespec ts = { .tv_sec = ACK_TIMEOUT_S };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	sigset_t block, old;
+	int ret = 0;
 	char c;
 
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	for (;;) {
-		ssize_t n = read(fd, &c, 1);
+		ssize_t n;
 
-		if (n < 0 && errno == EINTR) {
-			if (stop_signo)
-				return -EINTR;
-			continue;
+		if (stop_signo) {
+			ret = -EINTR;
+			break;
 		}
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
+		n = ppoll(&pfd, 1, &ts, &old);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		n = n < 0 ? -1 : read(fd, &c, 1);
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
 		if (c == '\n')
-			return 0;
+			break;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }
 
 static void perf_command(struct pft_opts *o, const char *cmd)
@@ -150,6 +176,8 @@ static void perf_command(struct pft_opts *o, const char *cmd)
 	ret = write_all(o->perf_fd, line, (size_t)n);
 	if (!ret && o->perf_ack_fd >= 0)
 		ret = read_ack(o->perf_ack_fd);
+	if (ret && stop_signo) /* interrupted while waiting for perf */
+		return;
 	if (ret) {
 		pft_msg("warning: --perf-ctl: cannot send '%s': %s; no more "
 			"perf commands", cmd, strerror(-ret));
