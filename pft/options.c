@@ -92,11 +92,11 @@ static const struct option long_options[] = {
 /* A leading ':' lets pft tell a missing argument from an unknown option. */
 static const char short_options[] = ":ac:fhlm:n:ps:t:vzCFLMNPSTVZ";
 
+/* No empty line: a harness may merge this into what it parses. */
 static const char usage_text[] =
 "Usage: pft [OPTION]... [TAG]\n"
 "Fault anonymous (or SysV, or /dev/zero) memory from several workers and\n"
 "report faults per CPU second and per wall second, as pft 0.12x did.\n"
-"\n"
 "0.12x options:\n"
 "  -m, --size=SIZE        memory in all: bytes, or a K, M, G or P (pages)\n"
 "                         suffix (default: one page)\n"
@@ -123,7 +123,6 @@ static const char usage_text[] =
 "  -C                     no-clear pages: not supported by this kernel\n"
 "  -h, --help             print this help and exit\n"
 "  TAG                    label for the TAG line of -T\n"
-"\n"
 "Workload:\n"
 "  --pattern=P            shared-vma (default), per-thread-vma, ro-collapse\n"
 "  --cpus=LIST            narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8\n"
@@ -135,12 +134,10 @@ static const char usage_text[] =
 "  --rounds=N             ... or for N rounds per worker\n"
 "  --zap=HOW              dontneed (default) or munmap (per-thread-vma)\n"
 "  --warmup=N             N unmeasured rounds first (default 0)\n"
-"\n"
 "Read-only collapse (--pattern=ro-collapse):\n"
 "  --protect=HOW          mprotect (default), fork, writable (control)\n"
 "  --collapse=HOW         madvise (MADV_COLLAPSE, default), khugepaged\n"
 "  --timeout=SECONDS      how long to wait for khugepaged (default 60)\n"
-"\n"
 "Output:\n"
 "  --repeat=N             N runs, then a summary of fault/wsec\n"
 "  --json                 one JSON object per run (JSON Lines) on stdout\n"
@@ -149,7 +146,6 @@ static const char usage_text[] =
 "  --perf-ctl=CTL[,ACK]   write perf's \"enable\"/\"disable\" to CTL (a file\n"
 "                         descriptor number or a FIFO) around each run,\n"
 "                         waiting for \"ack\" on ACK when given\n"
-"\n"
 "Result line: Gb, workers, cachelines, user, system and wall seconds,\n"
 "pages per CPU second and per wall second.  Exit status: 0 success,\n"
 "1 the run failed, 2 bad usage, 128+N stopped by signal N.\n"

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-options.sh - the options besides the result line: -h, -V (no build
+# date), -M (one VMA per worker, seen in numa_maps), -N, -v, -s, 4096
+# threads with -F, the touches and THP advice, and --cpuset (as root,
+# where a cpuset hierarchy is mounted).
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+have_python || skip "python3 is needed"
+ncpu=$(nr_allowed)
+two=2
+[ "$ncpu" -lt 2 ] && two=1
+
+# -h: usage on stdout naming every long option; exit 0.
+run_pft help --help
+[ "$rc" -eq 0 ] && [ ! -s "$tmp/help.err" ] && ok || fail "--help: exit $rc"
+for opt in size threads processes cachelines sleep pin fifo sysv shm-lock \
+	dev-zero title numa-maps pause oversubscribe verbose version help \
+	pattern cpus cpuset touch thp numa-local duration rounds zap warmup \
+	repeat json perf-ctl per-worker collapse protect timeout; do
+	grep -q -- "--$opt" "$tmp/help.out" && ok || fail "--help does not list --$opt"
+done
+check_lines_have_letters "$tmp/help.out" "--help"
+
+# -V: version and libcpuset on stderr, exit 0; no build date anywhere.
+run_pft version -V
+[ "$rc" -eq 0 ] && [ ! -s "$tmp/version.out" ] &&
+	grep -q 'libfaultgen [0-9][0-9.]*, libcpuset \(built in\|not built in\)' "$tmp/version.err" &&
+	ok || fail "-V: exit $rc: $(cat "$tmp/version.err")"
+bin=$PFT
+[ -f "$(dirname "$PFT")/.libs/$(basename "$PFT")" ] &&
+	bin=$(dirname "$PFT")/.libs/$(basename "$PFT")
+months='Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec'
+if grep -aEq "($months) [ 0-9][0-9] [0-9]{4}" "$bin" ||
+	grep -aEq "($months) [ 0-9][0-9] [0-9]{4}" "$tmp/version.err"; then
+	fail "a build date (__DATE__) is in the binary or in -V"
+else
+	ok
+fi
+
+# The region's numa_maps lines with -N: one VMA in the shared pattern, one
+# per worker with -M (0.12x's -M never worked), and the workers' pages in
+# them.
+run_pft shared -N -t "$two" -m 8M
+n=$(grep -c 'anon=2048' "$tmp/shared.out")
+[ "$rc" -eq 0 ] && [ "$n" -eq 1 ] && ok ||
+	fail "-N shared VMA: $n mappings with 2048 pages: $(cat "$tmp/shared.out")"
+run_pft multi -N -M -t "$two" -m 8M
+n=$(grep -c "anon=$((2048 / two))" "$tmp/multi.out")
+[ "$rc" -eq 0 ] && [ "$n" -eq "$two" ] && ok ||
+	fail "-N -M: $n mappings of $((2048 / two)) pages, not $two: $(cat "$tmp/multi.out")"
+run_pft multi-long -N --pattern=per-thread-vma -t "$two" -m 8M
+n=$(grep -c "anon=$((2048 / two))" "$tmp/multi-long.out")
+[ "$n" -eq "$two" ] && ok || fail "--pattern=per-thread-vma -N: $n mappings"
+check_lines_have_letters "$tmp/multi.err" "-N stderr"
+[ "$(count_results "$tmp/multi.out")" -eq 1 ] && ok ||
+	fail "-N: the numa_maps lines read as results"
+
+# -v: more on stderr, every line with letters, the result unchanged.
+run_pft verbose -v -v -t "$two" -m 8M
+[ "$rc" -eq 0 ] && [ -s "$tmp/verbose.err" ] && ok || fail "-v: exit $rc, nothing on stderr"
+check_lines_have_letters "$tmp/verbose.err" "-v stderr"
+check_result_line "$(cat "$tmp/verbose.out")" "$two" 1 "-v"
+
+# -s: the run completes after its sleep, with its result.
+run_pft sleep -s 1 -t 1 -m 4M
+[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/sleep.out")" 1 1 "-s 1" ||
+	fail "-s 1: exit $rc"
+
+# 4096 threads on any number of CPUs with -F.
+run_pft many -F -t 4096 -m 16M
+[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/many.out")" 4096 1 "-F -t 4096" ||
+	fail "-F -t 4096: exit $rc: $(head -n 2 "$tmp/many.err")"
+
+# Every touch and THP advice runs and gives one result.
+for t in write read memset populate; do
+	run_pft touch-$t --touch=$t -t "$two" -m 8M
+	[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/touch-$t.out")" "$two" 1 "--touch=$t" ||
+		fail "--touch=$t: exit $rc: $(head -n 2 "$tmp/touch-$t.err")"
+	check_lines_have_letters "$tmp/touch-$t.err" "--touch=$t stderr"
+done
+for t in default always never; do
+	run_pft thp-$t --thp=$t -t "$two" -m 8M
+	[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/thp-$t.out")" "$two" 1 "--thp=$t" ||
+		fail "--thp=$t: exit $rc: $(head -n 2 "$tmp/thp-$t.err")"
+	check_lines_have_letters "$tmp/thp-$t.err" "--thp=$t stderr"
+done
+
+# --numa-local is -p: the TAG line says vma-policy.
+run_pft numa-local -T --numa-local -m 4M t
+[ "$(sed -n 1p "$tmp/numa-local.out")" = "TAG pft:anon-vma-policy:t" ] && ok ||
+	fail "--numa-local: TAG line '$(sed -n 1p "$tmp/numa-local.out")'"
+
+# --cpuset: pft moves itself into the cpuset and runs on its CPUs.
+cg=/sys/fs/cgroup/cpuset
+if [ "$(id -u)" -eq 0 ] && [ -f "$cg/cpuset.cpus" ] && cpu_allowed 0; then
+	cgname=pft-test-$$
+	if mkdir "$cg/$cgname" 2>/dev/null; then
+		echo 0 >"$cg/$cgname/cpuset.cpus"
+		cat "$cg/cpuset.mems" >"$cg/$cgname/cpuset.mems"
+		run_pft cpuset --cpuset="$cgname" --json -a -t 1 -m 4M
+		python3 - "$tmp/cpuset.out" <<'EOF' >"$tmp/cpuset.check" 2>&1
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert d["cpus"]["allowed"] == "0", d["cpus"]
+assert d["config"]["cpuset"].startswith("pft-test-")
+assert d["config"].get("cpuset_source", "") != "", d["config"]
+assert [w["last_cpu"] for w in d["workers"]] == [0], d["workers"]
+EOF
+		[ $? -eq 0 ] && [ "$rc" -eq 0 ] && ok ||
+			fail "--cpuset: exit $rc: $(cat "$tmp/cpuset.check" "$tmp/cpuset.err")"
+		rmdir "$cg/$cgname" || fail "--cpuset: the cpuset still has tasks"
+	fi
+else
+	echo "$test_name: --cpuset not tried (needs root and $cg)" >&2
+fi
+
+finish
