@@ -23,7 +23,7 @@ fi
 num='[0-9][0-9]*\.[0-9]'
 madv_line() {
 	printf '^collapsed [0-9]*/%s %s by MADV_COLLAPSE in %s ms, %s ms/range' \
-		"$1" "$2" "$num" "$num[0-9]"
+		"$1" "$2" "$num" "${num}[0-9]"
 }
 
 # "human NAME RANGES WORDS ARGS...": exit 0, one line of the format.

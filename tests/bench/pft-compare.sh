@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# pft-compare.sh - a benchmark, not a test: pft against another pft.
+#
+#   PFT=pft/pft PFT_REF=/usr/local/bin/pft-0.12x tests/bench/pft-compare.sh
+#
+# For each case (-t 1, -t 2, -n 2 at 1 GiB by default) it runs one warm-up
+# of each binary, then ROUNDS rounds of A then B back to back (memory that
+# sits freed for a few seconds goes back to the hypervisor on some VMs and
+# costs 2-5x more to fault again, so the two must alternate closely), and
+# prints for each binary the median fault/wsec of its result lines, their
+# spread, the median whole-process CPU time (user + system of pft and all
+# its children, from wait4), and the ratio A/B of the medians.  Then, for
+# A only, ROUNDS runs with --json give the median start skew between
+# workers.  Without PFT_REF only A runs.
+#
+# Environment:
+#   PFT          the pft under test (default: pft/pft of this build tree,
+#                else pft on PATH)
+#   PFT_REF      the other pft (e.g. 0.12x), optional
+#   ROUNDS       rounds per case (default 10)
+#   SIZE         -m of every run (default 1G)
+#   CASES        cases separated by ';' (default "-t 1;-t 2;-n 2")
+#   EXTRA        more arguments for both binaries (e.g. -a)
+#
+# Requires python3 (for wait4 and the JSON).  The word splitting of
+# $(...) and $c below is meant: they hold several words.
+# shellcheck disable=SC2046,SC2086
+#
+# Copyright (C) 2026 The libfaultgen authors
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${PFT:-}" ]; then
+	for p in "$here/../../pft/pft" "$(command -v pft 2>/dev/null)"; do
+		[ -n "$p" ] && [ -x "$p" ] && PFT=$p && break
+	done
+fi
+[ -n "${PFT:-}" ] || { echo "pft-compare: set PFT to the pft to measure" >&2; exit 2; }
+REF=${PFT_REF:-}
+ROUNDS=${ROUNDS:-10}
+SIZE=${SIZE:-1G}
+CASES=${CASES:--t 1;-t 2;-n 2}
+EXTRA=${EXTRA:-}
+command -v python3 >/dev/null || { echo "pft-compare: python3 is needed" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pft-compare.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# Runs one pft and prints "fault/wsec cpu_seconds exit_status": the last
+# result line (mmtests' rule) and the CPU time of the whole process tree.
+cat >"$tmp/run1.py" <<'EOF'
+import os, re, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE,
+                     stderr=subprocess.STDOUT, text=True)
+out = p.stdout.read()
+_, status, ru = os.wait4(p.pid, 0)
+rate = None
+for line in out.splitlines():
+    if re.search("[A-Za-z]", line.replace("s", "")):
+        continue
+    f = line.replace("s", "").split()
+    if len(f) == 8:
+        rate = float(f[7])
+code = os.waitstatus_to_exitcode(status)
+print(rate if rate is not None else "nan", ru.ru_utime + ru.ru_stime, code)
+EOF
+
+# Prints "median spread%" of the numbers on stdin.
+cat >"$tmp/stats.py" <<'EOF'
+import statistics, sys
+v = [float(x) for x in sys.stdin.read().split() if x != "nan"]
+if not v:
+    print("nan nan")
+else:
+    m = statistics.median(v)
+    print("%.3f %.1f" % (m, (max(v) - min(v)) / m * 100 if m else 0))
+EOF
+
+cat >"$tmp/skew.py" <<'EOF'
+import json, statistics, sys
+v = []
+for line in open(sys.argv[1]):
+    try:
+        d = json.loads(line)
+        v.append(d["result"]["start_skew_s"] * 1e6)
+    except (ValueError, KeyError):
+        pass
+print("%.1f %.1f %d" % (statistics.median(v), max(v), len(v)) if v else "nan nan 0")
+EOF
+
+run() {
+	python3 "$tmp/run1.py" "$@" -m "$SIZE" $EXTRA
+}
+
+echo "pft-compare: A=$PFT${REF:+ B=$REF}, -m $SIZE $EXTRA, $ROUNDS rounds per case"
+echo "pft-compare: $(uname -r), $(nproc) CPUs, THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s\n' case \
+	"A fault/wsec" spread "A cpu s" "B fault/wsec" spread "B cpu s" "A/B" "A skew us"
+IFS_SAVE=$IFS
+IFS=';'
+# shellcheck disable=SC2086
+set -- $CASES
+IFS=$IFS_SAVE
+for c in "$@"; do
+	: >"$tmp/a.rate"; : >"$tmp/a.cpu"; : >"$tmp/b.rate"; : >"$tmp/b.cpu"
+	failed=
+	run "$PFT" $c >/dev/null
+	[ -n "$REF" ] && run "$REF" $c >/dev/null
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+			set -- $(run "$PFT" $c)
+		[ "$3" = 0 ] || failed="$failed A:exit$3"
+		echo "$1" >>"$tmp/a.rate"; echo "$2" >>"$tmp/a.cpu"
+		if [ -n "$REF" ]; then
+					set -- $(run "$REF" $c)
+			[ "$3" = 0 ] || failed="$failed B:exit$3"
+			echo "$1" >>"$tmp/b.rate"; echo "$2" >>"$tmp/b.cpu"
+		fi
+		i=$((i + 1))
+	done
+	# Start skew from A's JSON, runs of their own, back to back.
+	: >"$tmp/a.json"
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+			"$PFT" $c -m "$SIZE" $EXTRA --json >>"$tmp/a.json" 2>/dev/null
+		i=$((i + 1))
+	done
+	set -- $(python3 "$tmp/stats.py" <"$tmp/a.rate") \
+		$(python3 "$tmp/stats.py" <"$tmp/a.cpu") \
+		$(python3 "$tmp/skew.py" "$tmp/a.json")
+	a_rate=$1 a_spread=$2 a_cpu=$3 skew=$5 skew_max=$6
+	b_rate=- b_spread=- b_cpu=- ratio=-
+	if [ -n "$REF" ]; then
+		set -- $(python3 "$tmp/stats.py" <"$tmp/b.rate") \
+			$(python3 "$tmp/stats.py" <"$tmp/b.cpu")
+		b_rate=$1 b_spread=$2% b_cpu=$3
+		ratio=$(python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else 'nan')" "$a_rate" "$b_rate")
+	fi
+	printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s%s\n' "$c" \
+		"$a_rate" "$a_spread%" "$a_cpu" "$b_rate" "$b_spread" "$b_cpu" \
+		"$ratio" "$skew (max $skew_max)" "${failed:+  failed:$failed}"
+done
+echo "pft-compare: fault/wsec and cpu s are medians; spread is (max - min) / median;"
+echo "pft-compare: A skew is the median start skew between workers over $ROUNDS --json runs of A."
