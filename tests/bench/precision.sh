@@ -6,7 +6,9 @@
 # threads: the duration mode as a user types it (pft's own defaults), the
 # naive zap loop (--warmup=0) when that is not already the default, the
 # duration mode with WARMUP warm-up rounds, and the one-shot run of 0.12x.
-# For duration runs the max/min of the median rate of their rounds too.
+# For duration runs the max/min of the median rate of their rounds too,
+# and for all the max/min of flt/cpu/s (pages per CPU second: time the
+# workers did not run, other programs' load, does not count).
 #
 #   PFT=build/pft/pft tests/bench/precision.sh
 #
@@ -72,7 +74,7 @@ while [ "$i" -le "$RUNS" ]; do
 		out=$("$PFT" --json $args 2>"$tmp/err") ||
 			die "pft $args failed: $(tail -n 1 "$tmp/err")"
 		printf '%s\n' "$out" | sed -n \
-			's/.*"round_rate_median":\([0-9.e+-]*\).*"fault_per_wsec":\([0-9.e+-]*\).*/\2 \1/p' \
+			's/.*"round_rate_median":\([0-9.e+-]*\).*"flt_per_cpu_s":\([0-9.e+-]*\),"fault_per_wsec":\([0-9.e+-]*\).*/\3 \1 \2/p' \
 			>>"$tmp/$name"
 	done <"$cases"
 	echo "precision: iteration $i of $RUNS done, $(($(date +%s) - start)) s" >&2
@@ -117,6 +119,8 @@ while read -r name args; do
 	*) printf '%-46s %s\n' "  (median round rate of each run)" \
 		"$(stats "$tmp/$name" 2)" ;;
 	esac
+	printf '%-46s %s\n' "  (flt/cpu/s: pages per CPU second)" \
+		"$(stats "$tmp/$name" 3)"
 done <"$cases"
 echo "fault/wsec: pages of all measured rounds / elapsed, zap included"
 for f in "$tmp"/dur-* "$tmp"/naive-* "$tmp"/warm-* "$tmp"/once-*; do
