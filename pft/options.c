@@ -151,26 +151,32 @@ static const char usage_text[] =
 "1 the run failed, 2 bad usage, 128+N stopped by signal N.\n"
 "See pft(1).\n";
 
+/* The analyzer takes the va_list parameter for uninitialized (its
+ * callers va_start it). */
+static void vmsg(const char *fmt, va_list ap)
+{
+	fputs("pft: ", stderr);
+	vfprintf(stderr, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
+	fputc('\n', stderr);
+}
+
 void pft_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pft: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void pft_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pft: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'pft --help' for more information.\n", stderr);
+	fputs("Try 'pft --help' for more information.\n", stderr);
 	exit(PFT_EXIT_USAGE);
 }
 

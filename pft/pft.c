@@ -65,16 +65,20 @@ static void install_forwarding(void)
 /* The parent of pid, from /proc/pid/stat (after the command's ')'). */
 static pid_t parent_of(const char *pid)
 {
-	char path[300], buf[512], *p;
-	int ppid;
+	char path[300], buf[512], *p, *end;
+	long ppid;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
 	if (pft_read_line(path, buf, sizeof(buf)) < 0)
 		return -1;
+	/* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p, ") %*c %d", &ppid) != 1)
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
 		return -1;
-	return ppid;
+	ppid = strtol(p + 4, &end, 10);
+	if (end == p + 4)
+		return -1;
+	return (pid_t)ppid;
 }
 
 static int kill_children_of(pid_t self)
