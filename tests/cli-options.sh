@@ -88,6 +88,18 @@ for t in default always never; do
 	check_lines_have_letters "$tmp/thp-$t.err" "--thp=$t stderr"
 done
 
+# -f: SCHED_FIFO workers where allowed, else a runtime error (1) that says
+# why, never a result.
+run_pft fifo -f -t 1 -m 4M
+if [ "$rc" -eq 0 ]; then
+	check_result_line "$(cat "$tmp/fifo.out")" 1 1 "-f"
+elif [ "$rc" -eq 1 ] && grep -qx 'pft: -f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE or an RLIMIT_RTPRIO)' "$tmp/fifo.err" &&
+	[ ! -s "$tmp/fifo.out" ]; then
+	[ "$(id -u)" -ne 0 ] && ok || fail "-f refused to root"
+else
+	fail "-f: exit $rc: $(cat "$tmp/fifo.err")"
+fi
+
 # --numa-local is -p: the TAG line says vma-policy.
 run_pft numa-local -T --numa-local -m 4M t
 [ "$(sed -n 1p "$tmp/numa-local.out")" = "TAG pft:anon-vma-policy:t" ] && ok ||
