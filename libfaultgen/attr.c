@@ -63,7 +63,8 @@ FG_EXPORT int faultgen_attr_set_pattern(struct faultgen_attr *attr,
 FG_EXPORT int faultgen_attr_set_size(struct faultgen_attr *attr,
 				     uint64_t bytes)
 {
-	/* Half the address space is more than any mapping can be. */
+	/* 2^47 bytes, x86-64's whole user address space, is more than any
+	 * mapping can be. */
 	if (!attr || bytes == 0 || bytes > (UINT64_MAX >> 17))
 		return -EINVAL;
 	attr->size = bytes;
@@ -359,7 +360,7 @@ FG_EXPORT const char *faultgen_strerror(int error)
 	case -ENXIO:
 		return "CPU outside the allowed set";
 	case -ENOENT:
-		return "no such cpuset";
+		return "no such cpuset or file";
 	case -ENOBUFS:
 		return "CPU mask too small";
 	case -ENOSPC:

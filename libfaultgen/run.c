@@ -102,8 +102,9 @@ static int alloc_shared(struct faultgen_run *run)
 		 -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	run->sh = p;
 	run->sh_len = len;
+	/* faultgen_run_cancel may read it from another thread. */
+	__atomic_store_n(&run->sh, (struct fg_shared *)p, __ATOMIC_RELEASE);
 	if (run->attr.rounds || run->attr.duration > 0) {
 		len = (size_t)run->attr.nr_workers * FG_ROUND_SAMPLES *
 		      sizeof(*run->round_ns);
@@ -204,6 +205,49 @@ static int exec_faults(struct faultgen_run *run)
 	return 0;
 }
 
+/*
+ * Every error leaving faultgen_run_exec goes through here, so that only
+ * the codes its manual page documents can reach the caller (the system
+ * calls under it have many more).
+ */
+static int public_error(int err)
+{
+	switch (-err) {
+	case 0:
+	case EINVAL:
+	case EALREADY:
+	case ENXIO:
+	case ENOENT:
+	case ENOMEM:
+	case EAGAIN:
+	case EPERM:
+	case EACCES:
+	case EFAULT:
+	case EBUSY:
+	case EOPNOTSUPP:
+	case ECANCELED:
+	case ECHILD:
+		return err;
+	case EEXIST: /* MAP_FIXED_NOREPLACE: the place was taken */
+		return -EBUSY;
+	case ENOSPC:
+		return -ENOMEM;
+	case EMFILE:
+	case ENFILE:
+	case EINTR:
+	case EIDRM:
+	case ESRCH:
+		return -EAGAIN;
+	case EHWPOISON:
+		return -EFAULT;
+	case ENOSYS:
+	case EIO:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
 FG_EXPORT int faultgen_run_exec(struct faultgen_run *run)
 {
 	struct faultgen_attr *a;
@@ -251,6 +295,7 @@ FG_EXPORT int faultgen_run_exec(struct faultgen_run *run)
 		break;
 	}
 out:
+	ret = public_error(ret);
 	run->status = ret;
 	if (ret) {
 		if (!run->fail_error && !run->fail_signo)
@@ -285,11 +330,14 @@ FG_EXPORT int faultgen_run_new(const struct faultgen_attr *attr,
 /* Only atomic stores and futex wake-ups: async-signal-safe. */
 FG_EXPORT void faultgen_run_cancel(struct faultgen_run *run)
 {
+	struct fg_shared *sh;
+
 	if (!run)
 		return;
 	atomic_store(&run->cancelled, 1);
-	if (run->sh)
-		fg_gates_abort(run->sh);
+	sh = __atomic_load_n(&run->sh, __ATOMIC_ACQUIRE);
+	if (sh)
+		fg_gates_abort(sh);
 }
 
 FG_EXPORT void faultgen_run_free(struct faultgen_run *run)
