@@ -13,9 +13,10 @@
 #   PFT=build/pft/pft tests/bench/precision.sh
 #
 # Environment: PFT (default: pft in PATH), RUNS (10), THREADS (2), SIZES
-# ("256M 1G"), DURATION (2), WARMUP (2), TARGET (1.08: max/min of the
-# first size's default duration case), QUICK=1 (tiny sizes and short
-# runs, to try the script, not to measure).
+# ("256M 1G"), DURATION (2), WARMUP (2), EXTRA (more pft arguments for
+# every case, e.g. -a), TARGET (1.08: max/min of the first size's default
+# duration case), QUICK=1 (tiny sizes and short runs, to try the script,
+# not to measure).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
@@ -55,7 +56,7 @@ default_warmup=$("$PFT" --json -m 4M --duration=0.01 2>/dev/null |
 cases=$tmp/cases
 : >"$cases"
 for size in $SIZES; do
-	base="-t $THREADS -m $size"
+	base="-t $THREADS -m $size${EXTRA:+ $EXTRA}"
 	echo "dur-$size $base --duration=$DURATION" >>"$cases"
 	[ "$default_warmup" -ne 0 ] &&
 		echo "naive-$size $base --duration=$DURATION --warmup=0" >>"$cases"
