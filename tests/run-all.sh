@@ -110,6 +110,34 @@ distcheck_minimal() {
 	return $rc
 }
 
+# Valgrind memcheck on thread-mode runs of the examples, pft and the pure
+# suites: no error, no definite or indirect leak.  (Valgrind caps threads
+# near 500; these use a few.)
+memcheck() {
+	vg="$top/libtool --mode=execute valgrind -q --error-exitcode=99
+		--leak-check=full --errors-for-leak-kinds=definite,indirect
+		--show-leak-kinds=definite,indirect"
+	ex=$top/examples
+	rc=0
+	n=0
+	for cmd in "$ex/shared-vma 8M 2" "$ex/per-thread-vma 8M 4" \
+		"$ex/zap-loop 8M 2 0.2" "$top/pft/pft -t 2 -m 16M" \
+		"$top/pft/pft -M -t 2 -F -m 8M --json" \
+		"$top/pft/pft -t 2 -m 8M --duration=0.2 --per-worker" \
+		"$top/tests/check_parse" "$top/tests/check_cpus"; do
+		# shellcheck disable=SC2086
+		if CK_FORK=no $vg $cmd >"$logdir/vg.out" 2>&1; then
+			n=$((n + 1))
+		else
+			echo "memcheck: $cmd:" >&2
+			tail -n 30 "$logdir/vg.out" >&2
+			rc=1
+		fi
+	done
+	echo "memcheck: $n commands clean" >&2
+	return $rc
+}
+
 fuzz() {
 	"$top/tests/fuzz/run.sh" "$top" "${FUZZ_SECONDS:-60}"
 }
@@ -169,6 +197,7 @@ step "make distcheck (--without-cpuset --disable-jni)" distcheck_minimal
 step "packager build (hardening flags, reproducible)" packager_build
 step "make check (gcc, ASan+UBSan)" check_sanitized gcc
 step "make check (clang, ASan+UBSan)" check_sanitized clang
+step "valgrind memcheck" memcheck
 step "fuzzing" fuzz
 step "cppcheck and clang-tidy" static_analysis
 
