@@ -118,6 +118,7 @@ struct fg_wstat {
 	int cpu, last_cpu;
 	int pid, tid;
 	int error; /* -errno from inside the worker */
+	_Atomic int finished; /* 1 once the worker is through, before exit */
 };
 
 /* A one-shot barrier; its words are futex words. */

@@ -257,6 +257,7 @@ static void worker_main(struct worker_arg *wa, bool process)
 	 * gate they are waiting at). */
 	if (w->error)
 		fg_gates_abort(sh);
+	atomic_store(&w->finished, 1);
 	atomic_fetch_add(&sh->done, 1);
 	fg_futex_wake(&sh->done);
 }
@@ -349,11 +350,18 @@ static bool reap_children(struct faultgen_run *run, unsigned int n,
 		if (p == 0 || (p < 0 && errno == EINTR))
 			continue;
 		reaped[i] = true;
-		if (p < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		/* ECHILD: the caller ignores SIGCHLD and the kernel reaped
+		 * the child; if it had not finished, it died. */
+		if (p < 0 && (errno != ECHILD ||
+			      atomic_load(&run->sh->w[i].finished)))
+			continue;
+		if (p > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			continue;
 		if (run->fail_worker < 0) {
 			run->fail_worker = (int)i;
-			run->fail_signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			run->fail_signo = p > 0 && WIFSIGNALED(st) ?
+						  WTERMSIG(st) :
+						  0;
 			if (!run->fail_signo)
 				run->fail_error = -ECHILD;
 		}
