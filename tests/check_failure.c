@@ -165,7 +165,9 @@ static int worker_of_pid(const struct faultgen_run *run, pid_t pid)
 	return -1;
 }
 
-static void run_and_kill(struct faultgen_attr *a, struct killer *k)
+/* signo: the signal the failure must name (0 when it cannot be known). */
+static void run_and_kill(struct faultgen_attr *a, struct killer *k,
+			 int want_signo)
 {
 	struct faultgen_run *run;
 	int ret, worker, signo, err;
@@ -187,8 +189,11 @@ static void run_and_kill(struct faultgen_attr *a, struct killer *k)
 	ck_assert_msg(took < BOUND_S, "the run took %.1f s to fail", took);
 	ck_assert_int_eq(faultgen_run_failure(run, &worker, &signo, &err), 0);
 	ck_assert_int_eq(worker, worker_of_pid(run, k->victim));
-	ck_assert_int_eq(signo, SIGKILL);
-	ck_assert_msg(err == 0 || err == -ECHILD, "error %d", err);
+	ck_assert_int_eq(signo, want_signo);
+	if (want_signo)
+		ck_assert_msg(err == 0 || err == -ECHILD, "error %d", err);
+	else
+		ck_assert_int_eq(err, -ECHILD);
 	assert_no_results(run);
 	ck_assert_int_eq(faultgen_run_exec(run), -EALREADY);
 	faultgen_run_free(run);
@@ -204,7 +209,7 @@ START_TEST(killed_worker_fails_run_naming_it)
 		_i / 2 ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON, 2, 1024);
 	struct killer k = { .children = 2, .min_faults = 1024 };
 
-	run_and_kill(a, &k);
+	run_and_kill(a, &k, SIGKILL);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -219,7 +224,32 @@ START_TEST(worker_killed_before_start_fails_run)
 	struct killer k = { .early = true };
 
 	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
-	run_and_kill(a, &k);
+	run_and_kill(a, &k, SIGKILL);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A caller that ignores SIGCHLD (as daemons do) has its children reaped
+ * by the kernel: the run cannot learn the signal, but must still fail. */
+START_TEST(killed_worker_fails_run_when_sigchld_ignored)
+{
+	struct faultgen_attr *a = long_attr(FAULTGEN_SHARED_VMA,
+					    FAULTGEN_PROCESSES,
+					    FAULTGEN_BACKING_ANON, 2, 1024);
+	struct killer k = { .children = 2, .min_faults = 1024 };
+	struct faultgen_run *run;
+
+	ck_assert_ptr_ne(signal(SIGCHLD, SIG_IGN), SIG_ERR);
+	/* A run nobody kills still succeeds. */
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.05,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_run_free(run);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, LONG_RUN_S,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	run_and_kill(a, &k, 0);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -679,6 +709,7 @@ static Suite *failure_suite(void)
 	tcase_set_timeout(tc, 2 * BOUND_S);
 	tcase_add_loop_test(tc, killed_worker_fails_run_naming_it, 0, 4);
 	tcase_add_loop_test(tc, worker_killed_before_start_fails_run, 0, 2);
+	tcase_add_test(tc, killed_worker_fails_run_when_sigchld_ignored);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cancel");
