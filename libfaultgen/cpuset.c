@@ -128,6 +128,8 @@ FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 		n = read_trimmed(v1, name, "cpuset.cpus", cpus, cpus_len);
 		if (n == -ENOENT) /* a legacy mount without prefixes */
 			n = read_trimmed(v1, name, "cpus", cpus, cpus_len);
+		if (n < 0 && n != -ENOENT)
+			return n; /* there, but unreadable or too long */
 		if (n >= 0) {
 			if (read_trimmed(v1, name, "cpuset.mems", mems,
 					 mems_len) < 0 &&
@@ -140,6 +142,8 @@ FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 	if (is_dir(v2, name)) {
 		n = read_trimmed(v2, name, "cpuset.cpus.effective", cpus,
 				 cpus_len);
+		if (n < 0 && n != -ENOENT)
+			return n;
 		if (n >= 0) {
 			if (read_trimmed(v2, name, "cpuset.mems.effective",
 					 mems, mems_len) < 0)

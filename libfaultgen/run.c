@@ -231,6 +231,7 @@ static int public_error(int err)
 	case EEXIST: /* MAP_FIXED_NOREPLACE: the place was taken */
 		return -EBUSY;
 	case ENOSPC:
+	case ENOBUFS: /* a cpuset's list longer than we read */
 		return -ENOMEM;
 	case EMFILE:
 	case ENFILE:

@@ -70,11 +70,15 @@ int fg_gettid(void)
 	return (int)syscall(SYS_gettid);
 }
 
-/* Reads a small file into buf, NUL-terminated; returns its length. */
+/*
+ * Reads a small file into buf, NUL-terminated; returns its length, or
+ * -ENOBUFS when it does not fit (a cut CPU list would name wrong CPUs).
+ */
 int fg_read_file(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
 	ssize_t n;
+	char more;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -92,6 +96,16 @@ int fg_read_file(const char *path, char *buf, size_t len)
 		if (n == 0)
 			break;
 		got += (size_t)n;
+	}
+	if (got + 1 >= len) {
+		do
+			n = read(fd, &more, 1);
+		while (n < 0 && errno == EINTR);
+		if (n > 0) {
+			close(fd);
+			buf[0] = '\0';
+			return -ENOBUFS;
+		}
 	}
 	close(fd);
 	buf[got] = '\0';
