@@ -237,6 +237,8 @@ static inline int fgc_vmas_over(const struct fgc_vma *v, int n, void *addr,
 	int count = 0;
 
 	*first = -1;
+	if (!v)
+		return 0;
 	for (int i = 0; i < n; i++) {
 		if (v[i].end <= lo || v[i].start >= hi)
 			continue;

@@ -283,7 +283,8 @@ static void assert_same_attr(const struct faultgen_attr *before,
 			     const char *cpulist, const char *cpuset,
 			     const struct faultgen_attr *now, const char *what)
 {
-	ck_assert_msg(memcmp(before, now, sizeof(*now)) == 0,
+	/* before is a byte copy of the attr, padding included. */
+	ck_assert_msg(memcmp(before, now, sizeof(*now)) == 0, // NOLINT
 		      "%s changed the attr", what);
 	ck_assert_str_eq(now->cpulist, cpulist);
 	ck_assert_str_eq(now->cpuset, cpuset);

@@ -75,7 +75,8 @@ static long proc_minflt(pid_t pid)
 	if (fgc_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lu",
+	/* The 10th field; the fields before it are checked by count. */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lu", // NOLINT
 			 &minflt) != 1)
 		return -1;
 	return (long)minflt;

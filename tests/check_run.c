@@ -596,6 +596,7 @@ START_TEST(duration_makes_at_least_one_round)
 	struct combo c;
 
 	decode(12 + 2 * _i, &c); /* shared, threads or processes, 2 workers */
+	ck_assert_uint_gt(c.workers, 0);
 	a = attr_for(&c, ppr * ps);
 	/* Far shorter than one round can take: still one round each. */
 	ck_assert_int_eq(faultgen_attr_set_duration(a, 1e-9,
