@@ -47,7 +47,7 @@ struct pt_plan {
 	unsigned int nr;
 	struct pt_task t[MAX_TASKS];
 	uint64_t bytes; /* all tasks */
-	uint64_t span;  /* from the first task's start to the last one's end */
+	uint64_t span;  /* of the memory from run->base, guard pages included */
 };
 
 static uint64_t round_up(uint64_t v, uint64_t a)
@@ -204,15 +204,18 @@ static uint64_t heap_bytes(const struct faultgen_run *run)
 }
 
 /*
- * Each range starts 2 MiB-aligned (so that huge pages can back it whole)
- * and at least one PROT_NONE page after the previous one, so the ranges
- * stay distinct mappings as the JVM's are.
+ * Offsets are from run->base.  Each range of the library's own starts
+ * 2 MiB-aligned (so that huge pages can back it whole) and after at least
+ * one PROT_NONE page, and one more follows the last: the ranges stay
+ * distinct mappings, as the JVM's are, and never merge with a neighbour
+ * (a thread stack, say) that happens to have the same flags.
  */
 static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		       struct pt_plan *p)
 {
 	const struct faultgen_attr *a = &run->attr;
-	uint64_t lens[MAX_TASKS], page = (uint64_t)run->pagesize, off = 0;
+	uint64_t lens[MAX_TASKS], page = (uint64_t)run->pagesize, rel = 0;
+	uint64_t guard = a->region ? 0 : page;
 
 	memset(p, 0, sizeof(*p));
 	if (a->region) {
@@ -225,15 +228,16 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 	for (unsigned int i = 0; i < p->nr; i++) {
 		uint64_t c = chunks_of(lens[i], a->chunk);
 
+		/* rel: from the (aligned) start of the first range. */
 		if (i)
-			off = round_up(off + page, FG_HPAGE_SIZE);
-		p->t[i].off = off;
+			rel = round_up(rel + page, FG_HPAGE_SIZE);
+		p->t[i].off = guard + rel;
 		p->t[i].len = lens[i];
 		p->t[i].workers = c < workers ? (unsigned int)c : workers;
-		off += lens[i];
+		rel += lens[i];
 		p->bytes += lens[i];
 	}
-	p->span = off;
+	p->span = guard + rel + guard;
 }
 
 unsigned int fg_pretouch_default_workers(const struct faultgen_run *run)
@@ -244,19 +248,25 @@ unsigned int fg_pretouch_default_workers(const struct faultgen_run *run)
 	return chunks < n ? (unsigned int)chunks : n;
 }
 
-/* THP advice and NUMA placement of one range, as the attr asks. */
+/*
+ * THP advice and NUMA placement of one range, as the attr asks.  The fast
+ * mode is the fastest way to 4 KiB pages: memory of the library's own is
+ * kept from huge pages even where THP is "always", unless asked for.
+ */
 static int apply_policies(const struct faultgen_run *run, char *addr,
 			  size_t len)
 {
 	const struct faultgen_attr *a = &run->attr;
+	bool huge = a->thp == FAULTGEN_THP_HUGEPAGE ||
+		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE;
+	bool small = !huge && (a->thp == FAULTGEN_THP_NOHUGEPAGE ||
+			       (a->thp == FAULTGEN_THP_DEFAULT &&
+				a->pretouch_touch == FAULTGEN_PRETOUCH_FAST &&
+				run->base_owned));
 
-	if ((a->thp == FAULTGEN_THP_HUGEPAGE ||
-	     a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE) &&
-	    madvise(addr, len, MADV_HUGEPAGE) < 0)
+	if (huge && madvise(addr, len, MADV_HUGEPAGE) < 0)
 		return -errno;
-	if (a->thp == FAULTGEN_THP_NOHUGEPAGE &&
-	    a->pretouch_touch != FAULTGEN_PRETOUCH_FAST_HUGE &&
-	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
+	if (small && madvise(addr, len, MADV_NOHUGEPAGE) < 0)
 		return -errno;
 	if (a->numa == FAULTGEN_NUMA_LOCAL) {
 		if (mbind(addr, len, MPOL_PREFERRED, NULL, 0, 0) < 0)
@@ -270,15 +280,15 @@ static int apply_policies(const struct faultgen_run *run, char *addr,
 }
 
 /*
- * Reserve the whole span PROT_NONE and NORESERVE, 2 MiB-aligned, then
- * commit each range read-write over it with MAP_FIXED, as HotSpot commits
- * its heap and tables.  The gaps stay reserved: one munmap of base_len
- * releases everything.
+ * Reserve the whole span PROT_NONE and NORESERVE, the first range
+ * 2 MiB-aligned, then commit each range read-write over it with MAP_FIXED,
+ * as HotSpot commits its heap and tables.  The guard pages and gaps stay
+ * reserved: one munmap of base_len releases everything.
  */
 static int map_plan(struct faultgen_run *run, const struct pt_plan *p)
 {
 	size_t resv = (size_t)p->span + FG_HPAGE_SIZE;
-	uintptr_t raw_end;
+	uintptr_t raw_end, first;
 	char *raw, *start;
 	int ret;
 
@@ -289,7 +299,8 @@ static int map_plan(struct faultgen_run *run, const struct pt_plan *p)
 	if (raw == MAP_FAILED)
 		return -errno;
 	raw_end = (uintptr_t)raw + resv;
-	start = (char *)round_up((uintptr_t)raw, FG_HPAGE_SIZE);
+	first = round_up((uintptr_t)raw + p->t[0].off, FG_HPAGE_SIZE);
+	start = (char *)(first - p->t[0].off);
 	if (start > raw)
 		munmap(raw, (size_t)(start - raw));
 	if (raw_end > (uintptr_t)start + p->span)

@@ -210,9 +210,10 @@ START_TEST(each_touch_mode_faults_every_page)
 	enum faultgen_pretouch_touch touch = (enum faultgen_pretouch_touch)_i;
 	struct faultgen_result r = { .size = sizeof(r) };
 	struct faultgen_attr *a = pretouch_attr(2, touch);
-	uint64_t len = 24 * MIB + 5 * (uint64_t)fgc_pagesize();
-	uint64_t pages = len / (uint64_t)fgc_pagesize();
+	uint64_t ps = (uint64_t)fgc_pagesize(), len = 24 * MIB + 5 * ps;
+	uint64_t pages = len / ps;
 	struct faultgen_run *run;
+	char *heap;
 	void *base;
 	size_t blen;
 
@@ -220,10 +221,21 @@ START_TEST(each_touch_mode_faults_every_page)
 	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
 	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
 	ck_assert_int_eq(faultgen_run_region(run, &base, &blen), 0);
-	ck_assert_uint_eq(blen, len);
+	/* A PROT_NONE page on each side of the heap. */
+	heap = (char *)base + ps;
+	ck_assert_uint_eq(blen, len + 2 * ps);
 	ck_assert_uint_eq(r.pages, pages);
 	ck_assert_uint_eq(worker_pages(run, r.workers), pages);
-	ck_assert_uint_eq(resident_pages(base, blen), pages);
+	ck_assert_uint_eq(resident_pages(heap, (size_t)len), pages);
+	/* The fast modes: 4 KiB pages whatever the THP mode, or huge. */
+	if (touch >= FAULTGEN_PRETOUCH_FAST) {
+		char flags[256];
+
+		ck_assert_int_eq(fgc_vmflags(heap, flags, sizeof(flags)), 0);
+		ck_assert_msg(fgc_vmflag_has(flags, touch ==
+					     FAULTGEN_PRETOUCH_FAST ? "nh" : "hg"),
+			      "touch %d, VmFlags:%s", touch, flags);
+	}
 	if (touch == FAULTGEN_PRETOUCH_FAST_HUGE) {
 		/* Huge pages, where the kernel gives them, take fewer
 		 * faults: only the page count is certain. */
@@ -432,14 +444,14 @@ END_TEST
 START_TEST(g1_run_heap_one_vma_tables_apart)
 {
 	unsigned int jdk = _i ? 25 : 17;
-	uint64_t heap = 32 * MIB;
+	uint64_t heap = 32 * MIB, ps = (uint64_t)fgc_pagesize();
 	uint64_t aux = faultgen_jvm_aux_bytes(jdk, FAULTGEN_GC_G1, heap);
-	uint64_t pages = (heap + aux) / (uint64_t)fgc_pagesize();
+	uint64_t pages = (heap + aux) / ps;
 	struct faultgen_result r = { .size = sizeof(r) };
 	struct faultgen_attr *a = pretouch_attr(2, FAULTGEN_PRETOUCH_STORE);
 	struct fgc_vma *v;
 	struct faultgen_run *run;
-	int n, first, rw = 0;
+	int n, first, last = -1, rw = 0;
 	void *base;
 	size_t blen;
 
@@ -458,14 +470,23 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 	ck_assert_int_gt(n, 0);
 	ck_assert_ptr_nonnull(v);
 	ck_assert_int_gt(fgc_vmas_over(v, n, base, blen, &first), 0);
+	/* A guard page, the heap, gaps and tables, a guard page. */
 	ck_assert_uint_eq(v[first].start, (unsigned long)base);
-	ck_assert_uint_eq(v[first].end - v[first].start, heap);
+	ck_assert_str_eq(v[first].perms, "---p");
+	ck_assert_int_lt(first + 1, n);
+	ck_assert_uint_eq(v[first + 1].start, (unsigned long)base + ps);
+	ck_assert_uint_eq(v[first + 1].end - v[first + 1].start, heap);
+	ck_assert_str_eq(v[first + 1].perms, "rw-p");
 	for (int i = first; i < n && v[i].start < (unsigned long)base + blen;
-	     i++)
+	     i++) {
 		rw += strncmp(v[i].perms, "rw", 2) == 0;
+		last = i;
+	}
 	ck_assert_int_eq(rw, jdk == 17 ? 6 : 4);
-	ck_assert_uint_eq(resident_pages(base, (size_t)heap),
-			  heap / (uint64_t)fgc_pagesize());
+	ck_assert_str_eq(v[last].perms, "---p");
+	ck_assert_uint_eq(v[last].end, (unsigned long)base + blen);
+	ck_assert_uint_eq(resident_pages((char *)base + ps, (size_t)heap),
+			  heap / ps);
 	free(v);
 	faultgen_run_free(run);
 	/* Released with the run. */
