@@ -49,6 +49,10 @@ enum long_only {
 	OPT_TIMEOUT,
 	OPT_SIZE,
 	OPT_SLEEP,
+	OPT_PRETOUCH,
+	OPT_CHUNK,
+	OPT_JDK,
+	OPT_GC,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +90,10 @@ static const struct option long_options[] = {
 	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "pretouch", required_argument, NULL, OPT_PRETOUCH },
+	{ "chunk-size", required_argument, NULL, OPT_CHUNK },
+	{ "jdk", required_argument, NULL, OPT_JDK },
+	{ "gc", required_argument, NULL, OPT_GC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -124,7 +132,8 @@ static const char usage_text[] =
 "  -h, --help             print this help and exit\n"
 "  TAG                    label for the TAG line of -T\n"
 "Workload:\n"
-"  --pattern=P            shared-vma (default), per-thread-vma, ro-collapse\n"
+"  --pattern=P            shared-vma (default), per-thread-vma, ro-collapse,\n"
+"                         pretouch\n"
 "  --cpus=LIST            narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8\n"
 "  --cpuset=NAME          move pft into cpuset NAME and run on its CPUs\n"
 "  --touch=HOW            write (default), read, memset, mlock, populate\n"
@@ -138,6 +147,12 @@ static const char usage_text[] =
 "  --protect=HOW          mprotect (default), fork, writable (control)\n"
 "  --collapse=HOW         madvise (MADV_COLLAPSE, default), khugepaged\n"
 "  --timeout=SECONDS      how long to wait for khugepaged (default 60)\n"
+"JVM heap pretouch (--pattern=pretouch; -t: the JVM's count by default):\n"
+"  --pretouch=HOW         store (JDK 17), atomic-add (default, JDK 19+),\n"
+"                         populate (JDK 21u+), fast, fast-huge\n"
+"  --chunk-size=SIZE      pages claimed at a time (default 4M)\n"
+"  --jdk=N                JDK feature release to model (default 21)\n"
+"  --gc=GC                none (default: the heap only), g1, parallel\n"
 "Output:\n"
 "  --repeat=N             N runs, then a summary of fault/wsec\n"
 "  --json                 one JSON object per run (JSON Lines) on stdout\n"
@@ -194,6 +209,9 @@ void pft_opts_init(struct pft_opts *o)
 	o->protect = FAULTGEN_PROTECT_MPROTECT;
 	o->collapse = FAULTGEN_COLLAPSE_MADVISE;
 	o->timeout = 60;
+	o->pretouch = FAULTGEN_PRETOUCH_ATOMIC_ADD;
+	o->jdk = 21;
+	o->gc = FAULTGEN_GC_NONE;
 	o->repeat = 1;
 	o->perf_fd = -1;
 	o->perf_ack_fd = -1;
@@ -274,6 +292,7 @@ static const struct name_val patterns[] = {
 	{ "shared-vma", FAULTGEN_SHARED_VMA },
 	{ "per-thread-vma", FAULTGEN_PER_THREAD_VMA },
 	{ "ro-collapse", FAULTGEN_RO_COLLAPSE },
+	{ "pretouch", FAULTGEN_PRETOUCH },
 	{ NULL, 0 },
 };
 
@@ -309,6 +328,22 @@ static const struct name_val protects[] = {
 static const struct name_val collapses[] = {
 	{ "madvise", FAULTGEN_COLLAPSE_MADVISE },
 	{ "khugepaged", FAULTGEN_COLLAPSE_KHUGEPAGED },
+	{ NULL, 0 },
+};
+
+static const struct name_val pretouches[] = {
+	{ "store", FAULTGEN_PRETOUCH_STORE },
+	{ "atomic-add", FAULTGEN_PRETOUCH_ATOMIC_ADD },
+	{ "populate", FAULTGEN_PRETOUCH_POPULATE },
+	{ "fast", FAULTGEN_PRETOUCH_FAST },
+	{ "fast-huge", FAULTGEN_PRETOUCH_FAST_HUGE },
+	{ NULL, 0 },
+};
+
+static const struct name_val gcs[] = {
+	{ "none", FAULTGEN_GC_NONE },
+	{ "g1", FAULTGEN_GC_G1 },
+	{ "parallel", FAULTGEN_GC_PARALLEL },
 	{ NULL, 0 },
 };
 
@@ -348,6 +383,16 @@ const char *pft_protect_name(enum faultgen_protect p)
 const char *pft_collapse_name(enum faultgen_collapse c)
 {
 	return name_of(collapses, (int)c);
+}
+
+const char *pft_pretouch_name(enum faultgen_pretouch_touch t)
+{
+	return name_of(pretouches, (int)t);
+}
+
+const char *pft_gc_name(enum faultgen_jvm_gc g)
+{
+	return name_of(gcs, (int)g);
 }
 
 const char *pft_backing_name(enum faultgen_backing b)
@@ -425,6 +470,20 @@ static void set_shm_lock(struct pft_opts *o)
 	}
 	set_backing(o, "-L", FAULTGEN_BACKING_SYSV);
 	o->shm_lock = true;
+}
+
+static void set_chunk(struct pft_opts *o, const char *s)
+{
+	int ret = faultgen_parse_size(s, &o->chunk);
+
+	if (ret)
+		pft_usage_error("--chunk-size '%s': bad size (a number with an "
+				"optional K, M, G or P suffix)", s);
+	if (o->chunk == 0 || o->chunk % (uint64_t)o->pagesize ||
+	    o->chunk > (1ULL << 40))
+		pft_usage_error("--chunk-size '%s': a multiple of the page size "
+				"(%ld), at most 1T", s, o->pagesize);
+	o->chunk_given = true;
 }
 
 static void set_perf_ctl(struct pft_opts *o, const char *s)
@@ -547,7 +606,7 @@ static void parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 	case OPT_PATTERN:
 		o->pattern = (enum faultgen_pattern)parse_keyword(
 			"--pattern", arg, patterns,
-			"shared-vma, per-thread-vma, ro-collapse");
+			"shared-vma, per-thread-vma, ro-collapse, pretouch");
 		break;
 	case OPT_CPUS:
 		o->cpus = arg;
@@ -618,12 +677,58 @@ static void parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 		o->timeout = parse_seconds("--timeout", arg, false);
 		o->timeout_given = true;
 		break;
+	case OPT_PRETOUCH:
+		o->pretouch = (enum faultgen_pretouch_touch)parse_keyword(
+			"--pretouch", arg, pretouches,
+			"store, atomic-add, populate, fast, fast-huge");
+		o->pretouch_given = true;
+		break;
+	case OPT_CHUNK:
+		set_chunk(o, arg);
+		break;
+	case OPT_JDK:
+		o->jdk = (unsigned int)parse_count("--jdk", arg, 8, 99);
+		o->jdk_given = true;
+		break;
+	case OPT_GC:
+		o->gc = (enum faultgen_jvm_gc)parse_keyword(
+			"--gc", arg, gcs, "none, g1, parallel");
+		o->gc_given = true;
+		break;
 	case ':':
 		missing_argument(argc, argv);
 		break;
 	default:
 		bad_option(argc, argv);
 	}
+}
+
+static void check_pretouch(const struct pft_opts *o, bool repeat_mode)
+{
+	bool pretouch = o->pattern == FAULTGEN_PRETOUCH;
+
+	if (!pretouch && o->pretouch_given)
+		pft_usage_error("--pretouch needs --pattern=pretouch");
+	if (!pretouch && o->chunk_given)
+		pft_usage_error("--chunk-size needs --pattern=pretouch");
+	if (!pretouch && o->jdk_given)
+		pft_usage_error("--jdk needs --pattern=pretouch");
+	if (!pretouch && o->gc_given)
+		pft_usage_error("--gc needs --pattern=pretouch");
+	if (!pretouch)
+		return;
+	if (repeat_mode)
+		pft_usage_error("--pattern=pretouch runs once: it takes no "
+				"--duration or --rounds");
+	if (o->backing_opt)
+		pft_usage_error("%s conflicts with --pattern=pretouch (a JVM "
+				"heap is anonymous memory)", o->backing_opt);
+	if (o->kind == FAULTGEN_PROCESSES)
+		pft_usage_error("--pattern=pretouch runs threads, not "
+				"processes");
+	if (o->touch_opt)
+		pft_usage_error("%s conflicts with --pattern=pretouch: choose "
+				"the touch with --pretouch", o->touch_opt);
 }
 
 /* Combinations no single option can judge; checked after all are read. */
@@ -663,6 +768,7 @@ static void check_combinations(struct pft_opts *o)
 	if (collapse && o->kind == FAULTGEN_PROCESSES)
 		pft_usage_error("--pattern=ro-collapse runs threads, not "
 				"processes");
+	check_pretouch(o, repeat_mode);
 	if (o->title && o->json)
 		pft_usage_error("-T conflicts with --json: the title belongs "
 				"to the result lines");
@@ -731,8 +837,12 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 		pft_usage_error("--cpuset '%s': bad cpuset name", o->cpuset);
 	if (o->size && faultgen_attr_set_size(a, o->size))
 		pft_usage_error("-m: size too large");
-	ret = faultgen_attr_set_pattern(a, o->pattern) ||
-	      faultgen_attr_set_workers(a, o->workers, o->kind) ||
+	/* Pretouch without -t: the JVM's worker count, as the library
+	 * models it. */
+	ret = 0;
+	if (o->pattern != FAULTGEN_PRETOUCH || o->workers_given)
+		ret = faultgen_attr_set_workers(a, o->workers, o->kind);
+	ret = ret || faultgen_attr_set_pattern(a, o->pattern) ||
 	      faultgen_attr_set_backing(a, o->backing) ||
 	      faultgen_attr_set_shm_lock(a, o->shm_lock) ||
 	      faultgen_attr_set_touch(a, o->touch) ||
@@ -751,6 +861,11 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 		ret = faultgen_attr_set_protect(a, o->protect) ||
 		      faultgen_attr_set_collapse(a, o->collapse) ||
 		      faultgen_attr_set_timeout(a, o->timeout);
+	if (!ret && o->pattern == FAULTGEN_PRETOUCH)
+		ret = faultgen_attr_set_pretouch_touch(a, o->pretouch) ||
+		      (o->chunk_given &&
+		       faultgen_attr_set_chunk_size(a, o->chunk)) ||
+		      faultgen_attr_set_jvm(a, o->jdk, o->gc);
 	if (ret) {
 		pft_msg("the library refused a setting (libfaultgen %s does "
 			"not match pft)", faultgen_version());
@@ -819,7 +934,9 @@ void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
 				    PFT_CPULIST_LEN) < 0)
 		strcpy(o->allowed_list, "?");
 	free(mask);
-	if (o->workers > o->allowed && !o->oversubscribe) {
+	/* The JVM's pretouch may run more workers than CPUs. */
+	if (o->workers > o->allowed && !o->oversubscribe &&
+	    o->pattern != FAULTGEN_PRETOUCH) {
 		/* 0.12x's words, which scripts may look for. */
 		fprintf(stderr, "clipping nr_tests to nr_cpus_allowed [%u]\n",
 			o->allowed);

@@ -212,7 +212,7 @@ int main(int argc, char **argv)
 	}
 	pft_resolve_cpus(&o, attr);
 	pft_open_perf_ctl(&o);
-	if (!o.workers_given)
+	if (!o.workers_given && o.pattern != FAULTGEN_PRETOUCH)
 		fputs("Using 1 thread\n", stderr);
 	if (o.verbose)
 		pft_msg("%u %s, %s, %s memory, touch %s, allowed CPUs %s%s",

@@ -55,6 +55,11 @@ struct pft_opts {
 	enum faultgen_collapse collapse;
 	double timeout;
 	bool protect_given, collapse_given, timeout_given;
+	enum faultgen_pretouch_touch pretouch;
+	uint64_t chunk;
+	unsigned int jdk;
+	enum faultgen_jvm_gc gc;
+	bool pretouch_given, chunk_given, jdk_given, gc_given;
 
 	/* The front end's own behaviour. */
 	unsigned int sleep_s;
@@ -94,6 +99,8 @@ const char *pft_thp_name(enum faultgen_thp t);
 const char *pft_zap_name(enum faultgen_zap z);
 const char *pft_protect_name(enum faultgen_protect p);
 const char *pft_collapse_name(enum faultgen_collapse c);
+const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
+const char *pft_gc_name(enum faultgen_jvm_gc g);
 
 /* cpuset.c */
 int pft_enter_cpuset(const char *name);

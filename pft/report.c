@@ -285,7 +285,9 @@ void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 	pj_u64(j, "runs", o->repeat);
 	pj_obj(j, "config");
 	pj_str(j, "pattern", pft_pattern_name(o->pattern));
-	pj_u64(j, "workers", o->workers);
+	/* 0: pretouch's default, the JVM's count (result.workers). */
+	pj_u64(j, "workers", o->pattern == FAULTGEN_PRETOUCH &&
+				     !o->workers_given ? 0 : o->workers);
 	pj_str(j, "kind", o->kind == FAULTGEN_PROCESSES ? "processes" :
 							  "threads");
 	pj_u64(j, "size", o->size ? o->size : (uint64_t)o->pagesize);
@@ -314,6 +316,15 @@ void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 	pj_dbl(j, "duration_s", o->duration);
 	pj_str(j, "zap", pft_zap_name(o->zap));
 	pj_u64(j, "warmup", o->warmup);
+	if (o->pattern == FAULTGEN_PRETOUCH) {
+		pj_str(j, "pretouch", pft_pretouch_name(o->pretouch));
+		if (o->chunk_given)
+			pj_u64(j, "chunk_size", o->chunk);
+		else
+			pj_null(j, "chunk_size");
+		pj_u64(j, "jdk", o->jdk);
+		pj_str(j, "gc", pft_gc_name(o->gc));
+	}
 	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
 		pj_str(j, "protect", pft_protect_name(o->protect));
 		pj_str(j, "collapse", pft_collapse_name(o->collapse));
@@ -338,6 +349,7 @@ void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 static void json_result(struct pft_json *j, const struct faultgen_result *r)
 {
 	pj_obj(j, "result");
+	pj_u64(j, "workers", r->workers);
 	pj_u64(j, "bytes", r->bytes);
 	pj_u64(j, "pages", r->pages);
 	pj_u64(j, "pages_per_round", r->pages_per_round);

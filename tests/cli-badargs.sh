@@ -126,6 +126,19 @@ collapse-duration|--pattern|--pattern=ro-collapse --duration=1
 collapse-sysv|-S|--pattern=ro-collapse -S
 collapse-procs|--pattern|--pattern=ro-collapse -n 2
 title-json|-T|-T --json
+pretouch-word|--pretouch|--pattern=pretouch --pretouch=nope
+pretouch-alone|--pretouch|--pretouch=store
+chunk-alone|--chunk-size|--chunk-size=4M
+chunk-odd|--chunk-size|--pattern=pretouch --chunk-size=5000
+chunk-zero|--chunk-size|--pattern=pretouch --chunk-size=0
+jdk-alone|--jdk|--jdk=21
+jdk-old|--jdk|--pattern=pretouch --jdk=7
+gc-word|--gc|--pattern=pretouch --gc=zgc
+gc-alone|--gc|--gc=g1
+pretouch-procs|--pattern|--pattern=pretouch -n 2
+pretouch-sysv|-S|--pattern=pretouch -S
+pretouch-memset|-z|--pattern=pretouch -z
+pretouch-duration|--pattern|--pattern=pretouch --duration=1
 EOF
 
 if [ -n "$outside" ]; then

@@ -71,6 +71,19 @@ run_case long-opts "$two" 2 --threads="$two" --size=16M --cachelines=2
 run_lock_case mlock -l -t "$two" -m 4M
 run_lock_case shmlock -L -t "$two" -m 4M
 
+# The JVM's pretouch: as many workers as HotSpot's ParallelGCThreads for
+# the allowed CPUs (as many as CPUs, up to 8), or -t, never clipped.
+run_case pretouch "$ncpu" 1 --pattern=pretouch -m 64M
+run_case pretouch-t3 3 1 --pattern=pretouch -t 3 -m 64M
+run_case pretouch-g1 "$ncpu" 1 --pattern=pretouch --gc=g1 --jdk=25 -m 64M
+for how in store atomic-add populate fast fast-huge; do
+	run_case "pretouch-$how" 2 1 --pattern=pretouch --pretouch=$how \
+		--chunk-size=1M -t 2 -m 16M
+done
+if grep -q 'Using 1 thread' "$tmp/pretouch.err"; then
+	fail "--pattern=pretouch: says 'Using 1 thread'"
+fi
+
 # One page per worker, the smallest run: rates stay numbers.
 run_case tiny "$two" 1 -t "$two" -m 1
 

@@ -146,6 +146,17 @@ start_pft() {
 	done
 	pid=$(cat "$tmp/$name.pid")
 	sid=$pid
+	# Until pft itself runs in that process (a libtool wrapper script
+	# runs first, whose SIGINT is ignored in the background and whose
+	# sed children must not pass for pft's), a signal would be lost.
+	i=0
+	while [ $i -lt 1000 ]; do
+		case $(readlink "/proc/$pid/exe" 2>/dev/null) in
+		*/pft | */lt-pft | "") break ;;
+		esac
+		sleep 0.01
+		i=$((i + 1))
+	done
 }
 
 # The processes of session $1 still alive (zombies do not count).

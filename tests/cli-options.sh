@@ -19,7 +19,8 @@ run_pft help --help
 for opt in size threads processes cachelines sleep pin fifo sysv shm-lock \
 	dev-zero title numa-maps pause oversubscribe verbose version help \
 	pattern cpus cpuset touch thp numa-local duration rounds zap warmup \
-	repeat json perf-ctl per-worker collapse protect timeout; do
+	repeat json perf-ctl per-worker collapse protect timeout pretouch \
+	chunk-size jdk gc; do
 	grep -q -- "--$opt" "$tmp/help.out" && ok || fail "--help does not list --$opt"
 done
 check_lines_have_letters "$tmp/help.out" "--help"
