@@ -123,8 +123,9 @@ struct fg_wstat {
 
 /* A one-shot barrier; its words are futex words. */
 struct fg_gate {
-	_Atomic uint32_t ready; /* workers arrived */
-	_Atomic uint32_t go;    /* 0 wait, 1 go, 2 abort */
+	_Atomic uint32_t ready;  /* workers arrived */
+	_Atomic uint32_t go;     /* 0 wait, 1 go, 2 abort */
+	_Atomic int64_t open_ns; /* when the last worker opened it */
 };
 
 /* What every worker shares with the controller (MAP_SHARED). */

@@ -160,7 +160,11 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 		if (ret)
 			return ret;
 		fg_stat_begin(w, process);
-		deadline = w->start_ns + (int64_t)(a->duration * 1e9);
+		/* One deadline for all, from the moment the gate opened: with
+		 * more workers than CPUs the late starters must not extend
+		 * the run by their own delay. */
+		deadline = atomic_load(&sh->measure.open_ns) +
+			   (int64_t)(a->duration * 1e9);
 		do {
 			t0 = fg_now_ns();
 			ret = fg_touch(run, addr, len, sh);

@@ -218,8 +218,10 @@ bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
 	int64_t until;
 	uint32_t go;
 
-	if (atomic_fetch_add(&g->ready, 1) + 1 == n)
+	if (atomic_fetch_add(&g->ready, 1) + 1 == n) {
+		atomic_store(&g->open_ns, fg_now_ns());
 		open_gate(g, 1);
+	}
 	else
 		fg_futex_wake(&g->ready);
 	if (n <= run->cpus.count) {
