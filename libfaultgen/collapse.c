@@ -369,6 +369,9 @@ static int scan_huge(struct fg_collapse_state *st)
 		int n;
 
 		memset(&arg, 0, sizeof(arg));
+		/* The kernel fills vec; cleared so that valgrind, which does
+		 * not know this ioctl, sees it written. */
+		memset(vec, 0, sizeof(vec));
 		arg.size = sizeof(arg);
 		arg.start = start;
 		arg.end = end;
