@@ -22,9 +22,11 @@
 #     add the reading of /proc/vmstat and the mTHP counters).  Target < 2%.
 #  4. with PFT_REF=path/to/pft-0.12x: fault/wsec of one-shot runs of this
 #     pft against that one, interleaved.  Target >= 1.00.
-#  5. pretouch (examples/pretouch): fast mode against the JVM emulation
-#     (JDK 25, G1, its own worker count) against a single-threaded memset
-#     (pft -z -t 1), same size, pages/s.
+#  5. pretouch (pft --pattern=pretouch, or examples/pretouch with an
+#     older pft): fast mode against the JVM emulation (JDK 25, G1, the
+#     JVM's worker count) against a single-threaded memset (pft -z -t 1),
+#     same size, pages/s; the JVM emulation times thread creation too, as
+#     HotSpot does.
 #
 #   PFT=build/pft/pft tests/bench/limit.sh
 #
@@ -257,21 +259,44 @@ else
 	row "fault/wsec against a reference pft" "-" "skipped: set PFT_REF"
 fi
 
-# 5. Pretouch: fast mode, JVM emulation, single-threaded memset.
-if [ -x "$PRETOUCH" ]; then
+# 5. Pretouch: fast mode, JVM emulation, single-threaded memset.  pft's
+# own pretouch pattern where it has one, else the example program.
+pretouch_pft() {
+	pft_json "$tmp/pt" --pattern=pretouch --jdk=25 --gc=g1 \
+		-m "$PRETOUCH_SIZE" "$@"
+	jresult "$tmp/pt" pages_per_wall_s
+	workers=$(jresult "$tmp/pt" workers)
+}
+
+pretouch_example() {
+	"$PRETOUCH" "$PRETOUCH_SIZE" 25 g1 0 "$1" >"$tmp/pt" ||
+		die "$PRETOUCH $PRETOUCH_SIZE 25 g1 0 $1 failed"
+	sed -n 's/.* pages=\([0-9]*\) workers=[0-9]* elapsed_ms=\([0-9.]*\).*/\1 \2/p' \
+		"$tmp/pt" | awk '{ printf "%.0f\n", $1 / ($2 / 1e3) }'
+	workers=$(sed -n 's/.* workers=\([0-9]*\) .*/\1/p' "$tmp/pt")
+}
+
+if "$pft_bin" --pattern=pretouch -m 4M >/dev/null 2>&1; then
+	how="pft --pattern=pretouch --jdk=25 --gc=g1"
+elif [ -x "$PRETOUCH" ]; then
+	how="$PRETOUCH SIZE 25 g1 0"
+else
+	how=
+	row "pretouch" "-" "skipped: no pft --pattern=pretouch, no $PRETOUCH"
+fi
+if [ -n "$how" ]; then
 	: >"$tmp/fast"
 	: >"$tmp/jvm"
 	: >"$tmp/memset"
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
-		for mode in fast jvm; do
-			"$PRETOUCH" "$PRETOUCH_SIZE" 25 g1 0 "$mode" >"$tmp/pt" ||
-				die "$PRETOUCH $PRETOUCH_SIZE 25 g1 0 $mode failed"
-			sed -n 's/.* pages=\([0-9]*\) workers=\([0-9]*\) elapsed_ms=\([0-9.]*\).*/\1 \2 \3/p' \
-				"$tmp/pt" | awk '{ printf "%.0f\n", $1 / ($3 / 1e3) }' \
-				>>"$tmp/$mode"
-			workers=$(sed -n 's/.* workers=\([0-9]*\) .*/\1/p' "$tmp/pt")
-		done
+		if [ "$how" = "${how#pft}" ]; then
+			pretouch_example fast >>"$tmp/fast"
+			pretouch_example jvm >>"$tmp/jvm"
+		else
+			pretouch_pft --pretouch=fast >>"$tmp/fast"
+			pretouch_pft >>"$tmp/jvm"
+		fi
 		pft_json "$tmp/m" -z -t 1 -m "$PRETOUCH_SIZE"
 		jresult "$tmp/m" pages_per_wall_s >>"$tmp/memset"
 		i=$((i + 1))
@@ -282,8 +307,7 @@ if [ -x "$PRETOUCH" ]; then
 		"$(printf %.0f "$(median "$tmp/jvm")")"
 	row "memset $PRETOUCH_SIZE, 1 thread (pft -z -t 1), pages/s" \
 		"$(printf %.0f "$(median "$tmp/memset")")"
-else
-	row "pretouch" "-" "skipped: no $PRETOUCH (set PRETOUCH)"
+	echo "limit: pretouch by $how"
 fi
 echo "limit: medians of $RUNS runs (start skew: of $SKEW_RUNS);" \
 	"pft -m $SIZE --duration=$DURATION; load average after" \
