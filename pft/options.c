@@ -828,15 +828,25 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 		pft_msg("cannot set up the run: %s", faultgen_strerror(ret));
 		exit(PFT_EXIT_FAIL);
 	}
-	if (faultgen_attr_set_cachelines(a, o->cachelines))
+	/* Each error path frees the attr: pft exits there, but the
+	 * option fuzzer (tests/fuzz) comes back and checks for leaks. */
+	if (faultgen_attr_set_cachelines(a, o->cachelines)) {
+		faultgen_attr_free(a);
 		cachelines_error(o);
+	}
 	ret = faultgen_attr_set_cpus(a, o->cpus);
-	if (ret)
+	if (ret) {
+		faultgen_attr_free(a);
 		cpus_error(o->cpus, ret);
-	if (faultgen_attr_set_cpuset(a, o->cpuset))
+	}
+	if (faultgen_attr_set_cpuset(a, o->cpuset)) {
+		faultgen_attr_free(a);
 		pft_usage_error("--cpuset '%s': bad cpuset name", o->cpuset);
-	if (o->size && faultgen_attr_set_size(a, o->size))
+	}
+	if (o->size && faultgen_attr_set_size(a, o->size)) {
+		faultgen_attr_free(a);
 		pft_usage_error("-m: size too large");
+	}
 	/* Pretouch without -t: the JVM's worker count, as the library
 	 * models it. */
 	ret = 0;
@@ -867,6 +877,7 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 		       faultgen_attr_set_chunk_size(a, o->chunk)) ||
 		      faultgen_attr_set_jvm(a, o->jdk, o->gc);
 	if (ret) {
+		faultgen_attr_free(a);
 		pft_msg("the library refused a setting (libfaultgen %s does "
 			"not match pft)", faultgen_version());
 		exit(PFT_EXIT_FAIL);
@@ -914,10 +925,17 @@ void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
 		exit(PFT_EXIT_FAIL);
 	}
 	n = faultgen_attr_get_cpus(attr, mask, nbits);
+	if (n <= 0)
+		free(mask); /* the paths below exit */
 	if (n == -ENXIO) {
+		char msg[512];
+
 		aff = affinity_list();
-		pft_usage_error("--cpus '%s': not within the CPUs pft may run "
-				"on (%s)", o->cpus, aff ? aff : "?");
+		snprintf(msg, sizeof(msg),
+			 "--cpus '%s': not within the CPUs pft may run on (%s)",
+			 o->cpus, aff ? aff : "?");
+		free(aff);
+		pft_usage_error("%s", msg);
 	}
 	if (n == -ENOENT)
 		pft_usage_error("--cpuset '%s': no such cpuset", o->cpuset);

@@ -22,11 +22,20 @@ for h in "$here"/fuzz-*.c; do
 	corpus="$here/corpus-${name#fuzz-}"
 	work="$out/$name-corpus"
 	mkdir -p "$work"
+	extra=
+	opts=
+	case $name in
+	fuzz-pft-args)
+		# pft without its main(), exit() wrapped to return here.
+		extra="-I$src/pft -Wl,--wrap=exit $(ls "$src"/pft/*.c | grep -v '/pft\.c$') -lm"
+		opts=-close_fd_mask=3
+		;;
+	esac
 	# shellcheck disable=SC2086
-	clang $flags -o "$out/$name" "$h" $libsrc $libs
+	clang $flags -o "$out/$name" "$h" $libsrc $extra $libs
 	echo "fuzz: $name for ${secs}s" >&2
 	if "$out/$name" -max_total_time="$secs" -print_final_stats=1 \
-		-detect_leaks=1 "$work" "$corpus" >"$out/$name.log" 2>&1; then
+		-detect_leaks=1 -artifact_prefix="$out/" $opts "$work" "$corpus" >"$out/$name.log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log")
 		echo "fuzz: $name: $runs executions in ${secs}s, no crash, leak or UB" >&2
 	else
