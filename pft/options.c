@@ -53,6 +53,7 @@ enum long_only {
 	OPT_CHUNK,
 	OPT_JDK,
 	OPT_GC,
+	OPT_FORCE,
 };
 
 static const struct option long_options[] = {
@@ -94,6 +95,7 @@ static const struct option long_options[] = {
 	{ "chunk-size", required_argument, NULL, OPT_CHUNK },
 	{ "jdk", required_argument, NULL, OPT_JDK },
 	{ "gc", required_argument, NULL, OPT_GC },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -121,6 +123,7 @@ static const char usage_text[] =
 "  -a, --pin              pin worker i to the i-th allowed CPU, round robin\n"
 "  -f, --fifo             run the workers SCHED_FIFO (needs the privilege)\n"
 "  -F, --oversubscribe    allow more workers than allowed CPUs\n"
+"      --force            run even when -m is more than the available memory\n"
 "  -M                     one mapping per worker (--pattern=per-thread-vma)\n"
 "  -s, --sleep=N          keep the memory N seconds after the run\n"
 "  -T, --title            print a title line (and a TAG line with a tag)\n"
@@ -579,6 +582,9 @@ static void parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 	case 'F':
 		o->oversubscribe = true;
 		break;
+	case OPT_FORCE:
+		o->force = true;
+		break;
 	case 'L':
 		set_shm_lock(o);
 		break;
@@ -883,6 +889,41 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 		exit(PFT_EXIT_FAIL);
 	}
 	return a;
+}
+
+/* MemAvailable of /proc/meminfo in bytes, or 0 when unknown. */
+static uint64_t mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "MemAvailable:", 13) == 0) {
+			kib = strtoull(line + 13, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+/*
+ * A size beyond the memory available is refused before anything is
+ * mapped: faulting it would end in the OOM killer or swap storms, not in
+ * a measurement.  --force runs it anyway.
+ */
+void pft_check_memory(const struct pft_opts *o)
+{
+	uint64_t avail = mem_available();
+
+	if (o->force || !avail || o->size <= avail)
+		return;
+	pft_msg("-m: %.2f GiB is more than the %.2f GiB of memory available "
+		"(MemAvailable); --force runs it anyway",
+		(double)o->size / (1 << 30), (double)avail / (1 << 30));
+	exit(PFT_EXIT_FAIL);
 }
 
 /* The CPUs pft itself may run on, as a list, for messages. */

@@ -211,6 +211,7 @@ int main(int argc, char **argv)
 		}
 	}
 	pft_resolve_cpus(&o, attr);
+	pft_check_memory(&o);
 	pft_open_perf_ctl(&o);
 	if (!o.workers_given && o.pattern != FAULTGEN_PRETOUCH)
 		fputs("Using 1 thread\n", stderr);

@@ -63,6 +63,7 @@ struct pft_opts {
 
 	/* The front end's own behaviour. */
 	unsigned int sleep_s;
+	bool force; /* run even when -m is beyond the available memory */
 	bool title;
 	bool numa_maps;
 	bool pause;
@@ -88,6 +89,7 @@ void pft_parse_args(struct pft_opts *o, int argc, char **argv);
 struct faultgen_attr *pft_build_attr(struct pft_opts *o);
 void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr);
 void pft_open_perf_ctl(struct pft_opts *o);
+void pft_check_memory(const struct pft_opts *o);
 void pft_opts_release(struct pft_opts *o);
 __attribute__((noreturn, format(printf, 1, 2))) void
 pft_usage_error(const char *fmt, ...);
