@@ -149,6 +149,11 @@ range() { # file column -> "min-max"
 		END { printf "%.0f-%.0f", lo, hi }'
 }
 
+range2() { # file column -> "min-max" with two decimals
+	sort -g -k"$2" "$1" | awk -v c="$2" 'NR == 1 { lo = $c } { hi = $c }
+		END { printf "%.2f-%.2f", lo, hi }'
+}
+
 # The configurations: JDK home, release, GC name, the JVM's worker count.
 : >"$tmp/configs"
 for home in $(echo "$jdks" | tr ',' ' '); do
@@ -210,6 +215,12 @@ while [ $round -le "$runs" ]; do
 		echo "$fa" >>"$tmp/fast-$key"
 		echo "$fh" >>"$tmp/huge-$key"
 		echo "$fw" >>"$tmp/warm-$key"
+		# Ratios within one round: the load of the moment cancels.
+		tail -n 1 "$tmp/jvm-$key" | awk -v e="$em" -v f="$fa" \
+			-v h="$fh" -v w="$fw" '{ split(e, a, " ");
+			split(f, b, " "); split(h, c, " "); split(w, d, " ");
+			printf "%.4f %.4f %.4f %.4f\n", a[1] / $1, $1 / b[1],
+				$1 / c[1], $1 / d[1] }' >>"$tmp/pair-$key"
 	done <"$tmp/configs"
 	round=$((round + 1))
 done
@@ -244,6 +255,13 @@ while read -r home rel name w; do
 		"[$(range "$tmp/huge-$key" 1)]" "$hf"
 	printf '  %-28s %9s ms  %-13s\n' "  again, right after" "$wt" \
 		"[$(range "$tmp/warm-$key" 1)]"
+	printf '  per-round ratios, median [min-max]: emulated/JVM %.3f [%s],' \
+		"$(median "$tmp/pair-$key" 1)" "$(range2 "$tmp/pair-$key" 1)"
+	printf ' JVM/fast %.2f [%s],\n    JVM/fast-huge %.2f [%s],' \
+		"$(median "$tmp/pair-$key" 2)" "$(range2 "$tmp/pair-$key" 2)" \
+		"$(median "$tmp/pair-$key" 3)" "$(range2 "$tmp/pair-$key" 3)"
+	printf ' again %.2f [%s]\n' \
+		"$(median "$tmp/pair-$key" 4)" "$(range2 "$tmp/pair-$key" 4)"
 	awk -v jt="$jt" -v jf="$jf" -v et="$et" -v ef="$ef" -v ft="$ft" \
 		-v ht="$ht" -v wt="$wt" 'BEGIN {
 		rt = et / jt; rf = ef / jf; sf = jt / ft; sh = jt / ht
