@@ -14,9 +14,10 @@
 #
 # Environment: PFT (default: pft in PATH), RUNS (10), THREADS (2), SIZES
 # ("256M 1G"), DURATION (2), WARMUP (2), EXTRA (more pft arguments for
-# every case, e.g. -a), TARGET (1.08: max/min of the first size's default
-# duration case), QUICK=1 (tiny sizes and short runs, to try the script,
-# not to measure).
+# every case, e.g. -a), PAUSE (seconds of sleep before each invocation,
+# default 0: back to back), TARGET (1.08: max/min of the first size's
+# default duration case), QUICK=1 (tiny sizes and short runs, to try the
+# script, not to measure).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
@@ -28,6 +29,7 @@ THREADS=${THREADS:-2}
 SIZES=${SIZES:-256M 1G}
 DURATION=${DURATION:-2}
 WARMUP=${WARMUP:-2}
+PAUSE=${PAUSE:-0}
 TARGET=${TARGET:-1.08}
 if [ "${QUICK:-0}" = 1 ]; then
 	RUNS=3
@@ -71,6 +73,9 @@ start=$(date +%s)
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	while read -r name args; do
+		# A pause lets the host take back the memory the last run
+		# freed, as it does between spaced invocations.
+		[ "$PAUSE" = 0 ] || sleep "$PAUSE"
 		# shellcheck disable=SC2086
 		out=$("$PFT" --json $args 2>"$tmp/err") ||
 			die "pft $args failed: $(tail -n 1 "$tmp/err")"
@@ -94,7 +99,8 @@ stats() {
 		}'
 }
 
-echo "precision: $RUNS invocations of each case, interleaved; pft $PFT"
+echo "precision: $RUNS invocations of each case, interleaved, $PAUSE s" \
+	"apart; pft $PFT"
 echo "load average before $load_before, after $load_after; $(nproc) CPUs;" \
 	"default warm-up rounds: $default_warmup"
 printf '%-46s %12s %12s %12s %8s  %s\n' "pft arguments (figure)" min median \
