@@ -335,16 +335,6 @@ static bool cancelled(const struct fg_shared *sh)
 	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
 }
 
-/* AddressSanitizer would check each touch against its shadow memory and
- * fault the shadow too: the touches are the measurement, leave them be. */
-#if defined(__has_attribute)
-#if __has_attribute(no_sanitize_address)
-#define FG_NO_ASAN __attribute__((no_sanitize_address))
-#endif
-#endif
-#ifndef FG_NO_ASAN
-#define FG_NO_ASAN
-#endif
 
 /* JDK 17: a plain byte store at the start of each page. */
 FG_NO_ASAN static void touch_store(char *addr, size_t len, size_t ps)
