@@ -947,31 +947,13 @@ static char *affinity_list(void)
 	return list;
 }
 
-/*
- * The allowed CPUs now (affinity narrowed by --cpus / --cpuset); more
- * workers than that are clipped as 0.12x did, unless -F.
- */
-void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
+/* Why the allowed CPUs could not be had; does not return. */
+__attribute__((noreturn)) static void
+cpus_resolve_error(const struct pft_opts *o, int n)
 {
-	int possible = faultgen_possible_cpus();
-	size_t nbits = possible > 0 ? (size_t)possible : 1;
-	size_t longs = (nbits + 8 * sizeof(long) - 1) / (8 * sizeof(long));
-	unsigned long *mask = calloc(longs, sizeof(*mask));
-	char *aff;
-	int n;
-
-	o->allowed_list = malloc(PFT_CPULIST_LEN);
-	if (!mask || !o->allowed_list) {
-		pft_msg("out of memory");
-		exit(PFT_EXIT_FAIL);
-	}
-	n = faultgen_attr_get_cpus(attr, mask, nbits);
-	if (n <= 0)
-		free(mask); /* the paths below exit */
 	if (n == -ENXIO) {
-		char msg[512];
+		char msg[512], *aff = affinity_list();
 
-		aff = affinity_list();
 		snprintf(msg, sizeof(msg),
 			 "--cpus '%s': not within the CPUs pft may run on (%s)",
 			 o->cpus, aff ? aff : "?");
@@ -983,10 +965,32 @@ void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
 	if (n == -EINVAL && o->cpuset)
 		pft_usage_error("--cpuset '%s': the cpuset has no CPUs pft may "
 				"run on", o->cpuset);
-	if (n <= 0) {
-		pft_msg("cannot read the allowed CPUs: %s",
-			faultgen_strerror(n ? n : -EINVAL));
+	pft_msg("cannot read the allowed CPUs: %s",
+		faultgen_strerror(n ? n : -EINVAL));
+	exit(PFT_EXIT_FAIL);
+}
+
+/*
+ * The allowed CPUs now (affinity narrowed by --cpus / --cpuset); more
+ * workers than that are clipped as 0.12x did, unless -F.
+ */
+void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
+{
+	int possible = faultgen_possible_cpus();
+	size_t nbits = possible > 0 ? (size_t)possible : 1;
+	size_t longs = (nbits + 8 * sizeof(long) - 1) / (8 * sizeof(long));
+	unsigned long *mask = calloc(longs, sizeof(*mask));
+	int n;
+
+	o->allowed_list = malloc(PFT_CPULIST_LEN);
+	if (!mask || !o->allowed_list) {
+		pft_msg("out of memory");
 		exit(PFT_EXIT_FAIL);
+	}
+	n = faultgen_attr_get_cpus(attr, mask, nbits);
+	if (n <= 0) {
+		free(mask);
+		cpus_resolve_error(o, n);
 	}
 	o->allowed = (unsigned int)n;
 	if (faultgen_format_cpulist(mask, nbits, o->allowed_list,
