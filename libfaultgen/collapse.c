@@ -869,16 +869,6 @@ static const struct fg_collapse_state *done_state(const struct faultgen_run *run
 	return run->collapse;
 }
 
-/* Copies min(caller's size, ours) bytes, keeping the caller's size. */
-static void copy_sized(void *dst, const void *src, size_t ours)
-{
-	size_t theirs = *(const size_t *)dst;
-	size_t n = theirs < ours ? theirs : ours;
-
-	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
-	       n - sizeof(size_t));
-}
-
 FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
 				    struct faultgen_collapse_result *res)
 {
@@ -889,7 +879,7 @@ FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
 	st = done_state(run);
 	if (!st)
 		return -ENODATA;
-	copy_sized(res, &st->res, sizeof(st->res));
+	fg_copy_sized(res, &st->res, sizeof(st->res));
 	return 0;
 }
 
@@ -914,7 +904,7 @@ FG_EXPORT int faultgen_run_collapse_range(const struct faultgen_run *run,
 	r.error = st->ranges[index].error;
 	r.collapse_s = (double)st->ranges[index].ns / 1e9;
 	r.addr = st->region + (size_t)index * st->hpage;
-	copy_sized(range, &r, sizeof(r));
+	fg_copy_sized(range, &r, sizeof(r));
 	return 0;
 }
 

@@ -190,6 +190,7 @@ int fg_read_file(const char *path, char *buf, size_t len);
 FG_TESTABLE int fg_vmstat_read(const char *const *names, uint64_t *vals,
 			       size_t n);
 int fg_gettid(void);
+void fg_copy_sized(void *dst, const void *src, size_t ours);
 
 /* cpus.c */
 FG_TESTABLE int fg_cpus_narrow(const unsigned long *allowed,

@@ -372,16 +372,6 @@ static bool run_done(const struct faultgen_run *run)
 	return run->executed && run->status == 0;
 }
 
-/* Copies min(caller's size, ours) bytes and keeps the caller's size. */
-static void copy_sized(void *dst, const void *src, size_t ours)
-{
-	size_t theirs = *(const size_t *)dst;
-	size_t n = theirs < ours ? theirs : ours;
-
-	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
-	       n - sizeof(size_t));
-}
-
 FG_EXPORT int faultgen_run_result(const struct faultgen_run *run,
 				  struct faultgen_result *res)
 {
@@ -389,7 +379,7 @@ FG_EXPORT int faultgen_run_result(const struct faultgen_run *run,
 		return -EINVAL;
 	if (!run_done(run))
 		return -ENODATA;
-	copy_sized(res, &run->result, sizeof(run->result));
+	fg_copy_sized(res, &run->result, sizeof(run->result));
 	return 0;
 }
 
@@ -438,7 +428,7 @@ FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
 		r.addr = run->waddr[index];
 		r.len = run->wlen[index];
 	}
-	copy_sized(wres, &r, sizeof(r));
+	fg_copy_sized(wres, &r, sizeof(r));
 	return 0;
 }
 

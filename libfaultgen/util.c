@@ -144,3 +144,17 @@ FG_TESTABLE int fg_vmstat_read(const char *const *names, uint64_t *vals,
 	fclose(f);
 	return found;
 }
+
+/*
+ * Copies a result struct that starts with its size: min(the caller's
+ * size, ours) bytes, keeping the caller's size, so that callers built
+ * against an older, shorter struct keep working.
+ */
+void fg_copy_sized(void *dst, const void *src, size_t ours)
+{
+	size_t theirs = *(const size_t *)dst;
+	size_t n = theirs < ours ? theirs : ours;
+
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       n - sizeof(size_t));
+}
