@@ -235,6 +235,30 @@ else
 	ok
 fi
 
+# SIGTERM: pft is stopped, what was measured is written, exit 128+15,
+# no process of the sweep's session is left.
+# shellcheck disable=SC2016
+setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/term.pid" "$sweep" \
+	--pft="$PFT" -m 4M --duration=0.3 --warmup=0 -r 5 -p shared-vma -w 1 \
+	-o "$tmp/t" --no-plot >"$tmp/term.out" 2>"$tmp/term.err" &
+bg=$!
+i=0
+while ! grep -q 'run 2 of 5' "$tmp/term.err" 2>/dev/null && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+sid=$(cat "$tmp/term.pid")
+kill -TERM "$sid"
+wait "$bg"
+rc=$?
+if [ "$rc" -ne 143 ] || ! grep -q 'stopped: writing' "$tmp/term.err" ||
+	[ "$(wc -l <"$tmp/t-runs.csv" 2>/dev/null)" -lt 2 ]; then
+	fail "SIGTERM: exit $rc, $(tail -n 2 "$tmp/term.err")"
+else
+	ok
+fi
+check_no_leftovers "$sid" "SIGTERM"
+
 # Bad command lines: one line naming the problem, the hint, exit 2.
 bad_usage() {
 	"$sweep" --pft="$PFT" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
