@@ -141,6 +141,17 @@ static int exit_status_of(int st, int64_t oom_before)
 	return 128 + sig;
 }
 
+/* Best effort: raising one's own score needs no privilege. */
+static void set_oom_score_adj(const char *value)
+{
+	FILE *f = fopen("/proc/self/oom_score_adj", "we");
+
+	if (!f)
+		return;
+	fputs(value, f);
+	fclose(f);
+}
+
 static int supervise(struct pft_opts *o, struct faultgen_attr *attr)
 {
 	pid_t self = getpid(), pid;
@@ -164,6 +175,9 @@ static int supervise(struct pft_opts *o, struct faultgen_attr *attr)
 	if (pid == 0) {
 		/* A parent killed outright must not leave the run going. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* And the OOM killer should take the run (its workers inherit
+		 * this), not the supervisor that reports what happened. */
+		set_oom_score_adj("1000");
 		pft_child_signals();
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (getppid() != self)
