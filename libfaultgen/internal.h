@@ -228,6 +228,7 @@ int fg_workers_run(struct faultgen_run *run,
 
 /* measure.c */
 void fg_measure_fold(struct faultgen_run *run);
+void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys);
 FG_TESTABLE double fg_median(double *v, size_t n);
 FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
 				 unsigned int workers);

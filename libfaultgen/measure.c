@@ -69,7 +69,7 @@ FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
 /* Splits cpu_ns into user and system time as rusage proportions them.
  * With no rusage ticks at all, it counts as system time: a faulting loop
  * spends nearly all of it in the kernel. */
-static void split_cpu(const struct fg_wstat *w, double *user, double *sys)
+void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys)
 {
 	double cpu = (double)w->cpu_ns / 1e9;
 	int64_t ru = w->ru_user_us + w->ru_sys_us;
@@ -174,7 +174,7 @@ void fg_measure_fold(struct faultgen_run *run)
 		r->minflt += w->minflt;
 		r->majflt += w->majflt;
 		r->fault_s += (double)w->fault_ns / 1e9;
-		split_cpu(w, &user, &sys);
+		fg_split_cpu(w, &user, &sys);
 		r->user_s += user;
 		r->sys_s += sys;
 	}

@@ -415,15 +415,7 @@ FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
 	r.start_s = (double)(w->start_ns - first) / 1e9;
 	r.wall_s = (double)(w->end_ns - w->start_ns) / 1e9;
 	r.fault_s = (double)w->fault_ns / 1e9;
-	{
-		double cpu = (double)w->cpu_ns / 1e9;
-		int64_t ru = w->ru_user_us + w->ru_sys_us;
-
-		r.user_s = ru > 0 ? cpu * (double)w->ru_user_us / (double)ru : 0;
-		if (r.user_s > cpu) /* the product may round above cpu */
-			r.user_s = cpu;
-		r.sys_s = cpu - r.user_s;
-	}
+	fg_split_cpu(w, &r.user_s, &r.sys_s);
 	if (run->waddr) {
 		r.addr = run->waddr[index];
 		r.len = run->wlen[index];
