@@ -221,9 +221,9 @@ bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
 	if (atomic_fetch_add(&g->ready, 1) + 1 == n) {
 		atomic_store(&g->open_ns, fg_now_ns());
 		open_gate(g, 1);
-	}
-	else
+	} else {
 		fg_futex_wake(&g->ready);
+	}
 	if (n <= run->cpus.count) {
 		until = fg_now_ns() + GATE_SPIN_NS;
 		while (atomic_load(&g->go) == 0 && fg_now_ns() < until)
