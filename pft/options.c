@@ -145,7 +145,7 @@ static const char usage_text[] =
 "  --duration=SECONDS     fault, zap and fault again for SECONDS\n"
 "  --rounds=N             ... or for N rounds per worker\n"
 "  --zap=HOW              dontneed (default) or munmap (per-thread-vma)\n"
-"  --warmup=N             N unmeasured rounds first (default 0)\n"
+"  --warmup=N             N unmeasured rounds first (default 2)\n"
 "Read-only collapse (--pattern=ro-collapse):\n"
 "  --protect=HOW          mprotect (default), fork, writable (control)\n"
 "  --collapse=HOW         madvise (MADV_COLLAPSE, default), khugepaged\n"
@@ -747,6 +747,8 @@ static void check_combinations(struct pft_opts *o)
 		pft_usage_error("--zap needs --duration or --rounds");
 	if (!repeat_mode && o->warmup_given)
 		pft_usage_error("--warmup needs --duration or --rounds");
+	if (repeat_mode && !o->warmup_given)
+		o->warmup = PFT_DEFAULT_WARMUP;
 	if (repeat_mode && o->zap == FAULTGEN_ZAP_MUNMAP &&
 	    o->pattern != FAULTGEN_PER_THREAD_VMA)
 		pft_usage_error("--zap=munmap needs --pattern=per-thread-vma "

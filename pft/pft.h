@@ -24,6 +24,11 @@
 #define PFT_MAX_WORKERS (1u << 20)
 /* Longest CPU list pft formats: a worst case of ~8192 sparse CPUs. */
 #define PFT_CPULIST_LEN 65536
+/* Duration and rounds mode: unmeasured rounds first unless --warmup says
+ * otherwise, and the fewest sampled rounds whose median rate stands for
+ * the run's fault/wsec (fewer: pages over elapsed time). */
+#define PFT_DEFAULT_WARMUP 2
+#define PFT_MEDIAN_MIN_ROUNDS 3
 
 struct pft_opts {
 	/* The workload, as the user gave it; mapped onto attr. */
@@ -153,6 +158,8 @@ struct pft_run_info {
 	struct pft_vmstat mthp_before, mthp_after; /* mTHP stats */
 };
 void pft_print_title(const struct pft_opts *o);
+bool pft_rate_is_median(const struct faultgen_result *r);
+double pft_wall_rate(const struct faultgen_result *r);
 void pft_format_legacy(const struct pft_opts *o,
 		       const struct faultgen_result *r, char *buf, size_t len);
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,

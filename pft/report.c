@@ -45,6 +45,25 @@ void pft_print_title(const struct pft_opts *o)
 	      stdout);
 }
 
+/*
+ * fault/wsec.  One-shot: 0.12x's pages over elapsed time.  Duration and
+ * rounds mode: the median of the per-round rates (pages of a round, all
+ * workers, over its time, zap included), which a disturbance of a few
+ * rounds does not move; pages over elapsed time when too few rounds were
+ * sampled.
+ */
+bool pft_rate_is_median(const struct faultgen_result *r)
+{
+	return r->rounds_sampled >= PFT_MEDIAN_MIN_ROUNDS &&
+	       r->round_rate_median > 0;
+}
+
+double pft_wall_rate(const struct faultgen_result *r)
+{
+	return pft_rate_is_median(r) ? r->round_rate_median :
+				       r->pages_per_wall_s;
+}
+
 /* 0.12x's arithmetic: gbyte counts one page more per worker, rates are
  * pages (not measured faults) over time, 0 when the time is 0. */
 static long legacy_gbyte(const struct faultgen_result *r)
@@ -59,7 +78,7 @@ void pft_format_legacy(const struct pft_opts *o,
 		 legacy_gbyte(r), (long)r->workers, (long)o->cachelines,
 		 printable(r->user_s), printable(r->sys_s),
 		 printable(r->elapsed_s), printable(r->pages_per_cpu_s),
-		 printable(r->pages_per_wall_s));
+		 printable(pft_wall_rate(r)));
 }
 
 /* 0.12x's three checks, one line each at most (4096 workers must not
@@ -395,7 +414,10 @@ static void json_legacy(struct pft_json *j, const struct pft_opts *o,
 	pj_dbl(j, "sys_s", printable(r->sys_s));
 	pj_dbl(j, "wall_s", printable(r->elapsed_s));
 	pj_dbl(j, "flt_per_cpu_s", printable(r->pages_per_cpu_s));
-	pj_dbl(j, "fault_per_wsec", printable(r->pages_per_wall_s));
+	pj_dbl(j, "fault_per_wsec", printable(pft_wall_rate(r)));
+	pj_str(j, "fault_per_wsec_is",
+	       pft_rate_is_median(r) ? "round_rate_median" :
+				       "pages_per_wall_s");
 	pj_obj_end(j);
 }
 

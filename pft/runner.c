@@ -284,7 +284,7 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("no result: %s", faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}
-	*rate = r.pages_per_wall_s;
+	*rate = pft_wall_rate(&r);
 	if (o->json) {
 		pft_print_json(o, run, &r, info, index);
 	} else {

@@ -47,7 +47,13 @@ check(f[3] == "%.2f" % r["user_s"], "User %s vs %r" % (f[3], r["user_s"]))
 check(f[4] == "%.2f" % r["sys_s"], "System %s vs %r" % (f[4], r["sys_s"]))
 check(f[5] == "%.2f" % r["elapsed_s"], "Wall %s vs %r" % (f[5], r["elapsed_s"]))
 check(f[6] == "%.3f" % r["pages_per_cpu_s"], "flt/cpu/s %s vs %r" % (f[6], r["pages_per_cpu_s"]))
-check(f[7] == "%.3f" % r["pages_per_wall_s"], "fault/wsec %s vs %r" % (f[7], r["pages_per_wall_s"]))
+# fault/wsec: pages over elapsed time for one-shot runs, the median of the
+# per-round rates when three rounds or more were sampled.
+src = leg["fault_per_wsec_is"]
+want_src = ("round_rate_median" if r["rounds_sampled"] >= 3 and
+            r["round_rate_median"] > 0 else "pages_per_wall_s")
+check(src == want_src, "fault_per_wsec_is %s, want %s" % (src, want_src))
+check(f[7] == "%.3f" % r[src], "fault/wsec %s vs %r" % (f[7], r[src]))
 check(line == " %3d %4d %3d %8.2fs %8.2fs %8.2fs  %10.3f %10.3f" % (
     leg["gbyte"], leg["workers"], leg["cachelines"], leg["user_s"],
     leg["sys_s"], leg["wall_s"], leg["flt_per_cpu_s"], leg["fault_per_wsec"]),
@@ -149,6 +155,11 @@ import json, sys
 d = json.loads(open(sys.argv[1]).readline())
 assert all(w["rounds"] == 4 for w in d["workers"]), [w["rounds"] for w in d["workers"]]
 assert d["config"]["zap"] == "munmap" and d["config"]["rounds"] == 4
+# Two unmeasured rounds first by default, in duration mode too.
+assert d["config"]["warmup"] == 2, d["config"]["warmup"]
+assert d["result"]["rounds_sampled"] == 4, d["result"]["rounds_sampled"]
+assert d["legacy"]["fault_per_wsec_is"] == "round_rate_median"
+assert d["legacy"]["fault_per_wsec"] == d["result"]["round_rate_median"]
 EOF
 [ $? -eq 0 ] && ok || fail "--rounds=4: $(cat "$tmp/rounds.check")"
 
@@ -171,7 +182,7 @@ assert [o["run"] for o in objs[:3]] == [1, 2, 3]
 assert all(o["runs"] == 3 for o in objs[:3])
 s = objs[3]
 assert s["schema"] == "pft-summary/1" and s["runs"] == 3, s
-rates = sorted(o["result"]["pages_per_wall_s"] for o in objs[:3])
+rates = sorted(o["legacy"]["fault_per_wsec"] for o in objs[:3])
 f = s["fault_per_wsec"]
 assert (f["min"], f["median"], f["max"]) == tuple(rates), (f, rates)
 EOF
