@@ -15,8 +15,9 @@ ncpu=$(nr_allowed)
 threads=2
 [ "$ncpu" -lt 2 ] && threads=1
 
-# precision.sh: one row per case (3 cases per size, default warm-up 0) and
-# one of round rates per duration case.
+# precision.sh: a row per target batch, then one per case (3 cases per
+# size: default, naive, one-shot) and a pages / elapsed row per duration
+# row.
 QUICK=1 THREADS=$threads PFT=$PFT "$bench/precision.sh" \
 	>"$tmp/p.out" 2>"$tmp/p.err"
 rc=$?
@@ -25,21 +26,25 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
 else
 	ok
 	n=$(grep -c "^-t $threads -m [0-9]*M" "$tmp/p.out")
-	r=$(grep -c '^  (median round rate of each run) ' "$tmp/p.out")
-	bad=$(grep -e "^-t $threads" -e '^  (median' "$tmp/p.out" |
+	r=$(grep -c '^  (pages / elapsed of each run) ' "$tmp/p.out")
+	bad=$(grep -e "^-t $threads" -e '^  (pages' -e '^batch [0-9]* (' \
+		"$tmp/p.out" |
 		sed 's/.*)//; s/^-t [^ ]* -m [^ ]*\( --[a-z]*=[0-9.]*\)*//' |
 		awk '!($1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ &&
 		       $4 ~ /^[0-9]+\.[0-9]+$/)')
 	[ -z "$bad" ] || fail "precision.sh rows without figures: $bad"
-	# Each case once per size; duration cases have a round-rate row.
+	# Each case once per size; duration rows have a pages / elapsed row,
+	# and so has the batch.
 	cases=$(grep -c '^-t' "$tmp/p.out")
-	if [ "$cases" -lt 4 ] || [ "$r" -lt 2 ] || [ "$n" -ne "$cases" ]; then
-		fail "precision.sh: $cases cases, $r round-rate rows"
+	if [ "$cases" -ne 6 ] || [ "$r" -ne 5 ] || [ "$n" -ne "$cases" ]; then
+		fail "precision.sh: $cases cases, $r pages / elapsed rows"
 	fi
-	grep -q '<= 1.08 \(met\|MISSED\)$' "$tmp/p.out" ||
-		fail "precision.sh gives no verdict for its target"
-	grep -q "^load average before [0-9.]* [0-9.]* [0-9.]*, after" "$tmp/p.out" ||
-		fail "precision.sh does not report the load"
+	grep -q '^batch 1 (fault/wsec) .* <= 1.08 \(met\|MISSED\)$' \
+		"$tmp/p.out" || fail "precision.sh gives no verdict for its target"
+	grep -q '^target met in [01] of 1 batches$' "$tmp/p.out" ||
+		fail "precision.sh does not count the batches that met the target"
+	grep -q "load average before [0-9.]* [0-9.]* [0-9.]*, after" \
+		"$tmp/p.out" || fail "precision.sh does not report the load"
 fi
 
 # limit.sh: its rows, each with a number or a reason to skip.
