@@ -10,7 +10,9 @@
 # costs 2-5x more to fault again, so the two must alternate closely), and
 # prints for each binary the median fault/wsec of its result lines, their
 # spread, the median whole-process CPU time (user + system of pft and all
-# its children, from wait4), and the ratio A/B of the medians.  Then, for
+# its children, from wait4), and the ratio A/B of the medians; then the
+# CPU time of the pairs compared (the median difference, its bootstrap
+# interval and a verdict on "A uses no more CPU than B").  Then, for
 # A only, ROUNDS runs with --json give the median start skew between
 # workers.  Without PFT_REF only A runs.
 #
@@ -95,6 +97,29 @@ else:
     print("%.3f %.1f" % (m, (max(v) - min(v)) / m * 100 if m else 0))
 EOF
 
+# Paired CPU time: round i of A and of B ran back to back.  Prints the
+# median of the differences A - B in ms, in % of B's median, the 95%
+# bootstrap interval of that median (fixed seed), and a verdict on "A uses
+# no more CPU than B": met (median difference <= 0), noise (above 0, but
+# the interval reaches 0), MISSED (the whole interval above 0).
+cat >"$tmp/paired.py" <<'EOF'
+import random, statistics, sys
+a = [float(x) for x in open(sys.argv[1]).read().split()]
+b = [float(x) for x in open(sys.argv[2]).read().split()]
+d = [(x - y) * 1e3 for x, y in zip(a, b)]
+if not d:
+    print("nan nan nan nan -")
+    sys.exit()
+rng = random.Random(1)
+boot = sorted(statistics.median(rng.choices(d, k=len(d)))
+              for _ in range(2000))
+m = statistics.median(d)
+lo, hi = boot[49], boot[1949]
+verdict = "met" if m <= 0 else ("noise" if lo <= 0 else "MISSED")
+print("%.2f %.2f %.2f %.2f %s" % (m, m / statistics.median(b) / 10, lo, hi,
+                                  verdict))
+EOF
+
 cat >"$tmp/skew.py" <<'EOF'
 import json, statistics, sys
 v = []
@@ -120,6 +145,7 @@ IFS=';'
 # shellcheck disable=SC2086
 set -- $CASES
 IFS=$IFS_SAVE
+paired=
 for c in "$@"; do
 	: >"$tmp/a.rate"; : >"$tmp/a.cpu"; : >"$tmp/b.rate"; : >"$tmp/b.cpu"
 	failed=
@@ -154,10 +180,18 @@ for c in "$@"; do
 			$(python3 "$tmp/stats.py" <"$tmp/b.cpu")
 		b_rate=$1 b_spread=$2% b_cpu=$3
 		ratio=$(python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else 'nan')" "$a_rate" "$b_rate")
+		set -- $(python3 "$tmp/paired.py" "$tmp/a.cpu" "$tmp/b.cpu")
+		paired="$paired
+$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %s' "$c" "$1" "$2" "$3" "$4" "$5")"
 	fi
 	printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s%s\n' "$c" \
 		"$a_rate" "$a_spread%" "$a_cpu" "$b_rate" "$b_spread" "$b_cpu" \
 		"$ratio" "$skew (max $skew_max)" "${failed:+  failed:$failed}"
 done
+if [ -n "$paired" ]; then
+	echo "pft-compare: whole-process CPU, A - B of the back-to-back pairs:"
+	echo "case     median diff   of B  95% interval of the median  A <= B"
+	echo "${paired#?}"
+fi
 echo "pft-compare: fault/wsec and cpu s are medians; spread is (max - min) / median;"
 echo "pft-compare: A skew is the median start skew between workers over $ROUNDS --json runs of A."
