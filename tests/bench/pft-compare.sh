@@ -5,9 +5,10 @@
 #   PFT=pft/pft PFT_REF=/usr/local/bin/pft-0.12x tests/bench/pft-compare.sh
 #
 # For each case (-t 1, -t 2, -n 2 at 1 GiB by default) it runs one warm-up
-# of each binary, then ROUNDS rounds of A then B back to back (memory that
-# sits freed for a few seconds goes back to the hypervisor on some VMs and
-# costs 2-5x more to fault again, so the two must alternate closely), and
+# of each binary, then ROUNDS rounds of A and B back to back, in turns A B
+# and B A (memory that sits freed for a few seconds goes back to the
+# hypervisor on some VMs and costs 2-5x more to fault again, so the two
+# must alternate closely), and
 # prints for each binary the median fault/wsec of its result lines, their
 # spread, the median whole-process CPU time (user + system of pft and all
 # its children, from wait4), and the ratio A/B of the medians; then the
@@ -151,16 +152,23 @@ for c in "$@"; do
 	failed=
 	run "$PFT" $c >/dev/null
 	[ -n "$REF" ] && run "$REF" $c >/dev/null
+	# A B, then B A: the first of a pair runs on memory the run before
+	# last freed, the second on what the first just freed, and that
+	# alone moves CPU time by 1-2% here; alternating cancels it.
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
-			set -- $(run "$PFT" $c)
-		[ "$3" = 0 ] || failed="$failed A:exit$3"
-		echo "$1" >>"$tmp/a.rate"; echo "$2" >>"$tmp/a.cpu"
-		if [ -n "$REF" ]; then
-					set -- $(run "$REF" $c)
-			[ "$3" = 0 ] || failed="$failed B:exit$3"
-			echo "$1" >>"$tmp/b.rate"; echo "$2" >>"$tmp/b.cpu"
-		fi
+		order="a b"
+		[ -n "$REF" ] && [ $((i % 2)) = 1 ] && order="b a"
+		[ -z "$REF" ] && order=a
+		for who in $order; do
+			if [ "$who" = a ]; then
+				set -- $(run "$PFT" $c)
+			else
+				set -- $(run "$REF" $c)
+			fi
+			[ "$3" = 0 ] || failed="$failed $who:exit$3"
+			echo "$1" >>"$tmp/$who.rate"; echo "$2" >>"$tmp/$who.cpu"
+		done
 		i=$((i + 1))
 	done
 	# Start skew from A's JSON, runs of their own, back to back.
