@@ -117,6 +117,7 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 
 struct worker_arg {
 	struct faultgen_run *run;
+	cpu_set_t *pin; /* this thread's scratch mask; NULL in a process */
 	unsigned int index;
 	int (*body)(struct faultgen_run *, unsigned int);
 	bool barrier;
@@ -135,31 +136,26 @@ static bool spread_at_start(const struct faultgen_run *run, bool barrier)
 	       run->attr.nr_workers <= run->cpus.count;
 }
 
-/* A child has its own copy of pin_buf and may not allocate; threads
- * share it, so each allocates its own mask. */
-static int bind_to_cpu(struct faultgen_run *run, int cpu, bool process)
+/*
+ * A child has its own copy of pin_buf; threads have a mask each, allocated
+ * before they start: a worker never allocates (in a thread, a first malloc
+ * makes glibc reserve a 64 MiB arena in the caller's address space).
+ */
+static int bind_to_cpu(struct faultgen_run *run, cpu_set_t *pin, int cpu)
 {
 	size_t size = run->cpuset_size;
-	cpu_set_t *pin = run->pin_buf;
-	int ret;
 
-	if (!process) {
-		pin = CPU_ALLOC(run->cpus.nbits);
-		if (!pin)
-			return -ENOMEM;
-	}
 	CPU_ZERO_S(size, pin);
 	CPU_SET_S((size_t)cpu, size, pin);
-	ret = sched_setaffinity(0, size, pin);
-	if (!process)
-		CPU_FREE(pin);
-	return ret < 0 ? -errno : 0;
+	return sched_setaffinity(0, size, pin) < 0 ? -errno : 0;
 }
 
-static int place_self(struct faultgen_run *run, unsigned int i, bool process,
-		      bool barrier)
+static int place_self(struct worker_arg *wa)
 {
+	struct faultgen_run *run = wa->run;
+	unsigned int i = wa->index;
 	struct fg_wstat *w = &run->sh->w[i];
+	cpu_set_t *pin = wa->pin ? wa->pin : run->pin_buf;
 	size_t size = run->cpuset_size;
 	cpu_set_t *set = run->cpuset_buf;
 	int ret;
@@ -167,12 +163,12 @@ static int place_self(struct faultgen_run *run, unsigned int i, bool process,
 	w->cpu = -1;
 	if (run->attr.pin) {
 		w->cpu = fg_cpu_for_worker(&run->cpus, i);
-		ret = bind_to_cpu(run, w->cpu, process);
+		ret = bind_to_cpu(run, pin, w->cpu);
 		if (ret)
 			return ret;
-	} else if (spread_at_start(run, barrier)) {
+	} else if (spread_at_start(run, wa->barrier)) {
 		/* Best effort: the run is valid without it. */
-		bind_to_cpu(run, fg_cpu_for_worker(&run->cpus, i), process);
+		bind_to_cpu(run, pin, fg_cpu_for_worker(&run->cpus, i));
 	} else if (sched_setaffinity(0, size, set) < 0) {
 		return -errno;
 	}
@@ -234,7 +230,7 @@ bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
 	return go == 1;
 }
 
-static void worker_main(struct worker_arg *wa, bool process)
+static void worker_main(struct worker_arg *wa)
 {
 	struct faultgen_run *run = wa->run;
 	struct fg_shared *sh = run->sh;
@@ -242,7 +238,7 @@ static void worker_main(struct worker_arg *wa, bool process)
 
 	w->pid = (int)getpid();
 	w->tid = fg_gettid();
-	w->error = place_self(run, wa->index, process, wa->barrier);
+	w->error = place_self(wa);
 	if (!wa->barrier) {
 		if (!w->error)
 			w->error = wa->body(run, wa->index);
@@ -266,7 +262,7 @@ static void worker_main(struct worker_arg *wa, bool process)
 
 static void *thread_main(void *arg)
 {
-	worker_main(arg, false);
+	worker_main(arg);
 	return NULL;
 }
 
@@ -397,7 +393,7 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 		pid_t p = fork();
 
 		if (p == 0) {
-			worker_main(&args[started], true);
+			worker_main(&args[started]);
 			_exit(0);
 		}
 		if (p < 0) {
@@ -468,21 +464,30 @@ int fg_workers_run(struct faultgen_run *run,
 		   bool barrier)
 {
 	unsigned int n = run->attr.nr_workers;
+	bool threads = run->attr.kind != FAULTGEN_PROCESSES;
 	struct worker_arg *args = calloc(n, sizeof(*args));
+	char *masks = threads ? calloc(n, run->cpuset_size) : NULL;
 	int ret;
 
-	if (!args)
+	if (!args || (threads && !masks)) {
+		free(args);
+		free(masks);
 		return -ENOMEM;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		args[i].run = run;
 		args[i].index = i;
 		args[i].body = body;
 		args[i].barrier = barrier;
+		if (threads)
+			args[i].pin = (cpu_set_t *)(masks +
+						    (size_t)i * run->cpuset_size);
 	}
-	if (run->attr.kind == FAULTGEN_PROCESSES)
-		ret = run_processes(run, args, n, barrier);
-	else
+	if (threads)
 		ret = run_threads(run, args, n, barrier);
+	else
+		ret = run_processes(run, args, n, barrier);
+	free(masks);
 	free(args);
 	return ret;
 }
