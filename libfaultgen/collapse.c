@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,6 +460,26 @@ static void open_pagemap(struct fg_collapse_state *st)
 	}
 }
 
+/*
+ * MADV_COLLAPSE of one range.  EAGAIN is transient (a page still in a
+ * per-CPU LRU batch, a page lock held for a moment): the range is tried
+ * up to COLLAPSE_TRIES times before its failure counts.
+ */
+#define COLLAPSE_TRIES 3
+
+static int collapse_one(void *addr, size_t len)
+{
+	int err = 0;
+
+	for (int t = 0; t < COLLAPSE_TRIES; t++) {
+		err = madvise(addr, len, MADV_COLLAPSE) < 0 ? -errno : 0;
+		if (err != -EAGAIN)
+			break;
+		sched_yield();
+	}
+	return err;
+}
+
 /* One worker: MADV_COLLAPSE of each of its ranges, each timed. */
 static int collapse_body(struct faultgen_run *run, unsigned int i)
 {
@@ -478,8 +499,7 @@ static int collapse_body(struct faultgen_run *run, unsigned int i)
 			break;
 		}
 		t0 = fg_now_ns();
-		rg->error = madvise(addr, st->hpage, MADV_COLLAPSE) < 0 ?
-				    -errno : 0;
+		rg->error = collapse_one(addr, st->hpage);
 		rg->ns = fg_now_ns() - t0;
 		rg->called = true;
 	}
@@ -566,7 +586,7 @@ FG_TESTABLE int fg_collapse_probe(void)
 	for (size_t off = 0; off < hp; off += ps)
 		((volatile char *)at)[off] = 1;
 	madvise((void *)at, hp, MADV_HUGEPAGE);
-	ret = madvise((void *)at, hp, MADV_COLLAPSE) < 0 ? -errno : 0;
+	ret = collapse_one((void *)at, hp);
 	munmap(p, 2 * hp);
 	return ret;
 }
