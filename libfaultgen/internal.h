@@ -165,7 +165,6 @@ struct faultgen_run {
 	int zero_fd;         /* /dev/zero for remapping, or -1 */
 	/* Prepared before fork: children may not allocate. */
 	void *cpuset_buf;    /* cpu_set_t of the allowed CPUs */
-	void *pin_buf;       /* scratch cpu_set_t for pinning */
 	size_t cpuset_size;
 	/* Workers */
 	struct fg_shared *sh;

@@ -73,7 +73,7 @@ static int check_combination(const struct faultgen_attr *a)
 	return 0;
 }
 
-/* CPU masks for the workers, allocated before any fork. */
+/* The mask of the allowed CPUs, allocated before any fork. */
 static int prepare_masks(struct faultgen_run *run)
 {
 	size_t nbits = run->cpus.nbits;
@@ -81,8 +81,7 @@ static int prepare_masks(struct faultgen_run *run)
 
 	run->cpuset_size = CPU_ALLOC_SIZE(nbits);
 	run->cpuset_buf = CPU_ALLOC(nbits);
-	run->pin_buf = CPU_ALLOC(nbits);
-	if (!run->cpuset_buf || !run->pin_buf)
+	if (!run->cpuset_buf)
 		return -ENOMEM;
 	set = run->cpuset_buf;
 	CPU_ZERO_S(run->cpuset_size, set);
@@ -360,8 +359,6 @@ FG_EXPORT void faultgen_run_free(struct faultgen_run *run)
 	free(run->pids);
 	if (run->cpuset_buf)
 		CPU_FREE(run->cpuset_buf);
-	if (run->pin_buf)
-		CPU_FREE(run->pin_buf);
 	free(run->attr.cpulist);
 	free(run->attr.cpuset);
 	free(run);

@@ -117,7 +117,7 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 
 struct worker_arg {
 	struct faultgen_run *run;
-	cpu_set_t *pin; /* this thread's scratch mask; NULL in a process */
+	cpu_set_t *pin; /* this worker's scratch mask */
 	unsigned int index;
 	int (*body)(struct faultgen_run *, unsigned int);
 	bool barrier;
@@ -137,8 +137,8 @@ static bool spread_at_start(const struct faultgen_run *run, bool barrier)
 }
 
 /*
- * A child has its own copy of pin_buf; threads have a mask each, allocated
- * before they start: a worker never allocates (in a thread, a first malloc
+ * Each worker has a scratch mask, allocated before it starts: a worker
+ * never allocates (a forked child may not; in a thread, a first malloc
  * makes glibc reserve a 64 MiB arena in the caller's address space).
  */
 static int bind_to_cpu(struct faultgen_run *run, cpu_set_t *pin, int cpu)
@@ -155,7 +155,6 @@ static int place_self(struct worker_arg *wa)
 	struct faultgen_run *run = wa->run;
 	unsigned int i = wa->index;
 	struct fg_wstat *w = &run->sh->w[i];
-	cpu_set_t *pin = wa->pin ? wa->pin : run->pin_buf;
 	size_t size = run->cpuset_size;
 	cpu_set_t *set = run->cpuset_buf;
 	int ret;
@@ -163,12 +162,12 @@ static int place_self(struct worker_arg *wa)
 	w->cpu = -1;
 	if (run->attr.pin) {
 		w->cpu = fg_cpu_for_worker(&run->cpus, i);
-		ret = bind_to_cpu(run, pin, w->cpu);
+		ret = bind_to_cpu(run, wa->pin, w->cpu);
 		if (ret)
 			return ret;
 	} else if (spread_at_start(run, wa->barrier)) {
 		/* Best effort: the run is valid without it. */
-		bind_to_cpu(run, pin, fg_cpu_for_worker(&run->cpus, i));
+		bind_to_cpu(run, wa->pin, fg_cpu_for_worker(&run->cpus, i));
 	} else if (sched_setaffinity(0, size, set) < 0) {
 		return -errno;
 	}
@@ -464,12 +463,11 @@ int fg_workers_run(struct faultgen_run *run,
 		   bool barrier)
 {
 	unsigned int n = run->attr.nr_workers;
-	bool threads = run->attr.kind != FAULTGEN_PROCESSES;
 	struct worker_arg *args = calloc(n, sizeof(*args));
-	char *masks = threads ? calloc(n, run->cpuset_size) : NULL;
+	char *masks = calloc(n, run->cpuset_size);
 	int ret;
 
-	if (!args || (threads && !masks)) {
+	if (!args || !masks) {
 		free(args);
 		free(masks);
 		return -ENOMEM;
@@ -479,14 +477,13 @@ int fg_workers_run(struct faultgen_run *run,
 		args[i].index = i;
 		args[i].body = body;
 		args[i].barrier = barrier;
-		if (threads)
-			args[i].pin = (cpu_set_t *)(masks +
-						    (size_t)i * run->cpuset_size);
+		args[i].pin = (cpu_set_t *)(masks +
+					    (size_t)i * run->cpuset_size);
 	}
-	if (threads)
-		ret = run_threads(run, args, n, barrier);
-	else
+	if (run->attr.kind == FAULTGEN_PROCESSES)
 		ret = run_processes(run, args, n, barrier);
+	else
+		ret = run_threads(run, args, n, barrier);
 	free(masks);
 	free(args);
 	return ret;
