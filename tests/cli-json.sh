@@ -155,7 +155,8 @@ import json, sys
 d = json.loads(open(sys.argv[1]).readline())
 assert all(w["rounds"] == 4 for w in d["workers"]), [w["rounds"] for w in d["workers"]]
 assert d["config"]["zap"] == "munmap" and d["config"]["rounds"] == 4
-# Two unmeasured rounds first by default, in duration mode too.
+# Two unmeasured rounds first by default, in rounds mode as in duration
+# mode, and fault/wsec is the median of the 4 rounds.
 assert d["config"]["warmup"] == 2, d["config"]["warmup"]
 assert d["result"]["rounds_sampled"] == 4, d["result"]["rounds_sampled"]
 assert d["legacy"]["fault_per_wsec_is"] == "round_rate_median"

@@ -157,16 +157,22 @@ for c in "$@"; do
 	# alone moves CPU time by 1-2% here; alternating cancels it.
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
-		order="a b"
-		[ -n "$REF" ] && [ $((i % 2)) = 1 ] && order="b a"
-		[ -z "$REF" ] && order=a
+		if [ -z "$REF" ]; then
+			order=a
+		elif [ $((i % 2)) = 0 ]; then
+			order="a b"
+		else
+			order="b a"
+		fi
 		for who in $order; do
 			if [ "$who" = a ]; then
 				set -- $(run "$PFT" $c)
+				label=A
 			else
 				set -- $(run "$REF" $c)
+				label=B
 			fi
-			[ "$3" = 0 ] || failed="$failed $who:exit$3"
+			[ "$3" = 0 ] || failed="$failed $label:exit$3"
 			echo "$1" >>"$tmp/$who.rate"; echo "$2" >>"$tmp/$who.cpu"
 		done
 		i=$((i + 1))

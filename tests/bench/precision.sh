@@ -19,10 +19,10 @@
 #
 # Environment: PFT (default: pft in PATH), RUNS (10), BATCHES (3), THREADS
 # (2), SIZES ("256M 1G"), DURATION (2), WARMUP (a third warm-up count to
-# compare, off by default), EXTRA
-# (more pft arguments for every case, e.g. -a), PAUSE (seconds of sleep
-# before each invocation, default 0: back to back), TARGET (1.08),
-# QUICK=1 (tiny sizes and short runs, to try the script, not to measure).
+# compare, off by default), EXTRA (more pft arguments for every case, e.g.
+# -a), PAUSE (seconds of sleep before each invocation, default 0: back to
+# back), TARGET (1.08), QUICK=1 (tiny sizes and short runs, to try the
+# script, not to measure).
 # Exits 3 when a batch misses the target.
 #
 # Copyright (C) 2026 The libfaultgen authors
@@ -77,9 +77,18 @@ for size in $SIZES; do
 	echo "once-$size $base" >>"$cases"
 done
 
-# "fault/wsec pages/elapsed flt/cpu/s" of pft's JSON line on stdin.
-figures() {
-	sed -n 's/.*"pages_per_wall_s":\([0-9.e+-]*\).*"flt_per_cpu_s":\([0-9.e+-]*\),"fault_per_wsec":\([0-9.e+-]*\).*/\3 \1 \2/p'
+# One invocation of pft with arguments $2...: "fault/wsec pages/elapsed
+# flt/cpu/s" appended to file $1.  A pause first lets the host take back
+# the memory the last run freed, as it does between spaced invocations.
+measure() {
+	file=$1
+	shift
+	[ "$PAUSE" = 0 ] || sleep "$PAUSE"
+	out=$("$PFT" --json "$@" 2>"$tmp/err") ||
+		die "pft $* failed: $(tail -n 1 "$tmp/err")"
+	printf '%s\n' "$out" | sed -n \
+		's/.*"pages_per_wall_s":\([0-9.e+-]*\).*"flt_per_cpu_s":\([0-9.e+-]*\),"fault_per_wsec":\([0-9.e+-]*\).*/\3 \1 \2/p' \
+		>>"$file"
 }
 
 # The target: batches of invocations of the first case alone.
@@ -91,11 +100,8 @@ while [ "$b" -le "$BATCHES" ]; do
 	: >"$tmp/batch-$b"
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
-		[ "$PAUSE" = 0 ] || sleep "$PAUSE"
 		# shellcheck disable=SC2086
-		out=$("$PFT" --json $target_args 2>"$tmp/err") ||
-			die "pft $target_args failed: $(tail -n 1 "$tmp/err")"
-		printf '%s\n' "$out" | figures >>"$tmp/batch-$b"
+		measure "$tmp/batch-$b" $target_args
 		i=$((i + 1))
 	done
 	echo "precision: batch $b of $BATCHES done, $(($(date +%s) - start)) s" >&2
@@ -105,13 +111,8 @@ done
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	while read -r name args; do
-		# A pause lets the host take back the memory the last run
-		# freed, as it does between spaced invocations.
-		[ "$PAUSE" = 0 ] || sleep "$PAUSE"
 		# shellcheck disable=SC2086
-		out=$("$PFT" --json $args 2>"$tmp/err") ||
-			die "pft $args failed: $(tail -n 1 "$tmp/err")"
-		printf '%s\n' "$out" | figures >>"$tmp/$name"
+		measure "$tmp/$name" $args
 	done <"$cases"
 	echo "precision: iteration $i of $RUNS done, $(($(date +%s) - start)) s" >&2
 	i=$((i + 1))
