@@ -172,6 +172,7 @@ struct faultgen_run {
 	int64_t *round_ns; /* [worker * FG_ROUND_SAMPLES + round], shared */
 	size_t round_len;
 	pid_t *pids;
+	bool *reaped; /* with pids: held by the run, so children see it used */
 	struct faultgen_result result;
 	struct fg_collapse_state *collapse;
 	/* Pretouch */

@@ -357,6 +357,7 @@ FG_EXPORT void faultgen_run_free(struct faultgen_run *run)
 	fg_cpus_release(&run->cpus);
 	free(run->mems);
 	free(run->pids);
+	free(run->reaped);
 	if (run->cpuset_buf)
 		CPU_FREE(run->cpuset_buf);
 	free(run->attr.cpulist);

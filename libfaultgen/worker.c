@@ -14,17 +14,20 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* How often the controller looks for dead children, and how often a long
- * touch loop looks for a cancel (in pages). */
+/* How often the controller looks for dead children when it has no pidfds
+ * to sleep on, and how often a long touch loop looks for a cancel (in
+ * pages). */
 #define WATCH_NS (20 * 1000 * 1000)
 #define CANCEL_EVERY 1024
 #if defined(__x86_64__) || defined(__i386__)
@@ -197,7 +200,6 @@ void fg_gates_abort(struct fg_shared *sh)
 	atomic_store(&sh->cancel, 1);
 	open_gate(&sh->start, 2);
 	open_gate(&sh->measure, 2);
-	fg_futex_wake(&sh->start.ready);
 	fg_futex_wake(&sh->done);
 }
 
@@ -216,8 +218,6 @@ bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
 	if (atomic_fetch_add(&g->ready, 1) + 1 == n) {
 		atomic_store(&g->open_ns, fg_now_ns());
 		open_gate(g, 1);
-	} else {
-		fg_futex_wake(&g->ready);
 	}
 	if (n <= run->cpus.count) {
 		until = fg_now_ns() + GATE_SPIN_NS;
@@ -289,7 +289,7 @@ static int first_worker_error(struct faultgen_run *run, unsigned int n)
 }
 
 static int run_threads(struct faultgen_run *run, struct worker_arg *args,
-		       unsigned int n, bool barrier)
+		       unsigned int n)
 {
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	size_t stack = FG_WORKER_STACK;
@@ -375,19 +375,78 @@ static void kill_children(struct faultgen_run *run, unsigned int n,
 			kill(run->pids[i], SIGKILL);
 }
 
-static int run_processes(struct faultgen_run *run, struct worker_arg *args,
-			 unsigned int n, bool barrier)
+/*
+ * Opens a pidfd for each child, so that the watch can sleep until one of
+ * them exits.  Returns false (and opens none) when the kernel has no
+ * pidfd_open (before 5.3) or the caller is out of descriptors: the watch
+ * then looks every WATCH_NS.
+ */
+static bool open_pidfds(struct faultgen_run *run, unsigned int n,
+			struct pollfd *pfd)
 {
-	bool *reaped = calloc(n, sizeof(*reaped));
-	unsigned int started = 0, all_done;
-	bool failed = false;
+#ifdef SYS_pidfd_open
+	for (unsigned int i = 0; i < n; i++) {
+		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pids[i], 0);
+		pfd[i].events = POLLIN;
+		if (pfd[i].fd < 0) {
+			while (i--)
+				close(pfd[i].fd);
+			return false;
+		}
+	}
+	return true;
+#else
+	(void)run;
+	(void)n;
+	(void)pfd;
+	return false;
+#endif
+}
+
+/*
+ * Sleeps until a child may have exited: on the pidfds of the children not
+ * yet reaped, or a while on the done count.  A cancel needs no wake-up
+ * here: it stops the workers, and their exits end the sleep.
+ */
+static void watch_sleep(struct faultgen_run *run, unsigned int n,
+			const bool *reaped, struct pollfd *pfd, bool pidfds)
+{
+	uint32_t all_done = atomic_load(&run->sh->done);
+	unsigned int k = 0;
+
+	if (!pidfds) {
+		fg_futex_wait(&run->sh->done, all_done, WATCH_NS);
+		return;
+	}
+	/* A reaped child's pidfd polls as hung up for ever: closed, and
+	 * its slot ignored. */
+	for (unsigned int i = 0; i < n; i++) {
+		if (reaped[i] && pfd[i].fd >= 0) {
+			close(pfd[i].fd);
+			pfd[i].fd = -1;
+		}
+		k += !reaped[i];
+	}
+	if (k)
+		poll(pfd, n, -1); /* EINTR: the caller looks again */
+}
+
+static int run_processes(struct faultgen_run *run, struct worker_arg *args,
+			 unsigned int n)
+{
+	unsigned int started = 0, nr_reaped;
+	bool failed = false, pidfds = false;
+	struct pollfd *pfd = NULL;
+	bool *reaped;
 	int ret = 0;
 
+	/* Held by the run, not only by this frame: a forked child keeps a
+	 * copy of everything allocated before the fork, and a leak checker
+	 * in it must find these still referenced. */
 	run->pids = calloc(n, sizeof(*run->pids));
-	if (!reaped || !run->pids) {
-		free(reaped);
+	run->reaped = reaped = calloc(n, sizeof(*reaped));
+	if (!reaped || !run->pids)
 		return -ENOMEM;
-	}
 	for (; started < n; started++) {
 		pid_t p = fork();
 
@@ -403,32 +462,15 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 		}
 		run->pids[started] = p;
 	}
-	if (barrier) {
-		bool ok = !ret;
-
-		while (ok && atomic_load(&run->sh->start.ready) < started) {
-			uint32_t r = atomic_load(&run->sh->start.ready);
-
-			if (run_cancelled(run)) {
-				ok = false;
-				break;
-			}
-			/* A child dead before the gate never counts as
-			 * done: the watch below must know it failed. */
-			if (reap_children(run, started, reaped, false)) {
-				ok = false;
-				failed = true;
-				break;
-			}
-			fg_futex_wait(&run->sh->start.ready, r, WATCH_NS);
-		}
-		if (!ok)
-			fg_gates_abort(run->sh);
-	}
-	/* Watch: a child that dies by a signal (OOM killer, kill -9) must
-	 * not leave the run waiting; the others are stopped. */
+	/* Allocated after the forks: a child holds nothing it does not use
+	 * (a leak checker in the child would count it lost). */
+	if (!ret && started > 0)
+		pfd = calloc(started, sizeof(*pfd));
+	pidfds = pfd && open_pidfds(run, started, pfd);
+	/* Watch: a child that dies by a signal (OOM killer, kill -9), before
+	 * the start gate or after it, must not leave the run waiting; the
+	 * others are stopped.  A child is done when it is reaped. */
 	for (;;) {
-		all_done = atomic_load(&run->sh->done);
 		if (reap_children(run, started, reaped, false))
 			failed = true;
 		if (failed || ret) {
@@ -437,13 +479,21 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 			reap_children(run, started, reaped, true);
 			break;
 		}
-		if (run_cancelled(run) || all_done >= started) {
+		if (run_cancelled(run)) {
 			reap_children(run, started, reaped, true);
 			break;
 		}
-		fg_futex_wait(&run->sh->done, all_done, WATCH_NS);
+		nr_reaped = 0;
+		for (unsigned int i = 0; i < started; i++)
+			nr_reaped += reaped[i];
+		if (nr_reaped == started)
+			break;
+		watch_sleep(run, started, reaped, pfd, pidfds);
 	}
-	free(reaped);
+	for (unsigned int i = 0; pidfds && i < started; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+	free(pfd);
 	if (ret)
 		return ret;
 	if (failed || run->fail_worker >= 0) {
@@ -481,9 +531,9 @@ int fg_workers_run(struct faultgen_run *run,
 					    (size_t)i * run->cpuset_size);
 	}
 	if (run->attr.kind == FAULTGEN_PROCESSES)
-		ret = run_processes(run, args, n, barrier);
+		ret = run_processes(run, args, n);
 	else
-		ret = run_threads(run, args, n, barrier);
+		ret = run_threads(run, args, n);
 	free(masks);
 	free(args);
 	return ret;

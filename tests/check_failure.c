@@ -14,6 +14,7 @@
  */
 #include "check-util.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -251,6 +252,65 @@ START_TEST(killed_worker_fails_run_when_sigchld_ignored)
 						    FAULTGEN_ZAP_DONTNEED),
 			 0);
 	run_and_kill(a, &k, 0);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/*
+ * The watch sleeps on a pidfd per child; without descriptors for them it
+ * looks every few milliseconds instead, and must still see a death.
+ * Four children, three free descriptors: one pidfd too few.
+ */
+#define FREE_FDS 3
+
+static int fill_fds(int *fds, int max)
+{
+	int n = 0, fd;
+
+	while (n < max && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		fds[n++] = fd;
+	ck_assert_int_eq(errno, EMFILE);
+	ck_assert_int_ge(n, FREE_FDS);
+	for (int i = 0; i < FREE_FDS; i++)
+		close(fds[--n]);
+	return n;
+}
+
+START_TEST(killed_worker_fails_run_without_pidfds)
+{
+	struct faultgen_attr *a = long_attr(FAULTGEN_SHARED_VMA,
+					    FAULTGEN_PROCESSES,
+					    FAULTGEN_BACKING_ANON, 4, 1024);
+	struct killer k = { .children = 4, .min_faults = 1024 };
+	struct rlimit old, low;
+	struct faultgen_run *run;
+	int fds[128], n, probe[FREE_FDS + 1], got = 0;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = old.rlim_cur < 64 ? old.rlim_cur : 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	n = fill_fds(fds, 128);
+	/* The premise: fewer descriptors free than children. */
+	while (got < FREE_FDS + 1 &&
+	       (probe[got] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		got++;
+	ck_assert_int_eq(got, FREE_FDS);
+	while (got)
+		close(probe[--got]);
+	/* A run nobody kills still succeeds. */
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.05,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_run_free(run);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, LONG_RUN_S,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	run_and_kill(a, &k, SIGKILL);
+	while (n)
+		close(fds[--n]);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -711,6 +771,7 @@ static Suite *failure_suite(void)
 	tcase_add_loop_test(tc, killed_worker_fails_run_naming_it, 0, 4);
 	tcase_add_loop_test(tc, worker_killed_before_start_fails_run, 0, 2);
 	tcase_add_test(tc, killed_worker_fails_run_when_sigchld_ignored);
+	tcase_add_test(tc, killed_worker_fails_run_without_pidfds);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cancel");
