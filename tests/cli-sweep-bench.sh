@@ -15,10 +15,10 @@ ncpu=$(nr_allowed)
 threads=2
 [ "$ncpu" -lt 2 ] && threads=1
 
-# precision.sh: a row per target batch, then one per case (3 cases per
-# size: default, naive, one-shot) and a pages / elapsed row per duration
-# row.
-QUICK=1 THREADS=$threads PFT=$PFT "$bench/precision.sh" \
+# precision.sh: a row per target batch (and its control's), then one per
+# case (3 cases per size: default, naive, one-shot) and a pages / elapsed
+# row per duration row.
+QUICK=1 CONTROL=1 THREADS=$threads PFT=$PFT "$bench/precision.sh" \
 	>"$tmp/p.out" 2>"$tmp/p.err"
 rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
@@ -45,6 +45,10 @@ else
 		fail "precision.sh does not count the batches that met the target"
 	grep -q "load average before [0-9.]* [0-9.]* [0-9.]*, after" \
 		"$tmp/p.out" || fail "precision.sh does not report the load"
+	grep -Eq '^  \(control: compute loop iterations/s\) +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]+$' \
+		"$tmp/p.out" || fail "precision.sh: no control row with CONTROL=1"
+	grep -Eq '^control: fault/wsec against the control rate before it, r = -?[0-9]\.[0-9]+ over 3 invocations$' \
+		"$tmp/p.out" || fail "precision.sh: no correlation with CONTROL=1"
 fi
 
 # limit.sh: its rows, each with a number or a reason to skip.

@@ -21,8 +21,11 @@
 # (2), SIZES ("256M 1G"), DURATION (2), WARMUP (a third warm-up count to
 # compare, off by default), EXTRA (more pft arguments for every case, e.g.
 # -a), PAUSE (seconds of sleep before each invocation, default 0: back to
-# back), TARGET (1.08), QUICK=1 (tiny sizes and short runs, to try the
-# script, not to measure).
+# back), TARGET (1.08), CONTROL=1 (before each invocation of the target,
+# time a fixed compute loop that makes no page fault: its rate tracks the
+# speed the host gives this VM, and the report gives its max/min per batch
+# and its correlation with pft's figures), QUICK=1 (tiny sizes and short
+# runs, to try the script, not to measure).
 # Exits 3 when a batch misses the target.
 #
 # Copyright (C) 2026 The libfaultgen authors
@@ -38,6 +41,7 @@ DURATION=${DURATION:-2}
 WARMUP=${WARMUP:-}
 PAUSE=${PAUSE:-0}
 TARGET=${TARGET:-1.08}
+CONTROL=${CONTROL:-0}
 if [ "${QUICK:-0}" = 1 ]; then
 	RUNS=3
 	BATCHES=1
@@ -91,6 +95,18 @@ measure() {
 		>>"$file"
 }
 
+# The control: CONTROL_N iterations of an awk loop (no page fault once
+# awk runs), its rate in iterations per wall second appended to file $1.
+CONTROL_N=3000000
+[ "${QUICK:-0}" = 1 ] && CONTROL_N=100000
+control() {
+	t0=$(date +%s.%N)
+	awk -v n="$CONTROL_N" 'BEGIN { for (i = 0; i < n; i++) s += i % 7; exit s < 0 }'
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" -v n="$CONTROL_N" \
+		'BEGIN { printf "%.0f\n", (b > a ? n / (b - a) : 0) }' >>"$1"
+}
+
 # The target: batches of invocations of the first case alone.
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s)
@@ -98,8 +114,10 @@ read -r _ target_args <"$cases"
 b=1
 while [ "$b" -le "$BATCHES" ]; do
 	: >"$tmp/batch-$b"
+	: >"$tmp/control-$b"
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
+		[ "$CONTROL" = 1 ] && control "$tmp/control-$b"
 		# shellcheck disable=SC2086
 		measure "$tmp/batch-$b" $target_args
 		i=$((i + 1))
@@ -159,11 +177,34 @@ while [ "$b" -le "$BATCHES" ]; do
 		"$(stats "$tmp/batch-$b" 2)"
 	printf '%-46s %s\n' "  (flt/cpu/s: pages per CPU second)" \
 		"$(stats "$tmp/batch-$b" 3)"
+	[ "$CONTROL" = 1 ] &&
+		printf '%-46s %s\n' "  (control: compute loop iterations/s)" \
+			"$(stats "$tmp/control-$b" 1)"
 	printf 'batch %s: %s\n' "$b" "$(cut -d' ' -f1 "$tmp/batch-$b" |
 		awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }')"
 	b=$((b + 1))
 done
 echo "target met in $met of $BATCHES batches"
+if [ "$CONTROL" = 1 ]; then
+	# Pearson's r over all the target's invocations: fault/wsec against
+	# the control's rate just before it.
+	b=1
+	while [ "$b" -le "$BATCHES" ]; do
+		paste -d' ' "$tmp/batch-$b" "$tmp/control-$b"
+		b=$((b + 1))
+	done | awk '
+		{ x = $1; y = $4; n++; sx += x; sy += y; sxx += x * x
+		  syy += y * y; sxy += x * y }
+		END {
+			vx = n * sxx - sx * sx; vy = n * syy - sy * sy
+			if (n > 2 && vx > 0 && vy > 0)
+				printf "control: fault/wsec against the control rate " \
+				       "before it, r = %.2f over %d invocations\n",
+				       (n * sxy - sx * sy) / sqrt(vx * vy), n
+			else
+				print "control: too few or constant figures for r"
+		}'
+fi
 echo
 echo "precision: $RUNS invocations of each case, interleaved, $PAUSE s apart"
 printf '%-46s %12s %12s %12s %8s\n' "pft arguments (figure)" min median \
