@@ -202,6 +202,23 @@ static void run_and_kill(struct faultgen_attr *a, struct killer *k,
 	assert_nothing_left(k->parent);
 }
 
+/* A short run nobody kills succeeds; then a long one is killed. */
+static void unkilled_then_killed(struct faultgen_attr *a, struct killer *k,
+				 int want_signo)
+{
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.05,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_run_free(run);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, LONG_RUN_S,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	run_and_kill(a, k, want_signo);
+}
+
 START_TEST(killed_worker_fails_run_naming_it)
 {
 	/* Shared or per-thread, anon or SysV (the segment must go too). */
@@ -239,19 +256,9 @@ START_TEST(killed_worker_fails_run_when_sigchld_ignored)
 					    FAULTGEN_PROCESSES,
 					    FAULTGEN_BACKING_ANON, 2, 1024);
 	struct killer k = { .children = 2, .min_faults = 1024 };
-	struct faultgen_run *run;
 
 	ck_assert_ptr_ne(signal(SIGCHLD, SIG_IGN), SIG_ERR);
-	/* A run nobody kills still succeeds. */
-	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.05,
-						    FAULTGEN_ZAP_DONTNEED),
-			 0);
-	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
-	faultgen_run_free(run);
-	ck_assert_int_eq(faultgen_attr_set_duration(a, LONG_RUN_S,
-						    FAULTGEN_ZAP_DONTNEED),
-			 0);
-	run_and_kill(a, &k, 0);
+	unkilled_then_killed(a, &k, 0);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -283,7 +290,6 @@ START_TEST(killed_worker_fails_run_without_pidfds)
 					    FAULTGEN_BACKING_ANON, 4, 1024);
 	struct killer k = { .children = 4, .min_faults = 1024 };
 	struct rlimit old, low;
-	struct faultgen_run *run;
 	int fds[128], n, probe[FREE_FDS + 1], got = 0;
 
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
@@ -298,16 +304,7 @@ START_TEST(killed_worker_fails_run_without_pidfds)
 	ck_assert_int_eq(got, FREE_FDS);
 	while (got)
 		close(probe[--got]);
-	/* A run nobody kills still succeeds. */
-	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.05,
-						    FAULTGEN_ZAP_DONTNEED),
-			 0);
-	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
-	faultgen_run_free(run);
-	ck_assert_int_eq(faultgen_attr_set_duration(a, LONG_RUN_S,
-						    FAULTGEN_ZAP_DONTNEED),
-			 0);
-	run_and_kill(a, &k, SIGKILL);
+	unkilled_then_killed(a, &k, SIGKILL);
 	while (n)
 		close(fds[--n]);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
