@@ -409,9 +409,9 @@ static bool open_pidfds(struct faultgen_run *run, unsigned int n,
  * here: it stops the workers, and their exits end the sleep.
  */
 static void watch_sleep(struct faultgen_run *run, unsigned int n,
-			const bool *reaped, struct pollfd *pfd, bool pidfds)
+			uint32_t all_done, const bool *reaped,
+			struct pollfd *pfd, bool pidfds)
 {
-	uint32_t all_done = atomic_load(&run->sh->done);
 	unsigned int k = 0;
 
 	if (!pidfds) {
@@ -434,7 +434,7 @@ static void watch_sleep(struct faultgen_run *run, unsigned int n,
 static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 			 unsigned int n)
 {
-	unsigned int started = 0, nr_reaped;
+	unsigned int started = 0, all_done;
 	bool failed = false, pidfds = false;
 	struct pollfd *pfd = NULL;
 	bool *reaped;
@@ -469,8 +469,10 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	pidfds = pfd && open_pidfds(run, started, pfd);
 	/* Watch: a child that dies by a signal (OOM killer, kill -9), before
 	 * the start gate or after it, must not leave the run waiting; the
-	 * others are stopped.  A child is done when it is reaped. */
+	 * others are stopped.  A child that counted itself done is only on
+	 * its way out: every one done, they are reaped at once. */
 	for (;;) {
+		all_done = atomic_load(&run->sh->done);
 		if (reap_children(run, started, reaped, false))
 			failed = true;
 		if (failed || ret) {
@@ -479,16 +481,11 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 			reap_children(run, started, reaped, true);
 			break;
 		}
-		if (run_cancelled(run)) {
+		if (run_cancelled(run) || all_done >= started) {
 			reap_children(run, started, reaped, true);
 			break;
 		}
-		nr_reaped = 0;
-		for (unsigned int i = 0; i < started; i++)
-			nr_reaped += reaped[i];
-		if (nr_reaped == started)
-			break;
-		watch_sleep(run, started, reaped, pfd, pidfds);
+		watch_sleep(run, started, all_done, reaped, pfd, pidfds);
 	}
 	for (unsigned int i = 0; pidfds && i < started; i++)
 		if (pfd[i].fd >= 0)
