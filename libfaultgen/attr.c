@@ -213,6 +213,15 @@ FG_EXPORT int faultgen_attr_set_oversubscribe(struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_caller_worker(struct faultgen_attr *attr,
+					      int on)
+{
+	if (!attr)
+		return -EINVAL;
+	attr->caller_worker = on != 0;
+	return 0;
+}
+
 FG_EXPORT int faultgen_attr_set_rounds(struct faultgen_attr *attr,
 				       unsigned int rounds,
 				       enum faultgen_zap zap)

@@ -83,6 +83,7 @@ struct faultgen_attr {
 	bool pin;
 	bool sched_fifo;
 	bool oversubscribe;
+	bool caller_worker; /* the calling thread runs worker 0 */
 	unsigned int rounds; /* measured rounds, 0 with duration or one pass */
 	double duration;     /* seconds, 0 without */
 	enum faultgen_zap zap;
@@ -173,6 +174,7 @@ struct faultgen_run {
 	size_t round_len;
 	pid_t *pids;
 	bool *reaped; /* with pids: held by the run, so children see it used */
+	void *caller_mask; /* cpu_set_t: the calling thread's, while it works */
 	struct faultgen_result result;
 	struct fg_collapse_state *collapse;
 	/* Pretouch */

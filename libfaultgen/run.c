@@ -134,7 +134,9 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 	const struct faultgen_attr *a = &run->attr;
 	struct fg_shared *sh = run->sh;
 	struct fg_wstat *w = &sh->w[i];
-	bool process = a->kind == FAULTGEN_PROCESSES;
+	/* Worker 0 in the calling thread counts that thread's usage only. */
+	bool process = a->kind == FAULTGEN_PROCESSES &&
+		       !(i == 0 && a->caller_worker);
 	char *addr = run->waddr[i];
 	size_t len = run->wlen[i];
 	uint64_t pages = len / (size_t)run->pagesize;

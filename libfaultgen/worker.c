@@ -265,6 +265,28 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Worker 0 in the calling thread (faultgen_attr_set_caller_worker): the
+ * thread gets its affinity and scheduling policy back afterwards.  Best
+ * effort: a cpuset changed meanwhile can refuse the old mask.
+ */
+static void caller_work(struct worker_arg *wa)
+{
+	struct faultgen_run *run = wa->run;
+	cpu_set_t *mask = run->caller_mask;
+	bool have_mask = mask && sched_getaffinity(0, run->cpuset_size,
+						   mask) == 0;
+	int policy = sched_getscheduler(0);
+	struct sched_param sp;
+	bool have_sp = policy >= 0 && sched_getparam(0, &sp) == 0;
+
+	worker_main(wa);
+	if (have_mask)
+		sched_setaffinity(0, run->cpuset_size, mask);
+	if (have_sp && run->attr.sched_fifo)
+		sched_setscheduler(0, policy, &sp);
+}
+
 static bool run_cancelled(struct faultgen_run *run)
 {
 	if (atomic_load(&run->cancelled)) {
@@ -293,7 +315,8 @@ static int run_threads(struct faultgen_run *run, struct worker_arg *args,
 {
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	size_t stack = FG_WORKER_STACK;
-	unsigned int started = 0;
+	unsigned int first = run->attr.caller_worker ? 1 : 0;
+	unsigned int started = first;
 	pthread_attr_t pa;
 	int ret = 0;
 
@@ -318,8 +341,10 @@ static int run_threads(struct faultgen_run *run, struct worker_arg *args,
 	 * others must be let out. */
 	if (ret)
 		fg_gates_abort(run->sh);
+	else if (first)
+		caller_work(&args[0]);
 	run_cancelled(run);
-	for (unsigned int i = 0; i < started; i++)
+	for (unsigned int i = first; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
 	if (ret)
@@ -386,11 +411,15 @@ static bool open_pidfds(struct faultgen_run *run, unsigned int n,
 {
 #ifdef SYS_pidfd_open
 	for (unsigned int i = 0; i < n; i++) {
-		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pids[i], 0);
 		pfd[i].events = POLLIN;
+		pfd[i].fd = -1; /* the caller's own slot: no child */
+		if (run->reaped[i])
+			continue;
+		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pids[i], 0);
 		if (pfd[i].fd < 0) {
 			while (i--)
-				close(pfd[i].fd);
+				if (pfd[i].fd >= 0)
+					close(pfd[i].fd);
 			return false;
 		}
 	}
@@ -406,7 +435,9 @@ static bool open_pidfds(struct faultgen_run *run, unsigned int n,
 /*
  * Sleeps until a child may have exited: on the pidfds of the children not
  * yet reaped, or a while on the done count.  A cancel needs no wake-up
- * here: it stops the workers, and their exits end the sleep.
+ * here: it stops the workers, and their exits end the sleep.  With every
+ * child reaped only the calling thread's worker can still be running:
+ * its count of itself done (or a cancel) ends the sleep.
  */
 static void watch_sleep(struct faultgen_run *run, unsigned int n,
 			uint32_t all_done, const bool *reaped,
@@ -429,16 +460,64 @@ static void watch_sleep(struct faultgen_run *run, unsigned int n,
 	}
 	if (k)
 		poll(pfd, n, -1); /* EINTR: the caller looks again */
+	else
+		fg_futex_wait(&run->sh->done, all_done, -1);
+}
+
+/* The watch of a process run, in the calling thread or a thread of its. */
+struct watch {
+	struct faultgen_run *run;
+	unsigned int n; /* worker slots: the children's and the caller's */
+	struct pollfd *pfd;
+	bool pidfds;
+	bool failed;
+	int ret; /* a fork failed: stop the children there are */
+};
+
+/*
+ * A child that dies by a signal (OOM killer, kill -9), before the start
+ * gate or after it, must not leave the run waiting; the others are
+ * stopped.  A child that counted itself done is only on its way out:
+ * every worker done, they are reaped at once.
+ */
+static void watch_children(struct watch *wt)
+{
+	struct faultgen_run *run = wt->run;
+	bool *reaped = run->reaped;
+	uint32_t all_done;
+
+	for (;;) {
+		all_done = atomic_load(&run->sh->done);
+		if (reap_children(run, wt->n, reaped, false))
+			wt->failed = true;
+		if (wt->failed || wt->ret) {
+			fg_gates_abort(run->sh);
+			kill_children(run, wt->n, reaped);
+			reap_children(run, wt->n, reaped, true);
+			return;
+		}
+		if (run_cancelled(run) || all_done >= wt->n) {
+			reap_children(run, wt->n, reaped, true);
+			return;
+		}
+		watch_sleep(run, wt->n, all_done, reaped, wt->pfd, wt->pidfds);
+	}
+}
+
+static void *watch_main(void *arg)
+{
+	watch_children(arg);
+	return NULL;
 }
 
 static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 			 unsigned int n)
 {
-	unsigned int started = 0, all_done;
-	bool failed = false, pidfds = false;
-	struct pollfd *pfd = NULL;
+	unsigned int first = run->attr.caller_worker ? 1 : 0;
+	struct watch wt = { .run = run };
+	unsigned int started = first;
+	pthread_t watcher;
 	bool *reaped;
-	int ret = 0;
 
 	/* Held by the run, not only by this frame: a forked child keeps a
 	 * copy of everything allocated before the fork, and a leak checker
@@ -447,6 +526,9 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	run->reaped = reaped = calloc(n, sizeof(*reaped));
 	if (!reaped || !run->pids)
 		return -ENOMEM;
+	/* Worker 0 in the calling thread: its slot has no child. */
+	if (first)
+		reaped[0] = true;
 	for (; started < n; started++) {
 		pid_t p = fork();
 
@@ -457,43 +539,42 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 		if (p < 0) {
 			run->fail_worker = (int)started;
 			run->fail_error = -errno;
-			ret = -errno;
+			wt.ret = -errno;
 			break;
 		}
 		run->pids[started] = p;
 	}
 	/* Allocated after the forks: a child holds nothing it does not use
 	 * (a leak checker in the child would count it lost). */
-	if (!ret && started > 0)
-		pfd = calloc(started, sizeof(*pfd));
-	pidfds = pfd && open_pidfds(run, started, pfd);
-	/* Watch: a child that dies by a signal (OOM killer, kill -9), before
-	 * the start gate or after it, must not leave the run waiting; the
-	 * others are stopped.  A child that counted itself done is only on
-	 * its way out: every one done, they are reaped at once. */
-	for (;;) {
-		all_done = atomic_load(&run->sh->done);
-		if (reap_children(run, started, reaped, false))
-			failed = true;
-		if (failed || ret) {
-			fg_gates_abort(run->sh);
-			kill_children(run, started, reaped);
-			reap_children(run, started, reaped, true);
-			break;
+	wt.n = started;
+	if (!wt.ret && started > 0)
+		wt.pfd = calloc(started, sizeof(*wt.pfd));
+	wt.pidfds = wt.pfd && open_pidfds(run, started, wt.pfd);
+	if (!wt.ret && first) {
+		/* The children are watched by a thread of the caller's while
+		 * it works: a death must stop it even at a gate. */
+		int err = started > first ?
+				  pthread_create(&watcher, NULL, watch_main,
+						 &wt) :
+				  0;
+
+		if (err) {
+			wt.ret = -err;
+		} else {
+			caller_work(&args[0]);
+			if (started > first)
+				pthread_join(watcher, NULL);
 		}
-		if (run_cancelled(run) || all_done >= started) {
-			reap_children(run, started, reaped, true);
-			break;
-		}
-		watch_sleep(run, started, all_done, reaped, pfd, pidfds);
 	}
-	for (unsigned int i = 0; pidfds && i < started; i++)
-		if (pfd[i].fd >= 0)
-			close(pfd[i].fd);
-	free(pfd);
-	if (ret)
-		return ret;
-	if (failed || run->fail_worker >= 0) {
+	if (wt.ret || !first || started == first)
+		watch_children(&wt);
+	for (unsigned int i = 0; wt.pidfds && i < started; i++)
+		if (wt.pfd[i].fd >= 0)
+			close(wt.pfd[i].fd);
+	free(wt.pfd);
+	if (wt.ret)
+		return wt.ret;
+	if (wt.failed || run->fail_worker >= 0) {
 		if (run->fail_signo || run->fail_error == -ECHILD)
 			return -ECHILD;
 	}
@@ -527,10 +608,15 @@ int fg_workers_run(struct faultgen_run *run,
 		args[i].pin = (cpu_set_t *)(masks +
 					    (size_t)i * run->cpuset_size);
 	}
+	/* Held by the run: forked children keep a copy (see pids). */
+	if (run->attr.caller_worker)
+		run->caller_mask = malloc(run->cpuset_size);
 	if (run->attr.kind == FAULTGEN_PROCESSES)
 		ret = run_processes(run, args, n);
 	else
 		ret = run_threads(run, args, n);
+	free(run->caller_mask);
+	run->caller_mask = NULL;
 	free(masks);
 	free(args);
 	return ret;

@@ -419,6 +419,21 @@ static inline uint64_t fgc_pages_for(uint64_t size, unsigned int workers)
 	return (pages + workers - 1) / workers * workers;
 }
 
+/* Pages of [addr, addr + len) resident in this process (mincore). */
+static inline uint64_t fgc_resident_pages(void *addr, size_t len)
+{
+	size_t ps = (size_t)fgc_pagesize(), n = (len + ps - 1) / ps;
+	unsigned char *vec = malloc(n ? n : 1);
+	uint64_t in = 0;
+
+	ck_assert_ptr_nonnull(vec);
+	ck_assert_int_eq(mincore(addr, len, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		in += vec[i] & 1;
+	free(vec);
+	return in;
+}
+
 /* |measured - expected| within 1% plus a small slack per worker. */
 static inline bool fgc_close(uint64_t expected, uint64_t measured,
 			     unsigned int workers)

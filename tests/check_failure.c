@@ -221,13 +221,17 @@ static void unkilled_then_killed(struct faultgen_attr *a, struct killer *k,
 
 START_TEST(killed_worker_fails_run_naming_it)
 {
-	/* Shared or per-thread, anon or SysV (the segment must go too). */
+	/* Shared or per-thread, anon or SysV (the segment must go too);
+	 * from _i 4 on, the calling thread is worker 0 and busy in its own
+	 * loop when worker 1 dies. */
 	struct faultgen_attr *a = long_attr(
 		_i % 2 ? FAULTGEN_PER_THREAD_VMA : FAULTGEN_SHARED_VMA,
 		FAULTGEN_PROCESSES,
-		_i / 2 ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON, 2, 1024);
-	struct killer k = { .children = 2, .min_faults = 1024 };
+		_i / 2 % 2 ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON, 2,
+		1024);
+	struct killer k = { .children = _i < 4 ? 2 : 1, .min_faults = 1024 };
 
+	ck_assert_int_eq(faultgen_attr_set_caller_worker(a, _i >= 4), 0);
 	run_and_kill(a, &k, SIGKILL);
 	faultgen_attr_free(a);
 }
@@ -235,14 +239,17 @@ END_TEST
 
 START_TEST(worker_killed_before_start_fails_run)
 {
-	/* Many children: the first dies before the last reaches the gate. */
+	/* Many children: the first dies before the last reaches the gate
+	 * (from _i 2 on, with the calling thread as worker 0, which may be
+	 * waiting at the gate already). */
 	struct faultgen_attr *a =
 		long_attr(FAULTGEN_SHARED_VMA, FAULTGEN_PROCESSES,
-			  _i ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON,
+			  _i % 2 ? FAULTGEN_BACKING_SYSV : FAULTGEN_BACKING_ANON,
 			  32, 32);
 	struct killer k = { .early = true };
 
 	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_caller_worker(a, _i >= 2), 0);
 	run_and_kill(a, &k, SIGKILL);
 	faultgen_attr_free(a);
 }
@@ -364,16 +371,20 @@ static void assert_cancelled(struct faultgen_run *run, int ret, double took)
 
 START_TEST(cancel_from_another_thread_ends_run)
 {
+	/* From _i 4 on, the calling thread is worker 0 and is cancelled in
+	 * its own loop; one worker is started. */
+	bool caller = _i >= 4;
 	enum faultgen_workers kind = _i % 2 ? FAULTGEN_PROCESSES :
 					      FAULTGEN_THREADS;
 	struct faultgen_attr *a = long_attr(
-		_i / 2 ? FAULTGEN_PER_THREAD_VMA : FAULTGEN_SHARED_VMA, kind,
-		FAULTGEN_BACKING_ANON, 2, 1024);
-	struct canceller c = { .kind = kind, .workers = 2 };
+		_i / 2 % 2 ? FAULTGEN_PER_THREAD_VMA : FAULTGEN_SHARED_VMA,
+		kind, FAULTGEN_BACKING_ANON, 2, 1024);
+	struct canceller c = { .kind = kind, .workers = caller ? 1 : 2 };
 	pthread_t t;
 	double t0;
 	int ret;
 
+	ck_assert_int_eq(faultgen_attr_set_caller_worker(a, caller), 0);
 	ck_assert_int_eq(faultgen_run_create(a, &c.run), 0);
 	c.threads_before = fgc_threads() + 1; /* and the canceller */
 	ck_assert_int_eq(pthread_create(&t, NULL, canceller_main, &c), 0);
@@ -765,15 +776,15 @@ static Suite *failure_suite(void)
 	TCase *tc = tcase_create("killed");
 
 	tcase_set_timeout(tc, 2 * BOUND_S);
-	tcase_add_loop_test(tc, killed_worker_fails_run_naming_it, 0, 4);
-	tcase_add_loop_test(tc, worker_killed_before_start_fails_run, 0, 2);
+	tcase_add_loop_test(tc, killed_worker_fails_run_naming_it, 0, 6);
+	tcase_add_loop_test(tc, worker_killed_before_start_fails_run, 0, 4);
 	tcase_add_test(tc, killed_worker_fails_run_when_sigchld_ignored);
 	tcase_add_test(tc, killed_worker_fails_run_without_pidfds);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cancel");
 	tcase_set_timeout(tc, 2 * BOUND_S);
-	tcase_add_loop_test(tc, cancel_from_another_thread_ends_run, 0, 4);
+	tcase_add_loop_test(tc, cancel_from_another_thread_ends_run, 0, 6);
 	tcase_add_loop_test(tc, cancel_from_signal_handler_ends_run, 0, 2);
 	tcase_add_test(tc, cancel_before_exec_runs_nothing);
 	tcase_add_loop_test(tc, run_survives_interrupting_signals, 0, 2);

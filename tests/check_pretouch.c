@@ -125,21 +125,6 @@ static void free_region(char *p, size_t len)
 	munmap(p - ps, len + 2 * (size_t)ps);
 }
 
-static uint64_t resident_pages(void *addr, size_t len)
-{
-	long ps = fgc_pagesize();
-	size_t n = (len + (size_t)ps - 1) / (size_t)ps;
-	unsigned char *vec = malloc(n);
-	uint64_t in = 0;
-
-	ck_assert_ptr_nonnull(vec);
-	ck_assert_int_eq(mincore(addr, len, vec), 0);
-	for (size_t i = 0; i < n; i++)
-		in += vec[i] & 1;
-	free(vec);
-	return in;
-}
-
 static uint64_t worker_pages(struct faultgen_run *run, unsigned int n)
 {
 	uint64_t sum = 0;
@@ -177,7 +162,7 @@ START_TEST(run_faults_every_page_once)
 	ck_assert_uint_eq(r.pages, pages);
 	ck_assert_uint_eq(r.bytes, len);
 	ck_assert_uint_eq(worker_pages(run, n), pages);
-	ck_assert_uint_eq(resident_pages(region, len), pages);
+	ck_assert_uint_eq(fgc_resident_pages(region, len), pages);
 	/* A page touched twice would take one fault, not two: the count of
 	 * touches (pages) and of faults agree only when each is once. */
 	ck_assert_msg(fgc_close(pages, r.minflt, n), "%llu faults, %llu pages",
@@ -226,7 +211,7 @@ START_TEST(each_touch_mode_faults_every_page)
 	ck_assert_uint_eq(blen, len + 2 * ps);
 	ck_assert_uint_eq(r.pages, pages);
 	ck_assert_uint_eq(worker_pages(run, r.workers), pages);
-	ck_assert_uint_eq(resident_pages(heap, (size_t)len), pages);
+	ck_assert_uint_eq(fgc_resident_pages(heap, (size_t)len), pages);
 	/* The fast modes: 4 KiB pages whatever the THP mode, or huge. */
 	if (touch >= FAULTGEN_PRETOUCH_FAST) {
 		char flags[256];
@@ -296,7 +281,7 @@ START_TEST(caller_region_never_mapped_or_unmapped)
 	ck_assert_str_eq(during, before);
 	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
 	ck_assert_uint_eq(r.pages, len / (size_t)ps);
-	ck_assert_uint_eq(resident_pages(region, len), len / (size_t)ps);
+	ck_assert_uint_eq(fgc_resident_pages(region, len), len / (size_t)ps);
 	faultgen_run_free(run);
 	maps_over(outer - ps, outer + all + ps, after, sizeof(after));
 	ck_assert_str_eq(after, before);
@@ -485,7 +470,7 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 	ck_assert_int_eq(rw, jdk == 17 ? 6 : 4);
 	ck_assert_str_eq(v[last].perms, "---p");
 	ck_assert_uint_eq(v[last].end, (unsigned long)base + blen);
-	ck_assert_uint_eq(resident_pages((char *)base + ps, (size_t)heap),
+	ck_assert_uint_eq(fgc_resident_pages((char *)base + ps, (size_t)heap),
 			  heap / ps);
 	free(v);
 	faultgen_run_free(run);

@@ -950,6 +950,76 @@ START_TEST(runs_beside_threads_of_caller)
 }
 END_TEST
 
+/* ---- the calling thread as worker 0 ------------------------------------ */
+
+/*
+ * Two workers, shared or per-thread VMA, threads or processes (_i % 4);
+ * unpinned, pinned or SCHED_FIFO (_i / 4).  Worker 0 is this thread: its
+ * pages are in this address space (in process mode worker 1's are not),
+ * its figures are this thread's, and the thread gets its affinity and
+ * policy back.
+ */
+START_TEST(caller_runs_worker_0)
+{
+	size_t ps = (size_t)fgc_pagesize();
+	struct faultgen_worker_result w0, w1;
+	struct faultgen_result res;
+	cpu_set_t before, after;
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	int threads, policy, ret;
+	bool procs;
+	struct combo c;
+
+	decode(12 + _i % 4, &c);
+	procs = c.kind == FAULTGEN_PROCESSES;
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
+	policy = sched_getscheduler(0);
+	a = attr_for(&c, 64 * (uint64_t)ps);
+	ck_assert_int_eq(faultgen_attr_set_caller_worker(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_pin(a, _i / 4 == 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_sched_fifo(a, _i / 4 == 2), 0);
+	threads = fgc_threads();
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ret = faultgen_run_exec(run);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);
+	ck_assert_msg(CPU_EQUAL(&before, &after),
+		      "%s: the caller's affinity changed", c.name);
+	ck_assert_int_eq(sched_getscheduler(0), policy);
+	if (ret == -EPERM && _i / 4 == 2) {
+		faultgen_run_free(run);
+		faultgen_attr_free(a);
+		ck_assert(fgc_no_children());
+		FGC_SKIP("%s: SCHED_FIFO refused; the policy stayed",
+			 c.name);
+	}
+	ck_assert_msg(ret == 0, "%s: %s", c.name, faultgen_strerror(ret));
+	result_of(run, &res);
+	ck_assert_uint_eq(res.pages, 64);
+	assert_faults(&res, c.name);
+	worker_of(run, 0, &w0);
+	worker_of(run, 1, &w1);
+	ck_assert_int_eq(w0.tid, (int)syscall(SYS_gettid));
+	ck_assert_int_eq(w0.pid, (int)getpid());
+	ck_assert_int_ne(w1.tid, w0.tid);
+	ck_assert_int_eq(w1.pid == (int)getpid(), !procs);
+	ck_assert_msg(fgc_close(w0.pages, w0.minflt, 1),
+		      "%s: worker 0 counted %llu faults for %llu pages", c.name,
+		      (unsigned long long)w0.minflt,
+		      (unsigned long long)w0.pages);
+	ck_assert_uint_eq(fgc_resident_pages(w0.addr, w0.len), w0.len / ps);
+	ck_assert_uint_eq(fgc_resident_pages(w1.addr, w1.len),
+			  procs ? 0 : w1.len / ps);
+	if (_i / 4 == 1)
+		ck_assert_int_eq(w0.cpu, w0.last_cpu);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	/* No worker thread, watcher or process outlives the run. */
+	ck_assert_int_eq(fgc_threads_settle(threads), threads);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
 /* ---- what the result says --------------------------------------------- */
 
 START_TEST(result_figures_are_consistent)
@@ -1083,6 +1153,7 @@ static Suite *run_suite(void)
 	tc = tcase_create("embedding");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, runs_beside_threads_of_caller, 0, 4);
+	tcase_add_loop_test(tc, caller_runs_worker_0, 0, 12);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("measure");
