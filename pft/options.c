@@ -871,6 +871,11 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 	      faultgen_attr_set_sched_fifo(a, o->sched_fifo) ||
 	      faultgen_attr_set_oversubscribe(a, o->oversubscribe) ||
 	      faultgen_attr_set_warmup(a, o->warmup);
+	/* As in 0.12x, the process that starts the workers runs worker 0
+	 * itself: one process or thread fewer to start and to tear down. */
+	if (!ret && (o->pattern == FAULTGEN_SHARED_VMA ||
+		     o->pattern == FAULTGEN_PER_THREAD_VMA))
+		ret = faultgen_attr_set_caller_worker(a, 1);
 	if (!ret && o->duration > 0)
 		ret = faultgen_attr_set_duration(a, o->duration, o->zap);
 	else if (!ret && o->rounds)

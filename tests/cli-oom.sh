@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # cli-oom.sh - a run that the OOM killer ends is reported as such, with
 # exit status 1, for threads (the killer takes pft's whole run child) and
-# processes (it takes a worker), and leaves nothing behind.  Needs root
+# processes (it takes a worker: a child, or the run child, which is
+# worker 0 as in 0.12x), and leaves nothing behind.  Needs root
 # and a memory cgroup to confine the OOM to a 32 MiB group; no swap.
 #
 # Copyright (C) 2026 The libfaultgen authors
@@ -44,7 +45,7 @@ in_group threads -t 2 -F -m 256M
 check_no_leftovers "$sid" threads
 
 in_group procs -n 2 -F -m 256M
-[ "$rc" -eq 1 ] && grep -q '^pft: worker [0-9]* was killed by the OOM killer$' "$tmp/procs.err" &&
+[ "$rc" -eq 1 ] && grep -Eq '^pft: (worker [0-9]*|the run) was killed by the OOM killer$' "$tmp/procs.err" &&
 	ok || fail "processes: exit $rc: $(cat "$tmp/procs.err")"
 check_no_leftovers "$sid" procs
 

@@ -12,8 +12,9 @@
 command -v setsid >/dev/null || skip "setsid is not installed"
 
 # "stop NAME SIGNAL STATUS DESCENDANTS ARGS...": start pft, wait until it
-# has DESCENDANTS processes below it (its run child, and the workers in
-# process mode), send SIGNAL to pft, expect STATUS.
+# has DESCENDANTS processes below it (its run child, which is worker 0 as
+# in 0.12x, and in process mode the other workers), send SIGNAL to pft,
+# expect STATUS.
 stop() {
 	sname=$1
 	sig=$2
@@ -39,9 +40,9 @@ stop() {
 
 stop int-threads INT 130 1 -t 2 -F -m 16M --duration=60
 stop term-threads TERM 143 1 -t 2 -F -m 16M --duration=60
-stop int-procs INT 130 3 -n 2 -F -m 16M --duration=60
-stop term-procs TERM 143 3 -n 2 -F -m 16M --duration=60
-stop int-sysv INT 130 3 -S -n 2 -F -m 16M --duration=60
+stop int-procs INT 130 2 -n 2 -F -m 16M --duration=60
+stop term-procs TERM 143 2 -n 2 -F -m 16M --duration=60
+stop int-sysv INT 130 2 -S -n 2 -F -m 16M --duration=60
 stop term-sysv-threads TERM 143 1 -S -t 2 -F -m 16M --duration=60
 stop int-sleep INT 130 1 -t 1 -m 4M -s 60
 
@@ -94,7 +95,7 @@ killed() {
 	check_no_new_segment "$kname"
 }
 killed kill-threads 1 -t 2 -F -m 16M --duration=60
-killed kill-procs 3 -n 2 -F -m 16M --duration=60
-killed kill-sysv-procs 3 -S -n 2 -F -m 16M --duration=60
+killed kill-procs 2 -n 2 -F -m 16M --duration=60
+killed kill-sysv-procs 2 -S -n 2 -F -m 16M --duration=60
 
 finish
