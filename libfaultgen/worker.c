@@ -274,8 +274,7 @@ static void caller_work(struct worker_arg *wa)
 {
 	struct faultgen_run *run = wa->run;
 	cpu_set_t *mask = run->caller_mask;
-	bool have_mask = mask && sched_getaffinity(0, run->cpuset_size,
-						   mask) == 0;
+	bool have_mask = sched_getaffinity(0, run->cpuset_size, mask) == 0;
 	int policy = sched_getscheduler(0);
 	struct sched_param sp;
 	bool have_sp = policy >= 0 && sched_getparam(0, &sp) == 0;
@@ -608,9 +607,16 @@ int fg_workers_run(struct faultgen_run *run,
 		args[i].pin = (cpu_set_t *)(masks +
 					    (size_t)i * run->cpuset_size);
 	}
-	/* Held by the run: forked children keep a copy (see pids). */
-	if (run->attr.caller_worker)
+	/* Held by the run: forked children keep a copy (see pids).  Without
+	 * it the calling thread could not get its own mask back. */
+	if (run->attr.caller_worker) {
 		run->caller_mask = malloc(run->cpuset_size);
+		if (!run->caller_mask) {
+			free(masks);
+			free(args);
+			return -ENOMEM;
+		}
+	}
 	if (run->attr.kind == FAULTGEN_PROCESSES)
 		ret = run_processes(run, args, n);
 	else
