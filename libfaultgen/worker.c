@@ -515,6 +515,7 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	unsigned int first = run->attr.caller_worker ? 1 : 0;
 	struct watch wt = { .run = run };
 	unsigned int started = first;
+	bool watcher_runs = false;
 	pthread_t watcher;
 	bool *reaped;
 
@@ -549,23 +550,20 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	if (!wt.ret && started > 0)
 		wt.pfd = calloc(started, sizeof(*wt.pfd));
 	wt.pidfds = wt.pfd && open_pidfds(run, started, wt.pfd);
-	if (!wt.ret && first) {
-		/* The children are watched by a thread of the caller's while
-		 * it works: a death must stop it even at a gate. */
-		int err = started > first ?
-				  pthread_create(&watcher, NULL, watch_main,
-						 &wt) :
-				  0;
+	/* While the calling thread works, a thread of its watches the
+	 * children: a death must stop it even at a gate. */
+	if (!wt.ret && first && started > first) {
+		int err = pthread_create(&watcher, NULL, watch_main, &wt);
 
-		if (err) {
+		if (err)
 			wt.ret = -err;
-		} else {
-			caller_work(&args[0]);
-			if (started > first)
-				pthread_join(watcher, NULL);
-		}
+		watcher_runs = !err;
 	}
-	if (wt.ret || !first || started == first)
+	if (!wt.ret && first)
+		caller_work(&args[0]);
+	if (watcher_runs)
+		pthread_join(watcher, NULL);
+	else
 		watch_children(&wt);
 	for (unsigned int i = 0; wt.pidfds && i < started; i++)
 		if (wt.pfd[i].fd >= 0)
