@@ -277,12 +277,20 @@ END_TEST
  */
 #define FREE_FDS 3
 
-static int fill_fds(int *fds, int max)
+/* Opens /dev/null up to max times, or until it fails; returns how often. */
+static int open_devnull(int *fds, int max)
 {
 	int n = 0, fd;
 
 	while (n < max && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
 		fds[n++] = fd;
+	return n;
+}
+
+static int fill_fds(int *fds, int max)
+{
+	int n = open_devnull(fds, max);
+
 	ck_assert_int_eq(errno, EMFILE);
 	ck_assert_int_ge(n, FREE_FDS);
 	for (int i = 0; i < FREE_FDS; i++)
@@ -297,7 +305,7 @@ START_TEST(killed_worker_fails_run_without_pidfds)
 					    FAULTGEN_BACKING_ANON, 4, 1024);
 	struct killer k = { .children = 4, .min_faults = 1024 };
 	struct rlimit old, low;
-	int fds[128], n, probe[FREE_FDS + 1], got = 0;
+	int fds[128], n, probe[FREE_FDS + 1], got;
 
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
 	low = old;
@@ -305,9 +313,7 @@ START_TEST(killed_worker_fails_run_without_pidfds)
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
 	n = fill_fds(fds, 128);
 	/* The premise: fewer descriptors free than children. */
-	while (got < FREE_FDS + 1 &&
-	       (probe[got] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
-		got++;
+	got = open_devnull(probe, FREE_FDS + 1);
 	ck_assert_int_eq(got, FREE_FDS);
 	while (got)
 		close(probe[--got]);
