@@ -224,14 +224,22 @@ int pft_print_numa_maps(FILE *out, void *addr, size_t len)
 	return found;
 }
 
+/* Only this one line is wanted (before every run): no table is built. */
 int64_t pft_oom_kills(void)
 {
-	struct pft_vmstat v;
-	int64_t n;
+	static const char key[] = "oom_kill ";
+	char line[256];
+	int64_t n = -1;
+	FILE *f = fopen("/proc/vmstat", "re");
 
-	if (pft_vmstat_read(&v))
+	if (!f)
 		return -1;
-	n = pft_vmstat_get(&v, "oom_kill");
-	pft_vmstat_release(&v);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, sizeof(key) - 1) == 0) {
+			n = strtoll(line + sizeof(key) - 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
 	return n;
 }
