@@ -165,6 +165,7 @@ static int supervise(struct pft_opts *o, struct faultgen_attr *attr)
 	install_forwarding();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	oom_before = pft_oom_kills();
+	o->oom_at_fork = oom_before;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();

@@ -79,6 +79,9 @@ struct pft_opts {
 	const char *perf_ctl; /* FD or FIFO path, as given */
 	int perf_fd;          /* -1 when not asked */
 	int perf_ack_fd;      /* perf's acknowledgements, or -1 */
+	/* oom_kill of /proc/vmstat just before the fork (-1: unknown): the
+	 * child's first run starts from it instead of reading it again. */
+	int64_t oom_at_fork;
 	const char *tag;
 
 	/* Resolved before the run. */

@@ -324,7 +324,8 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 		pft_msg("cannot set up the run: %s", faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}
-	oom_before = pft_oom_kills();
+	/* The supervisor read it just before forking this process. */
+	oom_before = index == 0 ? o->oom_at_fork : pft_oom_kills();
 	read_counters(o, &info.before, &info.mthp_before);
 	/* Process mode forks: nothing buffered may be written twice. */
 	fflush(stdout);
