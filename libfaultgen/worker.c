@@ -275,14 +275,15 @@ static void caller_work(struct worker_arg *wa)
 	struct faultgen_run *run = wa->run;
 	cpu_set_t *mask = run->caller_mask;
 	bool have_mask = sched_getaffinity(0, run->cpuset_size, mask) == 0;
-	int policy = sched_getscheduler(0);
+	/* Only SCHED_FIFO changes the policy; the mask is always set. */
+	int policy = run->attr.sched_fifo ? sched_getscheduler(0) : -1;
 	struct sched_param sp;
 	bool have_sp = policy >= 0 && sched_getparam(0, &sp) == 0;
 
 	worker_main(wa);
 	if (have_mask)
 		sched_setaffinity(0, run->cpuset_size, mask);
-	if (have_sp && run->attr.sched_fifo)
+	if (have_sp)
 		sched_setscheduler(0, policy, &sp);
 }
 
