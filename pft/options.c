@@ -902,19 +902,9 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 /* MemAvailable of /proc/meminfo in bytes, or 0 when unknown. */
 static uint64_t mem_available(void)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
+	int64_t kib = pft_proc_number("/proc/meminfo", "MemAvailable:");
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "MemAvailable:", 13) == 0) {
-			kib = strtoull(line + 13, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return (uint64_t)kib << 10;
+	return kib > 0 ? (uint64_t)kib << 10 : 0;
 }
 
 /*

@@ -224,22 +224,31 @@ int pft_print_numa_maps(FILE *out, void *addr, size_t len)
 	return found;
 }
 
-/* Only this one line is wanted (before every run): no table is built. */
-int64_t pft_oom_kills(void)
+/*
+ * The number after `key` at the start of a line of a /proc file (the key
+ * includes its separator, e.g. "MemAvailable:"), or -1 when the file or
+ * the line is missing.  For one value no table is built.
+ */
+int64_t pft_proc_number(const char *path, const char *key)
 {
-	static const char key[] = "oom_kill ";
+	size_t klen = strlen(key);
 	char line[256];
 	int64_t n = -1;
-	FILE *f = fopen("/proc/vmstat", "re");
+	FILE *f = fopen(path, "re");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, sizeof(key) - 1) == 0) {
-			n = strtoll(line + sizeof(key) - 1, NULL, 10);
+		if (strncmp(line, key, klen) == 0) {
+			n = strtoll(line + klen, NULL, 10);
 			break;
 		}
 	}
 	fclose(f);
 	return n;
+}
+
+int64_t pft_oom_kills(void)
+{
+	return pft_proc_number("/proc/vmstat", "oom_kill ");
 }
