@@ -9,6 +9,11 @@
  * kernels that mount the v1 controller with "cpuset." prefixes or offer
  * only cgroup v2, so the cgroup files are read directly after it.
  *
+ * libcpuset is loaded (dlopen) for each read and unloaded after it, not
+ * linked: it binds all its symbols when loaded, about 200 lookups that
+ * every program using the library would otherwise pay at start-up.  A
+ * system without libcpuset.so.1 at run time reads the cgroup files only.
+ *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "internal.h"
@@ -22,6 +27,8 @@
 #ifdef HAVE_LIBCPUSET
 #include <bitmask.h>
 #include <cpuset.h>
+#include <dlfcn.h>
+#include <stdint.h>
 #endif
 
 #define V1_ROOT "/sys/fs/cgroup/cpuset"
@@ -55,36 +62,119 @@ static bool is_dir(const char *dir, const char *name)
 }
 
 #ifdef HAVE_LIBCPUSET
-static int read_libcpuset(const char *name, char *cpus, size_t cpus_len,
-			  char *mems, size_t mems_len)
+/*
+ * The dlopen dependency, declared for packagers (an "FDO" ELF note
+ * ".note.dlopen", the format systemd and rpm/debhelper tools read).
+ */
+#define FG_DLOPEN_JSON                                                      \
+	"[{\"feature\":\"cpuset\",\"description\":\"named cpusets through " \
+	"libcpuset\",\"priority\":\"recommended\",\"soname\":[\""            \
+	LIBCPUSET_SONAME "\"]}]"
+static const struct {
+	uint32_t namesz, descsz, type;
+	char name[4];
+	char desc[sizeof(FG_DLOPEN_JSON)];
+} fg_dlopen_note __attribute__((used, aligned(4), section(".note.dlopen"))) = {
+	.namesz = 4,
+	.descsz = sizeof(FG_DLOPEN_JSON),
+	.type = 0x407c0c0a,
+	.name = "FDO",
+	.desc = FG_DLOPEN_JSON,
+};
+
+/* The functions of libcpuset (and its libbitmask) that are used. */
+struct libcpuset {
+	void *handle;
+	__typeof__(cpuset_alloc) *alloc;
+	__typeof__(cpuset_free) *free;
+	__typeof__(cpuset_cpus_nbits) *cpus_nbits;
+	__typeof__(cpuset_mems_nbits) *mems_nbits;
+	__typeof__(cpuset_query) *query;
+	__typeof__(cpuset_getcpus) *getcpus;
+	__typeof__(cpuset_getmems) *getmems;
+	__typeof__(bitmask_alloc) *bm_alloc;
+	__typeof__(bitmask_free) *bm_free;
+	__typeof__(bitmask_displaylist) *bm_displaylist;
+};
+
+/* 0, or -ENOSYS when libcpuset or one of its functions is missing. */
+static int load_libcpuset(struct libcpuset *l)
+{
+	l->handle = dlopen(LIBCPUSET_SONAME, RTLD_LAZY | RTLD_LOCAL);
+	if (!l->handle)
+		return -ENOSYS;
+#define FG_SYM(field, name) (*(void **)&l->field = dlsym(l->handle, #name))
+	if (!FG_SYM(alloc, cpuset_alloc) || !FG_SYM(free, cpuset_free) ||
+	    !FG_SYM(cpus_nbits, cpuset_cpus_nbits) ||
+	    !FG_SYM(mems_nbits, cpuset_mems_nbits) ||
+	    !FG_SYM(query, cpuset_query) || !FG_SYM(getcpus, cpuset_getcpus) ||
+	    !FG_SYM(getmems, cpuset_getmems) ||
+	    !FG_SYM(bm_alloc, bitmask_alloc) || !FG_SYM(bm_free, bitmask_free) ||
+	    !FG_SYM(bm_displaylist, bitmask_displaylist)) {
+		dlclose(l->handle);
+		return -ENOSYS;
+	}
+#undef FG_SYM
+	return 0;
+}
+
+static int query_libcpuset(const struct libcpuset *l, const char *name,
+			   char *cpus, size_t cpus_len, char *mems,
+			   size_t mems_len)
 {
 	struct bitmask *bc = NULL, *bm = NULL;
-	struct cpuset *cp = cpuset_alloc();
+	struct cpuset *cp = l->alloc();
 	char path[4096];
 	int ret = -ENOENT;
 
 	snprintf(path, sizeof(path), "/%s", name);
 	if (!cp)
 		return -ENOMEM;
-	bc = bitmask_alloc((unsigned int)cpuset_cpus_nbits());
-	bm = bitmask_alloc((unsigned int)cpuset_mems_nbits());
+	bc = l->bm_alloc((unsigned int)l->cpus_nbits());
+	bm = l->bm_alloc((unsigned int)l->mems_nbits());
 	if (!bc || !bm) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (cpuset_query(cp, path) < 0 || cpuset_getcpus(cp, bc) < 0 ||
-	    cpuset_getmems(cp, bm) < 0)
+	if (l->query(cp, path) < 0 || l->getcpus(cp, bc) < 0 ||
+	    l->getmems(cp, bm) < 0)
 		goto out;
-	if (bitmask_displaylist(cpus, (int)cpus_len, bc) < 0 ||
-	    bitmask_displaylist(mems, (int)mems_len, bm) < 0)
+	if (l->bm_displaylist(cpus, (int)cpus_len, bc) < 0 ||
+	    l->bm_displaylist(mems, (int)mems_len, bm) < 0)
 		goto out;
 	ret = 0;
 out:
 	if (bc)
-		bitmask_free(bc);
+		l->bm_free(bc);
 	if (bm)
-		bitmask_free(bm);
-	cpuset_free(cp);
+		l->bm_free(bm);
+	l->free(cp);
+	return ret;
+}
+
+static int read_libcpuset(const char *name, char *cpus, size_t cpus_len,
+			  char *mems, size_t mems_len)
+{
+	struct libcpuset l;
+	int ret = load_libcpuset(&l);
+
+	if (ret)
+		return ret;
+	ret = query_libcpuset(&l, name, cpus, cpus_len, mems, mems_len);
+	dlclose(l.handle);
+	return ret;
+}
+
+/* Loads libcpuset as a read does: its CPU bits, or -ENOSYS (tests). */
+FG_TESTABLE int fg_libcpuset_probe(void)
+{
+	struct libcpuset l;
+	int ret = load_libcpuset(&l);
+
+	if (ret)
+		return ret;
+	ret = l.cpus_nbits();
+	dlclose(l.handle);
 	return ret;
 }
 #endif

@@ -212,6 +212,9 @@ FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 			       const char *root_v2, char *cpus, size_t cpus_len,
 			       char *mems, size_t mems_len,
 			       const char **source);
+#ifdef HAVE_LIBCPUSET
+FG_TESTABLE int fg_libcpuset_probe(void);
+#endif
 
 /* memory.c */
 int fg_memory_setup(struct faultgen_run *run);

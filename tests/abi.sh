@@ -5,7 +5,8 @@
 # it (LIBFAULTGEN_x.y, the default version), none missing, none extra; the
 # header declares every one of them and nothing else; the header compiles
 # cleanly as C99 and as C++ (with C linkage); the soname is versioned and
-# the version macros agree with the library at run time.
+# the version macros agree with the library at run time; it links only
+# libnuma and libc (libcpuset is loaded at run time, and declared).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
@@ -88,6 +89,23 @@ awk '{ print $2 }' "$tmp/map" | sort -u | comm -3 - "$tmp/nodes" >"$tmp/nodediff
 soname=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 echo "$soname" | grep -Eqx 'libfaultgen\.so\.[0-9]+' ||
 	fail "soname '$soname' is not libfaultgen.so.N"
+
+# Linked against libnuma and libc only: libcpuset, where built in, is
+# loaded with dlopen and declared in a .note.dlopen ELF note instead.
+needed=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+	tr '\n' ' ')
+for n in $needed; do
+	case $n in
+	libnuma.so.* | libc.so.* | libpthread.so.* | libdl.so.* | libasan.so.* | \
+		libubsan.so.* | libm.so.* | libgcc_s.so.* | libstdc++.so.*) ;;
+	*) fail "links $n (NEEDED: $needed)" ;;
+	esac
+done
+if grep -q 'define HAVE_LIBCPUSET 1' "$top_builddir/config.h"; then
+	readelf -p .note.dlopen "$so" 2>/dev/null | tr -d '\n' |
+		grep -q '"soname":\["libcpuset\.so\.1"\]' ||
+		fail "no .note.dlopen naming libcpuset.so.1"
+fi
 
 # The header declares exactly the exported functions.
 printf '#include <faultgen.h>\n' >"$tmp/h.c"

@@ -193,6 +193,39 @@ START_TEST(reports_no_cpuset_source_without_cpuset)
 }
 END_TEST
 
+/* Whether a shared object whose name contains `name` is mapped. */
+static bool mapped(const char *name)
+{
+	char line[4096];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, name))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/*
+ * libcpuset is not linked: it is loaded only while a cpuset is read, and
+ * every function the library uses resolves in the installed one.
+ */
+START_TEST(loads_libcpuset_only_while_reading)
+{
+#ifdef HAVE_LIBCPUSET
+	ck_assert(!mapped("libcpuset.so"));
+	ck_assert(!mapped("libbitmask.so"));
+	ck_assert_int_gt(fg_libcpuset_probe(), 0);
+	ck_assert(!mapped("libcpuset.so"));
+	ck_assert(!mapped("libbitmask.so"));
+#else
+	FGC_SKIP("built without libcpuset");
+#endif
+}
+END_TEST
+
 /* ---- a real cpuset -------------------------------------------------- */
 
 #define V1_ROOT "/sys/fs/cgroup/cpuset"
@@ -389,6 +422,7 @@ static Suite *cpuset_suite(void)
 	tcase_add_test(tc, cpuset_lists_parse_as_cpu_lists);
 	tcase_add_test(tc, unknown_cpuset_gives_enoent_from_attr);
 	tcase_add_test(tc, reports_no_cpuset_source_without_cpuset);
+	tcase_add_test(tc, loads_libcpuset_only_while_reading);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("real");

@@ -15,7 +15,8 @@ flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
  -D_GNU_SOURCE -I$build -I$build/libfaultgen -I$src/libfaultgen"
 libsrc=$(ls "$src"/libfaultgen/*.c)
 libs="-lnuma -lpthread"
-grep -q 'define HAVE_LIBCPUSET 1' "$build/config.h" && libs="$libs -lcpuset -lbitmask"
+# libcpuset is loaded with dlopen: only the library that provides it.
+libs="$libs $(sed -n 's/^CPUSET_LIBS = //p' "$build/Makefile")"
 status=0
 for h in "$here"/fuzz-*.c; do
 	name=$(basename "$h" .c)
