@@ -165,6 +165,7 @@ static int read_libcpuset(const char *name, char *cpus, size_t cpus_len,
 	return ret;
 }
 
+#ifdef FAULTGEN_INTERNAL_TEST
 /* Loads libcpuset as a read does: its CPU bits, or -ENOSYS (tests). */
 FG_TESTABLE int fg_libcpuset_probe(void)
 {
@@ -177,6 +178,7 @@ FG_TESTABLE int fg_libcpuset_probe(void)
 	dlclose(l.handle);
 	return ret;
 }
+#endif /* FAULTGEN_INTERNAL_TEST */
 #endif
 
 static const char *default_v2_root(void)

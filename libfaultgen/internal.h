@@ -213,7 +213,7 @@ FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 			       char *mems, size_t mems_len,
 			       const char **source);
 #ifdef HAVE_LIBCPUSET
-FG_TESTABLE int fg_libcpuset_probe(void);
+FG_TESTABLE int fg_libcpuset_probe(void); /* in the tests' build only */
 #endif
 
 /* memory.c */
