@@ -129,7 +129,7 @@ struct fg_gate {
 	_Atomic int64_t open_ns; /* when the last worker opened it */
 };
 
-/* What every worker shares with the controller (MAP_SHARED). */
+/* What every worker shares with the controller (MAP_SHARED for processes). */
 struct fg_shared {
 	struct fg_gate start;   /* all workers start together */
 	struct fg_gate measure; /* after warm-up, measuring starts together */
