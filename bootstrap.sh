@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="build-essential autoconf automake libtool pkg-config libnuma-dev
+packages="build-essential autoconf automake libtool pkg-config
 libcpuset-dev check mandoc python3 numactl util-linux procps
 openjdk-17-jdk-headless clang libclang-rt-14-dev cppcheck clang-tidy valgrind
 gnuplot-nox"

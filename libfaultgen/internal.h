@@ -218,6 +218,7 @@ FG_TESTABLE int fg_libcpuset_probe(void); /* in the tests' build only */
 
 /* memory.c */
 int fg_memory_setup(struct faultgen_run *run);
+int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len);
 void fg_memory_release(struct faultgen_run *run);
 void *fg_worker_addr(const struct faultgen_run *run, unsigned int i);
 int fg_zap(struct faultgen_run *run, unsigned int i);

@@ -11,12 +11,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <numaif.h>
+#include <linux/mempolicy.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef SHM_REMAP
@@ -79,6 +80,29 @@ static int map_private(struct faultgen_run *run, size_t len, void *at,
 	return 0;
 }
 
+/*
+ * The NUMA policy of a fresh mapping, as the attr and cpuset ask: mbind(2)
+ * through syscall(2).  glibc has no wrapper, and libnuma's is this very
+ * call, behind a constructor that costs every process loading it 0.17 ms
+ * (it reads /proc/self/status twice and every node's meminfo, and tries
+ * set_mempolicy) whether or not it ever sets a policy.
+ */
+int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len)
+{
+	const struct faultgen_attr *a = &run->attr;
+	long ret = 0;
+
+	if (a->numa == FAULTGEN_NUMA_LOCAL)
+		/* MPOL_PREFERRED with an empty mask: allocate locally. */
+		ret = syscall(SYS_mbind, addr, len, (long)MPOL_PREFERRED, NULL,
+			      0UL, 0UL);
+	else if (run->mems)
+		/* maxnode counts one more than the bits the kernel reads. */
+		ret = syscall(SYS_mbind, addr, len, (long)MPOL_BIND, run->mems,
+			      (unsigned long)run->mems_nbits + 1, 0UL);
+	return ret < 0 ? -errno : 0;
+}
+
 /* madvise and mbind of a fresh mapping, as the attr and cpuset ask. */
 static int apply_policies(struct faultgen_run *run, char *addr, size_t len)
 {
@@ -90,16 +114,7 @@ static int apply_policies(struct faultgen_run *run, char *addr, size_t len)
 	if (a->thp == FAULTGEN_THP_NOHUGEPAGE &&
 	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
 		return -errno;
-	if (a->numa == FAULTGEN_NUMA_LOCAL) {
-		/* MPOL_PREFERRED with an empty mask: allocate locally. */
-		if (mbind(addr, len, MPOL_PREFERRED, NULL, 0, 0) < 0)
-			return -errno;
-	} else if (run->mems) {
-		if (mbind(addr, len, MPOL_BIND, run->mems,
-			  run->mems_nbits + 1, 0) < 0)
-			return -errno;
-	}
-	return 0;
+	return fg_numa_policy(run, addr, len);
 }
 
 static int map_shared_vma(struct faultgen_run *run)

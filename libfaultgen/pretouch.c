@@ -20,7 +20,6 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <numaif.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -268,15 +267,7 @@ static int apply_policies(const struct faultgen_run *run, char *addr,
 		return -errno;
 	if (small && madvise(addr, len, MADV_NOHUGEPAGE) < 0)
 		return -errno;
-	if (a->numa == FAULTGEN_NUMA_LOCAL) {
-		if (mbind(addr, len, MPOL_PREFERRED, NULL, 0, 0) < 0)
-			return -errno;
-	} else if (run->mems) {
-		if (mbind(addr, len, MPOL_BIND, run->mems, run->mems_nbits + 1,
-			  0) < 0)
-			return -errno;
-	}
-	return 0;
+	return fg_numa_policy(run, addr, len);
 }
 
 /*

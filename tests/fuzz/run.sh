@@ -14,7 +14,7 @@ out=$(mktemp -d /tmp/fg-fuzz.XXXXXX)
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
  -D_GNU_SOURCE -I$build -I$build/libfaultgen -I$src/libfaultgen"
 libsrc=$(ls "$src"/libfaultgen/*.c)
-libs="-lnuma -lpthread"
+libs="-lpthread"
 # libcpuset is loaded with dlopen: only the library that provides it.
 libs="$libs $(sed -n 's/^CPUSET_LIBS = //p' "$build/Makefile")"
 status=0
