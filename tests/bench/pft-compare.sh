@@ -13,7 +13,8 @@
 # spread, the median whole-process CPU time (user + system of pft and all
 # its children, from wait4), and the ratio A/B of the medians; then the
 # CPU time of the pairs compared (the median difference, its bootstrap
-# interval and a verdict on "A uses no more CPU than B").  Then, for
+# interval, a verdict on "A uses no more CPU than B", and the medians of
+# each third of the pairs, which show the machine's drift).  Then, for
 # A only, ROUNDS runs with --json give the median start skew between
 # workers.  Without PFT_REF only A runs.
 #
@@ -102,14 +103,18 @@ EOF
 # median of the differences A - B in ms, in % of B's median, the 95%
 # bootstrap interval of that median (fixed seed), and a verdict on "A uses
 # no more CPU than B": met (median difference <= 0), noise (above 0, but
-# the interval reaches 0), MISSED (the whole interval above 0).
+# the interval reaches 0), MISSED (the whole interval above 0); then the
+# medians of the first, second and last third of the pairs: the bootstrap
+# takes the pairs as independent, and where the machine drifts over the
+# run (memory on some VMs does) the thirds disagree by more than the
+# interval is wide.
 cat >"$tmp/paired.py" <<'EOF'
 import random, statistics, sys
 a = [float(x) for x in open(sys.argv[1]).read().split()]
 b = [float(x) for x in open(sys.argv[2]).read().split()]
 d = [(x - y) * 1e3 for x, y in zip(a, b)]
 if not d:
-    print("nan nan nan nan -")
+    print("nan nan nan nan - -")
     sys.exit()
 rng = random.Random(1)
 boot = sorted(statistics.median(rng.choices(d, k=len(d)))
@@ -117,8 +122,11 @@ boot = sorted(statistics.median(rng.choices(d, k=len(d)))
 m = statistics.median(d)
 lo, hi = boot[49], boot[1949]
 verdict = "met" if m <= 0 else ("noise" if lo <= 0 else "MISSED")
-print("%.2f %.2f %.2f %.2f %s" % (m, m / statistics.median(b) / 10, lo, hi,
-                                  verdict))
+t = len(d) // 3
+thirds = "/".join("%+.2f" % statistics.median(d[i * t:(i + 1) * t])
+                  for i in range(3)) if t else "-"
+print("%.2f %.2f %.2f %.2f %s %s" % (m, m / statistics.median(b) / 10, lo,
+                                     hi, verdict, thirds))
 EOF
 
 cat >"$tmp/skew.py" <<'EOF'
@@ -196,7 +204,7 @@ for c in "$@"; do
 		ratio=$(python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else 'nan')" "$a_rate" "$b_rate")
 		set -- $(python3 "$tmp/paired.py" "$tmp/a.cpu" "$tmp/b.cpu")
 		paired="$paired
-$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %s' "$c" "$1" "$2" "$3" "$4" "$5")"
+$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %-6s  %s ms' "$c" "$1" "$2" "$3" "$4" "$5" "$6")"
 	fi
 	printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s%s\n' "$c" \
 		"$a_rate" "$a_spread%" "$a_cpu" "$b_rate" "$b_spread" "$b_cpu" \
@@ -204,7 +212,7 @@ $(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %s' "$c" "$1" "$2" "$3" "$4" "$5")"
 done
 if [ -n "$paired" ]; then
 	echo "pft-compare: whole-process CPU, A - B of the back-to-back pairs:"
-	echo "case     median diff   of B  95% interval of the median  A <= B"
+	echo "case     median diff   of B  95% interval of the median  A <= B  by thirds"
 	echo "${paired#?}"
 fi
 echo "pft-compare: fault/wsec and cpu s are medians; spread is (max - min) / median;"
