@@ -90,6 +90,20 @@ FG_TESTABLE int fg_cpu_for_worker(const struct fg_cpus *cpus,
 	return cpus->list[worker % cpus->count];
 }
 
+/*
+ * Where the start spread begins: the index of the caller's CPU in the
+ * list when the caller is worker 0, so that it stays on the CPU where it
+ * has just set up the run, and the other workers take the CPUs after it.
+ * 0 when cpu is not in the list.
+ */
+FG_TESTABLE unsigned int fg_spread_base(const struct fg_cpus *cpus, int cpu)
+{
+	for (unsigned int i = 0; i < cpus->count; i++)
+		if (cpus->list[i] == cpu)
+			return i;
+	return 0;
+}
+
 static int affinity_bitmap(unsigned long *bits, size_t nbits)
 {
 	size_t setsize = CPU_ALLOC_SIZE(nbits);

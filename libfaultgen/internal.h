@@ -200,6 +200,7 @@ FG_TESTABLE int fg_cpus_narrow(const unsigned long *allowed,
 			       unsigned long *out);
 FG_TESTABLE int fg_cpu_for_worker(const struct fg_cpus *cpus,
 				  unsigned int worker);
+FG_TESTABLE unsigned int fg_spread_base(const struct fg_cpus *cpus, int cpu);
 int fg_cpus_resolve(const struct faultgen_attr *attr, struct fg_cpus *cpus,
 		    const char **cpuset_source, unsigned long **mems,
 		    size_t *mems_nbits);

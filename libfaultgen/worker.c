@@ -124,6 +124,7 @@ struct worker_arg {
 	unsigned int index;
 	int (*body)(struct faultgen_run *, unsigned int);
 	bool barrier;
+	unsigned int spread_base; /* fg_spread_base() */
 };
 
 /*
@@ -170,7 +171,8 @@ static int place_self(struct worker_arg *wa)
 			return ret;
 	} else if (spread_at_start(run, wa->barrier)) {
 		/* Best effort: the run is valid without it. */
-		bind_to_cpu(run, wa->pin, fg_cpu_for_worker(&run->cpus, i));
+		bind_to_cpu(run, wa->pin,
+			    fg_cpu_for_worker(&run->cpus, wa->spread_base + i));
 	} else if (sched_setaffinity(0, size, set) < 0) {
 		return -errno;
 	}
@@ -591,6 +593,10 @@ int fg_workers_run(struct faultgen_run *run,
 	unsigned int n = run->attr.nr_workers;
 	struct worker_arg *args = calloc(n, sizeof(*args));
 	char *masks = calloc(n, run->cpuset_size);
+	/* A calling thread that is worker 0 keeps its CPU in the spread. */
+	unsigned int base = run->attr.caller_worker ?
+				    fg_spread_base(&run->cpus, sched_getcpu()) :
+				    0;
 	int ret;
 
 	if (!args || !masks) {
@@ -603,6 +609,7 @@ int fg_workers_run(struct faultgen_run *run,
 		args[i].index = i;
 		args[i].body = body;
 		args[i].barrier = barrier;
+		args[i].spread_base = base;
 		args[i].pin = (cpu_set_t *)(masks +
 					    (size_t)i * run->cpuset_size);
 	}

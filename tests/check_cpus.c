@@ -134,6 +134,28 @@ START_TEST(places_workers_round_robin)
 }
 END_TEST
 
+START_TEST(spreads_from_the_callers_cpu)
+{
+	int list[] = { 3, 9, 1030, 8191 };
+	struct fg_cpus cpus = { .nbits = BIG, .count = 4, .list = list };
+
+	for (unsigned int i = 0; i < 4; i++) {
+		unsigned int base = fg_spread_base(&cpus, list[i]);
+
+		ck_assert_uint_eq(base, i);
+		/* Worker 0 stays, the others take the CPUs after it. */
+		for (unsigned int w = 0; w < 4; w++)
+			ck_assert_int_eq(fg_cpu_for_worker(&cpus, base + w),
+					 list[(i + w) % 4]);
+	}
+	/* Not an allowed CPU, or sched_getcpu() failed: from the start. */
+	ck_assert_uint_eq(fg_spread_base(&cpus, 4), 0);
+	ck_assert_uint_eq(fg_spread_base(&cpus, -1), 0);
+	cpus.count = 0;
+	ck_assert_uint_eq(fg_spread_base(&cpus, 3), 0);
+}
+END_TEST
+
 START_TEST(places_workers_over_8192_cpus)
 {
 	static int list[BIG / 2];
@@ -387,6 +409,7 @@ static Suite *cpus_suite(void)
 	tcase_add_test(tc, narrows_in_place);
 	tcase_add_test(tc, narrows_masks_of_odd_sizes);
 	tcase_add_test(tc, places_workers_round_robin);
+	tcase_add_test(tc, spreads_from_the_callers_cpu);
 	tcase_add_test(tc, places_workers_over_8192_cpus);
 	tcase_add_test(tc, counts_possible_cpus_from_sysfs);
 	suite_add_tcase(s, tc);
