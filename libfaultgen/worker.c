@@ -593,10 +593,7 @@ int fg_workers_run(struct faultgen_run *run,
 	unsigned int n = run->attr.nr_workers;
 	struct worker_arg *args = calloc(n, sizeof(*args));
 	char *masks = calloc(n, run->cpuset_size);
-	/* A calling thread that is worker 0 keeps its CPU in the spread. */
-	unsigned int base = run->attr.caller_worker ?
-				    fg_spread_base(&run->cpus, sched_getcpu()) :
-				    0;
+	unsigned int base = 0;
 	int ret;
 
 	if (!args || !masks) {
@@ -604,6 +601,9 @@ int fg_workers_run(struct faultgen_run *run,
 		free(masks);
 		return -ENOMEM;
 	}
+	/* A calling thread that is worker 0 keeps its CPU in the spread. */
+	if (run->attr.caller_worker && spread_at_start(run, barrier))
+		base = fg_spread_base(&run->cpus, sched_getcpu());
 	for (unsigned int i = 0; i < n; i++) {
 		args[i].run = run;
 		args[i].index = i;
