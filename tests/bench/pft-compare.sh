@@ -18,6 +18,11 @@
 # A only, ROUNDS runs with --json give the median start skew between
 # workers.  Without PFT_REF only A runs.
 #
+# With CONTROL=1 each round also runs B a second time (B'), the three in
+# every order in turn, and the CPU time of B' - B is compared the same
+# way: two runs of one binary, so whatever that line shows is this
+# machine's resolution for the A - B line above it.
+#
 # Environment:
 #   PFT          the pft under test (default: pft/pft of this build tree,
 #                else pft on PATH)
@@ -26,6 +31,7 @@
 #   SIZE         -m of every run (default 1G)
 #   CASES        cases separated by ';' (default "-t 1;-t 2;-n 2")
 #   EXTRA        more arguments for both binaries (e.g. -a)
+#   CONTROL      1: also run B against itself (needs PFT_REF)
 #
 # Requires python3 (for wait4 and the JSON).  The word splitting of
 # $(...) and $c below is meant: they hold several words.
@@ -65,6 +71,11 @@ ROUNDS=${ROUNDS:-10}
 SIZE=${SIZE:-1G}
 CASES=${CASES:--t 1;-t 2;-n 2}
 EXTRA=${EXTRA:-}
+CONTROL=${CONTROL:-0}
+if [ "$CONTROL" = 1 ] && [ -z "$REF" ]; then
+	echo "pft-compare: CONTROL=1 needs PFT_REF" >&2
+	exit 2
+fi
 command -v python3 >/dev/null || { echo "pft-compare: python3 is needed" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pft-compare.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -157,6 +168,7 @@ IFS=$IFS_SAVE
 paired=
 for c in "$@"; do
 	: >"$tmp/a.rate"; : >"$tmp/a.cpu"; : >"$tmp/b.rate"; : >"$tmp/b.cpu"
+	: >"$tmp/c.rate"; : >"$tmp/c.cpu"
 	failed=
 	run "$PFT" $c >/dev/null
 	[ -n "$REF" ] && run "$REF" $c >/dev/null
@@ -167,6 +179,13 @@ for c in "$@"; do
 	while [ $i -lt "$ROUNDS" ]; do
 		if [ -z "$REF" ]; then
 			order=a
+		elif [ "$CONTROL" = 1 ]; then
+			# Every order of A, B and B' in turn.
+			case $((i % 6)) in
+			0) order="a b c" ;; 1) order="c b a" ;;
+			2) order="b c a" ;; 3) order="a c b" ;;
+			4) order="c a b" ;; *) order="b a c" ;;
+			esac
 		elif [ $((i % 2)) = 0 ]; then
 			order="a b"
 		else
@@ -176,9 +195,12 @@ for c in "$@"; do
 			if [ "$who" = a ]; then
 				set -- $(run "$PFT" $c)
 				label=A
-			else
+			elif [ "$who" = b ]; then
 				set -- $(run "$REF" $c)
 				label=B
+			else
+				set -- $(run "$REF" $c)
+				label=B\'
 			fi
 			[ "$3" = 0 ] || failed="$failed $label:exit$3"
 			echo "$1" >>"$tmp/$who.rate"; echo "$2" >>"$tmp/$who.cpu"
@@ -205,6 +227,11 @@ for c in "$@"; do
 		set -- $(python3 "$tmp/paired.py" "$tmp/a.cpu" "$tmp/b.cpu")
 		paired="$paired
 $(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %-6s  %s ms' "$c" "$1" "$2" "$3" "$4" "$5" "$6")"
+		if [ "$CONTROL" = 1 ]; then
+			set -- $(python3 "$tmp/paired.py" "$tmp/c.cpu" "$tmp/b.cpu")
+			paired="$paired
+$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %-6s  %s ms' "B'-B" "$1" "$2" "$3" "$4" "$5" "$6")"
+		fi
 	fi
 	printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s%s\n' "$c" \
 		"$a_rate" "$a_spread%" "$a_cpu" "$b_rate" "$b_spread" "$b_cpu" \
@@ -214,6 +241,8 @@ if [ -n "$paired" ]; then
 	echo "pft-compare: whole-process CPU, A - B of the back-to-back pairs:"
 	echo "case     median diff   of B  95% interval of the median  A <= B  by thirds"
 	echo "${paired#?}"
+	[ "$CONTROL" = 1 ] &&
+		echo "pft-compare: B'-B is B against itself: the resolution of the line above it"
 fi
 echo "pft-compare: fault/wsec and cpu s are medians; spread is (max - min) / median;"
 echo "pft-compare: A skew is the median start skew between workers over $ROUNDS --json runs of A."
