@@ -30,13 +30,6 @@
  * pages). */
 #define WATCH_NS (20 * 1000 * 1000)
 #define CANCEL_EVERY 1024
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ __volatile__("yield" ::: "memory")
-#else
-#define cpu_relax() atomic_signal_fence(memory_order_seq_cst)
-#endif
 
 /* How long a worker at the gate spins before it sleeps. */
 #define GATE_SPIN_NS (2 * 1000 * 1000)
@@ -208,7 +201,11 @@ void fg_gates_abort(struct fg_shared *sh)
 /*
  * A barrier: the last worker to arrive opens it.  While there are no more
  * workers than CPUs the others spin a little before sleeping, so that
- * they leave together instead of one futex wake-up after another.
+ * they leave together instead of one futex wake-up after another.  The
+ * spin yields: a worker still on its way to the gate may be queued on the
+ * spinner's CPU (a new thread or child often starts on its creator's CPU
+ * and moves to its own only once it runs), and a plain spin would hold it
+ * off for the whole spin.
  * Returns false when the run is being aborted.
  */
 bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
@@ -224,7 +221,7 @@ bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
 	if (n <= run->cpus.count) {
 		until = fg_now_ns() + GATE_SPIN_NS;
 		while (atomic_load(&g->go) == 0 && fg_now_ns() < until)
-			cpu_relax();
+			sched_yield();
 	}
 	while ((go = atomic_load(&g->go)) == 0)
 		fg_futex_wait(&g->go, 0, -1);
