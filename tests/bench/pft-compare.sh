@@ -156,6 +156,14 @@ run() {
 	python3 "$tmp/run1.py" "$@" -m "$SIZE" $EXTRA
 }
 
+# Appends to $paired the line of one paired comparison: label, then the
+# CPU files of the two sides.
+add_paired() {
+	set -- "$1" $(python3 "$tmp/paired.py" "$2" "$3")
+	paired="$paired
+$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %-6s  %s ms' "$@")"
+}
+
 echo "pft-compare: A=$PFT${REF:+ B=$REF}, -m $SIZE $EXTRA, $ROUNDS rounds per case"
 echo "pft-compare: $(uname -r), $(nproc) CPUs, THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
 printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s\n' case \
@@ -192,16 +200,13 @@ for c in "$@"; do
 			order="b a"
 		fi
 		for who in $order; do
-			if [ "$who" = a ]; then
-				set -- $(run "$PFT" $c)
-				label=A
-			elif [ "$who" = b ]; then
-				set -- $(run "$REF" $c)
-				label=B
-			else
-				set -- $(run "$REF" $c)
-				label=B\'
-			fi
+			# c is B' (B again, with CONTROL=1).
+			case $who in
+			a) bin=$PFT label=A ;;
+			b) bin=$REF label=B ;;
+			*) bin=$REF label=B\' ;;
+			esac
+			set -- $(run "$bin" $c)
 			[ "$3" = 0 ] || failed="$failed $label:exit$3"
 			echo "$1" >>"$tmp/$who.rate"; echo "$2" >>"$tmp/$who.cpu"
 		done
@@ -224,14 +229,8 @@ for c in "$@"; do
 			$(python3 "$tmp/stats.py" <"$tmp/b.cpu")
 		b_rate=$1 b_spread=$2% b_cpu=$3
 		ratio=$(python3 -c "import sys; a, b = map(float, sys.argv[1:]); print('%.3f' % (a / b) if b else 'nan')" "$a_rate" "$b_rate")
-		set -- $(python3 "$tmp/paired.py" "$tmp/a.cpu" "$tmp/b.cpu")
-		paired="$paired
-$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %-6s  %s ms' "$c" "$1" "$2" "$3" "$4" "$5" "$6")"
-		if [ "$CONTROL" = 1 ]; then
-			set -- $(python3 "$tmp/paired.py" "$tmp/c.cpu" "$tmp/b.cpu")
-			paired="$paired
-$(printf '%-8s %8s ms %6s%%  [%s, %s] ms  %-6s  %s ms' "B'-B" "$1" "$2" "$3" "$4" "$5" "$6")"
-		fi
+		add_paired "$c" "$tmp/a.cpu" "$tmp/b.cpu"
+		[ "$CONTROL" = 1 ] && add_paired "B'-B" "$tmp/c.cpu" "$tmp/b.cpu"
 	fi
 	printf '%-8s %14s %7s %9s   %14s %7s %9s   %7s %12s%s\n' "$c" \
 		"$a_rate" "$a_spread%" "$a_cpu" "$b_rate" "$b_spread" "$b_cpu" \
