@@ -122,7 +122,7 @@ $(make_var dist_man7_MANS "$top_builddir/man") "
 		rel=${page#"$man"/}
 		case $listed in
 		*" $rel "*) ;;
-		*) fail "$rel is not listed in man/Makefile.am (or a fragment)" ;;
+		*) fail "$rel is not listed in man/Makefile.am" ;;
 		esac
 	done
 	for rel in $listed; do
