@@ -194,6 +194,16 @@ FG_TESTABLE int fg_vmstat_read(const char *const *names, uint64_t *vals,
 int fg_gettid(void);
 void fg_copy_sized(void *dst, const void *src, size_t ours);
 
+static inline uint64_t fg_round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static inline uint64_t fg_round_down(uint64_t v, uint64_t a)
+{
+	return v / a * a;
+}
+
 /* cpus.c */
 FG_TESTABLE int fg_cpus_narrow(const unsigned long *allowed,
 			       const unsigned long *request, size_t nbits,
@@ -256,12 +266,18 @@ FG_TESTABLE int fg_collapse_probe(void);
 /* pretouch.c */
 int fg_pretouch_run(struct faultgen_run *run);
 unsigned int fg_pretouch_default_workers(const struct faultgen_run *run);
-FG_TESTABLE unsigned int fg_pretouch_ranges(unsigned int jdk,
-					    enum faultgen_jvm_gc gc,
-					    uint64_t heap, uint64_t page,
-					    uint64_t *lens, unsigned int max);
 FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 				   uint64_t end, uint64_t chunk,
 				   uint64_t *off, uint64_t *len);
+
+/* jvm.c */
+/* Pretouch tasks of a JVM at most: heap and G1's five tables. */
+#define FG_JVM_MAX_RANGES 8
+uint64_t fg_jvm_heap_bytes(enum faultgen_jvm_gc gc, uint64_t heap,
+			   uint64_t page);
+FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
+				       enum faultgen_jvm_gc gc, uint64_t heap,
+				       uint64_t page, uint64_t *lens,
+				       unsigned int max);
 
 #endif /* FAULTGEN_INTERNAL_H */

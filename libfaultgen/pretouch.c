@@ -2,8 +2,8 @@
 /*
  * pretouch.c - the JVM's AlwaysPreTouch (FAULTGEN_PRETOUCH).
  *
- * What HotSpot does, as observed on Linux (-Xlog:gc+heap=debug prints one
- * line per pretouch task): the heap is reserved PROT_NONE and committed
+ * How HotSpot pretouches, as observed on Linux (-Xlog:gc+heap=debug
+ * prints one line per pretouch task): the heap is reserved PROT_NONE and committed
  * read-write as one mapping; each pretouch task runs on up to
  * min(chunks, ParallelGCThreads) worker threads that claim fixed-size
  * chunks from one shared cursor in ascending order and touch every page of
@@ -24,17 +24,10 @@
 #include <sys/mman.h>
 
 #define MIB (1ULL << 20)
-/* The card table needs the heap aligned to card size x page size. */
-#define JVM_HEAP_ALIGN (2 * MIB)
-/* Parallel's generation and space alignment (4 KiB pages). */
-#define PS_SPACE_ALIGN (512ULL << 10)
-#define G1_REGION_MIN MIB
-#define G1_REGION_MAX_ERGO (32 * MIB)
 /* Fast modes populate a slice in pieces, to notice a cancel in between. */
 #define POPULATE_PIECE (256 * MIB)
 /* A worker waiting for a task to open looks for a cancel this often. */
 #define WAIT_POLL_NS (10 * 1000 * 1000LL)
-#define MAX_TASKS 8
 
 struct pt_task {
 	uint64_t off; /* from run->base */
@@ -44,126 +37,14 @@ struct pt_task {
 
 struct pt_plan {
 	unsigned int nr;
-	struct pt_task t[MAX_TASKS];
+	struct pt_task t[FG_JVM_MAX_RANGES];
 	uint64_t bytes; /* all tasks */
 	uint64_t span;  /* of the memory from run->base, guard pages included */
 };
 
-static uint64_t round_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
-static uint64_t round_down(uint64_t v, uint64_t a)
-{
-	return v / a * a;
-}
-
 static uint64_t chunks_of(uint64_t len, uint64_t chunk)
 {
 	return (len + chunk - 1) / chunk;
-}
-
-/* G1's ergonomic region size: heap/2048 within [1 MiB, 32 MiB], rounded
- * up to a power of two. */
-static uint64_t g1_region_size(uint64_t heap)
-{
-	uint64_t want = heap / 2048, r = G1_REGION_MIN;
-
-	if (want > G1_REGION_MAX_ERGO)
-		want = G1_REGION_MAX_ERGO;
-	while (r < want)
-		r <<= 1;
-	return r;
-}
-
-/* The heap as the JVM sizes -Xms/-Xmx of this many bytes. */
-static uint64_t jvm_heap_bytes(enum faultgen_jvm_gc gc, uint64_t heap,
-			       uint64_t page)
-{
-	uint64_t align;
-
-	switch (gc) {
-	case FAULTGEN_GC_G1:
-		align = g1_region_size(heap);
-		if (align < JVM_HEAP_ALIGN)
-			align = JVM_HEAP_ALIGN;
-		return round_up(heap, align);
-	case FAULTGEN_GC_PARALLEL:
-		return round_up(heap, JVM_HEAP_ALIGN);
-	case FAULTGEN_GC_NONE:
-		break;
-	}
-	return round_up(heap, page);
-}
-
-/*
- * Parallel's spaces with the default NewRatio (2) and InitialSurvivorRatio
- * (8), in the order it pretouches them: eden, from, to, old.
- */
-static unsigned int parallel_spaces(uint64_t heap, uint64_t *lens)
-{
-	uint64_t young = round_down(heap / 3, PS_SPACE_ALIGN);
-	uint64_t surv = round_down(young / 8, PS_SPACE_ALIGN);
-
-	if (surv < PS_SPACE_ALIGN)
-		surv = PS_SPACE_ALIGN;
-	if (young < 3 * surv) {
-		/* Smaller than any heap the JVM would start with. */
-		lens[0] = heap;
-		return 1;
-	}
-	lens[0] = young - 2 * surv;
-	lens[1] = surv;
-	lens[2] = surv;
-	lens[3] = heap - young;
-	return 4;
-}
-
-/*
- * G1's tables, in the order it pretouches them: the mark bitmaps (1 bit
- * per 8 bytes; two until JDK 20), then the block offset table, the card
- * table and, until JDK 21, the card counts (1 byte per 512 bytes each).
- */
-static unsigned int g1_tables(unsigned int jdk, uint64_t heap, uint64_t page,
-			      uint64_t *lens)
-{
-	unsigned int bitmaps = jdk < 20 ? 2 : 1;
-	unsigned int per_card = jdk < 21 ? 3 : 2;
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < bitmaps; i++)
-		lens[n++] = round_up(heap / 64, page);
-	for (unsigned int i = 0; i < per_card; i++)
-		lens[n++] = round_up(heap / 512, page);
-	return n;
-}
-
-/*
- * The byte ranges a JVM of release jdk with this GC pretouches for a heap
- * of `heap` bytes, one per task, in order.  Returns how many (at most
- * max, which must be at least MAX_TASKS).
- */
-FG_TESTABLE unsigned int fg_pretouch_ranges(unsigned int jdk,
-					    enum faultgen_jvm_gc gc,
-					    uint64_t heap, uint64_t page,
-					    uint64_t *lens, unsigned int max)
-{
-	uint64_t h = jvm_heap_bytes(gc, heap, page);
-
-	if (max < MAX_TASKS)
-		return 0;
-	switch (gc) {
-	case FAULTGEN_GC_G1:
-		lens[0] = h;
-		return 1 + g1_tables(jdk, h, page, lens + 1);
-	case FAULTGEN_GC_PARALLEL:
-		return parallel_spaces(h, lens);
-	case FAULTGEN_GC_NONE:
-		break;
-	}
-	lens[0] = h;
-	return 1;
 }
 
 /*
@@ -199,7 +80,7 @@ static uint64_t heap_bytes(const struct faultgen_run *run)
 
 	if (a->region)
 		return a->region_len;
-	return jvm_heap_bytes(a->gc, a->size, (uint64_t)run->pagesize);
+	return fg_jvm_heap_bytes(a->gc, a->size, (uint64_t)run->pagesize);
 }
 
 /*
@@ -213,7 +94,7 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		       struct pt_plan *p)
 {
 	const struct faultgen_attr *a = &run->attr;
-	uint64_t lens[MAX_TASKS], page = (uint64_t)run->pagesize, rel = 0;
+	uint64_t lens[FG_JVM_MAX_RANGES], page = (uint64_t)run->pagesize, rel = 0;
 	uint64_t guard = a->region ? 0 : page;
 
 	memset(p, 0, sizeof(*p));
@@ -221,15 +102,15 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		lens[0] = a->region_len;
 		p->nr = 1;
 	} else {
-		p->nr = fg_pretouch_ranges(a->jdk, a->gc, a->size, page, lens,
-					   MAX_TASKS);
+		p->nr = fg_jvm_ranges(a->jdk, a->gc, a->size, page, lens,
+					   FG_JVM_MAX_RANGES);
 	}
 	for (unsigned int i = 0; i < p->nr; i++) {
 		uint64_t c = chunks_of(lens[i], a->chunk);
 
 		/* rel: from the (aligned) start of the first range. */
 		if (i)
-			rel = round_up(rel + page, FG_HPAGE_SIZE);
+			rel = fg_round_up(rel + page, FG_HPAGE_SIZE);
 		p->t[i].off = guard + rel;
 		p->t[i].len = lens[i];
 		p->t[i].workers = c < workers ? (unsigned int)c : workers;
@@ -290,7 +171,7 @@ static int map_plan(struct faultgen_run *run, const struct pt_plan *p)
 	if (raw == MAP_FAILED)
 		return -errno;
 	raw_end = (uintptr_t)raw + resv;
-	first = round_up((uintptr_t)raw + p->t[0].off, FG_HPAGE_SIZE);
+	first = fg_round_up((uintptr_t)raw + p->t[0].off, FG_HPAGE_SIZE);
 	start = (char *)(first - p->t[0].off);
 	if (start > raw)
 		munmap(raw, (size_t)(start - raw));
@@ -412,9 +293,9 @@ static int run_slice(struct faultgen_run *run, const struct pt_task *t,
 
 	if (run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
 		align = FG_HPAGE_SIZE;
-	from = i ? round_down(start + slice_start(t, i), align) : start;
+	from = i ? fg_round_down(start + slice_start(t, i), align) : start;
 	to = i + 1 < t->workers ?
-		     round_down(start + slice_start(t, i + 1), align) :
+		     fg_round_down(start + slice_start(t, i + 1), align) :
 		     start + t->len;
 	if (from < start)
 		from = start;
@@ -541,31 +422,6 @@ int fg_pretouch_run(struct faultgen_run *run)
 		return ret;
 	fold(run, &p, t0);
 	return 0;
-}
-
-FG_EXPORT unsigned int faultgen_jvm_gc_threads(unsigned int ncpus)
-{
-	if (ncpus == 0)
-		ncpus = 1;
-	if (ncpus <= 8)
-		return ncpus;
-	return 8 + (unsigned int)(((uint64_t)ncpus - 8) * 5 / 8);
-}
-
-FG_EXPORT uint64_t faultgen_jvm_aux_bytes(unsigned int jdk,
-					  enum faultgen_jvm_gc gc,
-					  uint64_t heap_bytes)
-{
-	uint64_t page = (uint64_t)fg_pagesize(), lens[MAX_TASKS], sum = 0;
-
-	if (gc != FAULTGEN_GC_G1 || heap_bytes == 0 ||
-	    heap_bytes > (UINT64_MAX >> 17))
-		return 0;
-	heap_bytes = jvm_heap_bytes(gc, heap_bytes, page);
-	for (unsigned int i = 0, n = g1_tables(jdk, heap_bytes, page, lens);
-	     i < n; i++)
-		sum += lens[i];
-	return sum;
 }
 
 FG_EXPORT int faultgen_pretouch(const struct faultgen_attr *attr,

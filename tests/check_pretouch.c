@@ -379,7 +379,7 @@ static void expect_ranges(unsigned int jdk, enum faultgen_jvm_gc gc,
 	uint64_t lens[8];
 	unsigned int got;
 
-	got = fg_pretouch_ranges(jdk, gc, heap, 4096, lens, 8);
+	got = fg_jvm_ranges(jdk, gc, heap, 4096, lens, 8);
 	ck_assert_uint_eq(got, n);
 	for (unsigned int i = 0; i < n; i++)
 		ck_assert_msg(lens[i] == want[i],
