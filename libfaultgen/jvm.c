@@ -119,7 +119,8 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 	return 1;
 }
 
-FG_EXPORT unsigned int faultgen_jvm_gc_threads(unsigned int ncpus)
+/* HotSpot's default ParallelGCThreads for ncpus active processors. */
+unsigned int fg_jvm_gc_threads(unsigned int ncpus)
 {
 	if (ncpus == 0)
 		ncpus = 1;
@@ -128,9 +129,9 @@ FG_EXPORT unsigned int faultgen_jvm_gc_threads(unsigned int ncpus)
 	return 8 + (unsigned int)(((uint64_t)ncpus - 8) * 5 / 8);
 }
 
-FG_EXPORT uint64_t faultgen_jvm_aux_bytes(unsigned int jdk,
-					  enum faultgen_jvm_gc gc,
-					  uint64_t heap_bytes)
+/* Bytes of G1's auxiliary tables for a heap (0 for other GCs). */
+uint64_t fg_jvm_aux_bytes(unsigned int jdk, enum faultgen_jvm_gc gc,
+			  uint64_t heap_bytes)
 {
 	uint64_t page = (uint64_t)fg_pagesize(), lens[FG_JVM_MAX_RANGES], sum = 0;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * worker.c - starting workers (threads or forked processes) at one gate,
- * the touch loops, and watching for workers that die.
+ * and watching for workers that die.
  *
  * Forked workers come from a process that may have many threads (a JVM):
  * until they _exit they only make system calls and touch memory, and they
@@ -26,90 +26,11 @@
 #include <unistd.h>
 
 /* How often the controller looks for dead children when it has no pidfds
- * to sleep on, and how often a long touch loop looks for a cancel (in
- * pages). */
+ * to sleep on. */
 #define WATCH_NS (20 * 1000 * 1000)
-#define CANCEL_EVERY 1024
 
 /* How long a worker at the gate spins before it sleeps. */
 #define GATE_SPIN_NS (2 * 1000 * 1000)
-
-static bool cancelled(const struct fg_shared *sh)
-{
-	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
-}
-
-FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
-		       size_t len, const struct fg_shared *sh)
-{
-	size_t ps = (size_t)run->pagesize, cl = run->cacheline;
-	unsigned int lines = run->attr.cachelines;
-	size_t pages = len / ps;
-
-	for (size_t pg = 0; pg < pages; pg++) {
-		volatile char *p = addr + pg * ps;
-
-		for (unsigned int c = 0; c < lines; c++)
-			p[c * cl] = 1;
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 && cancelled(sh))
-			return -ECANCELED;
-	}
-	return 0;
-}
-
-FG_NO_ASAN static int touch_read(const struct faultgen_run *run, char *addr,
-				 size_t len, const struct fg_shared *sh)
-{
-	size_t ps = (size_t)run->pagesize, pages = len / ps;
-	unsigned int sum = 0;
-
-	for (size_t pg = 0; pg < pages; pg++) {
-		sum += *(volatile char *)(addr + pg * ps);
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 && cancelled(sh))
-			return -ECANCELED;
-	}
-	(void)sum;
-	return 0;
-}
-
-/*
- * memset of the slice.  Under AddressSanitizer memset is intercepted and
- * checks (so faults) the shadow of the whole range: a plain store loop
- * there instead.
- */
-FG_NO_ASAN static void touch_memset(char *addr, size_t len)
-{
-#ifdef FG_ASAN
-	volatile uint64_t *p = (volatile uint64_t *)addr;
-
-	for (size_t i = 0; i < len / sizeof(*p); i++)
-		p[i] = 0;
-#else
-	memset(addr, 0, len);
-#endif
-}
-
-/* Async-signal-safe: forked workers call it. */
-int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
-	     const struct fg_shared *sh)
-{
-	if (!len)
-		return 0;
-	switch (run->attr.touch) {
-	case FAULTGEN_TOUCH_WRITE:
-		return touch_write(run, addr, len, sh);
-	case FAULTGEN_TOUCH_READ:
-		return touch_read(run, addr, len, sh);
-	case FAULTGEN_TOUCH_MEMSET:
-		touch_memset(addr, len);
-		return 0;
-	case FAULTGEN_TOUCH_MLOCK:
-		return mlock(addr, len) < 0 ? -errno : 0;
-	case FAULTGEN_TOUCH_POPULATE:
-		return madvise(addr, len, MADV_POPULATE_WRITE) < 0 ? -errno : 0;
-	}
-	return -EINVAL;
-}
 
 struct worker_arg {
 	struct faultgen_run *run;

@@ -650,7 +650,7 @@ static void json_collapse(struct pft_json *j, struct faultgen_run *run,
 	pj_arr_end(j);
 	pj_arr(j, "progress");
 	for (unsigned int i = 0; i < c->progress_samples; i++) {
-		struct faultgen_progress p;
+		struct faultgen_progress p = { .size = sizeof(p) };
 
 		if (faultgen_run_collapse_progress(run, i, &p))
 			continue;

@@ -97,7 +97,7 @@ BAD(size_0, faultgen_attr_set_size(a, 0))
 BAD(size_half_space, faultgen_attr_set_size(a, (UINT64_MAX >> 17) + 1))
 BAD(size_max, faultgen_attr_set_size(a, UINT64_MAX))
 BAD(workers_0, faultgen_attr_set_workers(a, 0, FAULTGEN_THREADS))
-BAD(workers_over, faultgen_attr_set_workers(a, FG_MAX_WORKERS + 1,
+BAD(workers_over, faultgen_attr_set_workers(a, FAULTGEN_MAX_WORKERS + 1,
 					    FAULTGEN_THREADS))
 BAD(workers_uintmax, faultgen_attr_set_workers(a, UINT_MAX,
 					       FAULTGEN_PROCESSES))
@@ -388,10 +388,10 @@ START_TEST(accepts_boundary_values)
 	ck_assert_uint_eq(faultgen_attr_get_size(a), 1);
 	ck_assert_int_eq(faultgen_attr_set_size(a, UINT64_MAX >> 17), 0);
 	ck_assert_uint_eq(faultgen_attr_get_size(a), UINT64_MAX >> 17);
-	ck_assert_int_eq(faultgen_attr_set_workers(a, FG_MAX_WORKERS,
+	ck_assert_int_eq(faultgen_attr_set_workers(a, FAULTGEN_MAX_WORKERS,
 						   FAULTGEN_PROCESSES),
 			 0);
-	ck_assert_uint_eq(faultgen_attr_get_workers(a), FG_MAX_WORKERS);
+	ck_assert_uint_eq(faultgen_attr_get_workers(a), FAULTGEN_MAX_WORKERS);
 	ck_assert_int_eq(a->kind, FAULTGEN_PROCESSES);
 	ck_assert_int_eq(faultgen_attr_set_cachelines(a, maxcl), 0);
 	ck_assert_uint_eq(faultgen_attr_get_cachelines(a), maxcl);

@@ -333,7 +333,8 @@ END_TEST
 static void check_khugepaged(enum faultgen_protect protect, int _i)
 {
 	struct faultgen_collapse_result res;
-	struct faultgen_progress p, last = { 0, 0 };
+	struct faultgen_progress p = { .size = sizeof(p) };
+	struct faultgen_progress last = { .size = sizeof(last) };
 	unsigned int collapsed, failed;
 	struct faultgen_run *run;
 	pid_t kids[4];
@@ -480,7 +481,7 @@ START_TEST(getters_answer_only_a_completed_collapse_run)
 {
 	struct faultgen_collapse_result res = { .size = sizeof(res) };
 	struct faultgen_collapse_range r = { .size = sizeof(r) };
-	struct faultgen_progress p;
+	struct faultgen_progress p = { .size = sizeof(p) };
 	struct faultgen_attr *a;
 	struct faultgen_run *run;
 

@@ -361,7 +361,38 @@ static void *canceller_main(void *arg)
 	return NULL;
 }
 
-static void assert_cancelled(struct faultgen_run *run, int ret, double took)
+/*
+ * A run cancelled while its workers ran keeps what they measured: the
+ * result says it was cancelled, and covers whole rounds only (each
+ * worker's pages are its rounds times its slice), the memory stays.
+ */
+static void assert_kept_rounds(const struct faultgen_run *run)
+{
+	struct faultgen_result res = { .size = sizeof(res) };
+	uint64_t pages = 0, rounds = 0, slice;
+	void *addr;
+	size_t len;
+
+	ck_assert_int_eq(faultgen_run_result(run, &res), 0);
+	ck_assert_int_eq(res.cancelled, 1);
+	slice = res.pages_per_round / res.workers;
+	for (unsigned int i = 0; i < res.workers; i++) {
+		struct faultgen_worker_result w = { .size = sizeof(w) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &w), 0);
+		ck_assert_uint_eq(w.pages, w.rounds * slice);
+		ck_assert_uint_ge(w.rounds, res.worker_rounds_min);
+		ck_assert_uint_le(w.rounds, res.worker_rounds_max);
+		pages += w.pages;
+		rounds += w.rounds;
+	}
+	ck_assert_uint_eq(res.pages, pages);
+	ck_assert_uint_eq(res.rounds, rounds);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+}
+
+static void assert_cancelled(struct faultgen_run *run, int ret, double took,
+			     bool measured)
 {
 	int worker, signo, err;
 
@@ -372,7 +403,10 @@ static void assert_cancelled(struct faultgen_run *run, int ret, double took)
 	ck_assert_int_eq(worker, -1);
 	ck_assert_int_eq(signo, 0);
 	ck_assert_int_eq(err, -ECANCELED);
-	assert_no_results(run);
+	if (measured)
+		assert_kept_rounds(run);
+	else
+		assert_no_results(run);
 }
 
 START_TEST(cancel_from_another_thread_ends_run)
@@ -397,7 +431,7 @@ START_TEST(cancel_from_another_thread_ends_run)
 	t0 = now_s();
 	ret = faultgen_run_exec(c.run);
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
-	assert_cancelled(c.run, ret, now_s() - t0);
+	assert_cancelled(c.run, ret, now_s() - t0, true);
 	faultgen_run_free(c.run);
 	faultgen_attr_free(a);
 	/* No worker thread or process outlives the run. */
@@ -434,7 +468,7 @@ START_TEST(cancel_from_signal_handler_ends_run)
 	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
 	t0 = now_s();
 	ret = faultgen_run_exec(alarm_run);
-	assert_cancelled(alarm_run, ret, now_s() - t0);
+	assert_cancelled(alarm_run, ret, now_s() - t0, true);
 	ck_assert_int_eq(alarms, 1);
 	faultgen_run_free(alarm_run);
 	faultgen_attr_free(a);
@@ -451,7 +485,7 @@ START_TEST(cancel_before_exec_runs_nothing)
 
 	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
 	faultgen_run_cancel(run);
-	assert_cancelled(run, faultgen_run_exec(run), 0);
+	assert_cancelled(run, faultgen_run_exec(run), 0, false);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	assert_nothing_left(getpid());
