@@ -95,8 +95,11 @@ static int plan(struct faultgen_run *run, struct fg_collapse_state *st)
 	unsigned int n = a->nr_workers;
 	size_t ps = (size_t)run->pagesize;
 	uint64_t ranges;
+	int ret;
 
-	st->hpage = fg_hpage_size();
+	ret = fg_hpage_size(&st->hpage);
+	if (ret)
+		return ret;
 	if (st->hpage < ps)
 		return -EINVAL;
 	ranges = a->size / st->hpage + (a->size % st->hpage != 0);

@@ -331,7 +331,7 @@ int fg_workers_run(struct faultgen_run *run,
 		   bool barrier);
 
 /* thp.c */
-size_t fg_hpage_size(void);
+int fg_hpage_size(size_t *size);
 int fg_thp_pmd_on(size_t hpage);
 int fg_khugepaged_full_scans(uint64_t *scans);
 int fg_madv_collapse(void *addr, size_t len);

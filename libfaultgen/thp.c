@@ -46,15 +46,20 @@ struct fg_pm_scan_arg {
  */
 #define COLLAPSE_TRIES 3
 
-/* The PMD size (2 MiB on x86-64; the sysfs value where it is given). */
-size_t fg_hpage_size(void)
+/* The PMD size: the sysfs value, or 2 MiB on a kernel without THP. */
+int fg_hpage_size(size_t *size)
 {
 	uint64_t v;
+	int ret = fg_read_number(THP_SYSFS "/hpage_pmd_size", &v);
 
-	if (fg_read_number(THP_SYSFS "/hpage_pmd_size", &v) == 0 &&
-	    v >= 4096 && v <= SIZE_MAX / 4 && !(v & (v - 1)))
-		return (size_t)v;
-	return FG_HPAGE_SIZE;
+	*size = FG_HPAGE_SIZE;
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return ret;
+	if (v >= 4096 && v <= SIZE_MAX / 4 && !(v & (v - 1)))
+		*size = (size_t)v;
+	return 0;
 }
 
 /*
@@ -114,11 +119,13 @@ int fg_madv_collapse(void *addr, size_t len)
  */
 FG_TESTABLE int fg_collapse_probe(void)
 {
-	size_t hp = fg_hpage_size(), ps = (size_t)fg_pagesize();
+	size_t hp, ps = (size_t)fg_pagesize();
 	uintptr_t at;
 	char *p;
-	int ret;
+	int ret = fg_hpage_size(&hp);
 
+	if (ret)
+		return ret;
 	p = mmap(NULL, 2 * hp, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)

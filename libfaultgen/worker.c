@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -230,36 +231,70 @@ static int first_worker_error(struct faultgen_run *run, unsigned int n)
 	return atomic_load(&run->cancelled) ? -ECANCELED : 0;
 }
 
-static int run_threads(struct faultgen_run *run, struct worker_arg *args,
-		       unsigned int n)
+/*
+ * Blocks (in the calling thread, *old keeps its mask) every signal but
+ * the synchronous ones a fault raises, so that the threads created next
+ * inherit that mask: a signal sent to the process then runs the
+ * caller's handler on one of the caller's own threads, never on a
+ * worker that holds a gate or a futex.
+ */
+static void block_async_signals(sigset_t *old)
 {
-	pthread_t *tids = calloc(n, sizeof(*tids));
+	static const int sync_signals[] = { SIGSEGV, SIGBUS, SIGFPE,
+					    SIGILL,  SIGTRAP, SIGSYS };
+	sigset_t set;
+
+	sigfillset(&set);
+	for (size_t i = 0; i < sizeof(sync_signals) / sizeof(*sync_signals);
+	     i++)
+		sigdelset(&set, sync_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Worker threads, created with a cancel looked for between each two:
+ * starting thousands takes a while. */
+static int start_threads(struct faultgen_run *run, struct worker_arg *args,
+			 unsigned int n, pthread_t *tids, unsigned int *started)
+{
 	size_t stack = FG_WORKER_STACK;
-	unsigned int first = run->attr.caller_worker ? 1 : 0;
-	unsigned int started = first;
 	pthread_attr_t pa;
+	sigset_t old;
 	int ret = 0;
 
-	if (!tids)
-		return -ENOMEM;
 	if (stack < (size_t)PTHREAD_STACK_MIN)
 		stack = PTHREAD_STACK_MIN;
 	pthread_attr_init(&pa);
 	pthread_attr_setstacksize(&pa, stack);
-	for (; started < n; started++) {
-		ret = pthread_create(&tids[started], &pa, thread_main,
-				     &args[started]);
+	block_async_signals(&old);
+	for (; *started < n && !atomic_load(&run->cancelled); (*started)++) {
+		ret = pthread_create(&tids[*started], &pa, thread_main,
+				     &args[*started]);
 		if (ret) {
-			run->fail_worker = (int)started;
+			run->fail_worker = (int)*started;
 			run->fail_error = -ret;
 			ret = -ret;
 			break;
 		}
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&pa);
-	/* The last worker opens the gate; when some could not start, the
-	 * others must be let out. */
-	if (ret)
+	return ret;
+}
+
+static int run_threads(struct faultgen_run *run, struct worker_arg *args,
+		       unsigned int n)
+{
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	unsigned int first = run->attr.caller_worker ? 1 : 0;
+	unsigned int started = first;
+	int ret;
+
+	if (!tids)
+		return -ENOMEM;
+	ret = start_threads(run, args, n, tids, &started);
+	/* The last worker opens the gate; when some could not start (or a
+	 * cancel stopped the start), the others must be let out. */
+	if (ret || started < n)
 		fg_gates_abort(run->sh);
 	else if (first)
 		caller_work(&args[0]);
@@ -430,9 +465,34 @@ static void *watch_main(void *arg)
 	return NULL;
 }
 
+/*
+ * In a forked worker, before anything else.  It ends with the thread that
+ * created it (SIGKILL), whenever that dies; a creator gone even before
+ * this was set up is caught by the parent check.  The caller's signal
+ * handlers would run in a copy of its process: a signal sent to the
+ * worker takes its default action instead.  System calls only.
+ */
+static void child_setup(pid_t creator)
+{
+	struct sigaction sa;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != creator)
+		_exit(1);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sigaction(sig, NULL, &sa) < 0 ||
+		    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+			continue;
+		sa.sa_handler = SIG_DFL;
+		sa.sa_flags = 0;
+		sigaction(sig, &sa, NULL);
+	}
+}
+
 static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 			 unsigned int n)
 {
+	pid_t creator = getpid();
 	unsigned int first = run->attr.caller_worker ? 1 : 0;
 	struct watch wt = { .run = run };
 	unsigned int started = first;
@@ -450,10 +510,11 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	/* Worker 0 in the calling thread: its slot has no child. */
 	if (first)
 		reaped[0] = true;
-	for (; started < n; started++) {
+	for (; started < n && !atomic_load(&run->cancelled); started++) {
 		pid_t p = fork();
 
 		if (p == 0) {
+			child_setup(creator);
 			worker_main(&args[started]);
 			_exit(0);
 		}
@@ -473,14 +534,19 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	wt.pidfds = wt.pfd && open_pidfds(run, started, wt.pfd);
 	/* While the calling thread works, a thread of its watches the
 	 * children: a death must stop it even at a gate. */
-	if (!wt.ret && first && started > first) {
-		int err = pthread_create(&watcher, NULL, watch_main, &wt);
+	if (!wt.ret && first && started == n && n > first) {
+		sigset_t old;
+		int err;
 
+		block_async_signals(&old);
+		err = pthread_create(&watcher, NULL, watch_main, &wt);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (err)
 			wt.ret = -err;
 		watcher_runs = !err;
 	}
-	if (!wt.ret && first)
+	/* Cut short by a cancel: the watch lets out and reaps the others. */
+	if (!wt.ret && first && started == n)
 		caller_work(&args[0]);
 	if (watcher_runs)
 		pthread_join(watcher, NULL);
