@@ -71,6 +71,21 @@ static bool sized_ok(const void *res, size_t least)
 	return res && *(const size_t *)res >= least;
 }
 
+/* Replaces *slot by a copy of str (NULL clears it). */
+static int set_string(char **slot, const char *str)
+{
+	char *copy = NULL;
+
+	if (str) {
+		copy = strdup(str);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
 /* ---- attr ------------------------------------------------------------ */
 
 FG_EXPORT int faultgen_attr_new(struct faultgen_attr **attr)
@@ -162,12 +177,74 @@ FG_EXPORT int faultgen_attr_set_cachelines(struct faultgen_attr *attr,
 	return 0;
 }
 
+/* A policy that names no nodes (those that do need set_numa_nodes). */
 FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
 				     enum faultgen_numa policy)
 {
-	if (!attr || (unsigned int)policy > FAULTGEN_NUMA_LOCAL)
+	if (!attr || (unsigned int)policy > FAULTGEN_NUMA_WORKER_LOCAL ||
+	    fg_numa_takes_nodes(policy))
 		return api_rc(-EINVAL);
+	free(attr->numa_nodes);
+	attr->numa_nodes = NULL;
 	attr->numa = policy;
+	return 0;
+}
+
+/* Nodes that exist and may be allocated on, as a run would check them
+ * ("all" checks nothing more now: the run takes the nodes it may use). */
+static int check_nodes(enum faultgen_numa policy, const char *nodes)
+{
+	size_t nbits = fg_numa_nbits(), longs = fg_bitmap_longs(nbits);
+	unsigned long *want = calloc(longs, sizeof(*want));
+	unsigned long *exist = calloc(longs, sizeof(*exist));
+	unsigned long *allowed = calloc(longs, sizeof(*allowed));
+	bool all = false;
+	int ret = want && exist && allowed ? 0 : -ENOMEM;
+
+	if (!ret)
+		ret = fg_parse_nodes(nodes, want, nbits, &all);
+	if (ret >= 0 && policy == FAULTGEN_NUMA_PREFERRED && ret != 1)
+		ret = -EINVAL; /* one node, not "all" */
+	if (ret >= 0)
+		ret = fg_numa_nodes(exist, nbits);
+	if (ret >= 0)
+		ret = fg_numa_allowed(allowed, nbits);
+	for (size_t i = 0; ret >= 0 && i < longs; i++) {
+		if (want[i] & ~exist[i])
+			ret = -ENOENT;
+		else if (want[i] & ~allowed[i])
+			ret = -ENXIO;
+	}
+	free(want);
+	free(exist);
+	free(allowed);
+	return ret < 0 ? ret : 0;
+}
+
+FG_EXPORT int faultgen_attr_set_numa_nodes(struct faultgen_attr *attr,
+					   enum faultgen_numa policy,
+					   const char *nodes)
+{
+	int ret;
+
+	if (!attr || (unsigned int)policy > FAULTGEN_NUMA_WORKER_LOCAL ||
+	    fg_numa_takes_nodes(policy) != (nodes != NULL))
+		return api_rc(-EINVAL);
+	if (policy != FAULTGEN_NUMA_DEFAULT && !fg_numa_available())
+		return api_rc(-EOPNOTSUPP);
+	ret = nodes ? check_nodes(policy, nodes) : 0;
+	if (!ret)
+		ret = set_string(&attr->numa_nodes, nodes);
+	if (!ret)
+		attr->numa = policy;
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_attr_set_node_pages(struct faultgen_attr *attr, int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->node_pages = on != 0;
 	return 0;
 }
 
@@ -177,21 +254,6 @@ FG_EXPORT int faultgen_attr_set_thp(struct faultgen_attr *attr,
 	if (!attr || (unsigned int)thp > FAULTGEN_THP_NOHUGEPAGE)
 		return api_rc(-EINVAL);
 	attr->thp = thp;
-	return 0;
-}
-
-/* Replaces *slot by a copy of str (NULL clears it). */
-static int set_string(char **slot, const char *str)
-{
-	char *copy = NULL;
-
-	if (str) {
-		copy = strdup(str);
-		if (!copy)
-			return -ENOMEM;
-	}
-	free(*slot);
-	*slot = copy;
 	return 0;
 }
 
@@ -416,6 +478,8 @@ FG_GETTER(enum faultgen_collapse, collapse, collapse)
 FG_GETTER(double, timeout, timeout)
 FG_GETTER(enum faultgen_pretouch_touch, pretouch_touch, pretouch_touch)
 FG_GETTER(uint64_t, chunk_size, chunk)
+FG_GETTER(const char *, numa_nodes, numa_nodes)
+FG_GETTER(int, node_pages, node_pages)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)
@@ -649,6 +713,28 @@ FG_EXPORT const char *faultgen_run_cpuset_source(const struct faultgen_run *run)
 	return run && run->cpuset_source ? run->cpuset_source : "";
 }
 
+FG_EXPORT int faultgen_run_node_pages(const struct faultgen_run *run,
+				      int worker, uint64_t *pages, size_t max)
+{
+	if (!run || (!pages && max))
+		return api_rc(-EINVAL);
+	return api_rc(fg_run_node_pages(run, worker, pages, max));
+}
+
+FG_EXPORT int faultgen_numa_nodes(unsigned long *mask, size_t nbits)
+{
+	if (!mask || !nbits)
+		return api_rc(-EINVAL);
+	return api_rc(fg_numa_nodes(mask, nbits));
+}
+
+FG_EXPORT int faultgen_numa_allowed(unsigned long *mask, size_t nbits)
+{
+	if (!mask || !nbits)
+		return api_rc(-EINVAL);
+	return api_rc(fg_numa_allowed(mask, nbits));
+}
+
 /* ---- read-only collapse ------------------------------------------------ */
 
 FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
@@ -809,7 +895,7 @@ FG_EXPORT const char *faultgen_strerror(int error)
 	case -ENXIO:
 		return "CPU outside the allowed set";
 	case -ENOENT:
-		return "no such cpuset or file";
+		return "no such cpuset, node or file";
 	case -ENOBUFS:
 		return "CPU mask too small";
 	case -ENOSPC:

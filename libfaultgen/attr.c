@@ -44,7 +44,9 @@ int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src)
 	*dst = *src;
 	dst->cpulist = src->cpulist ? strdup(src->cpulist) : NULL;
 	dst->cpuset = src->cpuset ? strdup(src->cpuset) : NULL;
-	if ((src->cpulist && !dst->cpulist) || (src->cpuset && !dst->cpuset)) {
+	dst->numa_nodes = src->numa_nodes ? strdup(src->numa_nodes) : NULL;
+	if ((src->cpulist && !dst->cpulist) || (src->cpuset && !dst->cpuset) ||
+	    (src->numa_nodes && !dst->numa_nodes)) {
 		fg_attr_release(dst);
 		return -ENOMEM;
 	}
@@ -55,8 +57,10 @@ void fg_attr_release(struct faultgen_attr *a)
 {
 	free(a->cpulist);
 	free(a->cpuset);
+	free(a->numa_nodes);
 	a->cpulist = NULL;
 	a->cpuset = NULL;
+	a->numa_nodes = NULL;
 }
 
 /* Repeat-with-zap: measured rounds or a duration. */

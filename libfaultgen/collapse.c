@@ -521,6 +521,11 @@ static void count_deltas(struct faultgen_collapse_result *res,
 	res->thp_scan_exceed_share_pte = delta(a->vmstat[2], b->vmstat[2]);
 }
 
+static const struct fg_work collapse_work = {
+	.body = collapse_body,
+	.barrier = true,
+};
+
 /* MADV_COLLAPSE, each worker thread its ranges; the phase spans them. */
 static int collapse_by_madvise(struct faultgen_run *run,
 			       struct fg_collapse_state *st, int64_t *t0,
@@ -531,7 +536,7 @@ static int collapse_by_madvise(struct faultgen_run *run,
 	/* Clears MADV_NOHUGEPAGE's mark, outside the timing. */
 	if (madvise(st->region, st->len, MADV_HUGEPAGE) < 0 && errno != EINVAL)
 		return -ENOMEM;
-	ret = fg_workers_run(run, collapse_body, true);
+	ret = fg_workers_run(run, &collapse_work);
 	if (ret)
 		return ret;
 	*t0 = INT64_MAX;
@@ -768,6 +773,14 @@ static int collapse_check(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_PATTERN,
 				   "read-only collapse lays out memory of its "
 				   "own in huge-page ranges");
+	if (a->numa != FAULTGEN_NUMA_DEFAULT && a->numa != FAULTGEN_NUMA_LOCAL)
+		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse takes no NUMA policy");
+	if (a->node_pages)
+		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse faults no pages to count");
 	return 0;
 }
 

@@ -192,6 +192,45 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 }
 
 /*
+ * Where the worker's pages are, when asked (set_node_pages), after its
+ * measured loop: a repeat run zapped them, so they are faulted once more,
+ * unmeasured.
+ */
+static int count_nodes(struct faultgen_run *run, unsigned int i)
+{
+	uint64_t *counts = run->node_pages + (size_t)i * run->report_nodes;
+	int ret = 0;
+
+	if (fg_attr_repeats(&run->attr))
+		ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	if (ret)
+		return ret;
+	return fg_numa_count(run->waddr[i], run->wlen[i],
+			     (size_t)run->pagesize, counts, run->report_nodes);
+}
+
+static int fault_work(struct faultgen_run *run, unsigned int i)
+{
+	int ret = fault_body(run, i);
+
+	if (!ret && run->node_pages)
+		ret = count_nodes(run, i);
+	return ret;
+}
+
+/* Before the start gate: a worker-local policy binds the slice. */
+static int fault_prepare(struct faultgen_run *run, unsigned int i)
+{
+	return fg_numa_worker(run, run->waddr[i], run->wlen[i]);
+}
+
+static const struct fg_work fault_workers = {
+	.prepare = fault_prepare,
+	.body = fault_work,
+	.barrier = true,
+};
+
+/*
  * A cancelled run keeps the figures of the rounds its workers finished
  * (fault_rounds took them after each round): they are folded too.
  */
@@ -201,7 +240,7 @@ static int fault_exec(struct faultgen_run *run)
 
 	if (ret)
 		return ret;
-	ret = fg_workers_run(run, fault_body, true);
+	ret = fg_workers_run(run, &fault_workers);
 	if (!ret || ret == -ECANCELED)
 		fg_measure_fold(run);
 	return ret;

@@ -87,6 +87,8 @@ struct faultgen_attr {
 	enum faultgen_touch touch;
 	unsigned int cachelines;
 	enum faultgen_numa numa;
+	char *numa_nodes; /* the policy's node list, or NULL */
+	bool node_pages;  /* count each worker's pages per node */
 	enum faultgen_thp thp;
 	char *cpulist; /* NULL: the whole affinity mask */
 	char *cpuset;  /* NULL: none */
@@ -187,6 +189,11 @@ struct faultgen_run {
 	const char *cpuset_source;
 	unsigned long *mems; /* cpuset memory nodes, or NULL */
 	size_t mems_nbits;
+	unsigned long *numa_nodes; /* the policy's nodes, resolved */
+	size_t numa_nbits;
+	uint64_t *node_pages; /* [worker * report_nodes + node], shared */
+	size_t report_nodes;
+	size_t node_pages_len;
 	long pagesize;
 	unsigned int cacheline;
 	bool executed;
@@ -308,6 +315,21 @@ int fg_memory_setup(struct faultgen_run *run);
 void fg_memory_release(struct faultgen_run *run);
 int fg_zap(struct faultgen_run *run, unsigned int i);
 
+/* numa.c */
+bool fg_numa_available(void);
+size_t fg_numa_nbits(void);
+int fg_numa_nodes(unsigned long *mask, size_t nbits);
+int fg_numa_allowed(unsigned long *mask, size_t nbits);
+bool fg_numa_takes_nodes(enum faultgen_numa policy);
+int fg_parse_nodes(const char *list, unsigned long *mask, size_t nbits,
+		   bool *all);
+int fg_numa_resolve(struct faultgen_run *run);
+int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len);
+int fg_numa_worker(const struct faultgen_run *run, char *addr, size_t len);
+size_t fg_numa_report_nodes(void);
+int fg_numa_count(char *addr, size_t len, size_t ps, uint64_t *counts,
+		  size_t nnodes);
+
 /* measure.c */
 void fg_usage_now(struct fg_usage *u, bool process);
 void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
@@ -326,9 +348,14 @@ FG_TESTABLE unsigned int fg_round_rates(const struct faultgen_run *run,
 /* worker.c */
 bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g);
 void fg_gates_abort(struct fg_shared *sh);
-int fg_workers_run(struct faultgen_run *run,
-		   int (*body)(struct faultgen_run *, unsigned int),
-		   bool barrier);
+/* What each worker runs: prepare (may be NULL) before the start gate,
+ * body after it. */
+struct fg_work {
+	int (*prepare)(struct faultgen_run *run, unsigned int i);
+	int (*body)(struct faultgen_run *run, unsigned int i);
+	bool barrier; /* all start together at one gate */
+};
+int fg_workers_run(struct faultgen_run *run, const struct fg_work *work);
 
 /* thp.c */
 int fg_hpage_size(size_t *size);
@@ -398,5 +425,7 @@ int fg_run_worker(const struct faultgen_run *run, unsigned int index,
 		  struct faultgen_worker_result *r);
 int fg_run_rounds(const struct faultgen_run *run, unsigned int worker,
 		  double *seconds, size_t max);
+int fg_run_node_pages(const struct faultgen_run *run, int worker,
+		      uint64_t *pages, size_t max);
 
 #endif /* FAULTGEN_INTERNAL_H */

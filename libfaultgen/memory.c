@@ -12,13 +12,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/mempolicy.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef SHM_REMAP
@@ -72,26 +70,6 @@ void fg_resv_release(struct fg_resv *r)
 	r->raw_len = 0;
 }
 
-/*
- * The NUMA policy of a fresh mapping, as the attr and cpuset ask: mbind(2)
- * through syscall(2).
- */
-static int numa_policy(const struct faultgen_run *run, void *addr, size_t len)
-{
-	const struct faultgen_attr *a = &run->attr;
-	long ret = 0;
-
-	if (a->numa == FAULTGEN_NUMA_LOCAL)
-		/* MPOL_PREFERRED with an empty mask: allocate locally. */
-		ret = syscall(SYS_mbind, addr, len, (long)MPOL_PREFERRED, NULL,
-			      0UL, 0UL);
-	else if (run->mems)
-		/* maxnode counts one more than the bits the kernel reads. */
-		ret = syscall(SYS_mbind, addr, len, (long)MPOL_BIND, run->mems,
-			      (unsigned long)run->mems_nbits + 1, 0UL);
-	return ret < 0 ? -errno : 0;
-}
-
 /* THP advice (thp, as the caller decided it) and the NUMA policy of a
  * fresh mapping. */
 int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
@@ -102,7 +80,7 @@ int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
 	if (thp == FAULTGEN_THP_NOHUGEPAGE &&
 	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
 		return -errno;
-	return numa_policy(run, addr, len);
+	return fg_numa_policy(run, addr, len);
 }
 
 /*

@@ -369,6 +369,8 @@ static void fold(struct faultgen_run *run, const struct pt_plan *p,
 		r->elapsed_s > 0 ? (double)r->minflt / r->elapsed_s : 0;
 }
 
+static const struct fg_work pretouch_work = { .body = pretouch_body };
+
 static int pretouch_exec(struct faultgen_run *run)
 {
 	struct faultgen_attr *a = &run->attr;
@@ -390,7 +392,7 @@ static int pretouch_exec(struct faultgen_run *run)
 	atomic_store(&run->sh->cursor, 0);
 	atomic_store(&run->sh->measure.ready, 0);
 	t0 = fg_now_ns();
-	ret = fg_workers_run(run, pretouch_body, false);
+	ret = fg_workers_run(run, &pretouch_work);
 	if (ret)
 		return ret;
 	fold(run, &p, t0);
@@ -422,6 +424,15 @@ static int pretouch_check(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_JVM,
 				   "the GC tables are mappings of the library's "
 				   "own, which a caller's region cannot hold");
+	if (a->numa == FAULTGEN_NUMA_WORKER_LOCAL)
+		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
+				   FAULTGEN_SETTING_PATTERN,
+				   "pretouch workers claim chunks as they go, "
+				   "they own no slice to bind");
+	if (a->node_pages)
+		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
+				   FAULTGEN_SETTING_PATTERN,
+				   "pretouch workers own no slice to count");
 	return 0;
 }
 

@@ -114,6 +114,24 @@ static int alloc_shared(struct faultgen_run *run)
 	return 0;
 }
 
+/* Per-node page counts, [worker][node], shared with forked workers. */
+static int alloc_node_pages(struct faultgen_run *run)
+{
+	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
+							    MAP_PRIVATE;
+	void *p;
+
+	run->report_nodes = fg_numa_report_nodes();
+	run->node_pages_len = (size_t)run->attr.nr_workers *
+			      run->report_nodes * sizeof(*run->node_pages);
+	p = mmap(NULL, run->node_pages_len, PROT_READ | PROT_WRITE,
+		 share | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	run->node_pages = p;
+	return 0;
+}
+
 /* The CPUs, the worker count, the shared state: everything before the
  * pattern maps memory. */
 static int prepare(struct faultgen_run *run)
@@ -129,9 +147,13 @@ static int prepare(struct faultgen_run *run)
 	if (a->nr_workers > run->cpus.count && !a->oversubscribe &&
 	    !run->ops->unbound_workers)
 		return -EINVAL;
-	ret = prepare_masks(run);
+	ret = fg_numa_resolve(run);
+	if (!ret)
+		ret = prepare_masks(run);
 	if (!ret)
 		ret = alloc_shared(run);
+	if (!ret && a->node_pages)
+		ret = alloc_node_pages(run);
 	return ret;
 }
 
@@ -178,6 +200,9 @@ void fg_run_free(struct faultgen_run *run)
 		munmap(run->sh, run->sh_len);
 	if (run->round_ns)
 		munmap(run->round_ns, run->round_len);
+	if (run->node_pages)
+		munmap(run->node_pages, run->node_pages_len);
+	free(run->numa_nodes);
 	fg_cpus_release(&run->cpus);
 	free(run->mems);
 	free(run->pids);
@@ -251,4 +276,25 @@ int fg_run_rounds(const struct faultgen_run *run, unsigned int worker,
 						    FG_ROUND_SAMPLES + r] /
 			     1e9;
 	return (int)n;
+}
+
+/* Pages per node of one worker, or of all (worker -1). */
+int fg_run_node_pages(const struct faultgen_run *run, int worker,
+		      uint64_t *pages, size_t max)
+{
+	size_t nodes = run->report_nodes;
+
+	if (!fg_run_measured(run) || !run->node_pages)
+		return -ENODATA;
+	if (worker >= (int)run->attr.nr_workers || worker < -1)
+		return -ERANGE;
+	for (size_t n = 0; n < max; n++)
+		pages[n] = 0;
+	for (unsigned int i = 0; i < run->attr.nr_workers; i++) {
+		if (worker >= 0 && (unsigned int)worker != i)
+			continue;
+		for (size_t n = 0; n < nodes && n < max; n++)
+			pages[n] += run->node_pages[i * nodes + n];
+	}
+	return (int)nodes;
 }

@@ -37,8 +37,7 @@ struct worker_arg {
 	struct faultgen_run *run;
 	cpu_set_t *pin; /* this worker's scratch mask */
 	unsigned int index;
-	int (*body)(struct faultgen_run *, unsigned int);
-	bool barrier;
+	const struct fg_work *work;
 	unsigned int spread_base; /* fg_spread_base() */
 };
 
@@ -84,7 +83,7 @@ static int place_self(struct worker_arg *wa)
 		ret = bind_to_cpu(run, wa->pin, w->cpu);
 		if (ret)
 			return ret;
-	} else if (spread_at_start(run, wa->barrier)) {
+	} else if (spread_at_start(run, wa->work->barrier)) {
 		/* Best effort: the run is valid without it. */
 		bind_to_cpu(run, wa->pin,
 			    fg_cpu_for_worker(&run->cpus, wa->spread_base + i));
@@ -159,9 +158,11 @@ static void worker_main(struct worker_arg *wa)
 	w->pid = (int)getpid();
 	w->tid = fg_gettid();
 	w->error = place_self(wa);
-	if (!wa->barrier) {
+	if (!w->error && wa->work->prepare)
+		w->error = wa->work->prepare(run, wa->index);
+	if (!wa->work->barrier) {
 		if (!w->error)
-			w->error = wa->body(run, wa->index);
+			w->error = wa->work->body(run, wa->index);
 	} else {
 		bool go = fg_gate_pass(run, &sh->start);
 
@@ -169,7 +170,7 @@ static void worker_main(struct worker_arg *wa)
 		    sched_setaffinity(0, run->cpuset_size, run->cpuset_buf) < 0)
 			w->error = -errno;
 		if (go && !w->error)
-			w->error = wa->body(run, wa->index);
+			w->error = wa->work->body(run, wa->index);
 	}
 	/* One worker failing stops the others (and lets them out of any
 	 * gate they are waiting at). */
@@ -566,13 +567,12 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 }
 
 /*
- * Starts nr_workers workers running body(run, i).  With barrier, all wait
- * at one gate and start together.  Returns the first error: a worker's own
+ * Starts nr_workers workers, each running work->prepare (when given) and
+ * work->body for its index.  With work->barrier, all wait at one gate
+ * between the two and start together.  Returns the first error: a worker's own
  * (-errno), -ECHILD for a dead child, -ECANCELED.
  */
-int fg_workers_run(struct faultgen_run *run,
-		   int (*body)(struct faultgen_run *, unsigned int),
-		   bool barrier)
+int fg_workers_run(struct faultgen_run *run, const struct fg_work *work)
 {
 	unsigned int n = run->attr.nr_workers;
 	struct worker_arg *args = calloc(n, sizeof(*args));
@@ -586,13 +586,12 @@ int fg_workers_run(struct faultgen_run *run,
 		return -ENOMEM;
 	}
 	/* A calling thread that is worker 0 keeps its CPU in the spread. */
-	if (run->attr.caller_worker && spread_at_start(run, barrier))
+	if (run->attr.caller_worker && spread_at_start(run, work->barrier))
 		base = fg_spread_base(&run->cpus, sched_getcpu());
 	for (unsigned int i = 0; i < n; i++) {
 		args[i].run = run;
 		args[i].index = i;
-		args[i].body = body;
-		args[i].barrier = barrier;
+		args[i].work = work;
 		args[i].spread_base = base;
 		args[i].pin = (cpu_set_t *)(masks +
 					    (size_t)i * run->cpuset_size);

@@ -9,7 +9,7 @@
 # header declares every one of them and nothing else; the header compiles
 # cleanly as C99 and as C++ (with C linkage); the soname is versioned and
 # the version macros agree with the library at run time; it links only
-# libc (no libnuma; libcpuset is loaded at run time, and declared).
+# libc and libnuma (libcpuset is loaded at run time, and declared).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
@@ -106,14 +106,13 @@ soname=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 echo "$soname" | grep -Eqx 'libfaultgen\.so\.[0-9]+' ||
 	fail "soname '$soname' is not libfaultgen.so.N"
 
-# Linked against libc only: no libnuma (mbind(2) is called directly), and
-# libcpuset, where built in, is loaded with dlopen and declared in a
-# .note.dlopen ELF note instead.
+# Linked against libc and libnuma only: libcpuset, where built in, is
+# loaded with dlopen and declared in a .note.dlopen ELF note instead.
 needed=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
 	tr '\n' ' ')
 for n in $needed; do
 	case $n in
-	libc.so.* | libpthread.so.* | libdl.so.* | libasan.so.* | \
+	libc.so.* | libnuma.so.* | libpthread.so.* | libdl.so.* | libasan.so.* | \
 		libubsan.so.* | libm.so.* | libgcc_s.so.* | libstdc++.so.*) ;;
 	*) fail "links $n (NEEDED: $needed)" ;;
 	esac
