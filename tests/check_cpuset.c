@@ -169,6 +169,45 @@ START_TEST(cpuset_lists_parse_as_cpu_lists)
 }
 END_TEST
 
+/* Where a program moves itself: the first hierarchy that has the cpuset. */
+START_TEST(finds_the_directory_of_a_cpuset)
+{
+	char buf[512], want[512];
+
+	snprintf(want, sizeof(want), "%s/pref/child", v1);
+	ck_assert_int_eq(fg_cpuset_dir("/pref/child", v1, v2, buf, sizeof(buf)),
+			 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(fg_cpuset_dir("both", v1, v2, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "%s/both", v1);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(fg_cpuset_dir("deep/a/b", v1, v2, buf, sizeof(buf)),
+			 0);
+	snprintf(want, sizeof(want), "%s/deep/a/b", v2);
+	ck_assert_str_eq(buf, want);
+	/* The path and its terminating null byte, or -ENOSPC. */
+	ck_assert_int_eq(fg_cpuset_dir("deep/a/b", v1, v2, buf, strlen(want)),
+			 -ENOSPC);
+	ck_assert_int_eq(fg_cpuset_dir("deep/a/b", v1, v2, buf,
+				       strlen(want) + 1),
+			 0);
+	ck_assert_int_eq(fg_cpuset_dir("nosuch", v1, v2, buf, sizeof(buf)),
+			 -ENOENT);
+	ck_assert_int_eq(fg_cpuset_dir("pref/../legacy", v1, v2, buf,
+				       sizeof(buf)),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("fg-check-no-such-cpuset", buf,
+					     sizeof(buf)),
+			 -ENOENT);
+	ck_assert_int_eq(faultgen_cpuset_dir("", buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir(NULL, buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("x", NULL, 8), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("x", buf, 0), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("../x", buf, sizeof(buf)),
+			 -EINVAL);
+}
+END_TEST
+
 START_TEST(unknown_cpuset_gives_enoent_from_attr)
 {
 	struct faultgen_attr *a;
@@ -427,6 +466,7 @@ static Suite *cpuset_suite(void)
 	tcase_add_loop_test(tc, reads_fake_cpuset_tree, 0,
 			    (int)(sizeof(read_cases) / sizeof(read_cases[0])));
 	tcase_add_test(tc, cpuset_lists_parse_as_cpu_lists);
+	tcase_add_test(tc, finds_the_directory_of_a_cpuset);
 	tcase_add_test(tc, unknown_cpuset_gives_enoent_from_attr);
 	tcase_add_test(tc, reports_no_cpuset_source_without_cpuset);
 	tcase_add_test(tc, loads_libcpuset_only_while_reading);

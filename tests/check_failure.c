@@ -1013,7 +1013,7 @@ START_TEST(names_every_documented_error)
 		0,	     -EINVAL, -ENOMEM,	 -ERANGE, -ENXIO,    -ENOENT,
 		-ENOBUFS,    -ENOSPC, -ECANCELED, -ECHILD, -EAGAIN,   -EPERM,
 		-EACCES,     -EALREADY, -ENODATA, -EOPNOTSUPP, -EBUSY,
-		-ETIMEDOUT, -EFAULT,
+		-ETIMEDOUT, -EFAULT,  -EFBIG,	 -EMFILE, -ENFILE,
 	};
 	const char *unknown = faultgen_strerror(-9999);
 
