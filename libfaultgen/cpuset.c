@@ -274,6 +274,23 @@ FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 	return n < 0 ? n : 0;
 }
 
+/* dir/name holds one of the CPU list files (a cpuset of that
+ * hierarchy, as fg_cpuset_read finds one). */
+static bool has_cpus_file(const char *dir, const char *name,
+			  const char *const *files, unsigned int n)
+{
+	char path[4096];
+
+	for (unsigned int i = 0; i < n; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name,
+				     files[i]) >= sizeof(path))
+			return false;
+		if (access(path, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 /*
  * The directory of cpuset `name` where a process is moved into it: the v1
  * controller, the legacy /dev/cpuset mount, then cgroup v2 (roots as in
@@ -291,8 +308,12 @@ FG_TESTABLE int fg_cpuset_dir(const char *name, const char *root_v1,
 	name = relative_name(name);
 	if (!name)
 		return -EINVAL;
+	static const char *const files[] = { "cpuset.cpus", "cpus",
+					     "cpuset.cpus.effective" };
+
 	for (unsigned int i = 0; i < 3; i++) {
-		if (!roots[i] || !fg_is_dir(roots[i], name))
+		if (!roots[i] || !*name || !has_cpus_file(roots[i], name, files,
+							  3))
 			continue;
 		if ((size_t)snprintf(buf, len, "%s/%s", roots[i], name) >= len)
 			return -ENOSPC;
