@@ -24,14 +24,13 @@ pft=${PFT:-$top/pft/pft}
 trials=${1:-50}
 [ -x "$pft" ] || { echo "kill-trials: no $pft (build first)" >&2; exit 2; }
 
-# Processes whose command line holds the word $1.
+# Processes whose command line holds the word $1 (a tag no other
+# command line has).
 procs_with() {
-	n=0
-	for d in /proc/[0-9]*; do
-		tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q -- " $1 *\$" &&
-			n=$((n + 1))
-	done
-	echo "$n"
+	# "[k]t-..." matches the tag but not grep's own command line.
+	first=$(printf '%s' "$1" | cut -c1)
+	rest=$(printf '%s' "$1" | cut -c2-)
+	grep -las -- "[$first]$rest" /proc/[0-9]*/cmdline 2>/dev/null | wc -l
 }
 
 # A random number of milliseconds in [0, $1).
