@@ -595,7 +595,7 @@ FG_EXPORT int faultgen_run_exec(struct faultgen_run *run)
 FG_EXPORT int faultgen_run_new(const struct faultgen_attr *attr,
 			       struct faultgen_run **run)
 {
-	struct faultgen_run *r;
+	struct faultgen_run *r = NULL;
 	int ret;
 
 	if (!run)

@@ -129,6 +129,8 @@ static void make_order(struct fg_collapse_state *st)
 
 	for (size_t i = 0; i < st->pages; i++)
 		st->order[i] = (uint32_t)i;
+	if (st->pages < 2)
+		return;
 	for (size_t i = st->pages - 1; i > 0; i--) {
 		size_t j;
 		uint32_t t;

@@ -236,7 +236,7 @@ static inline bool fg_cancel_requested(const struct fg_shared *sh)
 
 static inline uint64_t fg_round_up(uint64_t v, uint64_t a)
 {
-	return (v + a - 1) / a * a;
+	return a ? (v + a - 1) / a * a : v;
 }
 
 static inline uint64_t fg_round_down(uint64_t v, uint64_t a)

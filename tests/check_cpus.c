@@ -211,7 +211,7 @@ START_TEST(counts_possible_cpus_as_the_kernel_does)
 	last = strrchr(buf, '-');
 	if (!last || strrchr(buf, ',') > last)
 		last = strrchr(buf, ',');
-	ck_assert_int_eq(possible, atoi(last ? last + 1 : buf) + 1);
+	ck_assert_int_eq(possible, (int)strtol(last ? last + 1 : buf, NULL, 10) + 1);
 	ck_assert_int_ge(possible, (int)sysconf(_SC_NPROCESSORS_CONF));
 	size = CPU_ALLOC_SIZE((size_t)possible);
 	set = CPU_ALLOC((size_t)possible);
