@@ -106,6 +106,15 @@ void pj_str(struct pft_json *j, const char *key, const char *val)
 	put_escaped(j->f, val ? val : "");
 }
 
+/* A string member, or null when val is NULL. */
+void pj_str_or_null(struct pft_json *j, const char *key, const char *val)
+{
+	if (val)
+		pj_str(j, key, val);
+	else
+		pj_null(j, key);
+}
+
 void pj_u64(struct pft_json *j, const char *key, uint64_t val)
 {
 	sep(j, key);

@@ -37,6 +37,11 @@ static void on_stop(int sig)
 		faultgen_run_cancel(run); // NOLINT(bugprone-signal-handler)
 }
 
+int pft_stop_signal(void)
+{
+	return stop_signo;
+}
+
 static void on_resume(int sig)
 {
 	(void)sig;
@@ -102,136 +107,6 @@ static void wait_signals(double seconds, bool until_resume)
 		ppoll(NULL, 0, tp, &old);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * perf answers each command with "ack\n" on the ack descriptor.  A stop
- * signal must end the wait even when it came just before it (the signals
- * stay blocked between the check and ppoll), and a perf that went away
- * must not hold pft forever.
- */
-#define ACK_TIMEOUT_S 10
-
-static int read_ack(int fd)
-{
-	struct timespec ts = { .tv_sec = ACK_TIMEOUT_S };
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	sigset_t block, old;
-	int ret = 0;
-	char c;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	for (;;) {
-		ssize_t n;
-
-		if (stop_signo) {
-			ret = -EINTR;
-			break;
-		}
-		n = ppoll(&pfd, 1, &ts, &old);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		n = n < 0 ? -1 : read(fd, &c, 1);
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-		if (c == '\n')
-			break;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
-}
-
-static void perf_command(struct pft_opts *o, const char *cmd)
-{
-	char line[32];
-	int ret, n;
-
-	if (o->perf_fd < 0)
-		return;
-	n = snprintf(line, sizeof(line), "%s\n", cmd);
-	ret = write_all(o->perf_fd, line, (size_t)n);
-	if (!ret && o->perf_ack_fd >= 0)
-		ret = read_ack(o->perf_ack_fd);
-	if (ret && stop_signo) /* interrupted while waiting for perf */
-		return;
-	if (ret) {
-		pft_msg("warning: --perf-ctl: cannot send '%s': %s; no more "
-			"perf commands", cmd, strerror(-ret));
-		o->perf_fd = -1;
-	}
-}
-
-/* The one line that says why a run failed, and the exit status. */
-static int report_failure(const struct pft_opts *o, struct faultgen_run *run,
-			  int ret, int64_t oom_before)
-{
-	int worker = -1, signo = 0, error = 0;
-
-	if (ret == -ECANCELED && stop_signo)
-		return 128 + stop_signo;
-	faultgen_run_failure(run, &worker, &signo, &error);
-	if (ret == -ECHILD && signo) {
-		int64_t oom = pft_oom_kills();
-
-		if (oom_before >= 0 && oom > oom_before)
-			pft_msg("worker %d was killed by the OOM killer",
-				worker);
-		else
-			pft_msg("worker %d was killed by signal %d (%s)",
-				worker, signo, strsignal(signo));
-		return PFT_EXIT_FAIL;
-	}
-	if (ret == -ECHILD) {
-		pft_msg("worker %d exited unexpectedly", worker);
-		return PFT_EXIT_FAIL;
-	}
-	if (ret == -EOPNOTSUPP && o->pattern == FAULTGEN_RO_COLLAPSE) {
-		pft_msg("--pattern=ro-collapse: not supported by this kernel "
-			"or build (libfaultgen %s)", faultgen_version());
-		return PFT_EXIT_FAIL;
-	}
-	if ((ret == -EPERM || ret == -EACCES) && o->sched_fifo) {
-		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "
-			"or an RLIMIT_RTPRIO)");
-		return PFT_EXIT_FAIL;
-	}
-	if ((ret == -EPERM || ret == -ENOMEM || ret == -EAGAIN) &&
-	    (o->shm_lock || o->touch == FAULTGEN_TOUCH_MLOCK)) {
-		pft_msg("%s: cannot lock the memory: %s (RLIMIT_MEMLOCK or "
-			"CAP_IPC_LOCK)", o->shm_lock ? "-L" : "-l",
-			faultgen_strerror(ret));
-		return PFT_EXIT_FAIL;
-	}
-	if (worker >= 0)
-		pft_msg("the run failed in worker %d: %s", worker,
-			faultgen_strerror(ret));
-	else
-		pft_msg("the run failed: %s", faultgen_strerror(ret));
-	return PFT_EXIT_FAIL;
 }
 
 /* Whatever stdout says: EPIPE (a reader gone) ends pft as SIGPIPE would. */
@@ -334,13 +209,13 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 	if (stop_signo) {
 		ret = -ECANCELED;
 	} else {
-		perf_command(o, "enable");
+		pft_perf_command(o, "enable");
 		ret = faultgen_run_exec(run);
-		perf_command(o, "disable");
+		pft_perf_command(o, "disable");
 	}
 	read_counters(o, &info.after, &info.mthp_after);
 	if (ret) {
-		status = report_failure(o, run, ret, oom_before);
+		status = pft_report_failure(o, run, ret, oom_before);
 		goto out;
 	}
 	if (o->verbose)
