@@ -192,11 +192,11 @@ typedef void (*pft_handler)(struct pft_opts *o, const struct pft_option *opt,
 			    const char *arg);
 
 struct pft_option {
-	int code;                 /* getopt's answer */
 	const char *name;         /* as messages name it */
-	enum pft_setting setting; /* the library setting it feeds */
 	pft_handler handle;       /* NULL: a flag, switched on */
 	size_t flag;              /* the flag's offset in pft_opts */
+	int code;                 /* getopt's answer */
+	enum pft_setting setting; /* the library setting it feeds */
 	int val;                  /* what the option stands for, if fixed */
 };
 
@@ -476,12 +476,12 @@ static void opt_gc(struct pft_opts *o, const struct pft_option *opt,
 	o->gc_given = true;
 }
 
-#define OPT(code, name, setting, handler)                                 \
-	{ code, name, setting, handler, 0, 0 }
-#define OPT_VAL(code, name, setting, handler, val)                        \
-	{ code, name, setting, handler, 0, val }
-#define FLAG(code, name, setting, field)                                  \
-	{ code, name, setting, NULL, offsetof(struct pft_opts, field), 0 }
+#define OPT_VAL(c, n, s, h, v)                                            \
+	{ .code = (c), .name = (n), .setting = (s), .handle = (h), .val = (v) }
+#define OPT(c, n, s, h) OPT_VAL(c, n, s, h, 0)
+#define FLAG(c, n, s, field)                                              \
+	{ .code = (c), .name = (n), .setting = (s),                       \
+	  .flag = offsetof(struct pft_opts, field) }
 
 static const struct pft_option options[] = {
 	FLAG('a', "-a", PFT_SET_PIN, pin),

@@ -231,7 +231,7 @@ static unsigned long *cpu_mask(size_t *nbits)
 
 	*nbits = possible > 0 ? (size_t)possible : 1;
 	return calloc((*nbits + 8 * sizeof(long) - 1) / (8 * sizeof(long)),
-		      sizeof(long));
+		      sizeof(unsigned long));
 }
 
 /* The CPUs pft itself may run on, as a list, for messages. */
@@ -277,7 +277,7 @@ cpus_resolve_error(const struct pft_opts *o, int n)
 
 /*
  * The allowed CPUs now (affinity narrowed by --cpus / --cpuset); more
- * workers than that are clipped as 0.12x did, unless -F.
+ * workers than that are clipped as 0.12x did, unless --oversubscribe.
  */
 void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
 {

@@ -15,7 +15,7 @@
  */
 #include "check-util.h"
 
-#include "pft.h"
+#include "../pft/pft.h"
 
 static const char *fail_setter; /* the setter that fails, by name */
 static int fail_code;
