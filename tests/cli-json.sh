@@ -142,7 +142,7 @@ json_case cachelines "$two" threads shared-vma -c 4 -t "$two" -m 8M
 json_case duration "$two" threads shared-vma -t "$two" -m 8M --duration=0.2
 json_case rounds "$two" processes per-thread-vma --pattern=per-thread-vma -n "$two" -m 8M --rounds=4 --zap=munmap
 json_case tiny 1 threads shared-vma -m 1
-json_case many 16 threads shared-vma -F -t 16 -m 16M
+json_case many 16 threads shared-vma --oversubscribe -t 16 -m 16M
 json_case pretouch 2 threads pretouch --pattern=pretouch -t 2 -m 16M
 
 # Threads after processes: the later option wins (0.12x kept processes).

@@ -123,9 +123,20 @@ grep -qx "clipping nr_tests to nr_cpus_allowed \[$ncpu\]" "$tmp/clip.err" && ok 
 	fail "no clipping message: $(cat "$tmp/clip.err")"
 check_result_line "$(cat "$tmp/clip.out")" "$ncpu" 1 "clipped -t $((ncpu + 1))"
 
-# -F really runs more workers than CPUs.
-run_case oversubscribe $((ncpu * 4)) 1 -F -t $((ncpu * 4)) -m 16M
-run_case oversubscribe-procs $((ncpu + 1)) 1 -F -n $((ncpu + 1)) -m 16M
+# -F as lkp-tests passes it ("pft -m SIZE -n N -F"): accepted with no
+# effect, as in 0.12x, whose -F case was compiled out: still clipped, with
+# 0.12x's message, in thread and in process mode.
+for kind in -t -n; do
+	run_pft "clip-F$kind" "$kind" $((ncpu + 1)) -F -m 8M
+	[ "$rc" -eq 0 ] || fail "-F $kind $((ncpu + 1)): exit $rc: $(cat "$tmp/clip-F$kind.err")"
+	grep -qx "clipping nr_tests to nr_cpus_allowed \[$ncpu\]" "$tmp/clip-F$kind.err" && ok ||
+		fail "-F $kind $((ncpu + 1)): not clipped: $(cat "$tmp/clip-F$kind.err")"
+	check_result_line "$(cat "$tmp/clip-F$kind.out")" "$ncpu" 1 "-F $kind $((ncpu + 1))"
+done
+
+# --oversubscribe really runs more workers than CPUs.
+run_case oversubscribe $((ncpu * 4)) 1 --oversubscribe -t $((ncpu * 4)) -m 16M
+run_case oversubscribe-procs $((ncpu + 1)) 1 --oversubscribe -n $((ncpu + 1)) -m 16M
 
 # Numbers in the C locale whatever the environment says.
 for loc in de_DE.UTF-8 fr_FR.UTF-8 C.UTF-8; do

@@ -38,18 +38,18 @@ in_group() {
 	sid=$(cat "$tmp/$gname.pid")
 }
 
-in_group threads -t 2 -F -m 256M
+in_group threads -t 2 --oversubscribe -m 256M
 [ "$rc" -eq 1 ] && grep -qx 'pft: the run was killed by the OOM killer' "$tmp/threads.err" &&
 	ok || fail "threads: exit $rc: $(cat "$tmp/threads.err")"
 [ -s "$tmp/threads.out" ] && fail "threads: a result after the OOM kill"
 check_no_leftovers "$sid" threads
 
-in_group procs -n 2 -F -m 256M
+in_group procs -n 2 --oversubscribe -m 256M
 [ "$rc" -eq 1 ] && grep -Eq '^pft: (worker [0-9]*|the run) was killed by the OOM killer$' "$tmp/procs.err" &&
 	ok || fail "processes: exit $rc: $(cat "$tmp/procs.err")"
 check_no_leftovers "$sid" procs
 
-in_group sysv -S -n 2 -F -m 256M
+in_group sysv -S -n 2 --oversubscribe -m 256M
 [ "$rc" -eq 1 ] && grep -q 'killed by the OOM killer$' "$tmp/sysv.err" &&
 	ok || fail "SysV: exit $rc: $(cat "$tmp/sysv.err")"
 check_no_leftovers "$sid" sysv

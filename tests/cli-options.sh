@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # cli-options.sh - the options besides the result line: -h, -V (no build
 # date), -M (one VMA per worker, seen in numa_maps), -N, -v, -s, 4096
-# threads with -F, the touches and THP advice, and --cpuset (as root,
-# where a cpuset hierarchy is mounted).
+# threads with --oversubscribe, the touches and THP advice, and --cpuset
+# (as root, where a cpuset hierarchy is mounted).
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -70,10 +70,10 @@ run_pft sleep -s 1 -t 1 -m 4M
 [ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/sleep.out")" 1 1 "-s 1" ||
 	fail "-s 1: exit $rc"
 
-# 4096 threads on any number of CPUs with -F.
-run_pft many -F -t 4096 -m 16M
-[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/many.out")" 4096 1 "-F -t 4096" ||
-	fail "-F -t 4096: exit $rc: $(head -n 2 "$tmp/many.err")"
+# 4096 threads on any number of CPUs with --oversubscribe.
+run_pft many --oversubscribe -t 4096 -m 16M
+[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/many.out")" 4096 1 "--oversubscribe -t 4096" ||
+	fail "--oversubscribe -t 4096: exit $rc: $(head -n 2 "$tmp/many.err")"
 
 # Every touch and THP advice runs and gives one result.
 for t in write read memset populate; do

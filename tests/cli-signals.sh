@@ -38,12 +38,12 @@ stop() {
 	check_no_new_segment "$sname"
 }
 
-stop int-threads INT 130 1 -t 2 -F -m 16M --duration=60
-stop term-threads TERM 143 1 -t 2 -F -m 16M --duration=60
-stop int-procs INT 130 2 -n 2 -F -m 16M --duration=60
-stop term-procs TERM 143 2 -n 2 -F -m 16M --duration=60
-stop int-sysv INT 130 2 -S -n 2 -F -m 16M --duration=60
-stop term-sysv-threads TERM 143 1 -S -t 2 -F -m 16M --duration=60
+stop int-threads INT 130 1 -t 2 --oversubscribe -m 16M --duration=60
+stop term-threads TERM 143 1 -t 2 --oversubscribe -m 16M --duration=60
+stop int-procs INT 130 2 -n 2 --oversubscribe -m 16M --duration=60
+stop term-procs TERM 143 2 -n 2 --oversubscribe -m 16M --duration=60
+stop int-sysv INT 130 2 -S -n 2 --oversubscribe -m 16M --duration=60
+stop term-sysv-threads TERM 143 1 -S -t 2 --oversubscribe -m 16M --duration=60
 stop int-sleep INT 130 1 -t 1 -m 4M -s 60
 
 # -P: SIGUSR1 lets the run go on and print; exit 0.
@@ -94,8 +94,8 @@ killed() {
 	check_no_leftovers "$sid" "$kname"
 	check_no_new_segment "$kname"
 }
-killed kill-threads 1 -t 2 -F -m 16M --duration=60
-killed kill-procs 2 -n 2 -F -m 16M --duration=60
-killed kill-sysv-procs 2 -S -n 2 -F -m 16M --duration=60
+killed kill-threads 1 -t 2 --oversubscribe -m 16M --duration=60
+killed kill-procs 2 -n 2 --oversubscribe -m 16M --duration=60
+killed kill-sysv-procs 2 -S -n 2 --oversubscribe -m 16M --duration=60
 
 finish
