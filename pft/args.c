@@ -118,7 +118,8 @@ void pft_opts_init(struct pft_opts *o)
 	o->repeat = 1;
 	o->perf_fd = -1;
 	o->perf_ack_fd = -1;
-	o->oom_at_fork = -1;
+	o->oom_at_fork.cgroup = -1;
+	o->oom_at_fork.system = -1;
 	o->pagesize = sysconf(_SC_PAGESIZE);
 }
 

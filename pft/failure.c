@@ -7,13 +7,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include "pft.h"
 
 /* The one line that says why a run failed, and the exit status. */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
-		       int ret, int64_t oom_before)
+		       int ret, const struct pft_oom *oom_before)
 {
 	int worker = -1, signo = 0, error = 0;
 
@@ -21,14 +22,14 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		return 128 + pft_stop_signal();
 	faultgen_run_failure(run, &worker, &signo, &error);
 	if (ret == -ECHILD && signo) {
-		int64_t oom = pft_oom_kills();
-
-		if (oom_before >= 0 && oom > oom_before)
+		if (signo == SIGKILL && pft_oom_killed(oom_before))
 			pft_msg("worker %d was killed by the OOM killer",
 				worker);
 		else
-			pft_msg("worker %d was killed by signal %d (%s)",
-				worker, signo, strsignal(signo));
+			pft_msg("worker %d was killed by signal %d (%s)%s",
+				worker, signo, strsignal(signo),
+				signo == SIGKILL ? pft_oom_unknown(oom_before) :
+						   "");
 		return PFT_EXIT_FAIL;
 	}
 	if (ret == -ECHILD) {

@@ -100,14 +100,11 @@ static int read_ack(int fd)
 {
 	struct timespec ts = { .tv_sec = ACK_TIMEOUT_S };
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	sigset_t block, old;
+	sigset_t old;
 	int ret = 0;
 	char c;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	pft_block_stops(&old);
 	for (;;) {
 		ssize_t n;
 

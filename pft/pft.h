@@ -72,6 +72,13 @@ struct pft_given {
 	const char *arg; /* its value, NULL for a flag */
 };
 
+/* OOM kill counts: of pft's memory cgroup, and of the system (-1:
+ * unknown, or no memory cgroup of its own). */
+struct pft_oom {
+	int64_t cgroup;
+	int64_t system;
+};
+
 struct pft_opts {
 	/* The workload, as the user gave it; mapped onto attr. */
 	enum faultgen_pattern pattern;
@@ -121,9 +128,9 @@ struct pft_opts {
 	const char *perf_ctl; /* FD or FIFO path, as given */
 	int perf_fd;          /* -1 when not asked */
 	int perf_ack_fd;      /* perf's acknowledgements, or -1 */
-	/* oom_kill of /proc/vmstat just before the fork (-1: unknown): the
-	 * child's first run starts from it instead of reading it again. */
-	int64_t oom_at_fork;
+	/* The OOM kill counts just before the fork: the child's first run
+	 * starts from them instead of reading them again. */
+	struct pft_oom oom_at_fork;
 	const char *tag;
 	struct pft_given given[PFT_NR_SETTINGS];
 
@@ -196,15 +203,29 @@ int pft_enter_cpuset(const char *name);
 
 /* supervisor.c: the parent, which forks the run and waits for it */
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr);
+void pft_stop_signals(sigset_t *set);
+bool pft_is_fault_signal(int sig);
+void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 
 /* runner.c: the child that runs the workload and prints */
 int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr);
 void pft_child_signals(void);
 int pft_stop_signal(void);
+void pft_block_stops(sigset_t *old);
 
 /* failure.c: the one line that says why a run failed */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
-		       int ret, int64_t oom_before);
+		       int ret, const struct pft_oom *oom_before);
+
+/* cgroup.c: pft's own cgroups */
+int pft_cgroup_dir(const char *controller, char *dir, size_t len);
+int64_t pft_cgroup_number(const char *dir, const char *file, const char *key);
+int64_t pft_cgroup_value(const char *dir, const char *file);
+
+/* oom.c: whether the OOM killer took the run */
+void pft_oom_read(struct pft_oom *at);
+bool pft_oom_killed(const struct pft_oom *before);
+const char *pft_oom_unknown(const struct pft_oom *before);
 
 /* sysinfo.c */
 struct pft_vmstat {

@@ -3,9 +3,10 @@
  * runner.c - the child pft forks: it runs the workload through the
  * library, once or --repeat times, and prints.
  *
- * SIGINT and SIGTERM cancel the run in progress (faultgen_run_cancel is
- * async-signal-safe); the run is then freed and the child exits 128+signal,
- * which the supervising parent passes on.
+ * Each stop signal the supervisor passes on (SIGINT, SIGTERM, SIGHUP, ...)
+ * cancels the run in progress (faultgen_run_cancel is async-signal-safe);
+ * the run is then freed and the child exits 128+signal, which the
+ * supervising parent passes on.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -48,18 +49,25 @@ static void on_resume(int sig)
 	resumed = 1;
 }
 
-/* No SA_RESTART: a sleep or a pause must return when a signal comes. */
+/* The signals that stop the run, and SIGUSR1. */
+static sigset_t stop_set;
+
+/*
+ * The same stop signals as the supervisor's, each of which cancels the
+ * run; SIGUSR1 ends -P's pause.  Handlers without SA_RESTART: a sleep or
+ * a pause must return when a signal comes.
+ */
 void pft_child_signals(void)
 {
 	struct sigaction sa;
+	sigset_t stops;
 
+	pft_stop_signals(&stops);
+	stop_set = stops;
+	sigaddset(&stop_set, SIGUSR1);
+	pft_catch_signals(&stops, on_stop);
 	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_mask = stop_set;
 	sa.sa_handler = on_resume;
 	sigaction(SIGUSR1, &sa, NULL);
 	/* A reader that goes away (perf, or "| head") is an error to
@@ -67,21 +75,16 @@ void pft_child_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/*
- * Waits until `seconds` have passed (forever when negative), a stop
- * signal came, or (until_resume) SIGUSR1 came.  The signals are blocked
- * between the check and the wait so that none is missed.
- */
-static void wait_signals(double seconds, bool until_resume)
+/* Blocks the stop signals and SIGUSR1 between a check and a wait. */
+void pft_block_stops(sigset_t *old)
 {
-	sigset_t block, old;
-	struct timespec end, now, left;
+	sigprocmask(SIG_BLOCK, &stop_set, old);
+}
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &block, &old);
+static struct timespec deadline_in(double seconds)
+{
+	struct timespec end;
+
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += (time_t)seconds;
 	end.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
@@ -89,23 +92,51 @@ static void wait_signals(double seconds, bool until_resume)
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000;
 	}
-	while (!stop_signo && !(until_resume && resumed)) {
-		struct timespec *tp = NULL;
+	return end;
+}
 
-		if (seconds >= 0) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			left.tv_sec = end.tv_sec - now.tv_sec;
-			left.tv_nsec = end.tv_nsec - now.tv_nsec;
-			if (left.tv_nsec < 0) {
-				left.tv_sec--;
-				left.tv_nsec += 1000000000;
-			}
-			if (left.tv_sec < 0)
-				break;
-			tp = &left;
-		}
-		ppoll(NULL, 0, tp, &old);
+/* Time left until end; false once it has passed. */
+static bool time_left(const struct timespec *end, struct timespec *left)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left->tv_sec = end->tv_sec - now.tv_sec;
+	left->tv_nsec = end->tv_nsec - now.tv_nsec;
+	if (left->tv_nsec < 0) {
+		left->tv_sec--;
+		left->tv_nsec += 1000000000;
 	}
+	return left->tv_sec >= 0;
+}
+
+/* -s: waits `seconds`, or until a stop signal. */
+static void sleep_unless_stopped(double seconds)
+{
+	struct timespec end = deadline_in(seconds), left;
+	sigset_t old;
+
+	pft_block_stops(&old);
+	while (!stop_signo && time_left(&end, &left))
+		ppoll(NULL, 0, &left, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * -P: waits for SIGUSR1 or a stop signal.  Only a SIGUSR1 sent after the
+ * message counts: one that came during the run (or -s) is forgotten, and
+ * none sent after the message is missed (blocked until ppoll).
+ */
+static void pause_until_resumed(void)
+{
+	sigset_t old;
+
+	pft_block_stops(&old);
+	resumed = 0;
+	pft_msg("paused with the memory mapped, pid %d: send SIGUSR1 to go "
+		"on, SIGINT to stop", (int)getpid());
+	while (!stop_signo && !resumed)
+		ppoll(NULL, 0, NULL, &old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -190,7 +221,7 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 {
 	struct pft_run_info info;
 	struct faultgen_run *run;
-	int64_t oom_before;
+	struct pft_oom oom_before;
 	int ret, status = 0;
 
 	memset(&info, 0, sizeof(info));
@@ -200,7 +231,10 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 		return PFT_EXIT_FAIL;
 	}
 	/* The supervisor read it just before forking this process. */
-	oom_before = index == 0 ? o->oom_at_fork : pft_oom_kills();
+	if (index == 0)
+		oom_before = o->oom_at_fork;
+	else
+		pft_oom_read(&oom_before);
 	read_counters(o, &info.before, &info.mthp_before);
 	/* Process mode forks: nothing buffered may be written twice. */
 	fflush(stdout);
@@ -215,24 +249,20 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 	}
 	read_counters(o, &info.after, &info.mthp_after);
 	if (ret) {
-		status = pft_report_failure(o, run, ret, oom_before);
+		status = pft_report_failure(o, run, ret, &oom_before);
 		goto out;
 	}
 	if (o->verbose)
 		verbose_run(o, run);
 	if (o->sleep_s)
-		wait_signals(o->sleep_s, false);
+		sleep_unless_stopped(o->sleep_s);
 	if (stop_signo)
 		goto out;
 	status = print_run(o, run, &info, index, rate);
 	if (!status)
 		status = flush_output();
-	if (!status && o->pause) {
-		pft_msg("paused with the memory mapped, pid %d: send SIGUSR1 "
-			"to go on, SIGINT to stop", (int)getpid());
-		wait_signals(-1, true);
-		resumed = 0;
-	}
+	if (!status && o->pause)
+		pause_until_resumed();
 out:
 	atomic_store(&current_run, NULL);
 	faultgen_run_free(run);

@@ -4,9 +4,11 @@
  * run and prints, and waits for it, as 0.12x's launcher did, so that a
  * run killed by the OOM killer (which takes every thread of a
  * thread-mode run) or by a signal is still reported, with a status that
- * says so.  The parent passes SIGINT, SIGTERM and SIGUSR1 on to the
- * child, and is the reaper of any worker process left behind by a child
- * that died, so none survives.
+ * says so.  The parent passes every terminating signal it can catch, and
+ * SIGUSR1, on to the child, exits only once the run is gone (killing it
+ * if it has not stopped STOP_GRACE_S seconds after such a signal), and is
+ * the reaper of any worker process left behind by a child that died, so
+ * none survives.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -24,39 +26,72 @@
 
 #include "pft.h"
 
+/* How long a run has to stop after a signal before it is killed. */
+#define STOP_GRACE_S 5
+
 static volatile pid_t child_pid;
+static volatile sig_atomic_t stop_signo; /* the first stop signal */
+static bool run_killed; /* pft killed the run after STOP_GRACE_S */
 
 static void forward_signal(int sig)
 {
 	pid_t pid = child_pid;
 
+	if (sig != SIGUSR1 && !stop_signo)
+		stop_signo = sig;
 	if (pid > 0)
 		kill(pid, sig);
 }
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGUSR1 };
-#define NR_FORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
-
-static void block_forwarded(sigset_t *old)
+/*
+ * Every signal whose default action ends a process and that a process can
+ * catch, and SIGUSR1 (-P's "go on"): the run child handles the same set,
+ * so each one sent to pft stops the run, which pft outlives.  A SIGHUP
+ * ignored by whoever started pft (nohup) stays ignored; SIGPIPE is
+ * ignored: pft reports a closed output itself.
+ */
+void pft_stop_signals(sigset_t *set)
 {
-	sigset_t set;
+	static const int sigs[] = {
+		SIGHUP,  SIGINT,  SIGQUIT,  SIGILL,    SIGTRAP, SIGABRT,
+		SIGBUS,  SIGFPE,  SIGUSR2,  SIGSEGV,   SIGALRM, SIGTERM,
+		SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,
+		SIGPWR,  SIGSYS,
+	};
+	struct sigaction cur;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < NR_FORWARDED; i++)
-		sigaddset(&set, forwarded[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+	if (sigaction(SIGHUP, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
+		sigdelset(set, SIGHUP);
 }
 
-static void install_forwarding(void)
+/* Faults are the process's own only when it raised them: after one
+ * forwarded, a real one takes the default action. */
+bool pft_is_fault_signal(int sig)
+{
+	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT ||
+	       sig == SIGBUS || sig == SIGFPE || sig == SIGSEGV ||
+	       sig == SIGSYS;
+}
+
+void pft_catch_signals(const sigset_t *set, void (*handler)(int))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = forward_signal;
-	sa.sa_flags = SA_RESTART;
-	for (size_t i = 0; i < NR_FORWARDED; i++)
-		sigaction(forwarded[i], &sa, NULL);
+	sa.sa_mask = *set;
+	sa.sa_handler = handler;
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (!sigismember(set, sig))
+			continue;
+		/* No SA_RESTART: a wait must return when a signal comes. */
+		sa.sa_flags = pft_is_fault_signal(sig) ? SA_RESETHAND : 0;
+		sigaction(sig, &sa, NULL);
+	}
 }
 
 /* The parent of pid, from /proc/pid/stat (after the command's ')'). */
@@ -118,7 +153,7 @@ static void reap_orphans(void)
 	}
 }
 
-static int exit_status_of(int st, int64_t oom_before)
+static int exit_status_of(const struct pft_opts *o, int st)
 {
 	int sig;
 
@@ -127,14 +162,15 @@ static int exit_status_of(int st, int64_t oom_before)
 	if (!WIFSIGNALED(st))
 		return PFT_EXIT_FAIL;
 	sig = WTERMSIG(st);
-	if (sig == SIGKILL && oom_before >= 0 && pft_oom_kills() > oom_before) {
+	if (sig == SIGKILL && pft_oom_killed(&o->oom_at_fork)) {
 		pft_msg("the run was killed by the OOM killer");
 		return PFT_EXIT_FAIL;
 	}
 	/* Stopping signals and a closed pipe need no words. */
 	if (sig != SIGINT && sig != SIGTERM && sig != SIGPIPE)
-		pft_msg("the run was killed by signal %d (%s)", sig,
-			strsignal(sig));
+		pft_msg("the run was killed by signal %d (%s)%s", sig,
+			strsignal(sig),
+			sig == SIGKILL ? pft_oom_unknown(&o->oom_at_fork) : "");
 	return 128 + sig;
 }
 
@@ -149,54 +185,104 @@ static void set_oom_score_adj(const char *value)
 	fclose(f);
 }
 
+/* The run child: its signals, then the run; never returns. */
+__attribute__((noreturn)) static void run_child(struct pft_opts *o,
+						struct faultgen_attr *attr,
+						pid_t parent,
+						const sigset_t *mask)
+{
+	int status;
+
+	/* A supervisor killed outright takes the run with it at once: it
+	 * can no longer report it, and a harness takes its exit for the
+	 * end of the run. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(128 + SIGKILL);
+	/* The OOM killer should take the run (its workers inherit this),
+	 * not the supervisor that reports what happened. */
+	set_oom_score_adj("1000");
+	pft_child_signals();
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	status = pft_child_main(o, attr);
+	faultgen_attr_free(attr);
+	pft_opts_release(o);
+	exit(status);
+}
+
+/*
+ * Waits for the run child.  SIGCHLD stays blocked, to be waited for;
+ * after a stop signal the run has STOP_GRACE_S seconds to end, then it
+ * is killed.  Returns its wait status.
+ */
+static int wait_run(pid_t pid)
+{
+	struct timespec grace = { .tv_sec = STOP_GRACE_S };
+	sigset_t chld;
+	int st;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			return st;
+		if (w < 0 && errno != EINTR) {
+			pft_msg("lost the run: %s", strerror(errno));
+			return PFT_EXIT_FAIL << 8;
+		}
+		if (!stop_signo || run_killed) {
+			sigwaitinfo(&chld, NULL);
+			continue;
+		}
+		if (sigtimedwait(&chld, NULL, &grace) < 0 && errno == EAGAIN) {
+			pft_msg("the run did not stop within %d s of signal "
+				"%d: killing it", STOP_GRACE_S,
+				(int)stop_signo);
+			kill(pid, SIGKILL);
+			run_killed = true;
+		}
+	}
+}
+
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr)
 {
 	pid_t self = getpid(), pid;
-	int64_t oom_before;
-	sigset_t old;
-	int st = 0, status;
+	sigset_t stops, old, child_mask;
+	int st, status;
 
+	/* Whoever started pft may have ignored SIGCHLD (then no child can
+	 * be waited for) or blocked signals: pft sets what it needs. */
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	pft_stop_signals(&stops);
+	sigaddset(&stops, SIGUSR1);
+	sigprocmask(SIG_BLOCK, NULL, &old);
+	child_mask = old;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&stops, sig) || sig == SIGCHLD)
+			sigdelset(&child_mask, sig);
 	/* Until child_pid is known, a signal waits (blocked) rather than
-	 * being lost. */
-	block_forwarded(&old);
-	install_forwarding();
+	 * being lost; SIGCHLD stays blocked, for wait_run. */
+	sigaddset(&stops, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &stops, NULL);
+	sigdelset(&stops, SIGCHLD);
+	pft_catch_signals(&stops, forward_signal);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	oom_before = pft_oom_kills();
-	o->oom_at_fork = oom_before;
+	pft_oom_read(&o->oom_at_fork);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
-	if (pid < 0) {
-		pft_msg("cannot fork: %s", strerror(errno));
-		return PFT_EXIT_FAIL;
-	}
-	if (pid == 0) {
-		/* A parent killed outright must not leave the run going. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		/* And the OOM killer should take the run (its workers inherit
-		 * this), not the supervisor that reports what happened. */
-		set_oom_score_adj("1000");
-		pft_child_signals();
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (getppid() != self)
-			raise(SIGTERM);
-		status = pft_child_main(o, attr);
-		faultgen_attr_free(attr);
-		pft_opts_release(o);
-		exit(status);
-	}
+	if (pid < 0)
+		pft_fatal("cannot fork: %s", strerror(errno));
+	if (pid == 0)
+		run_child(o, attr, self, &child_mask);
 	child_pid = pid;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
-			pft_msg("lost the run: %s", strerror(errno));
-			st = PFT_EXIT_FAIL << 8;
-			break;
-		}
-	}
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);
+	st = wait_run(pid);
 	child_pid = 0;
-	status = exit_status_of(st, oom_before);
+	status = run_killed ? 128 + stop_signo : exit_status_of(o, st);
 	reap_orphans();
 	return status;
 }
-
