@@ -10,22 +10,52 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pft.h"
+
+/*
+ * A standard descriptor closed by whoever started pft would be taken by
+ * the next file pft opens, and the result written into it: each closed
+ * one gets /dev/null.  Returns whether standard output was open.
+ */
+static bool keep_std_fds_open(void)
+{
+	bool out_open = fcntl(1, F_GETFD) >= 0;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		int null;
+
+		if (fcntl(fd, F_GETFD) >= 0)
+			continue;
+		null = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (null >= 0 && null != fd) {
+			dup2(null, fd);
+			close(null);
+		}
+	}
+	return out_open;
+}
 
 int main(int argc, char **argv)
 {
 	struct faultgen_attr *attr;
 	struct pft_opts o;
+	bool stdout_open;
 	int ret;
 
 	/* Numbers in the C locale whatever LC_ALL says: tools parse them. */
 	setlocale(LC_ALL, "C");
+	stdout_open = keep_std_fds_open();
 	pft_opts_init(&o);
 	pft_parse_args(&o, argc, argv);
+	if (!stdout_open)
+		pft_fatal("standard output is closed: nowhere to write the "
+			  "result");
 	attr = pft_build_attr(&o);
 	if (o.cpuset) {
 		ret = pft_enter_cpuset(o.cpuset);

@@ -140,14 +140,19 @@ static void pause_until_resumed(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Whatever stdout says: EPIPE (a reader gone) ends pft as SIGPIPE would. */
+/*
+ * A reader gone (EPIPE: "pft | head" that stopped reading, or a harness
+ * that died) or any other write error is a failure pft reports, as pft(1)
+ * says: one line, exit 1.  SIGPIPE is ignored, so it never kills pft
+ * silently.
+ */
 static int flush_output(void)
 {
+	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	if (errno == EPIPE)
-		return 128 + SIGPIPE;
-	pft_msg("cannot write the result: %s", strerror(errno));
+	pft_msg("cannot write the result on standard output: %s",
+		errno ? strerror(errno) : "write error");
 	return PFT_EXIT_FAIL;
 }
 

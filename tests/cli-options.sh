@@ -130,4 +130,24 @@ else
 	echo "$test_name: --cpuset not tried (needs root and $cg)" >&2
 fi
 
+# Standard output closed, or its reader gone (a broken pipe): pft says so
+# in one line on stderr and exits 1, as pft(1) says, never 141 silently.
+"$PFT" -t 1 -m 4M >&- 2>"$tmp/closed.err"
+crc=$?
+[ "$crc" -eq 1 ] && [ "$(wc -l <"$tmp/closed.err")" -eq 1 ] &&
+	grep -q '^pft: .*standard output' "$tmp/closed.err" && ok ||
+	fail "stdout closed: exit $crc: $(cat "$tmp/closed.err")"
+python3 - "$PFT" >"$tmp/pipe.check" 2>&1 <<'EOF2'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)  # the reader is gone before pft writes
+for args in (["-t", "1"], ["-n", "2", "--oversubscribe"], ["--json", "-t", "1"]):
+    p = subprocess.run([sys.argv[1]] + args + ["-m", "4M"], stdout=w,
+                       stderr=subprocess.PIPE)
+    err = p.stderr.decode().splitlines()
+    if p.returncode != 1 or len(err) != 1 or "Broken pipe" not in err[0]:
+        print("%s: exit %d, stderr %r" % (" ".join(args), p.returncode, err))
+EOF2
+[ -s "$tmp/pipe.check" ] && fail "broken pipe: $(cat "$tmp/pipe.check")" || ok
+
 finish
