@@ -599,6 +599,30 @@ static void parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 	bad_option(argc, argv);
 }
 
+/*
+ * The TAG goes into the TAG line and the JSON: a control character would
+ * break the one-line-per-record rule (a newline under -T printed a line
+ * that read as a result), and JSON must be UTF-8.  Neither is escaped
+ * behind the user's back: such a TAG is refused.
+ */
+static const char *check_tag(const char *tag)
+{
+	for (const char *p = tag; *p;) {
+		unsigned char c = (unsigned char)*p;
+		size_t n = pft_utf8_len(p);
+
+		if (c < 0x20 || c == 0x7f)
+			pft_usage_error("TAG: a control character (byte 0x%02x "
+					"at offset %zu) is not allowed", c,
+					(size_t)(p - tag));
+		if (!n)
+			pft_usage_error("TAG: not UTF-8 (byte 0x%02x at offset "
+					"%zu)", c, (size_t)(p - tag));
+		p += n;
+	}
+	return tag;
+}
+
 void pft_parse_args(struct pft_opts *o, int argc, char **argv)
 {
 	int c;
@@ -612,7 +636,7 @@ void pft_parse_args(struct pft_opts *o, int argc, char **argv)
 		optopt = 0;
 	}
 	if (optind < argc)
-		o->tag = argv[optind++];
+		o->tag = check_tag(argv[optind++]);
 	if (optind < argc)
 		pft_usage_error("unexpected argument '%s' (only one TAG)",
 				argv[optind]);

@@ -253,6 +253,7 @@ struct pft_json {
 	int depth;
 	bool first[16];
 };
+size_t pft_utf8_len(const char *s);
 void pj_begin(struct pft_json *j, FILE *f);
 void pj_end(struct pft_json *j);
 void pj_obj(struct pft_json *j, const char *key);

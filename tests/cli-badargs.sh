@@ -117,6 +117,11 @@ perf-empty|--perf-ctl|--perf-ctl=
 perf-noreader|--perf-ctl|--perf-ctl=$tmp/noreader
 perf-ack|--perf-ctl|--perf-ctl=1,
 two-tags|tag2|tag1 tag2
+tag-newline|TAG|-T "\$(printf 'a\\nb')"
+tag-tab|TAG|--json "\$(printf 'a\\tb')"
+tag-escape|TAG|"\$(printf 'a\\033[2Jb')"
+tag-latin1|TAG|--json "\$(printf 'caf\\351')"
+tag-overlong|TAG|"\$(printf '\\300\\257')"
 protect-alone|--protect|--protect=fork
 collapse-alone|--collapse|--collapse=madvise
 timeout-alone|--timeout|--timeout=5

@@ -189,6 +189,15 @@ assert (f["min"], f["median"], f["max"]) == tuple(rates), (f, rates)
 EOF
 [ $? -eq 0 ] && ok || fail "--json --repeat=3: $(cat "$tmp/repeat.check")"
 
+# A UTF-8 TAG comes back as it was, in strict JSON.
+run_pft utf8 --json -t 1 -m 4M "$(printf 'caf\303\251 \342\234\223')"
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1], encoding="utf-8", errors="strict").readline())
+assert d["config"]["tag"] == "caf\u00e9 \u2713", d["config"]["tag"]
+' "$tmp/utf8.out" 2>"$tmp/utf8.check" && [ "$rc" -eq 0 ] && ok ||
+	fail "--json with a UTF-8 TAG: exit $rc: $(cat "$tmp/utf8.check" "$tmp/utf8.err")"
+
 # Numbers in the C locale, even with LC_ALL set.
 env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$PFT" --json -t 1 -m 4M \
 	>"$tmp/locale.out" 2>/dev/null
