@@ -57,15 +57,8 @@ int main(int argc, char **argv)
 		pft_fatal("standard output is closed: nowhere to write the "
 			  "result");
 	attr = pft_build_attr(&o);
-	if (o.cpuset) {
-		ret = pft_enter_cpuset(o.cpuset);
-		if (ret == -ENOENT || ret == -EINVAL)
-			pft_usage_error("--cpuset '%s': no such cpuset",
-					o.cpuset);
-		if (ret)
-			pft_fatal("--cpuset '%s': cannot move pft into it: %s",
-				  o.cpuset, strerror(-ret));
-	}
+	if (o.cpuset)
+		pft_enter_cpuset_within_mask(o.cpuset);
 	pft_resolve_cpus(&o, attr);
 	pft_check_memory(&o);
 	pft_open_perf_ctl(&o);

@@ -200,6 +200,8 @@ void pft_perf_command(struct pft_opts *o, const char *cmd);
 
 /* cpuset.c */
 int pft_enter_cpuset(const char *name);
+void pft_enter_cpuset_within_mask(const char *name);
+__attribute__((noreturn)) void pft_cpuset_error(const char *name, int err);
 
 /* supervisor.c: the parent, which forks the run and waits for it */
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr);

@@ -260,9 +260,15 @@ cpus_resolve_error(const struct pft_opts *o, int n)
 	if (n == -ENXIO) {
 		char msg[512], *aff = affinity_list();
 
-		snprintf(msg, sizeof(msg),
-			 "--cpus '%s': not within the CPUs pft may run on (%s)",
-			 o->cpus, aff ? aff : "?");
+		if (o->cpus)
+			snprintf(msg, sizeof(msg),
+				 "--cpus '%s': not within the CPUs pft may run "
+				 "on (%s)", o->cpus, aff ? aff : "?");
+		else
+			snprintf(msg, sizeof(msg),
+				 "--cpuset '%s': its CPUs are not all within "
+				 "those pft was started on (%s)", o->cpuset,
+				 aff ? aff : "?");
 		free(aff);
 		pft_usage_error("%s", msg);
 	}

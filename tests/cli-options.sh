@@ -126,6 +126,36 @@ EOF
 			fail "--cpuset: exit $rc: $(cat "$tmp/cpuset.check" "$tmp/cpuset.err")"
 		rmdir "$cg/$cgname" || fail "--cpuset: the cpuset still has tasks"
 	fi
+	# An empty cpuset: the kernel's ENOSPC named for what it is.
+	if mkdir "$cg/$cgname-empty" 2>/dev/null; then
+		run_pft cpuset-empty --cpuset="$cgname-empty" -t 1 -m 4M
+		[ "$rc" -eq 2 ] && grep -q "^pft: --cpuset '$cgname-empty': the cpuset has no CPUs or no memory nodes" "$tmp/cpuset-empty.err" &&
+			ok || fail "--cpuset, empty: exit $rc: $(cat "$tmp/cpuset-empty.err")"
+		rmdir "$cg/$cgname-empty"
+	fi
+	# A cpuset with a CPU outside the mask pft was started with is an
+	# error, as a --cpus list is (pft moving into it would widen the
+	# mask): under taskset -c 0, cpusets of CPU 1 and of CPUs 0-1.
+	if cpu_allowed 1 && command -v taskset >/dev/null &&
+		mkdir "$cg/$cgname-1" "$cg/$cgname-01" 2>/dev/null; then
+		echo 1 >"$cg/$cgname-1/cpuset.cpus"
+		echo 0-1 >"$cg/$cgname-01/cpuset.cpus"
+		cat "$cg/cpuset.mems" >"$cg/$cgname-1/cpuset.mems"
+		cat "$cg/cpuset.mems" >"$cg/$cgname-01/cpuset.mems"
+		PFT_REAL=$PFT
+		printf '#!/bin/sh\nexec taskset -c 0 "%s" "$@"\n' "$PFT_REAL" >"$tmp/pft-on-0"
+		chmod +x "$tmp/pft-on-0"
+		PFT=$tmp/pft-on-0
+		for set in 1 01; do
+			run_pft "outside-$set" --cpuset="$cgname-$set" -t 1 -m 4M
+			[ "$rc" -eq 2 ] && grep -q "^pft: --cpuset '$cgname-$set': its CPUs are not all within those pft was started on (0" "$tmp/outside-$set.err" &&
+				[ ! -s "$tmp/outside-$set.out" ] && ok ||
+				fail "taskset -c 0 pft --cpuset=(CPUs $set): exit $rc: $(cat "$tmp/outside-$set.err")"
+		done
+		PFT=$PFT_REAL
+		rmdir "$cg/$cgname-1" "$cg/$cgname-01" ||
+			fail "--cpuset: a cpuset still has tasks"
+	fi
 else
 	echo "$test_name: --cpuset not tried (needs root and $cg)" >&2
 fi
