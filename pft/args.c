@@ -157,26 +157,43 @@ unsigned long pft_parse_count(const char *opt, const char *s,
 	return (unsigned long)v;
 }
 
-/* Seconds: digits with an optional fraction, read in the C locale. */
+/* Skips decimal digits; returns how many. */
+static int skip_digits(const char **p)
+{
+	int n = 0;
+
+	while (isdigit((unsigned char)**p)) {
+		(*p)++;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Seconds: digits with an optional fraction and an optional exponent
+ * ("0.5", "1e-3"), read in the C locale; no sign, hexadecimal, inf or
+ * nan.  Any such number in range is taken: 0.000000001 and 1e-9 alike.
+ */
 static double parse_seconds(const char *opt, const char *s, bool zero_ok)
 {
 	const char *p = s;
-	int digits = 0;
+	int digits = skip_digits(&p);
 	double v;
 
-	while (isdigit((unsigned char)*p)) {
-		p++;
-		digits++;
-	}
 	if (*p == '.') {
 		p++;
-		while (isdigit((unsigned char)*p)) {
+		digits += skip_digits(&p);
+	}
+	if (digits && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (*p == '+' || *p == '-')
 			p++;
-			digits++;
-		}
+		if (!skip_digits(&p))
+			digits = 0;
 	}
 	if (!digits || *p)
-		pft_usage_error("%s '%s': not a number of seconds", opt, s);
+		pft_usage_error("%s '%s': not a number of seconds (such as 2, "
+				"0.5 or 1e-3)", opt, s);
 	v = strtod(s, NULL);
 	if (!isfinite(v) || v > 86400)
 		pft_usage_error("%s '%s': too long (at most 86400 seconds)",

@@ -105,6 +105,10 @@ duration-word|--duration|--duration=abc
 duration-zero|--duration|--duration=0
 duration-negative|--duration|--duration=-1
 duration-huge|--duration|--duration=100000
+duration-exp-huge|--duration|--duration=1e5
+duration-hex|--duration|--duration=0x10
+duration-inf|--duration|--duration=inf
+duration-underflow|--duration|--duration=1e-400
 rounds-duration|--rounds|--duration=1 --rounds=2
 rounds-zero|--rounds|--rounds=0
 warmup-alone|--warmup|--warmup=2

@@ -67,6 +67,9 @@ run_case sysv-procs "$two" 1 -S -n "$two" -m 16M
 run_case per-thread "$two" 1 -M -t "$two" -m 16M
 run_case duration "$two" 1 -t "$two" -m 8M --duration=0.2
 run_case rounds "$two" 1 -n "$two" -m 8M --rounds=3 --warmup=1
+# Seconds in exponent form are seconds: 1e-9 is taken as 0.000000001 is
+# (the previous parser said "not a number of seconds").
+run_case duration-exp "$two" 1 -t "$two" -m 8M --duration=1e-9
 run_case long-opts "$two" 2 --threads="$two" --size=16M --cachelines=2
 run_lock_case mlock -l -t "$two" -m 4M
 run_lock_case shmlock -L -t "$two" -m 4M
