@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * check_cpuset.c - reading named cpusets: fake cgroup trees (v1 with and
- * without "cpuset." prefixes, v2) built in a temporary directory, then, as
- * root where the v1 controller is writable, a real child cpuset.
+ * without "cpuset." prefixes, v2) built in a temporary directory (under
+ * $TMPDIR, else /tmp), then, as root where the v1 controller is writable,
+ * a real child cpuset, fg-check-PID: the test says on stderr when it makes
+ * and removes it, and removes those that runs killed before their end left
+ * behind.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "check-util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -23,13 +29,13 @@
 #define HAVE_LIBCPUSET_VALUE 0
 #endif
 
-static char tree[64];
-static char v1[128], v2[128];
+static char tree[PATH_MAX];
+static char v1[PATH_MAX + 8], v2[PATH_MAX + 8];
 
 static void put(const char *dir, const char *name, const char *file,
 		const char *text)
 {
-	char path[512];
+	char path[PATH_MAX + 64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -56,9 +62,14 @@ static void put(const char *dir, const char *name, const char *file,
 /* Runs once in the test runner, before the tests of the case fork. */
 static void make_tree(void)
 {
-	snprintf(tree, sizeof(tree), "/tmp/fg-check-cpuset.XXXXXX");
-	if (!mkdtemp(tree)) {
-		perror("mkdtemp");
+	const char *tmpdir = getenv("TMPDIR");
+	int n;
+
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	n = snprintf(tree, sizeof(tree), "%s/fg-check-cpuset.XXXXXX", tmpdir);
+	if (n >= (int)sizeof(tree) || !mkdtemp(tree)) {
+		perror(tree);
 		tree[0] = '\0';
 		return;
 	}
@@ -294,6 +305,29 @@ static int write_file(const char *dir, const char *file, const char *text)
 	return ret;
 }
 
+/* Cpusets of earlier runs killed before their teardown: their process is
+ * gone.  A cpuset that still has tasks is not removable and stays. */
+static void remove_stale_cpusets(void)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(V1_ROOT);
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "fg-check-%d", &pid) != 1 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(dir, sizeof(dir), V1_ROOT "/%s", e->d_name);
+		if (rmdir(dir) == 0)
+			fprintf(stderr, "check_cpuset: removed %s, left by a "
+				"run that was killed\n", dir);
+	}
+	closedir(d);
+}
+
 static void make_real_cpuset(void)
 {
 	char dir[256], mems[256], cpu[16];
@@ -317,9 +351,12 @@ static void make_real_cpuset(void)
 		snprintf(real_why, sizeof(real_why), "cannot read root mems");
 		return;
 	}
+	remove_stale_cpusets();
 	snprintf(real_name, sizeof(real_name), "fg-check-%d", (int)getpid());
 	snprintf(dir, sizeof(dir), V1_ROOT "/%s", real_name);
 	snprintf(cpu, sizeof(cpu), "%d", real_cpu);
+	fprintf(stderr, "check_cpuset: as root, making the cpuset %s (CPU %s); "
+		"it is removed when the test case ends\n", dir, cpu);
 	if (mkdir(dir, 0755) < 0) {
 		snprintf(real_why, sizeof(real_why), "mkdir %s: %s", dir,
 			 strerror(errno));
@@ -345,7 +382,10 @@ static void remove_real_cpuset(void)
 		return;
 	snprintf(dir, sizeof(dir), V1_ROOT "/%s", real_name);
 	if (rmdir(dir) < 0)
-		fprintf(stderr, "rmdir %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "check_cpuset: cannot remove %s: %s\n", dir,
+			strerror(errno));
+	else
+		fprintf(stderr, "check_cpuset: removed the cpuset %s\n", dir);
 }
 
 /* libcpuset works only where the legacy file system shows this set. */
