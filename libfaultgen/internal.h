@@ -271,7 +271,7 @@ FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 				   uint64_t *off, uint64_t *len);
 
 /* jvm.c */
-/* Pretouch tasks of a JVM at most: heap and G1's five tables. */
+/* Pretouch tasks of a JVM at most: start-up memory, heap, G1's tables. */
 #define FG_JVM_MAX_RANGES 8
 uint64_t fg_jvm_heap_bytes(enum faultgen_jvm_gc gc, uint64_t heap,
 			   uint64_t page);
@@ -279,5 +279,6 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       enum faultgen_jvm_gc gc, uint64_t heap,
 				       uint64_t page, uint64_t *lens,
 				       unsigned int max);
+unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
 
 #endif /* FAULTGEN_INTERNAL_H */
