@@ -370,7 +370,7 @@ int fg_pagemap_huge(int fd, const char *start, size_t len, size_t hpage,
 		    bool *huge);
 
 /* jvm.c */
-/* Pretouch tasks of a JVM at most: heap and G1's five tables. */
+/* Pretouch tasks of a JVM at most: start-up memory, heap, G1's tables. */
 #define FG_JVM_MAX_RANGES 8
 unsigned int fg_jvm_gc_threads(unsigned int ncpus);
 uint64_t fg_jvm_heap_bytes(enum faultgen_jvm_gc gc, uint64_t heap,
@@ -381,6 +381,7 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       enum faultgen_jvm_gc gc, uint64_t heap,
 				       uint64_t page, uint64_t *lens,
 				       unsigned int max);
+unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
 
 /* The patterns: fault.c, collapse.c, pretouch.c. */
 extern const struct fg_pattern fg_shared_vma_pattern;

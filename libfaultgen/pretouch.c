@@ -97,6 +97,7 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 	const struct faultgen_attr *a = &run->attr;
 	uint64_t lens[FG_JVM_MAX_RANGES], page = (uint64_t)run->pagesize;
 	uint64_t at = 0;
+	unsigned int serial = a->region ? 0 : fg_jvm_serial_ranges(a->gc);
 
 	memset(p, 0, sizeof(*p));
 	if (a->region) {
@@ -113,7 +114,8 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 			at = fg_round_up(at + page, FG_HPAGE_SIZE);
 		p->t[i].off = at;
 		p->t[i].len = lens[i];
-		p->t[i].workers = c < workers ? (unsigned int)c : workers;
+		p->t[i].workers = i < serial ? 1 :
+				  c < workers ? (unsigned int)c : workers;
 		at += lens[i];
 		p->bytes += lens[i];
 	}
