@@ -5,9 +5,8 @@
  * The library only reads a cpuset and keeps its workers inside it: it
  * never moves its caller, which may be a whole JVM.  pft is a tool of its
  * own, and users of cpuset tools expect it to run inside the cpuset they
- * name, so it moves itself first, looking for the cpuset where the library
- * looks: the v1 controller (prefixed files), the legacy /dev/cpuset mount,
- * then cgroup v2.
+ * name, so it moves itself first, into the directory where the library
+ * finds the cpuset (faultgen_cpuset_dir).
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -19,17 +18,16 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pft.h"
 
-static int write_pid(const char *dir, const char *name, const char *file)
+static int write_pid(const char *dir, const char *file)
 {
 	char path[4096], pid[32];
 	int fd, n, err = 0;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file) >=
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -42,77 +40,45 @@ static int write_pid(const char *dir, const char *name, const char *file)
 	return err;
 }
 
-static bool is_dir(const char *dir, const char *name)
-{
-	char path[4096];
-	struct stat st;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    sizeof(path))
-		return false;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* cgroup.procs moves every thread; "tasks" (legacy) one at a time, and
  * pft has one thread here. */
-static int move_into(const char *dir, const char *name)
+static int move_into(const char *dir)
 {
-	int ret = write_pid(dir, name, "cgroup.procs");
+	int ret = write_pid(dir, "cgroup.procs");
 
 	if (ret == -ENOENT)
-		ret = write_pid(dir, name, "tasks");
+		ret = write_pid(dir, "tasks");
 	return ret;
 }
 
-/* The hierarchy that has cpuset name (after leading slashes), or NULL. */
-static const char *root_of(const char *name)
-{
-	static const char *const roots[] = {
-		"/sys/fs/cgroup/cpuset",
-		"/dev/cpuset",
-		NULL, /* cgroup v2, found below */
-	};
-	const char *v2 = access("/sys/fs/cgroup/cgroup.controllers", F_OK) ?
-				 "/sys/fs/cgroup/unified" :
-				 "/sys/fs/cgroup";
-
-	for (unsigned int i = 0; i < 3; i++) {
-		const char *root = roots[i] ? roots[i] : v2;
-
-		if (is_dir(root, name))
-			return root;
-	}
-	return NULL;
-}
-
-static const char *skip_slashes(const char *name)
+/* The cpuset's directory, where the library reads it; 0 or -errno. */
+static int dir_of(const char *name, char *dir, size_t len)
 {
 	while (*name == '/')
 		name++;
-	return name;
+	if (strstr(name, ".."))
+		return -EINVAL;
+	return faultgen_cpuset_dir(name, dir, len);
 }
 
 /* Returns 0, -ENOENT when no hierarchy has the cpuset, or -errno. */
 int pft_enter_cpuset(const char *name)
 {
-	const char *root;
+	char dir[4096];
+	int ret = dir_of(name, dir, sizeof(dir));
 
-	name = skip_slashes(name);
-	if (strstr(name, ".."))
-		return -EINVAL;
-	root = root_of(name);
-	return root ? move_into(root, name) : -ENOENT;
+	return ret ? ret : move_into(dir);
 }
 
 /* The first of files (in the cpuset's directory) that can be read. */
-static void read_first(const char *dir, const char *name,
-		       const char *const *files, char *buf, size_t len)
+static void read_first(const char *dir, const char *const *files, char *buf,
+		       size_t len)
 {
 	char path[4096];
 
 	snprintf(buf, len, "?");
 	for (; *files; files++) {
-		snprintf(path, sizeof(path), "%s/%s/%s", dir, name, *files);
+		snprintf(path, sizeof(path), "%s/%s", dir, *files);
 		if (pft_read_line(path, buf, len) == 0)
 			return;
 	}
@@ -129,14 +95,13 @@ void pft_cpuset_error(const char *name, int err)
 					    "cpuset.cpus", "cpus", NULL };
 	static const char *const mems[] = { "cpuset.mems.effective",
 					    "cpuset.mems", "mems", NULL };
-	const char *root = root_of(skip_slashes(name));
-	char c[1024], m[1024];
+	char dir[4096], c[1024], m[1024];
 
-	if (err != -ENOSPC || !root)
+	if (err != -ENOSPC || dir_of(name, dir, sizeof(dir)))
 		pft_fatal("--cpuset '%s': cannot move pft into it: %s", name,
 			  strerror(-err));
-	read_first(root, skip_slashes(name), cpus, c, sizeof(c));
-	read_first(root, skip_slashes(name), mems, m, sizeof(m));
+	read_first(dir, cpus, c, sizeof(c));
+	read_first(dir, mems, m, sizeof(m));
 	pft_usage_error("--cpuset '%s': the cpuset has no CPUs or no memory "
 			"nodes to run on (CPUs '%s', memory nodes '%s')", name,
 			c, m);

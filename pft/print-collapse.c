@@ -34,25 +34,6 @@ static const char *errno_name(int err)
 	return "an error";
 }
 
-static const char *verdict_name(enum faultgen_verdict v)
-{
-	switch (v) {
-	case FAULTGEN_VERDICT_COLLAPSED:
-		return "collapsed";
-	case FAULTGEN_VERDICT_PARTIAL:
-		return "partial";
-	case FAULTGEN_VERDICT_REFUSED_RO:
-		return "refused-read-only";
-	case FAULTGEN_VERDICT_REFUSED_SHARED:
-		return "refused-shared";
-	case FAULTGEN_VERDICT_UNSUPPORTED:
-		return "unsupported";
-	case FAULTGEN_VERDICT_NONE:
-		return "none";
-	}
-	return "unknown";
-}
-
 static const char *range_state_name(enum faultgen_range_state s)
 {
 	switch (s) {
@@ -148,7 +129,7 @@ static void json_collapse(struct pft_json *j, struct faultgen_run *run,
 			  const struct faultgen_collapse_result *c)
 {
 	pj_obj(j, "collapse");
-	pj_str(j, "verdict", verdict_name(c->verdict));
+	pj_str(j, "verdict", faultgen_verdict_name(c->verdict));
 	pj_u64(j, "ranges", c->ranges);
 	pj_u64(j, "collapsed", c->collapsed);
 	pj_u64(j, "failed", c->failed);
