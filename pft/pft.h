@@ -133,6 +133,7 @@ int64_t pft_vmstat_get(const struct pft_vmstat *v, const char *name);
 bool pft_vmstat_relevant(const char *name);
 int pft_read_line(const char *path, char *buf, size_t len);
 void pft_thp_mode(const char *path, char *buf, size_t len);
+uintptr_t pft_vma_start(uintptr_t addr);
 int pft_print_numa_maps(FILE *out, void *addr, size_t len);
 int64_t pft_proc_number(const char *path, const char *key);
 int64_t pft_oom_kills(void);

@@ -461,8 +461,8 @@ static void json_numa_maps(struct pft_json *j, struct faultgen_run *run)
 	pj_arr(j, "numa_maps");
 	if (faultgen_run_region(run, &addr, &len) == 0 &&
 	    (f = fopen("/proc/self/numa_maps", "re"))) {
-		lo = (uintptr_t)addr;
-		hi = lo + len;
+		lo = pft_vma_start((uintptr_t)addr);
+		hi = (uintptr_t)addr + len;
 		while (fgets(line, sizeof(line), f)) {
 			uintptr_t start = (uintptr_t)strtoull(line, NULL, 16);
 			char *nl = strchr(line, '\n');
