@@ -209,7 +209,7 @@ void pft_thp_mode(const char *path, char *buf, size_t len)
  * starts below the region.  addr itself when /proc/self/maps has no such
  * mapping.
  */
-uintptr_t pft_vma_start(uintptr_t addr)
+static uintptr_t pft_vma_start(uintptr_t addr)
 {
 	unsigned long long lo, hi;
 	bool at_start = true;
@@ -235,28 +235,45 @@ uintptr_t pft_vma_start(uintptr_t addr)
 	return start;
 }
 
-/* The numa_maps lines of the mappings that hold [addr, addr + len). */
-int pft_print_numa_maps(FILE *out, void *addr, size_t len)
+/*
+ * Calls line() with each numa_maps line (without its newline) of the
+ * mappings that hold [addr, addr + len); returns how many, or -errno.
+ */
+int pft_numa_maps(void *addr, size_t len,
+		  void (*line)(const char *text, void *ctx), void *ctx)
 {
 	uintptr_t lo = pft_vma_start((uintptr_t)addr);
 	uintptr_t hi = (uintptr_t)addr + len;
-	char line[4096];
+	char buf[4096];
 	int found = 0;
 	FILE *f;
 
 	f = fopen("/proc/self/numa_maps", "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		uintptr_t start = (uintptr_t)strtoull(line, NULL, 16);
+	while (fgets(buf, sizeof(buf), f)) {
+		uintptr_t start = (uintptr_t)strtoull(buf, NULL, 16);
+		char *nl = strchr(buf, '\n');
 
+		if (nl)
+			*nl = '\0';
 		if (start >= lo && start < hi) {
-			fputs(line, out);
+			line(buf, ctx);
 			found++;
 		}
 	}
 	fclose(f);
 	return found;
+}
+
+static void print_line(const char *text, void *ctx)
+{
+	fprintf(ctx, "%s\n", text);
+}
+
+int pft_print_numa_maps(FILE *out, void *addr, size_t len)
+{
+	return pft_numa_maps(addr, len, print_line, out);
 }
 
 /*
