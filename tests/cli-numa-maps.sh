@@ -20,8 +20,9 @@ anon_sum() {
 	sed -n 's/.* anon=\([0-9]*\).*/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }'
 }
 
-for args in "-t 1" "-t 2 -F" "-t 2 -F --thp=never" "-t 4 -F --thp=never" \
-	"-t 2 -F --thp=always"; do
+for args in "-t 1" "-t 2 --oversubscribe" \
+	"-t 2 --oversubscribe --thp=never" "-t 4 --oversubscribe --thp=never" \
+	"-t 2 --oversubscribe --thp=always"; do
 	# shellcheck disable=SC2086
 	run_pft text $args -m 4000K -N
 	if [ "$rc" -ne 0 ]; then
@@ -53,7 +54,7 @@ for line in d["numa_maps"]:
 done
 
 # One mapping per worker, with guards: one line each, their pages only.
-run_pft per -M -t 4 -F -m 4000K -N
+run_pft per -M -t 4 --oversubscribe -m 4000K -N
 grep ' anon=' "$tmp/per.out" >"$tmp/lines"
 if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/lines")" -ne 4 ] ||
 	[ "$(anon_sum "$tmp/lines")" -ne $pages ]; then

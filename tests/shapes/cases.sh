@@ -38,13 +38,14 @@ run() {
 	return 1
 }
 
-# check.py's flags for pft options: -a pins, -n processes, -F oversubscribes.
+# check.py's flags for pft options: -a pins, -n processes, --oversubscribe
+# oversubscribes (-F is accepted and ignored, as in 0.12x).
 check_flags() {
 	for a; do
 		case $a in
 		-a) printf ' --pin' ;;
 		-n) printf ' --processes' ;;
-		-F) printf ' --oversubscribe' ;;
+		--oversubscribe) printf ' --oversubscribe' ;;
 		esac
 	done
 }
@@ -384,10 +385,11 @@ shape_big_sparse() {
 shape_one_cpu() {
 	case_ci topology c_topology 1 1 1 1 1
 	case_ci clip c_all 4 -t 4
-	case_ci oversubscribe-pin c_all 4 -t 4 -a -F
-	case_full procs-oversubscribe c_all 2 -n 2 -F
+	case_full f-ignored c_all 4 -t 4 -F
+	case_ci oversubscribe-pin c_all 4 -t 4 -a --oversubscribe
+	case_full procs-oversubscribe c_all 2 -n 2 --oversubscribe
 	case_full cpus-outside c_refused 2 --cpus pft --cpus=1
-	case_ci per-thread-vma c_vmas 8 -F
+	case_ci per-thread-vma c_vmas 8 --oversubscribe
 	case_ci sweep-l3 c_sweep l3 1
 	case_ci legacy-threads c_legacy 1 -t 4 -m 4M
 	case_full legacy-processes c_legacy 1 -n 4 -m 4M
