@@ -167,6 +167,13 @@ c_numa() {
 	check.py numa out --policy "$policy" $per
 }
 
+# c_policies CPUS: libfaultgen's BIND, PREFERRED (each node), INTERLEAVE
+# (all nodes) and WORKER_LOCAL (a pinned worker on each CPU of CPUS) put
+# the pages where numa_maps says the policy names.
+c_policies() {
+	check.py policies --cpus "$1"
+}
+
 # c_sweep KIND COUNTS: pft-sweep --cpu-groups=KIND over COUNTS; every
 # point holds one CPU of distinct groups, and its workers ran there (read
 # back from the JSON of each pft run).
@@ -350,6 +357,7 @@ shape_two_sockets() {
 	case_ci numa-local-per-thread c_numa 0-95:12 8 local -p -M
 	case_full numa-local-all c_numa 0-95 96 local -p
 	case_full numa-default c_numa 0,24,48,72 4 default
+	case_ci numa-policies c_policies 0,24,48,72
 	case_full cgroup1-node2 c_cgroup1 node2 48-71 2
 	case_full cpuset-v1-node2 c_cpuset node2 48-71 24 cgroup-v1 -a
 	case_ci legacy-threads c_legacy 96 -t 96 -m 96M
@@ -374,7 +382,8 @@ shape_big_sparse() {
 	case_ci cgroup2-pftset c_cgroup2 pftset 128-140 1
 	case_ci cpuset-v2-pftset c_cpuset pftset 128-140 13 cgroup-v2 -a
 	case_full per-thread-vma-90 c_vmas 90
-	case_ci numa-local-2-nodes c_numa 64-71,80-87 16 local -p
+	case_ci numa-local-2-nodes c_numa 72-87 16 local -p
+	case_full numa-policies-2-nodes c_policies 64,66,80,82
 	case_full sweep-core c_sweep core 1,24,47
 	case_full sweep-node c_sweep node 1,2
 	case_ci legacy-threads c_legacy 90 -t 90 -m 90M

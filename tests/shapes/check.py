@@ -12,12 +12,14 @@
 #   check.py numa OUT [--per-thread] [--policy local|default]
 #   check.py sweep RUNS SWEEPJSON --groups l3|core|node --counts LIST
 #   check.py usage ERR --rc N --names TEXT
+#   check.py policies --cpus LIST   (libfaultgen's NUMA policies, in-process)
 #
 # Prints nothing and exits 0 when everything holds; otherwise one line per
 # problem and exit 1.
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+import ctypes
 import json
 import os
 import re
@@ -397,9 +399,118 @@ def cmd_usage(args):
           "%r" % (lines[:1], o["names"]))
 
 
+# ---- libfaultgen's NUMA policies, through its public API (ctypes) --------
+
+# enum faultgen_numa of faultgen.h
+BIND, INTERLEAVE, PREFERRED, WORKER_LOCAL = 2, 3, 4, 5
+MIB = 1 << 20
+
+
+def region_nodes(addr, length):
+    """(policy, {node: pages}) of each numa_maps line of the mappings that
+    hold [addr, addr + length), from the kernel's own account."""
+    lo = addr
+    with open("/proc/self/maps") as f:
+        for line in f:
+            a, b = (int(x, 16) for x in line.split()[0].split("-"))
+            if a <= addr < b:
+                lo = a
+    out = []
+    with open("/proc/self/numa_maps") as f:
+        for line in f:
+            p = line.split()
+            if lo <= int(p[0], 16) < addr + length:
+                out.append((p[1], {int(k[1:]): int(v) for k, v in
+                                   (x.split("=", 1) for x in p[2:])
+                                   if re.fullmatch(r"N\d+", k)}))
+    return out
+
+
+def run_policy(lib, policy, nodes, cpus, workers):
+    """Runs `workers` pinned threads of 1 MiB each under the policy;
+    returns the region's numa_maps lines, or None after a problem."""
+    attr, run = ctypes.c_void_p(), ctypes.c_void_p()
+    what = "policy %d nodes %s" % (policy, nodes)
+    calls = [("attr_new", lambda: lib.faultgen_attr_new(ctypes.byref(attr))),
+             ("set_size", lambda: lib.faultgen_attr_set_size(
+                 attr, ctypes.c_uint64(workers * MIB))),
+             ("set_workers", lambda: lib.faultgen_attr_set_workers(
+                 attr, workers, 0)),
+             ("set_cpus", lambda: lib.faultgen_attr_set_cpus(
+                 attr, cpus.encode())),
+             ("set_pin", lambda: lib.faultgen_attr_set_pin(attr, 1)),
+             ("set_numa_nodes", lambda: lib.faultgen_attr_set_numa_nodes(
+                 attr, policy, nodes.encode() if nodes else None)),
+             ("run_new", lambda: lib.faultgen_run_new(attr,
+                                                      ctypes.byref(run)))]
+    for name, call in calls:
+        rc = call()
+        if not check(rc == 0, "%s: faultgen_%s: %d" % (what, name, rc)):
+            lib.faultgen_attr_free(attr)
+            return None
+    addr, length = ctypes.c_void_p(), ctypes.c_size_t()
+    lib.faultgen_run_region(run, ctypes.byref(addr), ctypes.byref(length))
+    lines = region_nodes(addr.value, length.value)
+    lib.faultgen_run_free(run)
+    lib.faultgen_attr_free(attr)
+    return lines
+
+
+def cmd_policies(args):
+    o, _ = opts(args, [], ["cpus"])
+    lib = ctypes.CDLL("libfaultgen.so.0")
+    lib.faultgen_attr_set_numa_nodes.argtypes = [ctypes.c_void_p,
+                                                 ctypes.c_int,
+                                                 ctypes.c_char_p]
+    for f in ("attr_free", "run_free", "attr_set_size", "attr_set_workers",
+              "attr_set_cpus", "attr_set_pin", "run_new", "run_region"):
+        getattr(lib, "faultgen_" + f).argtypes = None
+    cpus = sorted(cpulist(o["cpus"]))
+    nodes = sorted(cpulist(read("/sys/devices/system/node/online")))
+    n, pages = len(cpus), len(cpus) * MIB // PAGE
+    cpus_text = ",".join(map(str, cpus))
+
+    def expect(policy, nodelist, want_policy, want):
+        lines = run_policy(lib, policy, nodelist, cpus_text, n)
+        if lines is None:
+            return
+        got = {}
+        for pol, on in lines:
+            check(pol in want_policy, "policy %d nodes %s: VMA policy %s, "
+                  "want %s" % (policy, nodelist, pol, want_policy))
+            for k, v in on.items():
+                got[k] = got.get(k, 0) + v
+        check(want(got), "policy %d nodes %s: pages per node %s" %
+              (policy, nodelist, sorted(got.items())))
+        return lines
+
+    for k in nodes:
+        expect(BIND, str(k), ["bind:%d" % k], lambda g, k=k: g == {k: pages})
+        expect(PREFERRED, str(k), ["prefer:%d" % k],
+               lambda g, k=k: g == {k: pages})
+    span = "%d-%d" % (nodes[0], nodes[-1]) if len(nodes) > 1 else str(nodes[0])
+    share = pages // len(nodes)
+    expect(INTERLEAVE, span, ["interleave:" + span],
+           lambda g: sum(g.values()) == pages and set(g) == set(nodes) and
+           all(abs(v - share) <= 1 for v in g.values()))
+    # Each worker's slice bound to the node of its CPU: one VMA per node
+    # of the CPUs, holding the pages of the workers there.
+    per_node = {}
+    for c in cpus:
+        per_node[node_of(c)] = per_node.get(node_of(c), 0) + MIB // PAGE
+    lines = expect(WORKER_LOCAL, None,
+                   ["bind:%d" % k for k in per_node],
+                   lambda g: g == per_node)
+    if lines:
+        vmas = sorted((pol, tuple(sorted(on.items()))) for pol, on in lines)
+        want = sorted(("bind:%d" % k, ((k, v),)) for k, v in
+                      per_node.items())
+        check(vmas == want, "worker-local VMAs %s, want %s" % (vmas, want))
+
+
 COMMANDS = {"topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
             "vmas": cmd_vmas, "numa": cmd_numa, "sweep": cmd_sweep,
-            "usage": cmd_usage}
+            "usage": cmd_usage, "policies": cmd_policies}
 
 
 def main():
