@@ -383,7 +383,7 @@ shape_big_sparse() {
 	case_ci cpuset-v2-pftset c_cpuset pftset 128-140 13 cgroup-v2 -a
 	case_full per-thread-vma-90 c_vmas 90
 	case_ci numa-local-2-nodes c_numa 72-87 16 local -p
-	case_full numa-policies-2-nodes c_policies 64,66,80,82
+	case_ci numa-policies-2-nodes c_policies 64,66,80,82
 	case_full sweep-core c_sweep core 1,24,47
 	case_full sweep-node c_sweep node 1,2
 	case_ci legacy-threads c_legacy 90 -t 90 -m 90M
