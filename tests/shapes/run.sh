@@ -189,6 +189,8 @@ boot() {
 	limit=$shape_timeout
 	if [ "$budget" -gt 0 ]; then
 		left=$((budget - ($(date +%s) - started)))
+		# timeout takes 0 for no limit at all.
+		[ "$left" -gt 0 ] || left=1
 		[ "$left" -lt "$limit" ] && limit=$left
 	fi
 	echo "$limit" >"$dir/limit"
@@ -228,6 +230,8 @@ report() {
 	init=$(field INIT | head -n 1)
 	if [ -z "$init" ]; then
 		why="no /init within $limit s"
+		[ "$limit" -lt "$shape_timeout" ] &&
+			why="$why, what was left of the time budget ($budget s)"
 		[ "$status" -ne 124 ] && [ "$status" -ne 137 ] &&
 			why="QEMU exited $status: $(grep -v 'TCG doesn' "$dir/qemu.err" | tail -n 1)"
 		row "$shape" boot SKIP - "$why"
@@ -263,6 +267,9 @@ report() {
 				row "$shape" "$c" FAIL - "the guest stopped during it: $(grep -a -i 'panic\|oops\|BUG' "$dir/console" | head -n 1)"
 			fi
 			start=
+		elif [ "$limit" -lt "$shape_timeout" ] &&
+			{ [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; }; then
+			row "$shape" "$c" SKIP - "not run: the time budget ran out"
 		else
 			row "$shape" "$c" SKIP - "not run: the guest stopped before it"
 		fi
