@@ -337,6 +337,7 @@ void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process);
 void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
 		 bool process);
+void fg_measure_rates(struct faultgen_result *r);
 void fg_measure_fold(struct faultgen_run *run);
 void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys);
 FG_TESTABLE double fg_median(double *v, size_t n);

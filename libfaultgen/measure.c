@@ -227,6 +227,18 @@ static void fold_workers(struct faultgen_run *run, struct faultgen_result *r)
 	}
 }
 
+/* The rates of the counts and times in r, and the figure of record; again
+ * after a pattern changes those (pretouch times from before its workers
+ * exist). */
+void fg_measure_rates(struct faultgen_result *r)
+{
+	r->pages_per_wall_s = rate((double)r->pages, r->elapsed_s);
+	r->pages_per_cpu_s = rate((double)r->pages, r->user_s + r->sys_s);
+	r->faults_per_wall_s = rate((double)r->minflt, r->elapsed_s);
+	r->faults_per_cpu_s = rate((double)r->minflt, r->user_s + r->sys_s);
+	fold_rate(r);
+}
+
 void fg_measure_fold(struct faultgen_run *run)
 {
 	struct faultgen_result *r = &run->result;
@@ -242,15 +254,11 @@ void fg_measure_fold(struct faultgen_run *run)
 	r->pages_per_round = run->slice_pages * n;
 	fold_workers(run, r);
 	r->expected_faults = r->pages;
-	r->pages_per_wall_s = rate((double)r->pages, r->elapsed_s);
-	r->pages_per_cpu_s = rate((double)r->pages, r->user_s + r->sys_s);
-	r->faults_per_wall_s = rate((double)r->minflt, r->elapsed_s);
-	r->faults_per_cpu_s = rate((double)r->minflt, r->user_s + r->sys_s);
 	r->faults_agree = fg_faults_agree(r->expected_faults, r->minflt, n);
 	r->shm_refault = run->attr.backing == FAULTGEN_BACKING_SYSV &&
 			 fg_attr_repeats(&run->attr);
 	r->cancelled = atomic_load(&run->cancelled) != 0;
 	fold_rounds(run, r);
-	fold_rate(r);
+	fg_measure_rates(r);
 	run->measured = true;
 }

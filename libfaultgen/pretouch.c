@@ -365,10 +365,7 @@ static void fold(struct faultgen_run *run, const struct pt_plan *p,
 	r->bytes = p->bytes;
 	r->pages_per_round = p->bytes / (uint64_t)run->pagesize;
 	r->rounds = 1;
-	r->pages_per_wall_s =
-		r->elapsed_s > 0 ? (double)r->pages / r->elapsed_s : 0;
-	r->faults_per_wall_s =
-		r->elapsed_s > 0 ? (double)r->minflt / r->elapsed_s : 0;
+	fg_measure_rates(r);
 }
 
 static const struct fg_work pretouch_work = { .body = pretouch_body };

@@ -31,6 +31,11 @@ enum long_only {
 	OPT_CACHELINES,
 	OPT_THP,
 	OPT_NUMA_LOCAL,
+	OPT_LOCALALLOC,
+	OPT_NUMA,
+	OPT_MEMBIND,
+	OPT_INTERLEAVE,
+	OPT_PREFERRED,
 	OPT_DURATION,
 	OPT_ROUNDS,
 	OPT_ZAP,
@@ -76,6 +81,11 @@ static const struct option long_options[] = {
 	{ "touch", required_argument, NULL, OPT_TOUCH },
 	{ "thp", required_argument, NULL, OPT_THP },
 	{ "numa-local", no_argument, NULL, OPT_NUMA_LOCAL },
+	{ "localalloc", no_argument, NULL, OPT_LOCALALLOC },
+	{ "numa", required_argument, NULL, OPT_NUMA },
+	{ "membind", required_argument, NULL, OPT_MEMBIND },
+	{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
+	{ "preferred", required_argument, NULL, OPT_PREFERRED },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "zap", required_argument, NULL, OPT_ZAP },
@@ -195,9 +205,9 @@ static double parse_seconds(const char *opt, const char *s, bool zero_ok)
 		pft_usage_error("%s '%s': not a number of seconds (such as 2, "
 				"0.5 or 1e-3)", opt, s);
 	v = strtod(s, NULL);
-	if (!isfinite(v) || v > 86400)
-		pft_usage_error("%s '%s': too long (at most 86400 seconds)",
-				opt, s);
+	if (!isfinite(v) || v > FAULTGEN_MAX_SECONDS)
+		pft_usage_error("%s '%s': too long (at most %.0f seconds)",
+				opt, s, FAULTGEN_MAX_SECONDS);
 	if (v <= 0 && !zero_ok)
 		pft_usage_error("%s '%s': must be more than 0 seconds", opt, s);
 	return v;
@@ -241,7 +251,7 @@ static void set_workers(struct pft_opts *o, const char *opt, const char *s,
 		pft_msg("%s: switching to %s mode", opt,
 			kind == FAULTGEN_THREADS ? "thread" : "process");
 	o->workers =
-		(unsigned int)pft_parse_count(opt, s, 1, PFT_MAX_WORKERS);
+		(unsigned int)pft_parse_count(opt, s, 1, FAULTGEN_MAX_WORKERS);
 	o->kind = kind;
 	o->workers_given = true;
 }
@@ -398,6 +408,45 @@ static void opt_cpuset(struct pft_opts *o, const struct pft_option *opt,
 	o->cpuset = s;
 }
 
+/* -p, --localalloc, --numa, --membind, ...: one memory policy.  The same
+ * policy twice is taken (0.12x's -p was a flag); two different ones
+ * conflict. */
+static void set_numa(struct pft_opts *o, const char *opt,
+		     enum faultgen_numa numa, const char *nodes)
+{
+	if (o->numa_opt && (o->numa != numa ||
+			    (nodes && o->numa_nodes &&
+			     strcmp(nodes, o->numa_nodes) != 0)))
+		pft_usage_error("%s conflicts with %s: choose one memory "
+				"policy", opt, o->numa_opt);
+	if (nodes && !*nodes)
+		pft_usage_error("%s '': a node list is needed (such as 0, "
+				"0-3 or all)", opt);
+	o->numa = numa;
+	o->numa_nodes = nodes;
+	o->numa_opt = opt;
+}
+
+/* -p, --numa-local, --localalloc; --membind, --interleave, --preferred:
+ * the policy is the option's value, and the argument its nodes. */
+static void opt_numa_policy(struct pft_opts *o, const struct pft_option *opt,
+			    const char *s)
+{
+	set_numa(o, opt->name, (enum faultgen_numa)opt->val, s);
+}
+
+static void opt_numa(struct pft_opts *o, const struct pft_option *opt,
+		     const char *s)
+{
+	if (!strcmp(s, "bind") || !strcmp(s, "interleave") ||
+	    !strcmp(s, "preferred"))
+		pft_usage_error("%s '%s': give the nodes with --membind, "
+				"--interleave or --preferred", opt->name, s);
+	set_numa(o, opt->name,
+		 (enum faultgen_numa)pft_keyword(opt->name, s, pft_numa_modes),
+		 NULL);
+}
+
 static void opt_thp(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
@@ -432,7 +481,8 @@ static void opt_zap(struct pft_opts *o, const struct pft_option *opt,
 static void opt_warmup(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
-	o->warmup = (unsigned int)pft_parse_count(opt->name, s, 0, 1000000);
+	o->warmup = (unsigned int)pft_parse_count(opt->name, s, 0,
+						   FAULTGEN_MAX_WARMUP);
 	o->warmup_given = true;
 }
 
@@ -495,7 +545,8 @@ static void opt_chunk(struct pft_opts *o, const struct pft_option *opt,
 static void opt_jdk(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	o->jdk = (unsigned int)pft_parse_count(opt->name, s, 8, 99);
+	o->jdk = (unsigned int)pft_parse_count(opt->name, s, 8,
+						 FAULTGEN_MAX_JDK);
 	o->jdk_given = true;
 }
 
@@ -528,8 +579,18 @@ static const struct pft_option options[] = {
 	OPT_VAL('t', "-t", PFT_SET_WORKERS, opt_workers, FAULTGEN_THREADS),
 	OPT_VAL(OPT_THREADS, "--threads", PFT_SET_WORKERS, opt_workers,
 		FAULTGEN_THREADS),
-	FLAG('p', "-p", PFT_SET_NUMA, numa_local),
-	FLAG(OPT_NUMA_LOCAL, "--numa-local", PFT_SET_NUMA, numa_local),
+	OPT_VAL('p', "-p", PFT_SET_NUMA, opt_numa_policy, FAULTGEN_NUMA_LOCAL),
+	OPT_VAL(OPT_NUMA_LOCAL, "--numa-local", PFT_SET_NUMA, opt_numa_policy,
+		FAULTGEN_NUMA_LOCAL),
+	OPT_VAL(OPT_LOCALALLOC, "--localalloc", PFT_SET_NUMA, opt_numa_policy,
+		FAULTGEN_NUMA_LOCAL),
+	OPT(OPT_NUMA, "--numa", PFT_SET_NUMA, opt_numa),
+	OPT_VAL(OPT_MEMBIND, "--membind", PFT_SET_NUMA, opt_numa_policy,
+		FAULTGEN_NUMA_BIND),
+	OPT_VAL(OPT_INTERLEAVE, "--interleave", PFT_SET_NUMA, opt_numa_policy,
+		FAULTGEN_NUMA_INTERLEAVE),
+	OPT_VAL(OPT_PREFERRED, "--preferred", PFT_SET_NUMA, opt_numa_policy,
+		FAULTGEN_NUMA_PREFERRED),
 	OPT('s', "-s", PFT_SET_NONE, opt_sleep),
 	OPT(OPT_SLEEP, "--sleep", PFT_SET_NONE, opt_sleep),
 	OPT('v', "-v", PFT_SET_NONE, opt_verbose),

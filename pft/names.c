@@ -64,6 +64,25 @@ const struct pft_name pft_pretouches[] = {
 	{ NULL, 0 },
 };
 
+/* --numa's keywords: the policies that take no nodes. */
+const struct pft_name pft_numa_modes[] = {
+	{ "default", FAULTGEN_NUMA_DEFAULT },
+	{ "local", FAULTGEN_NUMA_LOCAL },
+	{ "worker-local", FAULTGEN_NUMA_WORKER_LOCAL },
+	{ NULL, 0 },
+};
+
+/* Every policy's name in --json. */
+static const struct pft_name pft_numas[] = {
+	{ "default", FAULTGEN_NUMA_DEFAULT },
+	{ "local", FAULTGEN_NUMA_LOCAL },
+	{ "worker-local", FAULTGEN_NUMA_WORKER_LOCAL },
+	{ "bind", FAULTGEN_NUMA_BIND },
+	{ "interleave", FAULTGEN_NUMA_INTERLEAVE },
+	{ "preferred", FAULTGEN_NUMA_PREFERRED },
+	{ NULL, 0 },
+};
+
 const struct pft_name pft_gcs[] = {
 	{ "none", FAULTGEN_GC_NONE },
 	{ "g1", FAULTGEN_GC_G1 },
@@ -135,6 +154,11 @@ const char *pft_collapse_name(enum faultgen_collapse c)
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t)
 {
 	return name_of(pft_pretouches, (int)t);
+}
+
+const char *pft_numa_name(enum faultgen_numa n)
+{
+	return name_of(pft_numas, (int)n);
 }
 
 const char *pft_gc_name(enum faultgen_jvm_gc g)

@@ -23,17 +23,9 @@
 /* Longest CPU list pft formats: a worst case of ~8192 sparse CPUs. */
 #define PFT_CPULIST_LEN 65536
 
-/*
- * Copies of the library's rules, kept with rules.c until the library
- * answers them itself: it refuses more workers than PFT_MAX_WORKERS
- * (faultgen_attr_set_workers); duration and rounds mode run unmeasured
- * rounds first unless --warmup says otherwise; and the fewest sampled
- * rounds whose median rate stands for the run's fault/wsec (fewer: pages
- * over elapsed time).
- */
-#define PFT_MAX_WORKERS (1u << 20)
+/* pft's own default: the unmeasured rounds of --duration and --rounds
+ * when --warmup is not given (the library's default is none). */
 #define PFT_DEFAULT_WARMUP 2
-#define PFT_MEDIAN_MIN_ROUNDS 3
 
 /*
  * The library settings options map onto: the command line records which
@@ -92,7 +84,9 @@ struct pft_opts {
 	enum faultgen_backing backing;
 	const char *backing_opt;
 	bool shm_lock;
-	bool numa_local;
+	enum faultgen_numa numa;
+	const char *numa_nodes; /* bind, interleave, preferred: as given */
+	const char *numa_opt;   /* the option that chose numa, or NULL */
 	enum faultgen_thp thp;
 	const char *cpus;
 	const char *cpuset;
@@ -152,6 +146,10 @@ pft_fatal(const char *fmt, ...);
 __attribute__((noreturn)) void pft_print_help(void);
 __attribute__((noreturn)) void pft_print_version(void);
 
+/* Node masks pft reads from the library: up to 1024 nodes. */
+#define PFT_MAX_NODES 1024
+#define PFT_NODE_WORDS (PFT_MAX_NODES / (8 * sizeof(unsigned long)))
+
 /* names.c: the keywords of the options, both ways */
 struct pft_name {
 	const char *name;
@@ -159,7 +157,7 @@ struct pft_name {
 };
 extern const struct pft_name pft_patterns[], pft_touches[], pft_thps[],
 	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[],
-	pft_gcs[];
+	pft_gcs[], pft_numa_modes[];
 int pft_keyword(const char *opt, const char *s, const struct pft_name *tab);
 const char *pft_pattern_name(enum faultgen_pattern p);
 const char *pft_touch_name(enum faultgen_touch t);
@@ -170,6 +168,7 @@ const char *pft_protect_name(enum faultgen_protect p);
 const char *pft_collapse_name(enum faultgen_collapse c);
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
 const char *pft_gc_name(enum faultgen_jvm_gc g);
+const char *pft_numa_name(enum faultgen_numa n);
 
 /* args.c: the command line into pft_opts */
 void pft_opts_init(struct pft_opts *o);
@@ -181,9 +180,6 @@ void pft_opts_release(struct pft_opts *o);
 /* rules.c: pft's copies of the library's rules (to become library calls) */
 void pft_check_combinations(struct pft_opts *o);
 void pft_check_chunk(const struct pft_opts *o, const char *s);
-long pft_cacheline_size(const struct pft_opts *o);
-bool pft_rate_is_median(const struct faultgen_result *r);
-double pft_wall_rate(const struct faultgen_result *r);
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		     const struct faultgen_result *r);
 

@@ -136,7 +136,8 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 	pj_str(j, "touch", pft_touch_name(o->touch));
 	pj_str(j, "backing", pft_backing_name(o->backing));
 	pj_bool(j, "shm_lock", o->shm_lock);
-	pj_str(j, "numa", o->numa_local ? "local" : "default");
+	pj_str(j, "numa", pft_numa_name(o->numa));
+	pj_str_or_null(j, "numa_nodes", o->numa_nodes);
 	pj_str(j, "thp", pft_thp_name(o->thp));
 	pj_bool(j, "pin", o->pin);
 	pj_bool(j, "sched_fifo", o->sched_fifo);
@@ -225,11 +226,27 @@ static void json_legacy(struct pft_json *j, const struct pft_opts *o,
 	pj_dbl(j, "sys_s", pft_printable(r->sys_s));
 	pj_dbl(j, "wall_s", pft_printable(r->elapsed_s));
 	pj_dbl(j, "flt_per_cpu_s", pft_printable(r->pages_per_cpu_s));
-	pj_dbl(j, "fault_per_wsec", pft_printable(pft_wall_rate(r)));
+	pj_dbl(j, "fault_per_wsec", pft_printable(r->rate));
 	pj_str(j, "fault_per_wsec_is",
-	       pft_rate_is_median(r) ? "round_rate_median" :
-				       "pages_per_wall_s");
+	       r->rate_kind == FAULTGEN_RATE_ROUND_MEDIAN ?
+		       "round_rate_median" : "pages_per_wall_s");
 	pj_obj_end(j);
+}
+
+/* "node_pages": [pages on node 0, on node 1, ...] of a worker or (-1)
+ * of the run, when they were counted. */
+static void json_node_pages(struct pft_json *j, struct faultgen_run *run,
+			    int worker)
+{
+	uint64_t pages[PFT_MAX_NODES];
+	int n = faultgen_run_node_pages(run, worker, pages, PFT_MAX_NODES);
+
+	if (n < 0)
+		return;
+	pj_arr(j, "node_pages");
+	for (int i = 0; i < n && i < PFT_MAX_NODES; i++)
+		pj_u64(j, NULL, pages[i]);
+	pj_arr_end(j);
 }
 
 static void json_workers(struct pft_json *j, struct faultgen_run *run,
@@ -256,6 +273,7 @@ static void json_workers(struct pft_json *j, struct faultgen_run *run,
 		pj_dbl(j, "fault_s", w.fault_s);
 		pj_dbl(j, "user_s", w.user_s);
 		pj_dbl(j, "sys_s", w.sys_s);
+		json_node_pages(j, run, (int)i);
 		pj_obj_end(j);
 	}
 	pj_arr_end(j);
@@ -286,6 +304,7 @@ void pft_print_json(const struct pft_opts *o, struct faultgen_run *run,
 	pj_begin(&j, stdout);
 	pft_json_common(&j, o, run, index);
 	json_result(&j, r);
+	json_node_pages(&j, run, -1);
 	json_legacy(&j, o, r);
 	json_workers(&j, run, r);
 	if (o->numa_maps)

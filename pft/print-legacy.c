@@ -29,7 +29,8 @@ void pft_print_title(const struct pft_opts *o)
 	if (o->tag)
 		printf("TAG pft:%s-%s%s:%s\n",
 		       o->backing == FAULTGEN_BACKING_SYSV ? "shmem" : "anon",
-		       o->numa_local ? "vma-policy" : "sys-default",
+		       o->numa != FAULTGEN_NUMA_DEFAULT ? "vma-policy" :
+						      "sys-default",
 		       o->touch == FAULTGEN_TOUCH_MLOCK ? "-mlocked" :
 		       o->shm_lock			 ? "-shm_locked" :
 							   "",
@@ -54,7 +55,21 @@ void pft_format_legacy(const struct pft_opts *o,
 		 pft_legacy_gbyte(r), (long)r->workers, (long)o->cachelines,
 		 pft_printable(r->user_s), pft_printable(r->sys_s),
 		 pft_printable(r->elapsed_s), pft_printable(r->pages_per_cpu_s),
-		 pft_printable(pft_wall_rate(r)));
+		 pft_printable(r->rate));
+}
+
+/* " node_pages 0:N,1:M": a worker's pages on each node, when counted. */
+static void print_node_pages(struct faultgen_run *run, unsigned int worker)
+{
+	uint64_t pages[PFT_MAX_NODES];
+	int n = faultgen_run_node_pages(run, (int)worker, pages,
+					PFT_MAX_NODES);
+
+	if (n <= 0)
+		return;
+	printf(" node_pages");
+	for (int i = 0; i < n && i < PFT_MAX_NODES; i++)
+		printf("%c%d:%" PRIu64, i ? ',' : ' ', i, pages[i]);
 }
 
 void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
@@ -69,13 +84,15 @@ void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
 		    "worker %u cpu %d last_cpu %d pid %d tid %d pages %" PRIu64
 		    " rounds %" PRIu64 " minflt %" PRIu64 " majflt %" PRIu64
 		    " start %.6fs wall %.6fs user "
-		    "%.6fs sys %.6fs fault/wsec %.3f\n",
+		    "%.6fs sys %.6fs fault/wsec %.3f",
 		    w.index, w.cpu, w.last_cpu, w.pid, w.tid, w.pages, w.rounds,
 		    w.minflt, w.majflt, pft_printable(w.start_s),
 		    pft_printable(w.wall_s), pft_printable(w.user_s),
 		    pft_printable(w.sys_s),
 		    w.wall_s > 0 ? pft_printable((double)w.pages / w.wall_s)
 				 : 0.0);
+		print_node_pages(run, i);
+		putchar('\n');
 	}
 	(void)o;
 }

@@ -195,7 +195,7 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("no result: %s", faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}
-	*rate = pft_wall_rate(&r);
+	*rate = r.rate;
 	if (o->json) {
 		pft_print_json(o, run, &r, info, index);
 	} else {

@@ -80,7 +80,7 @@ static const char *yes_no(bool on)
 static void set_cachelines(struct builder *b)
 {
 	const struct pft_opts *o = b->o;
-	long line = pft_cacheline_size(o);
+	long line = (long)faultgen_cacheline_size();
 	char why[128], val[16];
 
 	snprintf(why, sizeof(why),
@@ -105,6 +105,90 @@ static void set_cpus(struct builder *b)
 	}
 	check_set(b, ret, PFT_SET_CPUS, "--cpus", list,
 		  "bad CPU list (e.g. 0-3,7 or 0-63:8)");
+}
+
+/*
+ * The first node of list that is not in mask (nbits bits), or -1.  "all"
+ * names no node.
+ */
+static int node_outside(const char *list, const unsigned long *mask,
+			size_t nbits)
+{
+	unsigned long want[PFT_NODE_WORDS];
+	size_t bpl = 8 * sizeof(long);
+
+	if (strcmp(list, "all") == 0 ||
+	    faultgen_parse_cpulist(list, want, nbits) < 0)
+		return -1;
+	for (size_t i = 0; i < nbits; i++)
+		if ((want[i / bpl] >> (i % bpl) & 1) &&
+		    !(mask[i / bpl] >> (i % bpl) & 1))
+			return (int)i;
+	return -1;
+}
+
+/* A node list the library refused: the node it could not use, named. */
+__attribute__((noreturn)) static void bad_nodes(struct builder *b, int ret)
+{
+	const struct pft_opts *o = b->o;
+	unsigned long mask[PFT_NODE_WORDS];
+	size_t nbits = sizeof(mask) * 8;
+	char have[256] = "";
+	int n = -1;
+
+	faultgen_attr_free(b->a);
+	if (ret == -ENOENT || ret == -ENXIO) {
+		if ((ret == -ENOENT ? faultgen_numa_nodes(mask, nbits) :
+				      faultgen_numa_allowed(mask, nbits)) >= 0) {
+			n = node_outside(o->numa_nodes, mask, nbits);
+			faultgen_format_cpulist(mask, nbits, have,
+						sizeof(have));
+		}
+		if (n >= 0)
+			pft_usage_error("%s '%s': node %d %s (%s: %s)",
+					o->numa_opt, o->numa_nodes, n,
+					ret == -ENOENT ? "does not exist" :
+					"is not allowed here",
+					ret == -ENOENT ? "nodes" : "allowed",
+					have);
+	}
+	if (ret == -EOPNOTSUPP)
+		pft_usage_error("%s: this kernel or machine has no NUMA "
+				"support", o->numa_opt);
+	if (ret == -EINVAL)
+		pft_usage_error("%s '%s': bad node list (such as 0, 0-3, 1,3 "
+				"or all%s)", o->numa_opt, o->numa_nodes,
+				o->numa == FAULTGEN_NUMA_PREFERRED ?
+				"; one node" : "");
+	pft_usage_error("%s '%s': %s", o->numa_opt, o->numa_nodes,
+			faultgen_strerror(ret));
+}
+
+/* The memory policy; with --json or --per-worker, the pages each worker
+ * of a pattern with slices has on each node are counted after its
+ * faults. */
+static void set_numa(struct builder *b)
+{
+	const struct pft_opts *o = b->o;
+	int ret;
+
+	if (o->numa_nodes) {
+		ret = faultgen_attr_set_numa_nodes(b->a, o->numa,
+						   o->numa_nodes);
+		if (ret)
+			bad_nodes(b, ret);
+	} else {
+		ret = faultgen_attr_set_numa(b->a, o->numa);
+		if (ret == -EOPNOTSUPP)
+			bad_nodes(b, ret);
+		check_set(b, ret, PFT_SET_NUMA, "--numa",
+			  pft_numa_name(o->numa), NULL);
+	}
+	if ((o->json || o->per_worker) &&
+	    (o->pattern == FAULTGEN_SHARED_VMA ||
+	     o->pattern == FAULTGEN_PER_THREAD_VMA))
+		check_set(b, faultgen_attr_set_node_pages(b->a, 1),
+			  PFT_SET_NONE, "--json", NULL, NULL);
 }
 
 /* Where the memory is and who faults it. */
@@ -137,10 +221,7 @@ static void set_memory(struct builder *b)
 		  PFT_SET_SHM_LOCK, "--shm-lock", NULL, NULL);
 	check_set(b, faultgen_attr_set_touch(a, o->touch), PFT_SET_TOUCH,
 		  "--touch", pft_touch_name(o->touch), NULL);
-	check_set(b, faultgen_attr_set_numa(a, o->numa_local ?
-						       FAULTGEN_NUMA_LOCAL :
-						       FAULTGEN_NUMA_DEFAULT),
-		  PFT_SET_NUMA, "--numa-local", NULL, NULL);
+	set_numa(b);
 	check_set(b, faultgen_attr_set_thp(a, o->thp), PFT_SET_THP, "--thp",
 		  pft_thp_name(o->thp), NULL);
 }
@@ -207,6 +288,86 @@ static void set_pattern_knobs(struct builder *b)
 		  "--jdk", num(buf, sizeof(buf), o->jdk), NULL);
 }
 
+/* The option that set `setting`, as the user typed it when given. */
+static const char *option_of(const struct pft_opts *o,
+			     enum faultgen_setting setting, char *buf,
+			     size_t len)
+{
+	static const struct {
+		enum faultgen_setting setting;
+		enum pft_setting pft;
+		const char *name;
+	} tab[] = {
+		{ FAULTGEN_SETTING_SIZE, PFT_SET_SIZE, "--size" },
+		{ FAULTGEN_SETTING_BACKING, PFT_SET_BACKING, "--sysv" },
+		{ FAULTGEN_SETTING_SHM_LOCK, PFT_SET_SHM_LOCK, "-L" },
+		{ FAULTGEN_SETTING_CACHELINES, PFT_SET_CACHELINES, "-c" },
+		{ FAULTGEN_SETTING_NUMA, PFT_SET_NUMA, "--numa" },
+		{ FAULTGEN_SETTING_THP, PFT_SET_THP, "--thp" },
+		{ FAULTGEN_SETTING_CPUS, PFT_SET_CPUS, "--cpus" },
+		{ FAULTGEN_SETTING_CPUSET, PFT_SET_CPUSET, "--cpuset" },
+		{ FAULTGEN_SETTING_PIN, PFT_SET_PIN, "-a" },
+		{ FAULTGEN_SETTING_SCHED_FIFO, PFT_SET_FIFO, "-f" },
+		{ FAULTGEN_SETTING_OVERSUBSCRIBE, PFT_SET_OVERSUBSCRIBE,
+		  "--oversubscribe" },
+		{ FAULTGEN_SETTING_WARMUP, PFT_SET_WARMUP, "--warmup" },
+		{ FAULTGEN_SETTING_PROTECT, PFT_SET_PROTECT, "--protect" },
+		{ FAULTGEN_SETTING_COLLAPSE, PFT_SET_COLLAPSE, "--collapse" },
+		{ FAULTGEN_SETTING_TIMEOUT, PFT_SET_TIMEOUT, "--timeout" },
+		{ FAULTGEN_SETTING_PRETOUCH_TOUCH, PFT_SET_PRETOUCH,
+		  "--pretouch" },
+		{ FAULTGEN_SETTING_CHUNK_SIZE, PFT_SET_CHUNK, "--chunk-size" },
+		{ FAULTGEN_SETTING_JVM, PFT_SET_JVM, "--gc" },
+	};
+
+	switch (setting) {
+	case FAULTGEN_SETTING_PATTERN:
+		snprintf(buf, len, "--pattern=%s", pft_pattern_name(o->pattern));
+		return buf;
+	case FAULTGEN_SETTING_WORKERS:
+		return o->given[PFT_SET_WORKERS].opt ?
+			       o->given[PFT_SET_WORKERS].opt :
+		       o->kind == FAULTGEN_PROCESSES ? "--processes" :
+						       "--threads";
+	case FAULTGEN_SETTING_TOUCH:
+		return o->touch_opt ? o->touch_opt : "--touch";
+	case FAULTGEN_SETTING_REPEAT:
+		return o->duration > 0 ? "--duration" : "--rounds";
+	case FAULTGEN_SETTING_ZAP:
+		snprintf(buf, len, "--zap=%s", pft_zap_name(o->zap));
+		return buf;
+	case FAULTGEN_SETTING_NODE_PAGES:
+		return o->json ? "--json" : "--per-worker";
+	default:
+		break;
+	}
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (tab[i].setting == setting)
+			return o->given[tab[i].pft].opt ?
+				       o->given[tab[i].pft].opt : tab[i].name;
+	return "the options";
+}
+
+/*
+ * Which settings run together is the library's rule: a combination it
+ * refuses is a usage error naming the two options, with its reason.
+ */
+static void check_combination(struct builder *b)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	char one[64], two[64];
+	int ret = faultgen_attr_check(b->a, &c);
+
+	if (!ret)
+		return;
+	faultgen_attr_free(b->a);
+	if (ret != -EINVAL)
+		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
+	pft_usage_error("%s conflicts with %s: %s",
+			option_of(b->o, c.setting, one, sizeof(one)),
+			option_of(b->o, c.with, two, sizeof(two)), c.why);
+}
+
 /* One setter per option.  Each error path frees the attr: pft exits
  * there, but the option fuzzer (tests/fuzz) comes back and checks for
  * leaks. */
@@ -221,6 +382,7 @@ struct faultgen_attr *pft_build_attr(struct pft_opts *o)
 	set_memory(&b);
 	set_schedule(&b);
 	set_pattern_knobs(&b);
+	check_combination(&b);
 	return b.a;
 }
 

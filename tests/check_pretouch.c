@@ -180,6 +180,12 @@ START_TEST(run_faults_every_page_once)
 		      (unsigned long long)r.minflt, (unsigned long long)pages);
 	ck_assert_int_eq(r.faults_agree, 1);
 	ck_assert(r.elapsed_s > 0);
+	/* One pass: the figure of record is the pages over the run's
+	 * elapsed time, as the JVM times its pretouch. */
+	ck_assert_int_eq(r.rate_kind, FAULTGEN_RATE_WALL);
+	ck_assert_double_eq_tol(r.pages_per_wall_s,
+				(double)r.pages / r.elapsed_s, 1e-6);
+	ck_assert(r.rate == r.pages_per_wall_s);
 	faultgen_run_free(run);
 	free_region(region, len);
 	faultgen_attr_free(a);

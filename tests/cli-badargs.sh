@@ -22,6 +22,14 @@ fi
 
 mkfifo "$tmp/noreader"
 
+# A memory node past the highest one (the kernel lists them in sysfs).
+absent_node=1
+for d in /sys/devices/system/node/node[0-9]*; do
+	[ -d "$d" ] || continue
+	n=${d##*node}
+	[ "$n" -lt "$absent_node" ] || absent_node=$((n + 1))
+done
+
 # "NAME WORD ARGS...": the message must contain WORD (the option).
 while IFS='|' read -r name word args; do
 	[ -n "$name" ] || continue
@@ -52,6 +60,18 @@ while IFS='|' read -r name word args; do
 	check_no_new_segment "$name"
 done <<EOF
 size-word|-m|-m abc
+membind-absent|--membind '$absent_node': node $absent_node does not exist|--membind=$absent_node
+membind-range-absent|--membind '0-$absent_node': node $absent_node does not exist|--membind=0-$absent_node
+interleave-absent|--interleave '$absent_node,0': node $absent_node does not exist|--interleave=$absent_node,0
+preferred-absent|--preferred '$absent_node': node $absent_node does not exist|--preferred=$absent_node
+membind-empty|--membind ''|--membind=
+interleave-garbage|--interleave 'zero'|--interleave=zero
+membind-reversed|--membind '3-1'|--membind=3-1
+preferred-two|--preferred '0,$absent_node': bad node list|--preferred=0,$absent_node
+numa-unknown|--numa 'nearby'|--numa=nearby
+numa-needs-nodes|--numa 'bind': give the nodes|--numa=bind
+numa-two-policies|--membind conflicts with -p|-p --membind=0
+numa-two-lists|--interleave conflicts with --interleave|--interleave=0 --interleave=all
 size-suffix|-m|-m 10X
 size-suffix2|-m|-m 4MB
 size-zero|-m|-m 0

@@ -4,7 +4,8 @@
 # stop takes effect soon.  Not a test (it takes minutes and is about
 # timing); run it by hand and quote its summary lines.
 #
-#   tests/bench/kill-trials.sh [TRIALS]        (default 50 each)
+#   tests/bench/kill-trials.sh [TRIALS [PARTS]]  (default 50 each, and
+#                                                 "orphans ctrl_c sysv")
 #
 # orphans: pft -n 256 --oversubscribe, SIGKILL to pft and its run process
 #          at a random moment of the start-up or the run; then count the
@@ -140,6 +141,9 @@ sysv() {
 	echo "sysv: $trials trials, $bad with segments left behind"
 }
 
-orphans
-ctrl_c
-sysv
+for part in ${2:-orphans ctrl_c sysv}; do
+	case $part in
+	orphans | ctrl_c | sysv) "$part" ;;
+	*) echo "kill-trials: no part '$part'" >&2; exit 2 ;;
+	esac
+done
