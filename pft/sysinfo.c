@@ -202,14 +202,48 @@ void pft_thp_mode(const char *path, char *buf, size_t len)
 }
 
 /*
+ * The start of the mapping that holds addr.  The region's mapping merges
+ * with an anonymous mapping just below it when their flags agree (a thread
+ * stack, MAP_STACK, under --thp=never on kernels that mark stacks
+ * VM_NOHUGEPAGE, or any stack on older kernels); its numa_maps line then
+ * starts below the region.  addr itself when /proc/self/maps has no such
+ * mapping.
+ */
+static uintptr_t pft_vma_start(uintptr_t addr)
+{
+	unsigned long long lo, hi;
+	bool at_start = true;
+	uintptr_t start = addr;
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return addr;
+	while (fgets(line, sizeof(line), f)) {
+		/* A long path continues the line: skip to the next one. */
+		bool whole = strchr(line, '\n') != NULL;
+
+		if (at_start && sscanf(line, "%llx-%llx", &lo, &hi) == 2 &&
+		    lo <= addr && addr < hi) {
+			start = (uintptr_t)lo;
+			break;
+		}
+		at_start = whole;
+	}
+	fclose(f);
+	return start;
+}
+
+/*
  * Calls line() with each numa_maps line (without its newline) of the
- * mappings that start inside [addr, addr + len); returns how many, or
- * -errno.
+ * mappings that hold [addr, addr + len); returns how many, or -errno.
  */
 int pft_numa_maps(void *addr, size_t len,
 		  void (*line)(const char *text, void *ctx), void *ctx)
 {
-	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	uintptr_t lo = pft_vma_start((uintptr_t)addr);
+	uintptr_t hi = (uintptr_t)addr + len;
 	char buf[4096];
 	int found = 0;
 	FILE *f;

@@ -227,6 +227,18 @@ check_numa check_pft_setup cli-badargs.sh cli-json.sh cli-numa.sh"
 step "valgrind memcheck" memcheck
 step "fuzzing" fuzz
 step "cppcheck and clang-tidy" static_analysis
+# QEMU guests of the machine shapes (tests/shapes/README): the CI cases of
+# SHAPES_CI within SHAPES_BUDGET seconds; what cannot boot or would not fit
+# is a SKIP in the table, with the reason; make check-shapes runs them all.
+shapes_ci() {
+	# shellcheck disable=SC2086
+	SHAPES_BUDGET=${SHAPES_BUDGET:-480} top_srcdir=$top top_builddir=$top \
+		sh "$top/tests/shapes/run.sh" --set=ci ${SHAPES_CI:-epyc-9634 big-sparse}
+	rc=$?
+	[ $rc -eq 77 ] && echo "run-all: shapes: SKIP, no shape booted" >&2
+	[ $rc -eq 0 ] || [ $rc -eq 77 ]
+}
+step "machine shapes (QEMU, SHAPES_SET=ci)" shapes_ci
 
 pass=$(awk '$1=="PASS"{s+=$2} END{print s+0}' "$logdir/counts" 2>/dev/null || echo 0)
 fail=$(awk '$1=="FAIL"||$1=="ERROR"||$1=="XPASS"{s+=$2} END{print s+0}' "$logdir/counts" 2>/dev/null || echo 0)

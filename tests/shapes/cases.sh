@@ -1,0 +1,405 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cases.sh - the cases of each shape, run inside the guest by /init;
+# sourced, not run (busybox sh).
+#
+# A case is a function run in a subshell in its own directory; it exits 0
+# (pass), 77 (skip, its last line says why) or anything else (fail, its
+# last lines say why).  Every pft run is checked by check.py against the
+# mask the case asked for and the guest's sysfs: where each worker ran,
+# how many workers, pages and faults, which VMAs, which nodes.  Times
+# measured in a TCG guest mean nothing and are never looked at.
+#
+# On fd 3 (the runner's serial port): "PLAN name..." first, then for each
+# case "CASE name" when it starts and "RESULT name PASS|FAIL|SKIP [why]"
+# when it ends, with "LOG name line" lines after a failure.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+M=1048576
+case_timeout=900
+cg=/sys/fs/cgroup
+
+say() {
+	echo "$*" >&3
+}
+
+# Every command of a case runs under a timeout: a hung pft fails its case
+# instead of hanging the guest until the runner's own timeout.
+tmo() {
+	timeout -s KILL "$case_timeout" "$@"
+}
+
+# run COMMAND...: out and err hold its output; fails unless it exits 0.
+run() {
+	tmo "$@" >out 2>err
+	rc=$?
+	[ "$rc" -eq 0 ] && return 0
+	echo "'$*' exited $rc: $(tail -n 3 err)"
+	return 1
+}
+
+# check.py's flags for pft options: -a pins, -n processes, --oversubscribe
+# oversubscribes (-F is accepted and ignored, as in 0.12x).
+check_flags() {
+	for a; do
+		case $a in
+		-a) printf ' --pin' ;;
+		-n) printf ' --processes' ;;
+		--oversubscribe) printf ' --oversubscribe' ;;
+		esac
+	done
+}
+
+# The CPUs this shell may run on, as a list.
+my_cpus() {
+	taskset -cp $$ | sed 's/.*: *//'
+}
+
+# ---- the cases ------------------------------------------------------------
+
+c_topology() {
+	check.py topology --cpus "$1" --l3 "$2" --nodes "$3" --smt "$4" \
+		--packages "$5"
+}
+
+# c_taskset MASK N PFT-ARGS...: taskset -c MASK pft PFT-ARGS (N workers
+# asked, 1 MiB each): workers inside MASK, pinned in order with -a,
+# clipped as 0.12x clips.
+c_taskset() {
+	mask=$1 n=$2
+	shift 2
+	run taskset -c "$mask" pft --json -m $((n * M)) "$@" || return 1
+	# shellcheck disable=SC2046
+	check.py run out err --mask "$mask" --requested "$n" \
+		--size $((n * M)) $(check_flags "$@")
+}
+
+# c_cpus MASK N PFT-ARGS...: the same with pft --cpus=MASK.
+c_cpus() {
+	mask=$1 n=$2
+	shift 2
+	run pft --json -m $((n * M)) --cpus="$mask" "$@" || return 1
+	# shellcheck disable=SC2046
+	check.py run out err --mask "$mask" --requested "$n" \
+		--size $((n * M)) $(check_flags "$@")
+}
+
+# c_all N PFT-ARGS...: no mask but the one this shell has.
+c_all() {
+	n=$1
+	shift
+	mask=$(my_cpus)
+	run pft --json -m $((n * M)) "$@" || return 1
+	# shellcheck disable=SC2046
+	check.py run out err --mask "$mask" --requested "$n" \
+		--size $((n * M)) $(check_flags "$@")
+}
+
+# c_refused STATUS TEXT COMMAND...: COMMAND exits STATUS and its first
+# line on stderr contains TEXT.
+c_refused() {
+	want=$1 text=$2
+	shift 2
+	tmo "$@" >out 2>err
+	check.py usage err --rc $? --want-rc "$want" --names "$text"
+}
+
+# c_legacy WORKERS PFT-ARGS...: pft's stdout and stderr merged, as mmtests
+# read them: exactly one result line, in 0.12x's format, WORKERS workers.
+c_legacy() {
+	w=$1
+	shift
+	tmo pft "$@" >merged 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "pft $* exited $rc"; tail -n 3 merged; return 1; }
+	check.py legacy merged --workers "$w"
+}
+
+# c_vmas N [PFT-ARGS...]: pft with N pinned threads pauses after its run
+# (-P); its maps then hold one anonymous VMA per worker (-M), and for the
+# shared-VMA control one VMA for all.
+c_vmas() {
+	n=$1
+	shift
+	for pattern in per-thread-vma shared-vma; do
+		flag=
+		[ "$pattern" = shared-vma ] && flag=--shared
+		tmo pft --json -N -P -a -t "$n" -m $((n * M)) \
+			--pattern=$pattern "$@" >out 2>err &
+		bg=$!
+		pid=
+		i=0
+		while [ -z "$pid" ] && [ $i -lt "$case_timeout" ] &&
+			kill -0 $bg 2>/dev/null; do
+			sleep 1
+			i=$((i + 1))
+			pid=$(sed -n 's/.*paused.*pid \([0-9]*\).*/\1/p' err)
+		done
+		if [ -z "$pid" ]; then
+			echo "$pattern: pft never paused: $(tail -n 3 err)"
+			kill -9 $bg 2>/dev/null
+			return 1
+		fi
+		cp "/proc/$pid/maps" maps
+		kill -USR1 "$pid"
+		wait $bg || { echo "$pattern: pft exited $?"; return 1; }
+		# shellcheck disable=SC2046
+		check.py run out err --mask "$(my_cpus)" --requested "$n" \
+			--size $((n * M)) --pin $(check_flags "$@") || return 1
+		# shellcheck disable=SC2086
+		check.py vmas maps out --workers "$n" $flag || return 1
+	done
+}
+
+# c_numa MASK N POLICY PFT-ARGS...: one pinned worker per CPU of MASK;
+# the pages of each worker are on the node of its CPU (policy "local"
+# with -p, the default policy otherwise, which is local too).
+c_numa() {
+	mask=$1 n=$2 policy=$3
+	shift 3
+	run pft --json -N -a --cpus="$mask" -t "$n" -m $((n * M)) "$@" ||
+		return 1
+	check.py run out err --mask "$mask" --requested "$n" \
+		--size $((n * M)) --pin || return 1
+	per=
+	for a; do [ "$a" = -M ] && per=--per-thread; done
+	# shellcheck disable=SC2086
+	check.py numa out --policy "$policy" $per
+}
+
+# c_policies CPUS: libfaultgen's BIND, PREFERRED (each node), INTERLEAVE
+# (all nodes) and WORKER_LOCAL (a pinned worker on each CPU of CPUS) put
+# the pages where numa_maps says the policy names.
+c_policies() {
+	check.py policies --cpus "$1"
+}
+
+# c_sweep KIND COUNTS: pft-sweep --cpu-groups=KIND over COUNTS; every
+# point holds one CPU of distinct groups, and its workers ran there (read
+# back from the JSON of each pft run).
+c_sweep() {
+	PFT_LOG=$PWD/runs.jsonl
+	export PFT_LOG
+	run pft-sweep --pft=/opt/shapes/pft-log --cpu-groups="$1" -w "$2" \
+		-p shared-vma --one-shot --warmup=0 -r 1 --size-per-worker=1M \
+		--no-plot -q -o sweep || return 1
+	check.py sweep runs.jsonl sweep.json --groups "$1" --counts "$2"
+}
+
+# c_offline CPU...: takes the CPUs offline.
+c_offline() {
+	for c; do
+		echo 0 >"/sys/devices/system/cpu/cpu$c/online" ||
+			{ echo "cannot offline CPU $c"; return 1; }
+		[ "$(cat "/sys/devices/system/cpu/cpu$c/online")" = 0 ] ||
+			{ echo "CPU $c still online"; return 1; }
+	done
+}
+
+c_online() {
+	for c; do
+		echo 1 >"/sys/devices/system/cpu/cpu$c/online" ||
+			{ echo "cannot online CPU $c"; return 1; }
+	done
+}
+
+# c_cgroup2 NAME CPUS MEMS: a cgroup v2 cpuset NAME (cgroup2 is mounted
+# on /sys/fs/cgroup first).
+c_cgroup2() {
+	if [ ! -e $cg/cgroup.controllers ]; then
+		mount -t cgroup2 none $cg || { echo "no cgroup2"; exit 77; }
+	fi
+	grep -q cpuset $cg/cgroup.subtree_control ||
+		echo +cpuset >$cg/cgroup.subtree_control ||
+		{ echo "cannot enable the cpuset controller"; return 1; }
+	mkdir -p "$cg/$1" && echo "$2" >"$cg/$1/cpuset.cpus" &&
+		echo "$3" >"$cg/$1/cpuset.mems"
+}
+
+# c_cgroup1 NAME CPUS MEMS: a cgroup v1 cpuset at /sys/fs/cgroup/cpuset,
+# where Debian's hybrid layout has it.
+c_cgroup1() {
+	if [ ! -d $cg/cpuset ] || ! grep -q " $cg/cpuset cgroup " /proc/mounts; then
+		mount -t tmpfs cgroup $cg && mkdir -p $cg/cpuset &&
+			mount -t cgroup -o cpuset cpuset $cg/cpuset ||
+			{ echo "cannot mount the v1 cpuset controller"; exit 77; }
+	fi
+	mkdir -p "$cg/cpuset/$1" &&
+		echo "$2" >"$cg/cpuset/$1/cpuset.cpus" &&
+		echo "$3" >"$cg/cpuset/$1/cpuset.mems"
+}
+
+# c_enter NAME: moves the guest's init shell (pid 1), and so every later
+# case, into cgroup v2 cpuset NAME.
+c_enter() {
+	echo 1 >"$cg/$1/cgroup.procs" || return 1
+	[ "$(cat "$cg/$1/cpuset.cpus.effective")" = "$(taskset -cp 1 |
+		sed 's/.*: *//')" ] || { echo "pid 1 not confined"; return 1; }
+}
+
+# c_cpuset NAME MASK N SOURCE PFT-ARGS...: pft --cpuset=NAME moves itself
+# there; its workers run inside MASK (the cpuset's CPUs), their pages on
+# the nodes of their CPUs, which are the cpuset's nodes.
+c_cpuset() {
+	name=$1 mask=$2 n=$3 source=$4
+	shift 4
+	run pft --json -N --cpuset="$name" -t "$n" -m $((n * M)) "$@" ||
+		return 1
+	# shellcheck disable=SC2046
+	check.py run out err --mask "$mask" --requested "$n" \
+		--size $((n * M)) --source "$source" $(check_flags "$@") ||
+		return 1
+	# The library binds the region to the cpuset's memory nodes.
+	mems=$cg/$name/cpuset.mems.effective
+	[ "$source" = cgroup-v1 ] && mems=$cg/cpuset/$name/cpuset.mems
+	check.py numa out --policy "bind:$(cat "$mems")"
+}
+
+# ---- running them ---------------------------------------------------------
+
+# case_ci and case_full NAME FUNCTION ARGS...: a case of both sets, or of
+# the full set only.  With plan=1 they only name themselves.
+case_ci() {
+	one_case "$@"
+}
+
+case_full() {
+	[ "$set" = ci ] || one_case "$@"
+}
+
+one_case() {
+	name=$1
+	shift
+	if [ "$plan" = 1 ]; then
+		planned="$planned $name"
+		return
+	fi
+	dir=/tmp/case/$name
+	mkdir -p "$dir"
+	say "CASE $name"
+	(cd "$dir" && "$@") >"$dir/log" 2>&1
+	rc=$?
+	case $rc in
+	0) say "RESULT $name PASS" ;;
+	77) say "RESULT $name SKIP $(tail -n 1 "$dir/log")" ;;
+	*)
+		say "RESULT $name FAIL exit $rc"
+		tail -n 12 "$dir/log" | sed "s/^/LOG $name /" >&3
+		[ "$debug" = 1 ] && dump_case "$name" "$dir"
+		;;
+	esac
+}
+
+# With shapes.debug=1, the files of a failed case follow its LOG lines.
+dump_case() {
+	for f in "$2"/*; do
+		say "LOG $1 ==== ${f##*/}"
+		head -c 6000 "$f" | sed "s/^/LOG $1 /" >&3
+	done
+}
+
+run_shape() {
+	set=$2
+	fn=shape_$(echo "$1" | tr - _)
+	if ! type "$fn" >/dev/null 2>&1; then
+		say "PLAN"
+		say "ERROR no shape named '$1'"
+		return
+	fi
+	plan=1
+	planned=
+	"$fn"
+	say "PLAN$planned"
+	plan=0
+	"$fn"
+}
+
+# ---- the shapes -------------------------------------------------------------
+
+# EPYC 9634: 84 CPUs, 12 L3 domains (CCDs) of 7, one node.
+shape_epyc_9634() {
+	case_ci topology c_topology 84 12 1 1 12
+	case_ci taskset-7-13 c_taskset 7-13 7 -t 7
+	case_ci taskset-7-13-pin c_taskset 7-13 7 -t 7 -a
+	case_ci taskset-60-70-pin c_taskset 60-70 11 -t 11 -a
+	case_ci ccd-last-core-pin c_taskset 6-83:7 12 -t 12 -a
+	case_full ccd-last-core-procs c_taskset 6-83:7 12 -n 12 -a
+	case_full taskset-clip c_taskset 70-73 8 -t 8
+	case_ci cpus-stride-pin c_cpus 0-83:7 12 -t 12 -a
+	case_full cpus-list-pin c_cpus 1,9,17,63-65,83 6 -t 6 -a
+	case_full cpus-outside c_refused 2 --cpus taskset -c 0-9 pft --cpus=10
+	case_ci all-84-threads-pin c_all 84 -t 84 -a
+	case_full all-84-procs-pin c_all 84 -n 84 -a
+	case_ci per-thread-vma-84 c_vmas 84
+	case_ci sweep-l3 c_sweep l3 1,6,12
+	case_full sweep-core c_sweep core 1,84
+	case_ci legacy-threads c_legacy 84 -t 84 -m 84M
+	case_full legacy-processes c_legacy 84 -n 84 -m 84M
+	case_full cgroup2-ccd5 c_cgroup2 ccd5 35-41 0
+	case_full cpuset-v2-ccd5 c_cpuset ccd5 35-41 7 cgroup-v2 -a
+	case_full offline-40-41 c_offline 40 41
+	case_full offline-taskset c_taskset 35-45 11 -t 11 -a
+	case_full offline-cpus c_refused 2 --cpus pft --cpus=35-45 -t 1
+	case_full online-40-41 c_online 40 41
+}
+
+# Two sockets of 24 cores, 2 threads a core, 4 NUMA nodes of 24 CPUs.
+shape_two_sockets() {
+	case_ci topology c_topology 96 2 4 2 2
+	case_full siblings-pin c_taskset 0-1 2 -t 2 -a
+	case_ci thread0-socket1 c_taskset 48-95:2 24 -t 24 -a
+	case_full taskset-60-70-pin c_taskset 60-70 11 -t 11 -a
+	case_full all-96-threads c_all 96 -t 96
+	case_ci sweep-core c_sweep core 1,24,48
+	case_ci sweep-node c_sweep node 1,2,4
+	case_full sweep-l3 c_sweep l3 1,2
+	case_ci numa-local-shared c_numa 0,24,48,72 4 local -p
+	case_ci numa-local-per-thread c_numa 0-95:12 8 local -p -M
+	case_full numa-local-all c_numa 0-95 96 local -p
+	case_full numa-default c_numa 0,24,48,72 4 default
+	case_ci numa-policies c_policies 0,24,48,72
+	case_full cgroup1-node2 c_cgroup1 node2 48-71 2
+	case_full cpuset-v1-node2 c_cpuset node2 48-71 24 cgroup-v1 -a
+	case_ci legacy-threads c_legacy 96 -t 96 -m 96M
+	case_full legacy-processes c_legacy 96 -n 96 -m 96M
+}
+
+# More than 128 CPUs (2 sockets of 40 cores, 2 threads a core, a node
+# each), some offline, the whole guest in a cgroup v2 cpuset without the
+# first 64.
+shape_big_sparse() {
+	case_ci topology c_topology 160 2 2 2 2
+	case_ci offline c_offline 70 100 101 129
+	case_ci cgroup2-upper c_cgroup2 upper 64-159 0-1
+	case_ci enter-upper c_enter upper
+	case_ci all-threads-pin c_all 160 -t 160 -a
+	case_full all-procs-pin c_all 90 -n 90 -a
+	case_ci taskset-120-140-pin c_taskset 120-140 21 -t 21 -a
+	case_full taskset-sparse c_taskset 64,99,102,127,128,131,158 7 -t 7
+	case_ci cpus-stride-pin c_cpus 64-159:16 6 -t 6 -a
+	case_full cpus-offline c_refused 2 --cpus pft --cpus=120-140 -t 1
+	case_full cpus-outside c_refused 2 --cpus pft --cpus=0-63 -t 1
+	case_ci cgroup2-pftset c_cgroup2 pftset 128-140 1
+	case_ci cpuset-v2-pftset c_cpuset pftset 128-140 13 cgroup-v2 -a
+	case_full per-thread-vma-90 c_vmas 90
+	case_ci numa-local-2-nodes c_numa 72-87 16 local -p
+	case_ci numa-policies-2-nodes c_policies 64,66,80,82
+	case_full sweep-core c_sweep core 1,24,47
+	case_full sweep-node c_sweep node 1,2
+	case_ci legacy-threads c_legacy 90 -t 90 -m 90M
+	case_full legacy-processes c_legacy 90 -n 90 -m 90M
+}
+
+# One CPU.
+shape_one_cpu() {
+	case_ci topology c_topology 1 1 1 1 1
+	case_ci clip c_all 4 -t 4
+	case_full f-ignored c_all 4 -t 4 -F
+	case_ci oversubscribe-pin c_all 4 -t 4 -a --oversubscribe
+	case_full procs-oversubscribe c_all 2 -n 2 --oversubscribe
+	case_full cpus-outside c_refused 2 --cpus pft --cpus=1
+	case_ci per-thread-vma c_vmas 8 --oversubscribe
+	case_ci sweep-l3 c_sweep l3 1
+	case_ci legacy-threads c_legacy 1 -t 4 -m 4M
+	case_full legacy-processes c_legacy 1 -n 4 -m 4M
+}
