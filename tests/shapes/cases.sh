@@ -167,6 +167,19 @@ c_numa() {
 	check.py numa out --policy "$policy" $per
 }
 
+# c_pft_policy MASK N POLICY PFT-ARGS...: one pinned worker per CPU of
+# MASK under pft's policy option; the pages pft counted per node (--json
+# node_pages) are where POLICY (check.py nodepages) puts them.
+c_pft_policy() {
+	mask=$1 n=$2 policy=$3
+	shift 3
+	run pft --json -a --cpus="$mask" -t "$n" -m $((n * M)) "$@" ||
+		return 1
+	check.py run out err --mask "$mask" --requested "$n" \
+		--size $((n * M)) --pin || return 1
+	check.py nodepages out --policy "$policy"
+}
+
 # c_policies CPUS: libfaultgen's BIND, PREFERRED (each node), INTERLEAVE
 # (all nodes) and WORKER_LOCAL (a pinned worker on each CPU of CPUS) put
 # the pages where numa_maps says the policy names.
@@ -358,6 +371,13 @@ shape_two_sockets() {
 	case_full numa-local-all c_numa 0-95 96 local -p
 	case_full numa-default c_numa 0,24,48,72 4 default
 	case_ci numa-policies c_policies 0,24,48,72
+	case_ci pft-membind-2 c_pft_policy 0,24,48,72 4 bind:2 --membind=2
+	case_full pft-membind-3-procs c_pft_policy 0,24,48,72 4 bind:3 -n 4 --membind=3
+	case_ci pft-interleave c_pft_policy 0,24,48,72 4 interleave:0-3 --interleave=all
+	case_full pft-interleave-1-3 c_pft_policy 0,24,48,72 4 interleave:1,3 --interleave=1,3
+	case_ci pft-preferred-1 c_pft_policy 0,24,48,72 4 preferred:1 --preferred=1
+	case_ci pft-worker-local c_pft_policy 0,24,48,72 4 worker-local --numa=worker-local
+	case_full pft-worker-local-per-thread c_pft_policy 0-95:12 8 worker-local -M --numa=worker-local
 	case_full cgroup1-node2 c_cgroup1 node2 48-71 2
 	case_full cpuset-v1-node2 c_cpuset node2 48-71 24 cgroup-v1 -a
 	case_ci legacy-threads c_legacy 96 -t 96 -m 96M

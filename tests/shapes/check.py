@@ -10,6 +10,7 @@
 #   check.py legacy OUT --workers N [--cachelines N]
 #   check.py vmas MAPS OUT --workers N [--shared]
 #   check.py numa OUT [--per-thread] [--policy local|default]
+#   check.py nodepages OUT --policy bind:N|preferred:N|interleave:NODES|worker-local
 #   check.py sweep RUNS SWEEPJSON --groups l3|core|node --counts LIST
 #   check.py usage ERR --rc N --names TEXT
 #   check.py policies --cpus LIST   (libfaultgen's NUMA policies, in-process)
@@ -508,7 +509,44 @@ def cmd_policies(args):
         check(vmas == want, "worker-local VMAs %s, want %s" % (vmas, want))
 
 
-COMMANDS = {"topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
+def cmd_nodepages(args):
+    """pft's own policies (--membind, --interleave, --preferred,
+    --numa=worker-local): the pages each worker counted on each node
+    (--json node_pages) are where the policy puts them, 99% at least;
+    interleaved pages within one page of equal shares per node."""
+    o, pos = opts(args, [], ["policy"])
+    rec = run_record(pos[0])
+    kind, _, arg = o["policy"].partition(":")
+    ws = rec["workers"]
+    check(len(ws) > 0, "no worker")
+    for w in ws:
+        np = w.get("node_pages")
+        if not check(np is not None and sum(np) == w["pages"],
+                     "worker %d: node_pages %s, pages %d" %
+                     (w["index"], np, w["pages"])):
+            return
+        if kind in ("bind", "preferred"):
+            node = int(arg)
+        elif kind == "worker-local":
+            node = node_of(w["last_cpu"])
+        else:
+            continue
+        on = np[node] if node < len(np) else 0
+        check(on * 100 >= 99 * w["pages"],
+              "worker %d (%s): %d of %d pages on node %d, %s" %
+              (w["index"], o["policy"], on, w["pages"], node, np))
+    if kind == "interleave":
+        nodes = sorted(cpulist(arg))
+        total = rec["node_pages"]
+        share = sum(total) / len(nodes)
+        for n in range(len(total)):
+            want = share if n in nodes else 0
+            check(abs(total[n] - want) <= 1,
+                  "interleave over %s: %d pages on node %d, want %.1f (%s)"
+                  % (arg, total[n], n, want, total))
+
+
+COMMANDS = {"nodepages": cmd_nodepages, "topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
             "vmas": cmd_vmas, "numa": cmd_numa, "sweep": cmd_sweep,
             "usage": cmd_usage, "policies": cmd_policies}
 
