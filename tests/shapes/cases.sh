@@ -293,7 +293,8 @@ one_case() {
 	(cd "$dir" && "$@") >"$dir/log" 2>&1
 	rc=$?
 	case $rc in
-	0) say "RESULT $name PASS" ;;
+	# A passing case may leave one "NOTE ..." line: its figures.
+	0) say "RESULT $name PASS $(sed -n 's/^NOTE //p' "$dir/log" | tail -n 1)" ;;
 	77) say "RESULT $name SKIP $(tail -n 1 "$dir/log")" ;;
 	*)
 		say "RESULT $name FAIL exit $rc"

@@ -535,6 +535,9 @@ def cmd_nodepages(args):
         check(on * 100 >= 99 * w["pages"],
               "worker %d (%s): %d of %d pages on node %d, %s" %
               (w["index"], o["policy"], on, w["pages"], node, np))
+    print("NOTE node_pages " + " ".join(
+        "w%d:%s" % (w["index"], ",".join(map(str, w.get("node_pages") or [])))
+        for w in ws))
     if kind == "interleave":
         nodes = sorted(cpulist(arg))
         total = rec["node_pages"]
