@@ -166,6 +166,28 @@ else
 		fail "one-shot with a warm-up run does not ask pft for 4 runs"
 fi
 
+# --interleave: every point once, then every point again; each run is a
+# pft of its own (one-shot: with its warm-up run), numbered in order.
+run_sweep ildry --dry-run --interleave --one-shot --warmup=1 -r 3 -m 4M -w 1 \
+	-p shared-vma
+if [ "$rc" -ne 0 ] ||
+	! grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --repeat=2$' "$tmp/ildry.out"; then
+	fail "--interleave --dry-run: exit $rc, $(cat "$tmp/ildry.out" "$tmp/ildry.err")"
+else
+	ok
+fi
+run_sweep il --interleave -m 4M --rounds=1 --warmup=0 -r 2 -w 1 \
+	-p shared-vma,processes -o "$tmp/il" --no-plot
+order=$(sed -n 's/^pft-sweep: point \([0-9]\) of 2: .*, run \([0-9]\) of 2; .*/\1.\2/p' \
+	"$tmp/il.err" | tr '\n' ' ')
+runs=$(cut -d, -f1,2,5 "$tmp/il-runs.csv" 2>/dev/null | sed 1d | tr '\n' ' ')
+if [ "$rc" -ne 0 ] || [ "$order" != "1.1 2.1 1.2 2.2 " ] ||
+	[ "$runs" != "shared-vma,1,1 shared-vma,1,2 processes,1,1 processes,1,2 " ]; then
+	fail "--interleave: exit $rc, order '$order', runs '$runs'"
+else
+	ok
+fi
+
 # --dry-run: one pft command line per point, nothing run or written.
 run_sweep dry --dry-run -m 8M --duration=0.5 --warmup=2 -r 3 -o "$tmp/d" -- -c 2
 n=$(wc -l <"$tmp/dry.out")
@@ -279,6 +301,7 @@ bad_usage --heap=1G
 bad_usage --pretouch-options=--gc=g1
 bad_usage --perf=top
 bad_usage --perf-options=-g
+bad_usage --interleave --perf=stat
 bad_usage --format=email
 bad_usage --names=a,b
 bad_usage --interval
