@@ -82,11 +82,12 @@ else
 	fi
 fi
 
-# sweep-trust.sh: one A/A pair, the known differences both ways, the
-# seed-style table, each row with its figures and a verdict per target.
+# sweep-trust.sh: an A/A pair without and one with --interleave, the
+# known differences both ways, the seed-style table, each row with its
+# figures and a verdict per target.
 workers=1
 [ "$threads" -eq 2 ] && workers=1,2
-QUICK=1 WORKERS=$workers PFT=$PFT SWEEP=$top_srcdir/pft/pft-sweep \
+QUICK=1 WORKERS=$workers AA_SETS=' ;--interleave' PFT=$PFT SWEEP=$top_srcdir/pft/pft-sweep \
 	"$bench/sweep-trust.sh" >"$tmp/t.out" 2>"$tmp/t.err"
 rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
@@ -94,13 +95,15 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
 else
 	ok
 	cells=$((4 * threads))
-	grep -Eq "^A/A pair 1 +$cells cells, [0-9]+ \(I\), [0-9]+ \(R\)$" "$tmp/t.out" ||
-		fail "sweep-trust.sh: no A/A pair row"
-	grep -Eq "^A/A: cells marked significant +[0-9]+ of $cells cells \([0-9.]+%\), expected [0-9.]+; <= [0-9]+ (met|MISSED)$" \
-		"$tmp/t.out" || fail "sweep-trust.sh: no A/A verdict"
-	n=$(grep -Ec "^--(thp|cachelines)=[a-z0-9]+ against --(thp|cachelines)=[a-z0-9]+ +$threads cells, [0-9]+ \([IR]\), [0-9]+ the wrong way; all (met|MISSED)$" \
+	for set in "" " \\(--interleave\\)"; do
+		grep -Eq "^A/A pair 1$set +$cells cells, [0-9]+ \(I\), [0-9]+ \(R\)$" "$tmp/t.out" ||
+			fail "sweep-trust.sh: no A/A pair row '$set'"
+		grep -Eq "^A/A: cells marked$set +[0-9]+ of $cells cells \([0-9.]+%\), expected [0-9.]+; <= [0-9]+ (met|MISSED)$" \
+			"$tmp/t.out" || fail "sweep-trust.sh: no A/A verdict '$set'"
+	done
+	n=$(grep -Ec "^--(thp|touch|cachelines)=[a-z0-9]+ against --(thp|touch|cachelines)=[a-z0-9]+ +$threads cells, [0-9]+ \([IR]\), [0-9]+ the wrong way; (all (met|MISSED)|\(report\))$" \
 		"$tmp/t.out")
-	[ "$n" -eq 4 ] || fail "sweep-trust.sh: $n known-difference rows of 4"
+	[ "$n" -eq 6 ] || fail "sweep-trust.sh: $n known-difference rows of 6"
 	grep -Eq '^seed-style table, -m 4M +[0-9]+ s for [0-9]+ points \(dry-run estimate [0-9:]+\)$' \
 		"$tmp/t.out" || fail "sweep-trust.sh: no table time"
 	if [ "$rc" -eq 3 ] && ! grep -q MISSED "$tmp/t.out"; then

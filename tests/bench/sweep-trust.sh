@@ -17,10 +17,15 @@
 #   known  Differences whose direction is known, each a pair of sweeps
 #          back to back, compared both ways: --thp=never against
 #          --thp=always (huge pages fault 512 pages at once: more pages
-#          per second, (I) expected on every cell; (R) the other way),
-#          and -c 1 against -c 64 (the whole page written instead of one
-#          cacheline: fewer pages per second, (R) expected).  The target:
-#          every cell marked, in the right direction.
+#          per second, (I) expected on every cell; (R) the other way) and
+#          --touch=write against --touch=populate (MADV_POPULATE_WRITE
+#          faults in the kernel, without a user-space fault per page:
+#          (I) expected), whose target is every cell marked, in the right
+#          direction; and, reported without a target, --cachelines=1
+#          against --cachelines=64 (the whole page written instead of one
+#          cacheline: fewer pages per second, (R) expected), a difference
+#          that can be smaller than the noise where a fault costs much
+#          more than writing a page.
 #   table  The time of a seed-style table: 4 CPU layouts (one core, every
 #          core, one node with one worker, the whole node), 3 patterns,
 #          5 runs each, at TABLE_SIZE and pft-sweep's default duration;
@@ -38,6 +43,12 @@
 #   PARTS       which parts, in order (default "aa known table")
 #   OUT         keep the sweeps' files in this directory (default: a
 #               temporary one, removed at the end)
+#   SWEEP_OPTIONS  more pft-sweep options for every sweep, e.g.
+#               --interleave
+#   AA_SETS     A/A with several sets of pft-sweep options, separated by
+#               ';', their pairs taking turns, e.g. " ;--interleave": a
+#               pair without, a pair with, and so on (default: one set,
+#               none but SWEEP_OPTIONS)
 #   QUICK=1     tiny sizes and short runs, 1 pair, the known differences
 #               of shared-vma alone: checks that the script runs,
 #               measures nothing
@@ -57,6 +68,7 @@ RUNS=${RUNS:-5}
 WORKERS=${WORKERS:-1,2}
 PAIRS=${PAIRS:-5}
 TABLE_SIZE=${TABLE_SIZE:-256M}
+SWEEP_OPTIONS=${SWEEP_OPTIONS:-}
 PARTS=${PARTS:-aa known table}
 mode="--duration=$DURATION"
 known_patterns=shared-vma,per-thread-vma,processes
@@ -88,7 +100,8 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed"
 run_sweep() {
 	name=$1
 	shift
-	"$SWEEP" --pft="$PFT" -q --no-plot -o "$out/$name" "$@" \
+	# shellcheck disable=SC2086
+	"$SWEEP" --pft="$PFT" -q --no-plot -o "$out/$name" $SWEEP_OPTIONS "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" ||
 		die "pft-sweep $* failed: $(tail -n 2 "$tmp/$name.err")"
 	echo "sweep-trust: $name done, $(($(date +%s) - start)) s" >&2
@@ -131,35 +144,58 @@ judge() {
 }
 
 common="-m $SIZE $mode -r $RUNS"
-part_aa() {
-	total=0 marked=0 i=1
-	while [ "$i" -le "$PAIRS" ]; do
-		for s in a b; do
-			# shellcheck disable=SC2086
-			run_sweep "aa$i$s" $common -w "$WORKERS" --heap="$SIZE" \
-				-p shared-vma,per-thread-vma,processes,pretouch
-		done
-		# shellcheck disable=SC2046
-		set -- $(marks "aa${i}a" "aa${i}b")
-		printf '%-44s %5s cells, %s (I), %s (R)\n' \
-			"A/A pair $i" "$1" "$2" "$3"
-		total=$((total + $1))
-		marked=$((marked + $2 + $3))
-		i=$((i + 1))
+# aa_pair I K OPTIONS: A/A pair I with the K-th set of options; adds its
+# cells and marks to total_K and marked_K.
+aa_pair() {
+	for s in a b; do
+		# shellcheck disable=SC2086
+		run_sweep "aa$1-$2$s" $common $3 -w "$WORKERS" --heap="$SIZE" \
+			-p shared-vma,per-thread-vma,processes,pretouch
 	done
-	bound=$(binomial_bound "$total")
-	[ "$marked" -le "$bound" ]
-	judge $?
-	printf '%-44s %5s of %s cells (%s%%), expected %s; <= %s %s\n' \
-		"A/A: cells marked significant" "$marked" "$total" \
-		"$(awk -v m="$marked" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * m / t : 0 }')" \
-		"$(awk -v t="$total" 'BEGIN { printf "%.1f", t * 0.05 }')" "$bound" \
-		"$word"
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" "$3" $(marks "aa$1-$2a" "aa$1-$2b")
+	printf '%-44s %5s cells, %s (I), %s (R)\n' \
+		"A/A pair $1${3:+ ($3)}" "$4" "$5" "$6"
+	eval "total_$2=\$((total_$2 + $4)) marked_$2=\$((marked_$2 + $5 + $6))"
 }
 
-# known NAME BASE-OPTION NEW-OPTION WANT: a pair with one pft option
-# changed, compared both ways; WANT is the mark expected of new against
-# base.
+part_aa() {
+	printf '%s\n' "${AA_SETS:- }" | tr ';' '\n' >"$tmp/sets"
+	nsets=$(wc -l <"$tmp/sets")
+	k=1
+	while [ "$k" -le "$nsets" ]; do
+		eval "total_$k=0 marked_$k=0"
+		k=$((k + 1))
+	done
+	i=1
+	while [ "$i" -le "$PAIRS" ]; do
+		k=1
+		while [ "$k" -le "$nsets" ]; do
+			aa_pair "$i" "$k" "$(sed -n "${k}p" "$tmp/sets" | sed 's/^ *//; s/ *$//')"
+			k=$((k + 1))
+		done
+		i=$((i + 1))
+	done
+	k=1
+	while [ "$k" -le "$nsets" ]; do
+		opts=$(sed -n "${k}p" "$tmp/sets" | sed 's/^ *//; s/ *$//')
+		total=0 marked=0
+		eval "total=\$total_$k marked=\$marked_$k"
+		bound=$(binomial_bound "$total")
+		[ "$marked" -le "$bound" ]
+		judge $?
+		printf '%-44s %5s of %s cells (%s%%), expected %s; <= %s %s\n' \
+			"A/A: cells marked${opts:+ ($opts)}" "$marked" "$total" \
+			"$(awk -v m="$marked" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * m / t : 0 }')" \
+			"$(awk -v t="$total" 'BEGIN { printf "%.1f", t * 0.05 }')" "$bound" \
+			"$word"
+		k=$((k + 1))
+	done
+}
+
+# known NAME BASE-OPTION NEW-OPTION WANT [report]: a pair with one pft
+# option changed, compared both ways; WANT is the mark expected of new
+# against base; every cell so marked is the target, unless "report".
 known() {
 	# shellcheck disable=SC2086
 	run_sweep "$1-base" $common -w "$WORKERS" -p "$known_patterns" -- "$2"
@@ -167,6 +203,7 @@ known() {
 	run_sweep "$1-new" $common -w "$WORKERS" -p "$known_patterns" -- "$3"
 	other=R
 	[ "$4" = R ] && other=I
+	target=${5:-target}
 	for way in "$1-base $1-new $4 $3 $2" "$1-new $1-base $other $2 $3"; do
 		# shellcheck disable=SC2086
 		set -- $way
@@ -176,16 +213,22 @@ known() {
 		right=$7
 		[ "$3" = R ] && right=$8
 		wrong=$(($7 + $8 - right))
-		[ "$right" -eq "$6" ] && [ "$6" -gt 0 ]
-		judge $?
-		printf '%-44s %5s cells, %s (%s), %s the wrong way; all %s\n' \
+		if [ "$target" = report ]; then
+			word="(report)"
+		else
+			[ "$right" -eq "$6" ] && [ "$6" -gt 0 ]
+			judge $?
+			word="all $word"
+		fi
+		printf '%-44s %5s cells, %s (%s), %s the wrong way; %s\n' \
 			"$4 against $5" "$6" "$right" "$3" "$wrong" "$word"
 	done
 }
 
 part_known() {
 	known thp --thp=never --thp=always I
-	known cachelines --cachelines=1 --cachelines=64 R
+	known touch --touch=write --touch=populate I
+	known cachelines --cachelines=1 --cachelines=64 R report
 }
 
 part_table() {
@@ -205,7 +248,7 @@ part_table() {
 }
 
 echo "sweep-trust: $PFT, $(cut -d' ' -f1-3 /proc/loadavg) load before; $(nproc) CPU(s)"
-echo "sweep-trust: -m $SIZE $mode, $RUNS runs per point; marks: Welch's t on log rates, 95%"
+echo "sweep-trust: -m $SIZE $mode, $RUNS runs per point${SWEEP_OPTIONS:+, $SWEEP_OPTIONS}; marks: Welch's t on log rates, 95%"
 start=$(date +%s)
 for part in $PARTS; do
 	case $part in
