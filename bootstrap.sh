@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 packages="build-essential autoconf automake libtool pkg-config
 libcpuset-dev check mandoc python3 numactl util-linux procps
 openjdk-17-jdk-headless clang libclang-rt-14-dev cppcheck clang-tidy valgrind
-gnuplot-nox"
+gnuplot-nox linux-perf"
 
 missing=
 for p in $packages; do
