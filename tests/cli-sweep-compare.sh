@@ -282,13 +282,16 @@ fi
 mkhost() {
 	python3 - "$@" <<'EOF'
 import json, sys
-prefix, kernel, cmdline, thp, model, size = sys.argv[1:]
+prefix, kernel, cmdline, thp, model, size = sys.argv[1:7]
 host = {"kernel": kernel, "cmdline": cmdline, "hostname": "h",
         "machine": "x86_64", "cpu_model": model,
         "topology": {"cpus": 84, "l3_domains": 12},
         "thp": {"enabled": thp, "defrag": "madvise"}, "pft": "p",
         "libfaultgen": "1.0.0"}
 config = {"size": size, "repeat": 3, "mode": "duration", "metric": "legacy"}
+# "old": a pft-sweep from before --interleave, whose config has no key.
+if sys.argv[7:] != ["old"]:
+    config["interleave"] = sys.argv[7:] != ["no"]
 json.dump({"schema": "pft-sweep/1", "host": host, "config": config,
            "points": []}, open(prefix + ".json", "w"))
 EOF
@@ -315,6 +318,41 @@ for w in "new differs from base in kernel command line: root=/dev/sda1 quiet mit
 		fail "no warning '$w': $(cat "$tmp/w2.err")"
 done
 [ "$(wc -l <"$tmp/w2.err")" -eq 4 ] || fail "warnings: $(cat "$tmp/w2.err")"
+
+# Runs of a point made one after the other in one pft (--no-interleave,
+# --perf, a pft-sweep before --interleave): gains, but no marks, and a
+# warning why.  Against interleaved runs, the same figures are marked.
+for s in w3 w4 w5; do
+	cp "$tmp/b-runs.csv" "$tmp/$s-runs.csv"
+done
+mkhost "$tmp/w3" 6.18.0-patched "root=/dev/sda1 quiet" madvise "AMD EPYC 9634" 1G
+mkhost "$tmp/w4" 6.18.0-patched "root=/dev/sda1 quiet" madvise "AMD EPYC 9634" 1G no
+mkhost "$tmp/w5" 6.18.0-patched "root=/dev/sda1 quiet" madvise "AMD EPYC 9634" 1G old
+"$sweep" --compare "$tmp/w0" "$tmp/w3" >"$tmp/w3.out" 2>"$tmp/w3.err"
+rc=$?
+if [ "$rc" -ne 0 ] || [ -s "$tmp/w3.err" ] ||
+	! sed -n 3p "$tmp/w3.out" | grep -q '^shared-vma  *1  *100000  *134986 (I)  *+35\.0%'; then
+	fail "interleaved sweeps: exit $rc, $(cat "$tmp/w3.out" "$tmp/w3.err")"
+else
+	ok
+fi
+for s in w4 w5; do
+	for order in "$tmp/w0 $tmp/$s" "$tmp/$s $tmp/w0"; do
+		# shellcheck disable=SC2086
+		"$sweep" --compare $order --interval >"$tmp/$s.out" 2>"$tmp/$s.err"
+		rc=$?
+		name=new
+		[ "${order%% *}" = "$tmp/$s" ] && name=base
+		if [ "$rc" -ne 0 ] ||
+			! grep -q "^pft-sweep: warning: $name: each point's runs ran one after the other in one pft (--no-interleave, --perf or an older pft-sweep), their spread leaves out the machine's drift: no significance marks against it (see pft-sweep(1), SIGNIFICANCE)$" "$tmp/$s.err" ||
+			grep -q '([IR])' "$tmp/$s.out" ||
+			[ "$(sed -n '3,$p' "$tmp/$s.out" | tr -s ' ' | grep -c ' [-+][0-9.]*% - ')" -ne 3 ]; then
+			fail "$s ($name) not interleaved: exit $rc, $(cat "$tmp/$s.out" "$tmp/$s.err")"
+		else
+			ok
+		fi
+	done
+done
 
 # Two real sweeps of the same kind compare point by point, silently.
 "$sweep" --pft="$PFT" -m 4M --rounds=1 --warmup=0 -r 2 -p shared-vma -w 1 \

@@ -146,14 +146,15 @@ expect "CPU 3 offline" <<'EOF'
 6 0-2,4-6 1 L3 domain, all 6 CPUs
 EOF
 
-# The plain commands: the layout's workers, pinned, in every pattern.
+# The plain commands: the layout's workers, pinned, in every pattern;
+# one run each, as the runs of a point are pfts of their own.
 PFT_SWEEP_SYSFS=$tmp/epyc "$sweep" --pft="$PFT" --dry-run -m 4M --rounds=1 \
 	-r 2 --cpu-groups=l3:7x1 -p shared-vma,per-thread-vma,processes \
 	>"$tmp/pat.out" 2>"$tmp/pat.err"
 cat >"$tmp/want" <<EOF
-$PFT --json -m 4M --pattern=shared-vma -t 7 --rounds=1 --warmup=1 --repeat=2 --cpus=0,7,14,21,28,35,42 -a  # 7 L3 domains, 1 worker each
-$PFT --json -m 4M --pattern=per-thread-vma -t 7 --rounds=1 --warmup=1 --repeat=2 --cpus=0,7,14,21,28,35,42 -a  # 7 L3 domains, 1 worker each
-$PFT --json -m 4M -n 7 --rounds=1 --warmup=1 --repeat=2 --cpus=0,7,14,21,28,35,42 -a  # 7 L3 domains, 1 worker each
+$PFT --json -m 4M --pattern=shared-vma -t 7 --rounds=1 --warmup=1 --cpus=0,7,14,21,28,35,42 -a  # 7 L3 domains, 1 worker each
+$PFT --json -m 4M --pattern=per-thread-vma -t 7 --rounds=1 --warmup=1 --cpus=0,7,14,21,28,35,42 -a  # 7 L3 domains, 1 worker each
+$PFT --json -m 4M -n 7 --rounds=1 --warmup=1 --cpus=0,7,14,21,28,35,42 -a  # 7 L3 domains, 1 worker each
 EOF
 if cmp -s "$tmp/pat.out" "$tmp/want"; then
 	ok

@@ -151,10 +151,11 @@ else
 	done
 fi
 
-# One-shot with a warm-up run in the same pft process: the warm-up runs
-# are not in the results, the measured runs are numbered from 1.
+# --no-interleave, one-shot with a warm-up run: each point's runs in one
+# pft process; the warm-up runs are not in the results, the measured runs
+# are numbered from 1.
 run_sweep oneshot -m 4M --one-shot --warmup=1 -r 3 -p processes,shared-vma \
-	-o "$tmp/o" --no-plot -q
+	-o "$tmp/o" --no-plot -q --no-interleave
 if [ "$rc" -ne 0 ]; then
 	fail "one-shot sweep exited $rc: $(tail -n 3 "$tmp/oneshot.err")"
 else
@@ -164,26 +165,38 @@ else
 	[ ! -s "$tmp/oneshot.err" ] || fail "-q still wrote: $(cat "$tmp/oneshot.err")"
 	grep -q -- '--repeat=4' "$tmp/o.json" ||
 		fail "one-shot with a warm-up run does not ask pft for 4 runs"
+	interleave=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["config"]["interleave"])' "$tmp/o.json" 2>&1)
+	[ "$interleave" = False ] ||
+		fail "--no-interleave: the JSON's config says interleave '$interleave'"
 fi
 
-# --interleave: every point once, then every point again; each run is a
-# pft of its own (one-shot: with its warm-up run), numbered in order.
-run_sweep ildry --dry-run --interleave --one-shot --warmup=1 -r 3 -m 4M -w 1 \
-	-p shared-vma
-if [ "$rc" -ne 0 ] ||
-	! grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --repeat=2$' "$tmp/ildry.out"; then
-	fail "--interleave --dry-run: exit $rc, $(cat "$tmp/ildry.out" "$tmp/ildry.err")"
-else
-	ok
-fi
-run_sweep il --interleave -m 4M --rounds=1 --warmup=0 -r 2 -w 1 \
+# By default every point runs once, then every point again; each run is
+# a pft of its own (one-shot: with its warm-up run), numbered in order.
+for flag in "" --interleave; do
+	# shellcheck disable=SC2086
+	run_sweep ildry --dry-run $flag --one-shot --warmup=1 -r 3 -m 4M -w 1 \
+		-p shared-vma
+	if [ "$rc" -ne 0 ] ||
+		! grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --repeat=2$' "$tmp/ildry.out" ||
+		! grep -q '^pft-sweep: 1 point(s), 6 runs in 3 pft process(es), about ' "$tmp/ildry.err"; then
+		fail "--dry-run $flag: exit $rc, $(cat "$tmp/ildry.out" "$tmp/ildry.err")"
+	else
+		ok
+	fi
+done
+run_sweep il -m 4M --rounds=1 --warmup=0 -r 2 -w 1 \
 	-p shared-vma,processes -o "$tmp/il" --no-plot
 order=$(sed -n 's/^pft-sweep: point \([0-9]\) of 2: .*, run \([0-9]\) of 2; .*/\1.\2/p' \
 	"$tmp/il.err" | tr '\n' ' ')
 runs=$(cut -d, -f1,2,5 "$tmp/il-runs.csv" 2>/dev/null | sed 1d | tr '\n' ' ')
+interleave=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["config"]["interleave"])' "$tmp/il.json" 2>&1)
 if [ "$rc" -ne 0 ] || [ "$order" != "1.1 2.1 1.2 2.2 " ] ||
-	[ "$runs" != "shared-vma,1,1 shared-vma,1,2 processes,1,1 processes,1,2 " ]; then
-	fail "--interleave: exit $rc, order '$order', runs '$runs'"
+	[ "$runs" != "shared-vma,1,1 shared-vma,1,2 processes,1,1 processes,1,2 " ] ||
+	[ "$interleave" != True ] ||
+	! grep -q '^pft-sweep: 2 points (.*, points in turn, a pft per run, 2 run(s) per point;' "$tmp/il.err"; then
+	fail "interleaved by default: exit $rc, order '$order', runs '$runs', interleave '$interleave', $(head -n 1 "$tmp/il.err")"
 else
 	ok
 fi
@@ -194,7 +207,7 @@ n=$(wc -l <"$tmp/dry.out")
 if [ "$rc" -ne 0 ] || [ "$n" -ne $((3 * ncounts)) ]; then
 	fail "--dry-run: exit $rc, $n command lines"
 else
-	bad=$(grep -v -- '--json -m 8M .*--duration=0.5 --warmup=2 --repeat=3 -c 2$' \
+	bad=$(grep -v -- '--json -m 8M .*--duration=0.5 --warmup=2 -c 2$' \
 		"$tmp/dry.out")
 	[ -z "$bad" ] || fail "--dry-run command: $bad"
 	[ "$(grep -c -- ' -n [0-9]* ' "$tmp/dry.out")" -eq "$ncounts" ] ||
@@ -235,8 +248,8 @@ fi
 run_sweep ptdry --dry-run -p shared-vma,pretouch --heap=8M -m 4M -r 3 \
 	--warmup=1 -w 1 --pretouch-options='--pretouch=store --gc=g1'
 if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/ptdry.out")" -ne 2 ] ||
-	! sed -n 1p "$tmp/ptdry.out" | grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --duration=1 --warmup=1 --repeat=3$' ||
-	! sed -n 2p "$tmp/ptdry.out" | grep -q -- '--json -m 8M --pattern=pretouch -t 1 --repeat=4 --pretouch=store --gc=g1$'; then
+	! sed -n 1p "$tmp/ptdry.out" | grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --duration=1 --warmup=1$' ||
+	! sed -n 2p "$tmp/ptdry.out" | grep -q -- '--json -m 8M --pattern=pretouch -t 1 --repeat=2 --pretouch=store --gc=g1$'; then
 	fail "pretouch commands: exit $rc, $(cat "$tmp/ptdry.out" "$tmp/ptdry.err")"
 else
 	ok
