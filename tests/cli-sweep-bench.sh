@@ -82,12 +82,12 @@ else
 	fi
 fi
 
-# sweep-trust.sh: an A/A pair without and one with --interleave, the
+# sweep-trust.sh: an A/A pair with --no-interleave and one without, the
 # known differences both ways, the seed-style table, each row with its
 # figures and a verdict per target.
 workers=1
 [ "$threads" -eq 2 ] && workers=1,2
-QUICK=1 WORKERS=$workers AA_SETS=' ;--interleave' PFT=$PFT SWEEP=$top_srcdir/pft/pft-sweep \
+QUICK=1 WORKERS=$workers AA_SETS='--no-interleave; ' PFT=$PFT SWEEP=$top_srcdir/pft/pft-sweep \
 	"$bench/sweep-trust.sh" >"$tmp/t.out" 2>"$tmp/t.err"
 rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
@@ -95,7 +95,7 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
 else
 	ok
 	cells=$((4 * threads))
-	for set in "" " \\(--interleave\\)"; do
+	for set in " \\(--no-interleave\\)" ""; do
 		grep -Eq "^A/A pair 1$set +$cells cells, [0-9]+ \(I\), [0-9]+ \(R\)$" "$tmp/t.out" ||
 			fail "sweep-trust.sh: no A/A pair row '$set'"
 		grep -Eq "^A/A: cells marked$set +[0-9]+ of $cells cells \([0-9.]+%\), expected [0-9.]+; <= [0-9]+ (met|MISSED)$" \

@@ -44,10 +44,10 @@
 #   OUT         keep the sweeps' files in this directory (default: a
 #               temporary one, removed at the end)
 #   SWEEP_OPTIONS  more pft-sweep options for every sweep, e.g.
-#               --interleave
+#               --no-interleave
 #   AA_SETS     A/A with several sets of pft-sweep options, separated by
-#               ';', their pairs taking turns, e.g. " ;--interleave": a
-#               pair without, a pair with, and so on (default: one set,
+#               ';', their pairs taking turns, e.g. "--no-interleave; ": a
+#               pair with, a pair without, and so on (default: one set,
 #               none but SWEEP_OPTIONS)
 #   QUICK=1     tiny sizes and short runs, 1 pair, the known differences
 #               of shared-vma alone: checks that the script runs,
@@ -108,8 +108,14 @@ run_sweep() {
 }
 
 # marks BASE NEW: "cells I R" of the comparison (new against base).
+# From the runs CSV files alone, without the JSON files that say how the
+# sweeps were made: --compare marks nothing against sweeps made with
+# --no-interleave, and the A/A part measures how many of those marks
+# would be false.
 marks() {
-	"$SWEEP" --compare "$out/$1" "$out/$2" --format=csv 2>/dev/null |
+	cp "$out/$1-runs.csv" "$tmp/m-$1-runs.csv"
+	cp "$out/$2-runs.csv" "$tmp/m-$2-runs.csv"
+	"$SWEEP" --compare "$tmp/m-$1" "$tmp/m-$2" --format=csv 2>/dev/null |
 		python3 -c '
 import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if r["sweep"] == "1" and
