@@ -10,8 +10,8 @@ set -eu
 cd "$(dirname "$0")"
 
 packages="build-essential autoconf automake libtool pkg-config
-libcpuset-dev check mandoc python3 numactl util-linux procps
-openjdk-17-jdk-headless clang libclang-rt-14-dev cppcheck clang-tidy valgrind
+libnuma-dev libcpuset-dev check mandoc python3 numactl util-linux procps
+openjdk-17-jdk-headless junit5 clang libclang-rt-14-dev cppcheck clang-tidy valgrind ruby
 gnuplot-nox linux-perf"
 
 missing=

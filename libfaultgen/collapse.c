@@ -29,47 +29,37 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
 /* khugepaged needs the mmap lock the region's walk takes: look slowly. */
 #define POLL_NS (500 * 1000 * 1000LL)
 /* Page reads of a timed sweep, at least: enough passes to average over. */
 #define SWEEP_READS (1u << 19)
 #define SWEEP_SEED 0x9e3779b97f4a7c15ULL
 
-/* PAGEMAP_SCAN (Linux 6.7) is newer than the C library's headers. */
-struct fg_page_region {
-	uint64_t start, end, categories;
-};
-
-struct fg_pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask;
-	uint64_t return_mask;
-};
-
-#define FG_PAGEMAP_SCAN _IOWR('f', 16, struct fg_pm_scan_arg)
-#define FG_PAGE_IS_HUGE (1ULL << 6)
-
 struct fg_range {
 	enum faultgen_range_state state;
 	int error;       /* -errno of MADV_COLLAPSE */
 	bool called;     /* MADV_COLLAPSE was asked */
-	bool huge;       /* PMD-mapped at the last look */
 	int64_t ns;
 };
 
+/* One look at khugepaged's progress. */
+struct fg_progress {
+	double t_s;
+	unsigned int collapsed;
+};
+
 struct fg_collapse_state {
-	char *resv; /* PROT_NONE guards around the region: no VMA merges */
-	size_t resv_len;
+	struct fg_resv resv; /* PROT_NONE guards: no VMA merges */
 	char *region;
 	size_t len;
 	size_t hpage;
 	unsigned int nr_ranges, per_worker;
 	unsigned int huge_before; /* ranges already huge: not eligible */
 	struct fg_range *ranges;
+	bool *huge; /* per range: PMD-mapped at the last look */
 	size_t pages;
 	uint32_t *order; /* the read sweep's page order */
-	struct faultgen_progress *progress;
+	struct fg_progress *progress;
 	unsigned int nr_progress, cap_progress;
 	pid_t child;  /* fork protection: the process sharing the pages */
 	int child_fd; /* its pipe: closing it lets the child go */
@@ -85,53 +75,7 @@ static const char *const vmstat_names[] = {
 
 static bool stop_requested(const struct faultgen_run *run)
 {
-	return atomic_load(&run->cancelled) ||
-	       atomic_load_explicit(&run->sh->cancel, memory_order_relaxed);
-}
-
-/* A number alone in a small file, such as sysfs gives; 0 if none. */
-static uint64_t read_number(const char *path)
-{
-	char buf[64], *end;
-	unsigned long long v;
-
-	if (fg_read_file(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return 0;
-	return v;
-}
-
-static size_t hpage_size(void)
-{
-	uint64_t v = read_number(THP_SYSFS "/hpage_pmd_size");
-
-	if (v >= 4096 && v <= SIZE_MAX / 4 && !(v & (v - 1)))
-		return (size_t)v;
-	return FG_HPAGE_SIZE;
-}
-
-/* The PMD-size THP mode: 1 when khugepaged may collapse (always or
- * madvise), 0 for never or a kernel without THP. */
-static bool thp_pmd_on(size_t hpage)
-{
-	char path[128], buf[128];
-
-	snprintf(path, sizeof(path), THP_SYSFS "/hugepages-%zukB/enabled",
-		 hpage >> 10);
-	if (fg_read_file(path, buf, sizeof(buf)) <= 0 ||
-	    strstr(buf, "[inherit]")) {
-		if (fg_read_file(THP_SYSFS "/enabled", buf, sizeof(buf)) <= 0)
-			return false;
-	}
-	return strstr(buf, "[always]") || strstr(buf, "[madvise]");
-}
-
-static uint64_t khugepaged_full_scans(void)
-{
-	return read_number(THP_SYSFS "/khugepaged/full_scans");
+	return atomic_load(&run->cancelled) || fg_cancel_requested(run->sh);
 }
 
 static uint64_t stamp(size_t pg)
@@ -151,8 +95,11 @@ static int plan(struct faultgen_run *run, struct fg_collapse_state *st)
 	unsigned int n = a->nr_workers;
 	size_t ps = (size_t)run->pagesize;
 	uint64_t ranges;
+	int ret;
 
-	st->hpage = hpage_size();
+	ret = fg_hpage_size(&st->hpage);
+	if (ret)
+		return ret;
 	if (st->hpage < ps)
 		return -EINVAL;
 	ranges = a->size / st->hpage + (a->size % st->hpage != 0);
@@ -167,8 +114,9 @@ static int plan(struct faultgen_run *run, struct fg_collapse_state *st)
 	st->len = (size_t)ranges * st->hpage;
 	st->pages = st->len / ps;
 	st->ranges = calloc(st->nr_ranges, sizeof(*st->ranges));
+	st->huge = calloc(st->nr_ranges, sizeof(*st->huge));
 	st->order = malloc(st->pages * sizeof(*st->order));
-	if (!st->ranges || !st->order)
+	if (!st->ranges || !st->huge || !st->order)
 		return -ENOMEM;
 	return 0;
 }
@@ -181,6 +129,8 @@ static void make_order(struct fg_collapse_state *st)
 
 	for (size_t i = 0; i < st->pages; i++)
 		st->order[i] = (uint32_t)i;
+	if (st->pages < 2)
+		return;
 	for (size_t i = st->pages - 1; i > 0; i--) {
 		size_t j;
 		uint32_t t;
@@ -195,21 +145,16 @@ static void make_order(struct fg_collapse_state *st)
 	}
 }
 
-/* The region, huge-page aligned, between PROT_NONE guards: a neighbour
- * with the same flags would merge into its VMA. */
-static int map_region(struct fg_collapse_state *st, size_t ps)
+/* The region, huge-page aligned, between PROT_NONE guards. */
+static int map_region(struct fg_collapse_state *st)
 {
-	uintptr_t at;
+	char *at;
 	void *p;
+	int ret = fg_reserve(st->len, st->hpage, &st->resv, &at);
 
-	st->resv_len = st->len + 2 * st->hpage;
-	p = mmap(NULL, st->resv_len, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return -ENOMEM;
-	st->resv = p;
-	at = ((uintptr_t)p + ps + st->hpage - 1) & ~(uintptr_t)(st->hpage - 1);
-	p = mmap((void *)at, st->len, PROT_READ | PROT_WRITE,
+	if (ret)
+		return ret;
+	p = mmap(at, st->len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
@@ -352,132 +297,21 @@ static int protect(struct faultgen_run *run, struct fg_collapse_state *st)
 }
 
 /*
- * Which ranges are PMD-mapped now, by PAGEMAP_SCAN over the region only.
- * Returns how many, or a negative errno where the kernel lacks it.
+ * How many ranges are collapsed now: which ones too with PAGEMAP_SCAN,
+ * else the sum of AnonHugePages (no range then known to be huge).
  */
-static int scan_huge(struct fg_collapse_state *st)
-{
-	struct fg_page_region vec[16];
-	struct fg_pm_scan_arg arg;
-	uint64_t start = (uintptr_t)st->region, end = start + st->len;
-	int count = 0;
-
-	if (st->pagemap_fd < 0)
-		return -EOPNOTSUPP;
-	for (unsigned int r = 0; r < st->nr_ranges; r++)
-		st->ranges[r].huge = false;
-	while (start < end) {
-		int n;
-
-		memset(&arg, 0, sizeof(arg));
-		/* The kernel fills vec; cleared so that valgrind, which does
-		 * not know this ioctl, sees it written. */
-		memset(vec, 0, sizeof(vec));
-		arg.size = sizeof(arg);
-		arg.start = start;
-		arg.end = end;
-		arg.vec = (uintptr_t)vec;
-		arg.vec_len = sizeof(vec) / sizeof(vec[0]);
-		arg.category_mask = FG_PAGE_IS_HUGE;
-		arg.return_mask = FG_PAGE_IS_HUGE;
-		n = ioctl(st->pagemap_fd, FG_PAGEMAP_SCAN, &arg);
-		if (n < 0)
-			return -errno;
-		for (int i = 0; i < n; i++) {
-			uint64_t a = vec[i].start & ~(uint64_t)(st->hpage - 1);
-
-			for (; a < vec[i].end && a < end; a += st->hpage) {
-				struct fg_range *rg;
-
-				if (a < (uintptr_t)st->region)
-					continue;
-				rg = &st->ranges[(a - (uintptr_t)st->region) /
-						 st->hpage];
-				count += !rg->huge;
-				rg->huge = true;
-			}
-		}
-		if (arg.walk_end <= start)
-			break;
-		start = arg.walk_end;
-	}
-	return count;
-}
-
-/* Sums AnonHugePages of the VMAs overlapping [addr, addr+len), in kB. */
-FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
-				   uint64_t *kb)
-{
-	static const char key[] = "AnonHugePages:";
-	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
-	bool inside = false;
-	char line[512];
-	FILE *f;
-
-	*kb = 0;
-	f = fopen("/proc/self/smaps", "re");
-	if (!f)
-		return -EOPNOTSUPP;
-	while (fgets(line, sizeof(line), f)) {
-		char *end, *end2;
-		unsigned long vs = strtoul(line, &end, 16), ve;
-
-		/* A VMA's first line: "start-end perms ..." */
-		if (end != line && *end == '-') {
-			ve = strtoul(end + 1, &end2, 16);
-			if (*end2 == ' ') {
-				inside = vs < hi && ve > lo;
-				continue;
-			}
-		}
-		if (inside && !strncmp(line, key, sizeof(key) - 1))
-			*kb += strtoull(line + sizeof(key) - 1, NULL, 10);
-	}
-	fclose(f);
-	return 0;
-}
-
-/* How many ranges are collapsed now; per range too with PAGEMAP_SCAN. */
 static int count_huge(struct fg_collapse_state *st)
 {
 	uint64_t kb;
-	int n = scan_huge(st);
+	int n;
 
-	if (n >= 0)
-		return n;
+	if (st->pagemap_fd >= 0)
+		return fg_pagemap_huge(st->pagemap_fd, st->region, st->len,
+				       st->hpage, st->huge);
 	n = fg_smaps_anon_huge(st->region, st->len, &kb);
 	if (n < 0)
 		return n;
 	return (int)(kb * 1024 / st->hpage);
-}
-
-static void open_pagemap(struct fg_collapse_state *st)
-{
-	st->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (st->pagemap_fd >= 0 && scan_huge(st) < 0) {
-		close(st->pagemap_fd);
-		st->pagemap_fd = -1;
-	}
-}
-
-/*
- * MADV_COLLAPSE of one range.  EAGAIN is transient (a page still in a
- * per-CPU LRU batch, a page lock held for a moment): the range is tried
- * up to COLLAPSE_TRIES times before its failure counts.
- */
-#define COLLAPSE_TRIES 3
-
-static int collapse_one(void *addr, size_t len)
-{
-	int err = 0;
-
-	for (int t = 0; t < COLLAPSE_TRIES; t++) {
-		err = madvise(addr, len, MADV_COLLAPSE) < 0 ? -errno : 0;
-		if (err != -EAGAIN)
-			break;
-		sched_yield();
-	}
-	return err;
 }
 
 /* One worker: MADV_COLLAPSE of each of its ranges, each timed. */
@@ -486,9 +320,10 @@ static int collapse_body(struct faultgen_run *run, unsigned int i)
 	struct fg_collapse_state *st = run->collapse;
 	struct fg_wstat *w = &run->sh->w[i];
 	unsigned int first = i * st->per_worker;
+	struct fg_usage at;
 	int ret = 0;
 
-	fg_stat_begin(w, false);
+	fg_stat_begin(w, &at, false);
 	for (unsigned int r = first; r < first + st->per_worker; r++) {
 		struct fg_range *rg = &st->ranges[r];
 		char *addr = st->region + (size_t)r * st->hpage;
@@ -499,11 +334,11 @@ static int collapse_body(struct faultgen_run *run, unsigned int i)
 			break;
 		}
 		t0 = fg_now_ns();
-		rg->error = collapse_one(addr, st->hpage);
+		rg->error = fg_madv_collapse(addr, st->hpage);
 		rg->ns = fg_now_ns() - t0;
 		rg->called = true;
 	}
-	fg_stat_end(w, false);
+	fg_stat_end(w, &at, false);
 	return ret;
 }
 
@@ -565,35 +400,10 @@ static int wait_khugepaged(struct faultgen_run *run,
 	}
 }
 
-/*
- * A writable control range: MADV_COLLAPSE of 4 KiB pages that nothing
- * stops from collapsing.  Tells "refuses read-only" (this succeeds) from
- * "does not know MADV_COLLAPSE" (EINVAL here too).
- */
-FG_TESTABLE int fg_collapse_probe(void)
-{
-	size_t hp = hpage_size(), ps = (size_t)fg_pagesize();
-	uintptr_t at;
-	char *p;
-	int ret;
-
-	p = mmap(NULL, 2 * hp, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return -ENOMEM;
-	at = ((uintptr_t)p + hp - 1) & ~(uintptr_t)(hp - 1);
-	madvise((void *)at, hp, MADV_NOHUGEPAGE);
-	for (size_t off = 0; off < hp; off += ps)
-		((volatile char *)at)[off] = 1;
-	madvise((void *)at, hp, MADV_HUGEPAGE);
-	ret = collapse_one((void *)at, hp);
-	munmap(p, 2 * hp);
-	return ret;
-}
-
-FG_EXPORT enum faultgen_verdict
-faultgen_collapse_verdict(enum faultgen_protect protect, unsigned int ranges,
-			  unsigned int collapsed, int first_error)
+/* What a MADV_COLLAPSE answer means (faultgen_collapse_verdict(3)). */
+FG_TESTABLE enum faultgen_verdict
+fg_collapse_verdict(enum faultgen_protect protect, unsigned int ranges,
+		    unsigned int collapsed, int first_error)
 {
 	if (!ranges || (unsigned int)protect > FAULTGEN_PROTECT_WRITABLE)
 		return FAULTGEN_VERDICT_NONE;
@@ -629,8 +439,7 @@ fg_khugepaged_verdict(enum faultgen_protect protect, unsigned int ranges,
 		      uint64_t exceed_shared, uint64_t alloc_failed)
 {
 	if (!thp_on)
-		return faultgen_collapse_verdict(protect, ranges, 0,
-						 -EOPNOTSUPP);
+		return fg_collapse_verdict(protect, ranges, 0, -EOPNOTSUPP);
 	if (ranges && !collapsed) {
 		if (protect == FAULTGEN_PROTECT_FORK && exceed_shared)
 			return FAULTGEN_VERDICT_REFUSED_SHARED;
@@ -638,7 +447,7 @@ fg_khugepaged_verdict(enum faultgen_protect protect, unsigned int ranges,
 		    !alloc_failed)
 			return FAULTGEN_VERDICT_REFUSED_RO;
 	}
-	return faultgen_collapse_verdict(protect, ranges, collapsed, 0);
+	return fg_collapse_verdict(protect, ranges, collapsed, 0);
 }
 
 static uint64_t delta(uint64_t after, uint64_t before)
@@ -667,7 +476,7 @@ static void judge_madvise(struct faultgen_run *run,
 			if (!res->first_error)
 				res->first_error = rg->error;
 		}
-		if (scanned ? rg->huge : rg->called && !rg->error)
+		if (scanned ? st->huge[r] : rg->called && !rg->error)
 			rg->state = FAULTGEN_RANGE_COLLAPSED;
 		else if (rg->error)
 			rg->state = FAULTGEN_RANGE_FAILED;
@@ -678,9 +487,8 @@ static void judge_madvise(struct faultgen_run *run,
 	res->collapsed -= res->collapsed < st->huge_before ? res->collapsed :
 							      st->huge_before;
 	res->range_mean_s = calls ? (double)sum / calls / 1e9 : 0;
-	res->verdict = faultgen_collapse_verdict(run->attr.protect, eligible,
-						 res->collapsed,
-						 res->first_error);
+	res->verdict = fg_collapse_verdict(run->attr.protect, eligible,
+					   res->collapsed, res->first_error);
 	if (res->verdict == FAULTGEN_VERDICT_REFUSED_RO) {
 		int probe = fg_collapse_probe();
 
@@ -691,60 +499,70 @@ static void judge_madvise(struct faultgen_run *run,
 	}
 }
 
-/* The collapse phase of either kind, with its counters around it. */
-static int collapse_phase(struct faultgen_run *run,
-			  struct fg_collapse_state *st, unsigned int eligible)
+/* The kernel's counters around the collapse phase. */
+struct counters {
+	uint64_t vmstat[3];
+	uint64_t scans;
+};
+
+static int read_counters(struct counters *c)
 {
-	struct faultgen_collapse_result *res = &st->res;
-	bool thp_on = true;
-	uint64_t before[3], after[3], scans;
-	int64_t t0, t1;
+	int ret = fg_vmstat_read(vmstat_names, c->vmstat, 3);
+
+	if (ret < 0)
+		return ret;
+	return fg_khugepaged_full_scans(&c->scans);
+}
+
+static void count_deltas(struct faultgen_collapse_result *res,
+			 const struct counters *b, const struct counters *a)
+{
+	res->khugepaged_full_scans = delta(a->scans, b->scans);
+	res->thp_collapse_alloc = delta(a->vmstat[0], b->vmstat[0]);
+	res->thp_collapse_alloc_failed = delta(a->vmstat[1], b->vmstat[1]);
+	res->thp_scan_exceed_share_pte = delta(a->vmstat[2], b->vmstat[2]);
+}
+
+static const struct fg_work collapse_work = {
+	.body = collapse_body,
+	.barrier = true,
+};
+
+/* MADV_COLLAPSE, each worker thread its ranges; the phase spans them. */
+static int collapse_by_madvise(struct faultgen_run *run,
+			       struct fg_collapse_state *st, int64_t *t0,
+			       int64_t *t1)
+{
 	int ret;
 
-	fg_vmstat_read(vmstat_names, before, 3);
-	scans = khugepaged_full_scans();
-	if (run->attr.collapse == FAULTGEN_COLLAPSE_MADVISE) {
-		/* Clears MADV_NOHUGEPAGE's mark, outside the timing. */
-		if (madvise(st->region, st->len, MADV_HUGEPAGE) < 0 &&
-		    errno != EINVAL)
-			return -ENOMEM;
-		ret = fg_workers_run(run, collapse_body, true);
-		if (ret)
-			return ret;
-		t0 = INT64_MAX;
-		t1 = INT64_MIN;
-		for (unsigned int i = 0; i < run->attr.nr_workers; i++) {
-			if (run->sh->w[i].start_ns < t0)
-				t0 = run->sh->w[i].start_ns;
-			if (run->sh->w[i].end_ns > t1)
-				t1 = run->sh->w[i].end_ns;
-		}
-	} else {
-		thp_on = thp_pmd_on(st->hpage);
-		ret = thp_on ? wait_khugepaged(run, st, eligible, &t0, &t1) : 1;
-		if (ret < 0)
-			return ret;
-		if (ret > 0) { /* no THP at all, or mode never */
-			thp_on = false;
-			t0 = t1 = fg_now_ns();
-		}
+	/* Clears MADV_NOHUGEPAGE's mark, outside the timing. */
+	if (madvise(st->region, st->len, MADV_HUGEPAGE) < 0 && errno != EINVAL)
+		return -ENOMEM;
+	ret = fg_workers_run(run, &collapse_work);
+	if (ret)
+		return ret;
+	*t0 = INT64_MAX;
+	*t1 = INT64_MIN;
+	for (unsigned int i = 0; i < run->attr.nr_workers; i++) {
+		if (run->sh->w[i].start_ns < *t0)
+			*t0 = run->sh->w[i].start_ns;
+		if (run->sh->w[i].end_ns > *t1)
+			*t1 = run->sh->w[i].end_ns;
 	}
-	fg_vmstat_read(vmstat_names, after, 3);
-	res->khugepaged_full_scans = delta(khugepaged_full_scans(), scans);
-	res->thp_collapse_alloc = delta(after[0], before[0]);
-	res->thp_collapse_alloc_failed = delta(after[1], before[1]);
-	res->thp_scan_exceed_share_pte = delta(after[2], before[2]);
-	res->collapse_s = (double)(t1 - t0) / 1e9;
-	if (run->attr.collapse == FAULTGEN_COLLAPSE_MADVISE) {
-		judge_madvise(run, st, eligible, scan_huge(st) >= 0);
-		return 0;
-	}
-	/* khugepaged: the last look is the outcome, per range as well
-	 * (without PAGEMAP_SCAN no range is known to be huge). */
+	return 0;
+}
+
+/* khugepaged: the last look is the outcome, per range as well (without
+ * PAGEMAP_SCAN no range is known to be huge). */
+static void judge_khugepaged(struct faultgen_run *run,
+			     struct fg_collapse_state *st,
+			     unsigned int eligible, bool thp_on)
+{
+	struct faultgen_collapse_result *res = &st->res;
+
 	for (unsigned int r = 0; r < st->nr_ranges; r++)
-		st->ranges[r].state = st->ranges[r].huge ?
-					      FAULTGEN_RANGE_COLLAPSED :
-					      FAULTGEN_RANGE_PENDING;
+		st->ranges[r].state = st->huge[r] ? FAULTGEN_RANGE_COLLAPSED :
+						    FAULTGEN_RANGE_PENDING;
 	res->collapsed = st->nr_progress ?
 				 st->progress[st->nr_progress - 1].collapsed :
 				 0;
@@ -752,6 +570,44 @@ static int collapse_phase(struct faultgen_run *run,
 		run->attr.protect, eligible, res->collapsed, thp_on,
 		res->khugepaged_full_scans, res->thp_scan_exceed_share_pte,
 		res->thp_collapse_alloc_failed);
+}
+
+/* The collapse phase of either kind, with its counters around it. */
+static int collapse_phase(struct faultgen_run *run,
+			  struct fg_collapse_state *st, unsigned int eligible)
+{
+	bool madv = run->attr.collapse == FAULTGEN_COLLAPSE_MADVISE;
+	struct counters before, after;
+	int64_t t0, t1;
+	int thp_on = 1, ret;
+
+	ret = read_counters(&before);
+	if (ret)
+		return ret;
+	if (madv) {
+		ret = collapse_by_madvise(run, st, &t0, &t1);
+	} else {
+		thp_on = fg_thp_pmd_on(st->hpage);
+		if (thp_on < 0)
+			return thp_on;
+		ret = thp_on ? wait_khugepaged(run, st, eligible, &t0, &t1) : 1;
+		if (ret > 0) { /* no THP at all, or mode never */
+			thp_on = 0;
+			t0 = t1 = fg_now_ns();
+			ret = 0;
+		}
+	}
+	if (!ret)
+		ret = read_counters(&after);
+	if (ret)
+		return ret;
+	count_deltas(&st->res, &before, &after);
+	st->res.collapse_s = (double)(t1 - t0) / 1e9;
+	if (madv)
+		judge_madvise(run, st, eligible,
+			      st->pagemap_fd >= 0 && count_huge(st) >= 0);
+	else
+		judge_khugepaged(run, st, eligible, thp_on);
 	return 0;
 }
 
@@ -790,7 +646,7 @@ static int setup(struct faultgen_run *run, struct fg_collapse_state *st)
 
 	ret = plan(run, st);
 	if (!ret)
-		ret = map_region(st, ps);
+		ret = map_region(st);
 	if (ret)
 		return ret;
 	run->base = st->region;
@@ -810,18 +666,35 @@ static int setup(struct faultgen_run *run, struct fg_collapse_state *st)
 	return populate(st, ps);
 }
 
-int fg_collapse_run(struct faultgen_run *run)
+/*
+ * PAGEMAP_SCAN where the kernel has it; then the ranges already huge,
+ * which are not eligible (populated as small pages, there should be
+ * none).  Returns the eligible ranges or -errno.
+ */
+static int eligible_ranges(struct faultgen_run *run,
+			   struct fg_collapse_state *st)
 {
-	const struct faultgen_attr *a = &run->attr;
+	int n = fg_pagemap_open();
+
+	if (n < 0 && n != -EOPNOTSUPP)
+		return n;
+	st->pagemap_fd = n;
+	n = count_huge(st);
+	if (n < 0 && (run->attr.collapse == FAULTGEN_COLLAPSE_KHUGEPAGED ||
+		      n != -EOPNOTSUPP))
+		return n; /* khugepaged's work could not be seen either */
+	if (n < 0)
+		n = 0; /* MADV_COLLAPSE answers for itself */
+	st->huge_before = (unsigned int)n;
+	return (int)(st->nr_ranges - st->huge_before);
+}
+
+static int collapse_exec(struct faultgen_run *run)
+{
 	size_t ps = (size_t)run->pagesize;
 	struct fg_collapse_state *st;
-	unsigned int eligible;
-	int ret, n;
+	int ret, eligible;
 
-	/* Forked workers would collapse their own copies, not the
-	 * caller's memory; SysV and /dev/zero are not anonymous THP. */
-	if (a->kind != FAULTGEN_THREADS || a->backing != FAULTGEN_BACKING_ANON)
-		return -EINVAL;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -830,38 +703,29 @@ int fg_collapse_run(struct faultgen_run *run)
 	st->pagemap_fd = -1;
 	run->collapse = st;
 	ret = setup(run, st);
-	if (ret)
-		return ret;
-	open_pagemap(st);
-	/* Populated as small pages, so every range is eligible; a range
-	 * already huge would not be. */
-	n = count_huge(st);
-	if (n < 0 && a->collapse == FAULTGEN_COLLAPSE_KHUGEPAGED)
-		return n; /* it could not see khugepaged's work either */
-	if (n < 0)
-		n = 0; /* MADV_COLLAPSE answers for itself */
-	st->huge_before = (unsigned int)n;
-	eligible = st->nr_ranges - st->huge_before;
+	eligible = ret ? ret : eligible_ranges(run, st);
+	if (eligible < 0)
+		return eligible;
 	ret = protect(run, st);
 	if (ret)
 		return ret;
 	if (stop_requested(run))
 		return -ECANCELED;
 	st->res.sweep_before_ns = sweep_ns(st, ps, run->cacheline);
-	ret = collapse_phase(run, st, eligible);
+	ret = collapse_phase(run, st, (unsigned int)eligible);
 	if (ret)
 		return ret;
 	st->res.sweep_after_ns = sweep_ns(st, ps, run->cacheline);
 	st->res.content_ok = content_unchanged(st, ps);
 	release_holder(st);
 	st->res.size = sizeof(st->res);
-	st->res.ranges = eligible;
+	st->res.ranges = (unsigned int)eligible;
 	st->res.progress_samples = st->nr_progress;
 	fill_run_result(run, st);
 	return 0;
 }
 
-void fg_collapse_release(struct faultgen_run *run)
+static void collapse_release(struct faultgen_run *run)
 {
 	struct fg_collapse_state *st = run->collapse;
 
@@ -870,16 +734,63 @@ void fg_collapse_release(struct faultgen_run *run)
 	release_holder(st);
 	if (st->pagemap_fd >= 0)
 		close(st->pagemap_fd);
-	if (st->resv)
-		munmap(st->resv, st->resv_len);
+	fg_resv_release(&st->resv);
 	if (run->base == st->region)
 		run->base = NULL;
 	free(st->ranges);
+	free(st->huge);
 	free(st->order);
 	free(st->progress);
 	free(st);
 	run->collapse = NULL;
+	free(run->waddr);
+	free(run->wlen);
+	run->waddr = NULL;
+	run->wlen = NULL;
 }
+
+/*
+ * Forked workers would collapse their own copies, not the caller's
+ * memory; SysV and /dev/zero are not anonymous THP; the region is the
+ * library's own, laid out in huge-page ranges.
+ */
+static int collapse_check(const struct faultgen_attr *a,
+			  struct faultgen_conflict *c)
+{
+	if (fg_attr_repeats(a))
+		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse runs once");
+	if (a->backing != FAULTGEN_BACKING_ANON)
+		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse is of anonymous memory");
+	if (a->kind != FAULTGEN_THREADS)
+		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse runs threads: forked "
+				   "workers would collapse their own copies");
+	if (a->region)
+		return fg_conflict(c, FAULTGEN_SETTING_REGION,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse lays out memory of its "
+				   "own in huge-page ranges");
+	if (a->numa != FAULTGEN_NUMA_DEFAULT && a->numa != FAULTGEN_NUMA_LOCAL)
+		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse takes no NUMA policy");
+	if (a->node_pages)
+		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse faults no pages to count");
+	return 0;
+}
+
+const struct fg_pattern fg_ro_collapse_pattern = {
+	.check = collapse_check,
+	.exec = collapse_exec,
+	.release = collapse_release,
+};
 
 /* The collapse state of a run that completed, or NULL. */
 static const struct fg_collapse_state *done_state(const struct faultgen_run *run)
@@ -889,30 +800,23 @@ static const struct fg_collapse_state *done_state(const struct faultgen_run *run
 	return run->collapse;
 }
 
-FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
-				    struct faultgen_collapse_result *res)
+int fg_collapse_result(const struct faultgen_run *run,
+		       struct faultgen_collapse_result *res)
 {
-	const struct fg_collapse_state *st;
+	const struct fg_collapse_state *st = done_state(run);
 
-	if (!run || !res || res->size < sizeof(size_t))
-		return -EINVAL;
-	st = done_state(run);
 	if (!st)
 		return -ENODATA;
 	fg_copy_sized(res, &st->res, sizeof(st->res));
 	return 0;
 }
 
-FG_EXPORT int faultgen_run_collapse_range(const struct faultgen_run *run,
-					  unsigned int index,
-					  struct faultgen_collapse_range *range)
+int fg_collapse_range(const struct faultgen_run *run, unsigned int index,
+		      struct faultgen_collapse_range *range)
 {
-	const struct fg_collapse_state *st;
+	const struct fg_collapse_state *st = done_state(run);
 	struct faultgen_collapse_range r;
 
-	if (!run || !range || range->size < sizeof(size_t))
-		return -EINVAL;
-	st = done_state(run);
 	if (!st)
 		return -ENODATA;
 	if (index >= st->nr_ranges)
@@ -928,19 +832,35 @@ FG_EXPORT int faultgen_run_collapse_range(const struct faultgen_run *run,
 	return 0;
 }
 
-FG_EXPORT int faultgen_run_collapse_progress(const struct faultgen_run *run,
-					     unsigned int index,
-					     struct faultgen_progress *p)
+int fg_collapse_progress(const struct faultgen_run *run, unsigned int index,
+			 double *t_s, unsigned int *collapsed)
 {
-	const struct fg_collapse_state *st;
+	const struct fg_collapse_state *st = done_state(run);
 
-	if (!run || !p)
-		return -EINVAL;
-	st = done_state(run);
 	if (!st)
 		return -ENODATA;
 	if (index >= st->nr_progress)
 		return -ERANGE;
-	*p = st->progress[index];
+	*t_s = st->progress[index].t_s;
+	*collapsed = st->progress[index].collapsed;
 	return 0;
+}
+
+const char *fg_verdict_name(enum faultgen_verdict v)
+{
+	switch (v) {
+	case FAULTGEN_VERDICT_COLLAPSED:
+		return "collapsed";
+	case FAULTGEN_VERDICT_PARTIAL:
+		return "partial";
+	case FAULTGEN_VERDICT_REFUSED_RO:
+		return "refused-read-only";
+	case FAULTGEN_VERDICT_REFUSED_SHARED:
+		return "refused-shared";
+	case FAULTGEN_VERDICT_UNSUPPORTED:
+		return "unsupported";
+	case FAULTGEN_VERDICT_NONE:
+		return "none";
+	}
+	return "unknown";
 }

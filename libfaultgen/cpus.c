@@ -19,13 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LONG_BITS (8 * sizeof(unsigned long))
-
-size_t fg_bitmap_longs(size_t nbits)
-{
-	return (nbits + LONG_BITS - 1) / LONG_BITS;
-}
-
 int fg_possible_cpus(void)
 {
 	char buf[4096];
@@ -51,11 +44,6 @@ int fg_possible_cpus(void)
 		p = end;
 	}
 	return max >= 0 ? (int)(max + 1) : 1;
-}
-
-FG_EXPORT int faultgen_possible_cpus(void)
-{
-	return fg_possible_cpus();
 }
 
 /*
@@ -120,7 +108,7 @@ static int affinity_bitmap(unsigned long *bits, size_t nbits)
 	}
 	for (size_t c = 0; c < nbits; c++)
 		if (CPU_ISSET_S(c, setsize, set))
-			bits[c / LONG_BITS] |= 1UL << (c % LONG_BITS);
+			fg_bit_set(bits, c);
 	CPU_FREE(set);
 	return 0;
 }
@@ -144,7 +132,7 @@ static int parse_request(const char *list, size_t nbits, unsigned long **out)
 	mask = calloc(fg_bitmap_longs(nbits), sizeof(*mask));
 	if (!mask)
 		return -ENOMEM;
-	ret = faultgen_parse_cpulist(list, mask, nbits);
+	ret = fg_parse_cpulist(list, mask, nbits);
 	if (ret < 0) {
 		free(mask);
 		return ret;
@@ -153,15 +141,61 @@ static int parse_request(const char *list, size_t nbits, unsigned long **out)
 	return 0;
 }
 
+/*
+ * Narrows *allowed (nbits) to the cpuset's CPUs and gives its memory
+ * nodes (*mems, NULL when it names none).
+ */
+static int narrow_to_cpuset(const char *name, unsigned long *allowed,
+			    size_t nbits, const char **source,
+			    unsigned long **mems, size_t *mems_nbits)
+{
+	char *setcpus = NULL, *setmems = NULL;
+	unsigned long *req = NULL;
+	const char *src = "";
+	int ret;
+
+	ret = fg_cpuset_read(name, NULL, NULL, &setcpus, &setmems, &src);
+	if (ret)
+		return ret;
+	if (source)
+		*source = src;
+	ret = parse_request(setcpus, nbits, &req);
+	if (!ret)
+		ret = fg_cpus_narrow(allowed, req, nbits, allowed);
+	if (ret >= 0 && mems && setmems && setmems[0]) {
+		size_t mbits = 4096;
+
+		ret = parse_request(setmems, mbits, mems);
+		if (!ret)
+			*mems_nbits = mbits;
+	}
+	free(req);
+	free(setcpus);
+	free(setmems);
+	return ret < 0 ? ret : 0;
+}
+
+static int list_cpus(struct fg_cpus *cpus)
+{
+	unsigned int n = 0;
+
+	cpus->list = calloc(cpus->count, sizeof(*cpus->list));
+	if (!cpus->list)
+		return -ENOMEM;
+	for (size_t c = 0; c < cpus->nbits; c++)
+		if (fg_bit_test(cpus->bits, c))
+			cpus->list[n++] = (int)c;
+	return 0;
+}
+
 int fg_cpus_resolve(const struct faultgen_attr *attr, struct fg_cpus *cpus,
 		    const char **cpuset_source, unsigned long **mems,
 		    size_t *mems_nbits)
 {
 	unsigned long *allowed = NULL, *req = NULL;
-	char setcpus[8192], setmems[8192];
 	int possible = fg_possible_cpus();
 	size_t nbits = (size_t)possible, longs = fg_bitmap_longs(nbits);
-	int ret, n = 0;
+	int ret;
 
 	memset(cpus, 0, sizeof(*cpus));
 	if (cpuset_source)
@@ -176,51 +210,18 @@ int fg_cpus_resolve(const struct faultgen_attr *attr, struct fg_cpus *cpus,
 	}
 	cpus->nbits = nbits;
 	ret = affinity_bitmap(allowed, nbits);
-	if (ret)
-		goto out;
-	if (attr->cpuset) {
-		const char *src = "";
-
-		ret = fg_cpuset_read(attr->cpuset, NULL, NULL, setcpus,
-				     sizeof(setcpus), setmems, sizeof(setmems),
-				     &src);
-		if (ret)
-			goto out;
-		if (cpuset_source)
-			*cpuset_source = src;
-		ret = parse_request(setcpus, nbits, &req);
-		if (ret)
-			goto out;
-		ret = fg_cpus_narrow(allowed, req, nbits, allowed);
-		free(req);
-		req = NULL;
-		if (ret < 0)
-			goto out;
-		if (mems && setmems[0]) {
-			size_t mbits = 4096;
-
-			ret = parse_request(setmems, mbits, mems);
-			if (ret)
-				goto out;
-			*mems_nbits = mbits;
-		}
-	}
-	ret = parse_request(attr->cpulist, nbits, &req);
+	if (!ret && attr->cpuset)
+		ret = narrow_to_cpuset(attr->cpuset, allowed, nbits,
+				       cpuset_source, mems, mems_nbits);
+	if (!ret)
+		ret = parse_request(attr->cpulist, nbits, &req);
 	if (ret)
 		goto out;
 	ret = fg_cpus_narrow(allowed, req, nbits, cpus->bits);
 	if (ret < 0)
 		goto out;
 	cpus->count = (unsigned int)ret;
-	cpus->list = calloc(cpus->count, sizeof(*cpus->list));
-	if (!cpus->list) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (size_t c = 0; c < nbits; c++)
-		if (cpus->bits[c / LONG_BITS] & (1UL << (c % LONG_BITS)))
-			cpus->list[n++] = (int)c;
-	ret = 0;
+	ret = list_cpus(cpus);
 out:
 	free(allowed);
 	free(req);
@@ -234,30 +235,17 @@ out:
 	return ret;
 }
 
-FG_EXPORT int faultgen_attr_get_cpus(const struct faultgen_attr *attr,
-				     unsigned long *mask, size_t nbits)
+/* The CPUs as a caller's bitmap of nbits; -ENOBUFS when one is beyond. */
+int fg_cpus_to_mask(const struct fg_cpus *cpus, unsigned long *mask,
+		    size_t nbits)
 {
-	struct fg_cpus cpus;
-	int ret;
+	memset(mask, 0, fg_bitmap_longs(nbits) * sizeof(*mask));
+	for (unsigned int i = 0; i < cpus->count; i++) {
+		size_t c = (size_t)cpus->list[i];
 
-	if (!attr || (!mask && nbits))
-		return -EINVAL;
-	ret = fg_cpus_resolve(attr, &cpus, NULL, NULL, NULL);
-	if (ret)
-		return ret;
-	if (mask) {
-		memset(mask, 0, fg_bitmap_longs(nbits) * sizeof(*mask));
-		for (unsigned int i = 0; i < cpus.count; i++) {
-			size_t c = (size_t)cpus.list[i];
-
-			if (c >= nbits) {
-				fg_cpus_release(&cpus);
-				return -ENOBUFS;
-			}
-			mask[c / LONG_BITS] |= 1UL << (c % LONG_BITS);
-		}
+		if (c >= nbits)
+			return -ENOBUFS;
+		fg_bit_set(mask, c);
 	}
-	ret = (int)cpus.count;
-	fg_cpus_release(&cpus);
-	return ret;
+	return (int)cpus->count;
 }

@@ -9,6 +9,9 @@
  * kernels that mount the v1 controller with "cpuset." prefixes or offer
  * only cgroup v2, so the cgroup files are read directly after it.
  *
+ * fg_cpuset_dir finds a cpuset's directory the same way, for pft, which
+ * moves itself into the cpuset it is given.
+ *
  * libcpuset is loaded (dlopen) for each read and unloaded after it, not
  * linked: it binds all its symbols when loaded, about 200 lookups that
  * every program using the library would otherwise pay at start-up.  A
@@ -20,8 +23,8 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef HAVE_LIBCPUSET
@@ -32,9 +35,14 @@
 #endif
 
 #define V1_ROOT "/sys/fs/cgroup/cpuset"
+#define LEGACY_ROOT "/dev/cpuset"
+/* libcpuset writes its lists into buffers of this size. */
+#define LIBCPUSET_LIST_LEN (64 << 10)
 
+/* A list file of a cpuset, read whole and trimmed; *out freed by the
+ * caller. */
 static int read_trimmed(const char *dir, const char *name, const char *file,
-			char *buf, size_t len)
+			char **out)
 {
 	char path[4096];
 	int n;
@@ -42,23 +50,12 @@ static int read_trimmed(const char *dir, const char *name, const char *file,
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
-	n = fg_read_file(path, buf, len);
+	n = fg_read_file_alloc(path, out);
 	if (n < 0)
 		return n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
+	while (n > 0 && ((*out)[n - 1] == '\n' || (*out)[n - 1] == ' '))
+		(*out)[--n] = '\0';
 	return n;
-}
-
-static bool is_dir(const char *dir, const char *name)
-{
-	char path[4096];
-	struct stat st;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    sizeof(path))
-		return false;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 #ifdef HAVE_LIBCPUSET
@@ -119,8 +116,7 @@ static int load_libcpuset(struct libcpuset *l)
 }
 
 static int query_libcpuset(const struct libcpuset *l, const char *name,
-			   char *cpus, size_t cpus_len, char *mems,
-			   size_t mems_len)
+			   char *cpus, char *mems)
 {
 	struct bitmask *bc = NULL, *bm = NULL;
 	struct cpuset *cp = l->alloc();
@@ -139,8 +135,8 @@ static int query_libcpuset(const struct libcpuset *l, const char *name,
 	if (l->query(cp, path) < 0 || l->getcpus(cp, bc) < 0 ||
 	    l->getmems(cp, bm) < 0)
 		goto out;
-	if (l->bm_displaylist(cpus, (int)cpus_len, bc) < 0 ||
-	    l->bm_displaylist(mems, (int)mems_len, bm) < 0)
+	if (l->bm_displaylist(cpus, LIBCPUSET_LIST_LEN, bc) < 0 ||
+	    l->bm_displaylist(mems, LIBCPUSET_LIST_LEN, bm) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -152,17 +148,26 @@ out:
 	return ret;
 }
 
-static int read_libcpuset(const char *name, char *cpus, size_t cpus_len,
-			  char *mems, size_t mems_len)
+/* The lists through libcpuset, into fresh buffers. */
+static int read_libcpuset(const char *name, char **cpus, char **mems)
 {
 	struct libcpuset l;
-	int ret = load_libcpuset(&l);
+	int ret;
 
-	if (ret)
-		return ret;
-	ret = query_libcpuset(&l, name, cpus, cpus_len, mems, mems_len);
-	dlclose(l.handle);
-	return ret;
+	*cpus = calloc(1, LIBCPUSET_LIST_LEN);
+	*mems = calloc(1, LIBCPUSET_LIST_LEN);
+	ret = *cpus && *mems ? load_libcpuset(&l) : -ENOMEM;
+	if (!ret) {
+		ret = query_libcpuset(&l, name, *cpus, *mems);
+		dlclose(l.handle);
+	}
+	if (ret || !(*cpus)[0]) {
+		free(*cpus);
+		free(*mems);
+		*cpus = *mems = NULL;
+		return ret ? ret : -ENOENT;
+	}
+	return 0;
 }
 
 #ifdef FAULTGEN_INTERNAL_TEST
@@ -188,61 +193,131 @@ static const char *default_v2_root(void)
 	return "/sys/fs/cgroup/unified";
 }
 
+/* A cpuset name is a path below a hierarchy's root, never above it. */
+static const char *relative_name(const char *name)
+{
+	while (*name == '/')
+		name++;
+	return strstr(name, "..") ? NULL : name;
+}
+
+/* The v1 controller's directory of the cpuset: prefixed files, or the
+ * unprefixed ones of a legacy mount.  -ENOENT when it has neither. */
+static int read_v1(const char *v1, const char *name, char **cpus,
+		   char **mems)
+{
+	int n = read_trimmed(v1, name, "cpuset.cpus", cpus);
+
+	if (n == -ENOENT) /* a legacy mount without prefixes */
+		n = read_trimmed(v1, name, "cpus", cpus);
+	if (n < 0)
+		return n;
+	if (read_trimmed(v1, name, "cpuset.mems", mems) < 0 &&
+	    read_trimmed(v1, name, "mems", mems) < 0)
+		*mems = NULL;
+	return n;
+}
+
+static int read_v2(const char *v2, const char *name, char **cpus,
+		   char **mems)
+{
+	int n = read_trimmed(v2, name, "cpuset.cpus.effective", cpus);
+
+	if (n < 0)
+		return n;
+	if (read_trimmed(v2, name, "cpuset.mems.effective", mems) < 0)
+		*mems = NULL;
+	return n;
+}
+
 /*
- * Fills cpus and mems with the lists of cpuset `name` (a path relative to
- * the hierarchy's root).  root_v1 and root_v2 replace the system's mount
+ * Reads the CPU and memory-node lists of cpuset `name` (a path relative
+ * to the hierarchy's root) into fresh strings (*mems may be NULL when the
+ * cpuset names none).  root_v1 and root_v2 replace the system's mount
  * points (tests); with both NULL libcpuset is tried first.  *source says
- * which way worked.
+ * which way worked.  -ENOENT: no such cpuset; -EINVAL: a bad name or a
+ * cpuset without CPUs.
  */
 FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
-			       const char *root_v2, char *cpus, size_t cpus_len,
-			       char *mems, size_t mems_len,
+			       const char *root_v2, char **cpus, char **mems,
 			       const char **source)
 {
 	const char *v1 = root_v1 ? root_v1 : V1_ROOT;
 	const char *v2 = root_v2 ? root_v2 : default_v2_root();
-	int n;
+	int n = -ENOENT;
 
-	while (*name == '/')
-		name++;
-	if (strstr(name, ".."))
+	*cpus = *mems = NULL;
+	name = relative_name(name);
+	if (!name)
 		return -EINVAL;
-	mems[0] = '\0';
 #ifdef HAVE_LIBCPUSET
 	if (!root_v1 && !root_v2 && *name &&
-	    read_libcpuset(name, cpus, cpus_len, mems, mems_len) == 0 &&
-	    cpus[0]) {
+	    read_libcpuset(name, cpus, mems) == 0) {
 		*source = "libcpuset";
 		return 0;
 	}
 #endif
-	if (is_dir(v1, name)) {
-		n = read_trimmed(v1, name, "cpuset.cpus", cpus, cpus_len);
-		if (n == -ENOENT) /* a legacy mount without prefixes */
-			n = read_trimmed(v1, name, "cpus", cpus, cpus_len);
-		if (n < 0 && n != -ENOENT)
-			return n; /* there, but unreadable or too long */
-		if (n >= 0) {
-			if (read_trimmed(v1, name, "cpuset.mems", mems,
-					 mems_len) < 0 &&
-			    read_trimmed(v1, name, "mems", mems, mems_len) < 0)
-				mems[0] = '\0';
-			*source = "cgroup-v1";
-			return n > 0 ? 0 : -EINVAL;
-		}
+	if (fg_is_dir(v1, name)) {
+		n = read_v1(v1, name, cpus, mems);
+		*source = "cgroup-v1";
 	}
-	if (is_dir(v2, name)) {
-		n = read_trimmed(v2, name, "cpuset.cpus.effective", cpus,
-				 cpus_len);
-		if (n < 0 && n != -ENOENT)
-			return n;
-		if (n >= 0) {
-			if (read_trimmed(v2, name, "cpuset.mems.effective",
-					 mems, mems_len) < 0)
-				mems[0] = '\0';
-			*source = "cgroup-v2";
-			return n > 0 ? 0 : -EINVAL;
-		}
+	if (n == -ENOENT && fg_is_dir(v2, name)) {
+		n = read_v2(v2, name, cpus, mems);
+		*source = "cgroup-v2";
+	}
+	if (n == 0) { /* there, but without CPUs */
+		free(*cpus);
+		free(*mems);
+		*cpus = *mems = NULL;
+		return -EINVAL;
+	}
+	return n < 0 ? n : 0;
+}
+
+/* dir/name holds one of the CPU list files (a cpuset of that
+ * hierarchy, as fg_cpuset_read finds one). */
+static bool has_cpus_file(const char *dir, const char *name,
+			  const char *const *files, unsigned int n)
+{
+	char path[4096];
+
+	for (unsigned int i = 0; i < n; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name,
+				     files[i]) >= sizeof(path))
+			return false;
+		if (access(path, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The directory of cpuset `name` where a process is moved into it: the v1
+ * controller, the legacy /dev/cpuset mount, then cgroup v2 (roots as in
+ * fg_cpuset_read; NULL for the system's).
+ */
+FG_TESTABLE int fg_cpuset_dir(const char *name, const char *root_v1,
+			      const char *root_v2, char *buf, size_t len)
+{
+	const char *roots[] = {
+		root_v1 ? root_v1 : V1_ROOT,
+		root_v1 || root_v2 ? NULL : LEGACY_ROOT,
+		root_v2 ? root_v2 : default_v2_root(),
+	};
+
+	name = relative_name(name);
+	if (!name)
+		return -EINVAL;
+	static const char *const files[] = { "cpuset.cpus", "cpus",
+					     "cpuset.cpus.effective" };
+
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!roots[i] || !*name || !has_cpus_file(roots[i], name, files,
+							  3))
+			continue;
+		if ((size_t)snprintf(buf, len, "%s/%s", roots[i], name) >= len)
+			return -ENOSPC;
+		return 0;
 	}
 	return -ENOENT;
 }

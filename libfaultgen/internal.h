@@ -2,6 +2,15 @@
 /*
  * internal.h - libfaultgen's private declarations.
  *
+ * The exported functions are all in api.c; every other file is internal
+ * and calls only fg_* functions, never the public API.  The files depend
+ * on each other in one direction (tests/deps.sh checks that there is no
+ * cycle):
+ *
+ *   api.c -> run.c -> fault.c, collapse.c, pretouch.c (the patterns)
+ *         -> worker.c, memory.c, measure.c, thp.c, jvm.c
+ *         -> cpus.c -> cpuset.c, parse.c -> bitmap.c -> util.c
+ *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #ifndef FAULTGEN_INTERNAL_H
@@ -57,14 +66,15 @@
 #endif
 #endif
 
-#define FG_MAX_WORKERS (1u << 20)
 #define FG_HPAGE_SIZE (2UL << 20)
 #define FG_DEFAULT_CHUNK (4ULL << 20)
 /* Stack of a worker thread: the loops need little; keeps 4096 workers
  * cheap.  Raised to PTHREAD_STACK_MIN where that is larger. */
 #define FG_WORKER_STACK (128UL << 10)
-/* Round durations kept per worker in repeat-with-zap mode. */
-#define FG_ROUND_SAMPLES 4096
+#define FG_ROUND_SAMPLES FAULTGEN_ROUND_SAMPLES
+/* Sampled rounds from which the median round rate is the figure of
+ * record (fewer: pages over elapsed time). */
+#define FG_MEDIAN_MIN_ROUNDS 3
 
 struct faultgen_attr {
 	enum faultgen_pattern pattern;
@@ -77,6 +87,8 @@ struct faultgen_attr {
 	enum faultgen_touch touch;
 	unsigned int cachelines;
 	enum faultgen_numa numa;
+	char *numa_nodes; /* the policy's node list, or NULL */
+	bool node_pages;  /* count each worker's pages per node */
 	enum faultgen_thp thp;
 	char *cpulist; /* NULL: the whole affinity mask */
 	char *cpuset;  /* NULL: none */
@@ -107,14 +119,18 @@ struct fg_cpus {
 	int *list; /* the CPU ids in ascending order, count of them */
 };
 
+/* A worker's usage counters at one moment (CLOCK_*_CPUTIME_ID, rusage). */
+struct fg_usage {
+	uint64_t minflt, majflt;
+	int64_t cpu_ns;
+	int64_t ru_user_us, ru_sys_us;
+};
+
 /* Figures one worker keeps; lives in shared memory in process mode. */
 struct fg_wstat {
 	int64_t start_ns, end_ns;
 	uint64_t pages, rounds;
-	uint64_t minflt, majflt;
-	int64_t cpu_ns;      /* CLOCK_*_CPUTIME_ID over the loop */
-	int64_t ru_user_us;  /* rusage over the loop, for the user/sys split */
-	int64_t ru_sys_us;
+	struct fg_usage use; /* over the loop: end minus start */
 	int64_t fault_ns;
 	int cpu, last_cpu;
 	int pid, tid;
@@ -139,17 +155,49 @@ struct fg_shared {
 	struct fg_wstat w[];
 };
 
+/* A PROT_NONE reservation that mappings are placed into (memory.c). */
+struct fg_resv {
+	char *raw;
+	size_t raw_len;
+};
+
+struct faultgen_run;
 struct fg_collapse_state;
+
+/*
+ * A pattern, as run.c sees it.  run.c resolves the CPUs and allocates the
+ * shared state, then calls exec, which maps, starts the workers through
+ * fg_workers_run and folds the figures; release frees what exec left.
+ */
+struct fg_pattern {
+	/* The combination rules of this pattern (attr.c has the common
+	 * ones): 0, or -EINVAL with *c filled. */
+	int (*check)(const struct faultgen_attr *a,
+		     struct faultgen_conflict *c);
+	/* Workers when the caller set none (NULL: the attr's count). */
+	unsigned int (*default_workers)(const struct faultgen_run *run);
+	int (*exec)(struct faultgen_run *run);
+	void (*release)(struct faultgen_run *run);
+	/* May run more workers than allowed CPUs without oversubscribe. */
+	bool unbound_workers;
+};
 
 struct faultgen_run {
 	struct faultgen_attr attr;
+	const struct fg_pattern *ops;
 	struct fg_cpus cpus;
 	const char *cpuset_source;
 	unsigned long *mems; /* cpuset memory nodes, or NULL */
 	size_t mems_nbits;
+	unsigned long *numa_nodes; /* the policy's nodes, resolved */
+	size_t numa_nbits;
+	uint64_t *node_pages; /* [worker * report_nodes + node], shared */
+	size_t report_nodes;
+	size_t node_pages_len;
 	long pagesize;
 	unsigned int cacheline;
 	bool executed;
+	bool measured; /* figures were folded, even if cancelled */
 	int status;
 	int fail_worker, fail_signo, fail_error;
 	_Atomic int cancelled; /* set by faultgen_run_cancel */
@@ -157,6 +205,7 @@ struct faultgen_run {
 	char *base;          /* shared VMA: the region; per-thread: reservation */
 	size_t base_len;
 	bool base_owned;     /* we mapped it (not the caller's region) */
+	struct fg_resv resv; /* per-thread and pretouch: the reservation */
 	int shmid;           /* SysV segment of a shared VMA, or -1 */
 	size_t slice_len;    /* bytes per worker */
 	uint64_t slice_pages;
@@ -177,9 +226,23 @@ struct faultgen_run {
 	void *caller_mask; /* cpu_set_t: the calling thread's, while it works */
 	struct faultgen_result result;
 	struct fg_collapse_state *collapse;
-	/* Pretouch */
-	int64_t pretouch_t0;
 };
+
+/* A cancel asked of the workers (faultgen_run_cancel, a failed worker). */
+static inline bool fg_cancel_requested(const struct fg_shared *sh)
+{
+	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
+}
+
+static inline uint64_t fg_round_up(uint64_t v, uint64_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+static inline uint64_t fg_round_down(uint64_t v, uint64_t a)
+{
+	return v / a * a;
+}
 
 /* util.c */
 int64_t fg_now_ns(void);
@@ -189,22 +252,37 @@ unsigned int fg_cacheline(void);
 int fg_futex_wait(_Atomic uint32_t *word, uint32_t val, int64_t timeout_ns);
 void fg_futex_wake(_Atomic uint32_t *word);
 int fg_read_file(const char *path, char *buf, size_t len);
+int fg_read_file_alloc(const char *path, char **out);
+FG_TESTABLE int fg_read_number(const char *path, uint64_t *val);
 FG_TESTABLE int fg_vmstat_read(const char *const *names, uint64_t *vals,
 			       size_t n);
 int fg_gettid(void);
+bool fg_is_dir(const char *dir, const char *name);
 void fg_copy_sized(void *dst, const void *src, size_t ours);
 
-static inline uint64_t fg_round_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
+/* bitmap.c */
+size_t fg_bitmap_longs(size_t nbits);
+bool fg_bit_test(const unsigned long *mask, size_t bit);
+void fg_bit_set(unsigned long *mask, size_t bit);
 
-static inline uint64_t fg_round_down(uint64_t v, uint64_t a)
-{
-	return v / a * a;
-}
+/* parse.c */
+int fg_parse_size(const char *str, uint64_t *bytes);
+int fg_parse_cpulist(const char *str, unsigned long *mask, size_t nbits);
+int fg_format_cpulist(const unsigned long *mask, size_t nbits, char *buf,
+		      size_t len);
+
+/* cpuset.c */
+FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
+			       const char *root_v2, char **cpus, char **mems,
+			       const char **source);
+FG_TESTABLE int fg_cpuset_dir(const char *name, const char *root_v1,
+			      const char *root_v2, char *buf, size_t len);
+#ifdef HAVE_LIBCPUSET
+FG_TESTABLE int fg_libcpuset_probe(void); /* in the tests' build only */
+#endif
 
 /* cpus.c */
+int fg_possible_cpus(void);
 FG_TESTABLE int fg_cpus_narrow(const unsigned long *allowed,
 			       const unsigned long *request, size_t nbits,
 			       unsigned long *out);
@@ -214,70 +292,142 @@ FG_TESTABLE unsigned int fg_spread_base(const struct fg_cpus *cpus, int cpu);
 int fg_cpus_resolve(const struct faultgen_attr *attr, struct fg_cpus *cpus,
 		    const char **cpuset_source, unsigned long **mems,
 		    size_t *mems_nbits);
+int fg_cpus_to_mask(const struct fg_cpus *cpus, unsigned long *mask,
+		    size_t nbits);
 void fg_cpus_release(struct fg_cpus *cpus);
-int fg_possible_cpus(void);
-size_t fg_bitmap_longs(size_t nbits);
 
-/* cpuset.c */
-FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
-			       const char *root_v2, char *cpus, size_t cpus_len,
-			       char *mems, size_t mems_len,
-			       const char **source);
-#ifdef HAVE_LIBCPUSET
-FG_TESTABLE int fg_libcpuset_probe(void); /* in the tests' build only */
-#endif
+/* attr.c */
+void fg_attr_init(struct faultgen_attr *a);
+int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src);
+void fg_attr_release(struct faultgen_attr *a);
+bool fg_attr_repeats(const struct faultgen_attr *a);
+int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
+		enum faultgen_setting with, const char *why);
+int fg_attr_check_common(const struct faultgen_attr *a,
+			 struct faultgen_conflict *c);
 
 /* memory.c */
+int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start);
+void fg_resv_release(struct fg_resv *r);
+int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
+	      enum faultgen_thp thp);
 int fg_memory_setup(struct faultgen_run *run);
-int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len);
 void fg_memory_release(struct faultgen_run *run);
-void *fg_worker_addr(const struct faultgen_run *run, unsigned int i);
 int fg_zap(struct faultgen_run *run, unsigned int i);
 
-/* worker.c */
-int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
-	     const struct fg_shared *sh);
-bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g);
-void fg_gates_abort(struct fg_shared *sh);
-int fg_workers_run(struct faultgen_run *run,
-		   int (*body)(struct faultgen_run *, unsigned int),
-		   bool barrier);
+/* numa.c */
+bool fg_numa_available(void);
+size_t fg_numa_nbits(void);
+int fg_numa_nodes(unsigned long *mask, size_t nbits);
+int fg_numa_allowed(unsigned long *mask, size_t nbits);
+bool fg_numa_takes_nodes(enum faultgen_numa policy);
+int fg_parse_nodes(const char *list, unsigned long *mask, size_t nbits,
+		   bool *all);
+int fg_numa_resolve(struct faultgen_run *run);
+int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len);
+int fg_numa_worker(const struct faultgen_run *run, char *addr, size_t len);
+size_t fg_numa_report_nodes(void);
+int fg_numa_count(char *addr, size_t len, size_t ps, uint64_t *counts,
+		  size_t nnodes);
 
 /* measure.c */
+void fg_usage_now(struct fg_usage *u, bool process);
+void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
+		  const struct fg_usage *b);
+void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process);
+void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
+		 bool process);
+void fg_measure_rates(struct faultgen_result *r);
 void fg_measure_fold(struct faultgen_run *run);
 void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys);
 FG_TESTABLE double fg_median(double *v, size_t n);
 FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
 				 unsigned int workers);
-void fg_stat_begin(struct fg_wstat *w, bool process);
-void fg_stat_end(struct fg_wstat *w, bool process);
+FG_TESTABLE unsigned int fg_round_rates(const struct faultgen_run *run,
+					double *rates, size_t max);
 
-/* collapse.c */
-int fg_collapse_run(struct faultgen_run *run);
-void fg_collapse_release(struct faultgen_run *run);
-FG_TESTABLE enum faultgen_verdict
-fg_khugepaged_verdict(enum faultgen_protect protect, unsigned int ranges,
-		      unsigned int collapsed, bool thp_on, uint64_t full_scans,
-		      uint64_t exceed_shared, uint64_t alloc_failed);
+/* worker.c */
+bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g);
+void fg_gates_abort(struct fg_shared *sh);
+/* What each worker runs: prepare (may be NULL) before the start gate,
+ * body after it. */
+struct fg_work {
+	int (*prepare)(struct faultgen_run *run, unsigned int i);
+	int (*body)(struct faultgen_run *run, unsigned int i);
+	bool barrier; /* all start together at one gate */
+};
+int fg_workers_run(struct faultgen_run *run, const struct fg_work *work);
+
+/* thp.c */
+int fg_hpage_size(size_t *size);
+int fg_thp_pmd_on(size_t hpage);
+int fg_khugepaged_full_scans(uint64_t *scans);
+int fg_madv_collapse(void *addr, size_t len);
+FG_TESTABLE int fg_collapse_probe(void);
 FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
 				   uint64_t *kb);
-FG_TESTABLE int fg_collapse_probe(void);
-
-/* pretouch.c */
-int fg_pretouch_run(struct faultgen_run *run);
-unsigned int fg_pretouch_default_workers(const struct faultgen_run *run);
-FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
-				   uint64_t end, uint64_t chunk,
-				   uint64_t *off, uint64_t *len);
+int fg_pagemap_open(void);
+int fg_pagemap_huge(int fd, const char *start, size_t len, size_t hpage,
+		    bool *huge);
 
 /* jvm.c */
-/* Pretouch tasks of a JVM at most: heap and G1's five tables. */
+/* Pretouch tasks of a JVM at most: start-up memory, heap, G1's tables. */
 #define FG_JVM_MAX_RANGES 8
+unsigned int fg_jvm_gc_threads(unsigned int ncpus);
 uint64_t fg_jvm_heap_bytes(enum faultgen_jvm_gc gc, uint64_t heap,
 			   uint64_t page);
+uint64_t fg_jvm_aux_bytes(unsigned int jdk, enum faultgen_jvm_gc gc,
+			  uint64_t heap_bytes);
 FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       enum faultgen_jvm_gc gc, uint64_t heap,
 				       uint64_t page, uint64_t *lens,
 				       unsigned int max);
+unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
+
+/* The patterns: fault.c, collapse.c, pretouch.c. */
+extern const struct fg_pattern fg_shared_vma_pattern;
+extern const struct fg_pattern fg_per_thread_vma_pattern;
+extern const struct fg_pattern fg_ro_collapse_pattern;
+extern const struct fg_pattern fg_pretouch_pattern;
+
+/* fault.c */
+int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
+	     const struct fg_shared *sh);
+
+/* collapse.c */
+FG_TESTABLE enum faultgen_verdict
+fg_collapse_verdict(enum faultgen_protect protect, unsigned int ranges,
+		    unsigned int collapsed, int first_error);
+FG_TESTABLE enum faultgen_verdict
+fg_khugepaged_verdict(enum faultgen_protect protect, unsigned int ranges,
+		      unsigned int collapsed, bool thp_on, uint64_t full_scans,
+		      uint64_t exceed_shared, uint64_t alloc_failed);
+const char *fg_verdict_name(enum faultgen_verdict v);
+int fg_collapse_result(const struct faultgen_run *run,
+		       struct faultgen_collapse_result *res);
+int fg_collapse_range(const struct faultgen_run *run, unsigned int index,
+		      struct faultgen_collapse_range *range);
+int fg_collapse_progress(const struct faultgen_run *run, unsigned int index,
+			 double *t_s, unsigned int *collapsed);
+
+/* pretouch.c */
+FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
+				   uint64_t end, uint64_t chunk,
+				   uint64_t *off, uint64_t *len);
+
+/* run.c */
+const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a);
+int fg_attr_check(const struct faultgen_attr *a, struct faultgen_conflict *c);
+int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out);
+int fg_run_exec(struct faultgen_run *run);
+void fg_run_cancel(struct faultgen_run *run);
+void fg_run_free(struct faultgen_run *run);
+bool fg_run_measured(const struct faultgen_run *run);
+int fg_run_worker(const struct faultgen_run *run, unsigned int index,
+		  struct faultgen_worker_result *r);
+int fg_run_rounds(const struct faultgen_run *run, unsigned int worker,
+		  double *seconds, size_t max);
+int fg_run_node_pages(const struct faultgen_run *run, int worker,
+		      uint64_t *pages, size_t max);
 
 #endif /* FAULTGEN_INTERNAL_H */

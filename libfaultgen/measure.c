@@ -23,31 +23,50 @@ static int64_t tv_us(const struct timeval *tv)
 	return (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
 }
 
-static void usage_now(struct fg_wstat *w, bool process, int sign)
+/* The calling thread's (or, in a forked worker, process's) counters. */
+void fg_usage_now(struct fg_usage *u, bool process)
 {
 	struct rusage ru;
 
 	getrusage(process ? RUSAGE_SELF : RUSAGE_THREAD, &ru);
-	w->minflt += (uint64_t)(sign * ru.ru_minflt);
-	w->majflt += (uint64_t)(sign * ru.ru_majflt);
-	w->ru_user_us += sign * tv_us(&ru.ru_utime);
-	w->ru_sys_us += sign * tv_us(&ru.ru_stime);
-	w->cpu_ns += sign * fg_clock_ns(process ? CLOCK_PROCESS_CPUTIME_ID :
-						  CLOCK_THREAD_CPUTIME_ID);
+	u->minflt = (uint64_t)ru.ru_minflt;
+	u->majflt = (uint64_t)ru.ru_majflt;
+	u->ru_user_us = tv_us(&ru.ru_utime);
+	u->ru_sys_us = tv_us(&ru.ru_stime);
+	u->cpu_ns = fg_clock_ns(process ? CLOCK_PROCESS_CPUTIME_ID :
+					  CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* Right before the loop: usage first, so the clock is read last. */
-void fg_stat_begin(struct fg_wstat *w, bool process)
+/* d = a - b */
+void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
+		  const struct fg_usage *b)
 {
-	usage_now(w, process, -1);
+	d->minflt = a->minflt - b->minflt;
+	d->majflt = a->majflt - b->majflt;
+	d->cpu_ns = a->cpu_ns - b->cpu_ns;
+	d->ru_user_us = a->ru_user_us - b->ru_user_us;
+	d->ru_sys_us = a->ru_sys_us - b->ru_sys_us;
+}
+
+/* Right before the loop: usage first (into *at), so the clock is read
+ * last. */
+void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process)
+{
+	fg_usage_now(at, process);
 	w->start_ns = fg_now_ns();
+	w->end_ns = w->start_ns;
 }
 
-/* Right after the loop: the clock first. */
-void fg_stat_end(struct fg_wstat *w, bool process)
+/* Right after the loop (or a round of it): the clock first.  Called again
+ * after a later round, it moves the end on. */
+void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
+		 bool process)
 {
+	struct fg_usage now;
+
 	w->end_ns = fg_now_ns();
-	usage_now(w, process, 1);
+	fg_usage_now(&now, process);
+	fg_usage_sub(&w->use, &now, at);
 	w->last_cpu = sched_getcpu();
 }
 
@@ -71,8 +90,8 @@ FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
  * spends nearly all of it in the kernel. */
 void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys)
 {
-	double cpu = (double)w->cpu_ns / 1e9;
-	int64_t ru = w->ru_user_us + w->ru_sys_us;
+	double cpu = (double)w->use.cpu_ns / 1e9;
+	int64_t ru = w->use.ru_user_us + w->use.ru_sys_us;
 
 	if (cpu < 0)
 		cpu = 0;
@@ -81,7 +100,7 @@ void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys)
 		*sys = cpu;
 		return;
 	}
-	*user = cpu * (double)w->ru_user_us / (double)ru;
+	*user = cpu * (double)w->use.ru_user_us / (double)ru;
 	if (*user > cpu) /* (cpu * part) / whole may round above cpu */
 		*user = cpu;
 	*sys = cpu - *user;
@@ -111,45 +130,119 @@ FG_TESTABLE double fg_median(double *v, size_t n)
 /*
  * Round r's aggregate rate is the sum over workers of their slice pages
  * over their round r time: robust against one slow round, which a total
- * over the whole interval is not.
+ * over the whole interval is not.  Returns the rounds every worker
+ * recorded (rates filled up to max of them).
  */
-static void fold_rounds(struct faultgen_run *run, struct faultgen_result *r)
+FG_TESTABLE unsigned int fg_round_rates(const struct faultgen_run *run,
+					double *rates, size_t max)
 {
 	unsigned int n = run->attr.nr_workers;
 	uint64_t common = FG_ROUND_SAMPLES;
-	double *rates;
 
-	if (!run->round_ns)
-		return;
+	if (!run->round_ns || !run->sh)
+		return 0;
 	for (unsigned int i = 0; i < n; i++)
 		if (run->sh->w[i].rounds < common)
 			common = run->sh->w[i].rounds;
-	if (!common)
-		return;
-	rates = calloc(common, sizeof(*rates));
-	if (!rates)
-		return;
-	for (uint64_t k = 0; k < common; k++) {
+	for (uint64_t k = 0; k < common && k < max; k++) {
+		rates[k] = 0;
 		for (unsigned int i = 0; i < n; i++) {
-			int64_t ns = run->round_ns[(size_t)i * FG_ROUND_SAMPLES + k];
+			int64_t ns = run->round_ns[(size_t)i * FG_ROUND_SAMPLES +
+						   k];
 			uint64_t pages = run->wlen[i] / (size_t)run->pagesize;
 
 			if (ns > 0)
 				rates[k] += (double)pages * 1e9 / (double)ns;
 		}
 	}
-	r->rounds_sampled = (unsigned int)common;
-	r->round_rate_median = fg_median(rates, common);
-	r->round_rate_min = rates[0];
-	r->round_rate_max = rates[common - 1];
+	return (unsigned int)common;
+}
+
+static void fold_rounds(struct faultgen_run *run, struct faultgen_result *r)
+{
+	double *rates = calloc(FG_ROUND_SAMPLES, sizeof(*rates));
+	unsigned int common;
+
+	if (!rates)
+		return;
+	common = fg_round_rates(run, rates, FG_ROUND_SAMPLES);
+	if (common) {
+		r->rounds_sampled = common;
+		r->round_rate_median = fg_median(rates, common);
+		r->round_rate_min = rates[0];
+		r->round_rate_max = rates[common - 1];
+	}
 	free(rates);
+}
+
+/* The figure of record: the median round rate when there are enough
+ * rounds to take one, else pages over elapsed time. */
+static void fold_rate(struct faultgen_result *r)
+{
+	if (r->rounds_sampled >= FG_MEDIAN_MIN_ROUNDS &&
+	    r->round_rate_median > 0) {
+		r->rate = r->round_rate_median;
+		r->rate_kind = FAULTGEN_RATE_ROUND_MEDIAN;
+	} else {
+		r->rate = r->pages_per_wall_s;
+		r->rate_kind = FAULTGEN_RATE_WALL;
+	}
+}
+
+/* Sums of the workers' figures, and the span of their intervals. */
+static void fold_workers(struct faultgen_run *run, struct faultgen_result *r)
+{
+	unsigned int n = run->attr.nr_workers;
+	int64_t first = INT64_MAX, last_start = INT64_MIN, end = INT64_MIN;
+
+	r->worker_rounds_min = n ? UINT64_MAX : 0;
+	for (unsigned int i = 0; i < n; i++) {
+		const struct fg_wstat *w = &run->sh->w[i];
+		double user, sys;
+
+		if (w->start_ns && w->start_ns < first)
+			first = w->start_ns;
+		if (w->start_ns > last_start)
+			last_start = w->start_ns;
+		if (w->end_ns > end)
+			end = w->end_ns;
+		r->pages += w->pages;
+		r->rounds += w->rounds;
+		if (w->rounds < r->worker_rounds_min)
+			r->worker_rounds_min = w->rounds;
+		if (w->rounds > r->worker_rounds_max)
+			r->worker_rounds_max = w->rounds;
+		r->minflt += w->use.minflt;
+		r->majflt += w->use.majflt;
+		r->fault_s += (double)w->fault_ns / 1e9;
+		fg_split_cpu(w, &user, &sys);
+		r->user_s += user;
+		r->sys_s += sys;
+	}
+	/* Workers a cancel stopped before their loop began have no
+	 * interval. */
+	if (n && first != INT64_MAX && end >= first) {
+		r->elapsed_s = (double)(end - first) / 1e9;
+		r->start_skew_s = (double)(last_start - first) / 1e9;
+	}
+}
+
+/* The rates of the counts and times in r, and the figure of record; again
+ * after a pattern changes those (pretouch times from before its workers
+ * exist). */
+void fg_measure_rates(struct faultgen_result *r)
+{
+	r->pages_per_wall_s = rate((double)r->pages, r->elapsed_s);
+	r->pages_per_cpu_s = rate((double)r->pages, r->user_s + r->sys_s);
+	r->faults_per_wall_s = rate((double)r->minflt, r->elapsed_s);
+	r->faults_per_cpu_s = rate((double)r->minflt, r->user_s + r->sys_s);
+	fold_rate(r);
 }
 
 void fg_measure_fold(struct faultgen_run *run)
 {
 	struct faultgen_result *r = &run->result;
 	unsigned int n = run->attr.nr_workers;
-	int64_t first = INT64_MAX, last_start = INT64_MIN, end = INT64_MIN;
 
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
@@ -159,36 +252,13 @@ void fg_measure_fold(struct faultgen_run *run)
 	if (run->attr.pattern == FAULTGEN_PER_THREAD_VMA)
 		r->bytes = (uint64_t)run->slice_len * n;
 	r->pages_per_round = run->slice_pages * n;
-	for (unsigned int i = 0; i < n; i++) {
-		const struct fg_wstat *w = &run->sh->w[i];
-		double user, sys;
-
-		if (w->start_ns < first)
-			first = w->start_ns;
-		if (w->start_ns > last_start)
-			last_start = w->start_ns;
-		if (w->end_ns > end)
-			end = w->end_ns;
-		r->pages += w->pages;
-		r->rounds += w->rounds;
-		r->minflt += w->minflt;
-		r->majflt += w->majflt;
-		r->fault_s += (double)w->fault_ns / 1e9;
-		fg_split_cpu(w, &user, &sys);
-		r->user_s += user;
-		r->sys_s += sys;
-	}
-	if (n && end >= first) {
-		r->elapsed_s = (double)(end - first) / 1e9;
-		r->start_skew_s = (double)(last_start - first) / 1e9;
-	}
+	fold_workers(run, r);
 	r->expected_faults = r->pages;
-	r->pages_per_wall_s = rate((double)r->pages, r->elapsed_s);
-	r->pages_per_cpu_s = rate((double)r->pages, r->user_s + r->sys_s);
-	r->faults_per_wall_s = rate((double)r->minflt, r->elapsed_s);
-	r->faults_per_cpu_s = rate((double)r->minflt, r->user_s + r->sys_s);
 	r->faults_agree = fg_faults_agree(r->expected_faults, r->minflt, n);
 	r->shm_refault = run->attr.backing == FAULTGEN_BACKING_SYSV &&
-			 (run->attr.rounds || run->attr.duration > 0);
+			 fg_attr_repeats(&run->attr);
+	r->cancelled = atomic_load(&run->cancelled) != 0;
 	fold_rounds(run, r);
+	fg_measure_rates(r);
+	run->measured = true;
 }

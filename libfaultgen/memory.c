@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * memory.c - the regions the workers fault: mapping, policies, zapping.
+ * memory.c - the memory the workers fault: reservations, mappings of each
+ * backing, THP advice and NUMA policy, and zapping.
  *
  * Setup happens here, before the workers start, so that none of it is in
  * the measured interval.
@@ -11,27 +12,84 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/mempolicy.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000
 #endif
 
-static int errno_mem(int e)
+/*
+ * Reserves len bytes of PROT_NONE address space starting at an
+ * align-aligned address (*start), with at least one PROT_NONE page before
+ * and after it: mappings placed inside with MAP_FIXED never merge with a
+ * neighbour of the same flags (a thread stack, the caller's heap), nor
+ * with each other when a guard page separates them.  NORESERVE: only what
+ * is mapped over it later is committed.
+ */
+int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start)
 {
-	/* shmget says ENOSPC or EINVAL (over SHMMAX) for "too big". */
-	if (e == ENOSPC)
+	size_t page = (size_t)fg_pagesize();
+	uintptr_t raw, at, end;
+	void *p;
+
+	if (align < page)
+		align = page;
+	if (len > SIZE_MAX - align - 2 * page)
 		return -ENOMEM;
-	return -e;
+	r->raw_len = len + align + 2 * page;
+	p = mmap(NULL, r->raw_len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		r->raw = NULL;
+		return -errno;
+	}
+	raw = (uintptr_t)p;
+	at = fg_round_up(raw + page, align);
+	end = raw + r->raw_len;
+	/* Keep one guard page either side, give the rest back. */
+	if (at - page > raw)
+		munmap(p, at - page - raw);
+	if (end > at + len + page)
+		munmap((void *)(at + len + page), end - (at + len + page));
+	r->raw = (char *)(at - page);
+	r->raw_len = len + 2 * page;
+	*start = (char *)at;
+	return 0;
 }
 
+void fg_resv_release(struct fg_resv *r)
+{
+	if (r->raw)
+		munmap(r->raw, r->raw_len);
+	r->raw = NULL;
+	r->raw_len = 0;
+}
+
+/* THP advice (thp, as the caller decided it) and the NUMA policy of a
+ * fresh mapping. */
+int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
+	      enum faultgen_thp thp)
+{
+	if (thp == FAULTGEN_THP_HUGEPAGE && madvise(addr, len, MADV_HUGEPAGE) < 0)
+		return -errno;
+	if (thp == FAULTGEN_THP_NOHUGEPAGE &&
+	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
+		return -errno;
+	return fg_numa_policy(run, addr, len);
+}
+
+/*
+ * A SysV segment, attached (at `at`, over the reservation, when not NULL)
+ * and at once marked for removal: it goes with the last detach, so a run
+ * killed from then on cannot leak it.  Only a kill between shmget and
+ * that IPC_RMID can, and nothing else happens in between.  The id stays
+ * valid while attached, for SHM_LOCK.
+ */
 static int new_segment(struct faultgen_run *run, size_t len, void *at,
 		       char **addr, int *shmid)
 {
@@ -39,23 +97,21 @@ static int new_segment(struct faultgen_run *run, size_t len, void *at,
 	void *p;
 
 	id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
-	if (id < 0)
-		return errno_mem(errno);
-	p = shmat(id, at, at ? SHM_REMAP : 0);
-	if (p == (void *)-1) {
-		err = -errno;
-		shmctl(id, IPC_RMID, NULL);
-		return err;
+	if (id < 0) {
+		/* ENOSPC: SHMMNI segments or SHMALL pages in use; EINVAL:
+		 * the size is beyond SHMMAX. */
+		return errno == EINVAL ? -EFBIG : -errno;
 	}
+	p = shmat(id, at, at ? SHM_REMAP : 0);
+	err = p == (void *)-1 ? -errno : 0;
+	shmctl(id, IPC_RMID, NULL);
+	if (err)
+		return err;
 	if (run->attr.shm_lock && shmctl(id, SHM_LOCK, NULL) < 0) {
 		err = -errno;
-		shmctl(id, IPC_RMID, NULL);
 		shmdt(p);
 		return err;
 	}
-	/* Marked for removal at once: it goes with the last detach, so a
-	 * killed run cannot leak it.  The id stays valid while attached. */
-	shmctl(id, IPC_RMID, NULL);
 	*addr = p;
 	*shmid = id;
 	return 0;
@@ -80,43 +136,6 @@ static int map_private(struct faultgen_run *run, size_t len, void *at,
 	return 0;
 }
 
-/*
- * The NUMA policy of a fresh mapping, as the attr and cpuset ask: mbind(2)
- * through syscall(2).  glibc has no wrapper, and libnuma's is this very
- * call, behind a constructor that costs every process loading it 0.17 ms
- * (it reads /proc/self/status twice and every node's meminfo, and tries
- * set_mempolicy) whether or not it ever sets a policy.
- */
-int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len)
-{
-	const struct faultgen_attr *a = &run->attr;
-	long ret = 0;
-
-	if (a->numa == FAULTGEN_NUMA_LOCAL)
-		/* MPOL_PREFERRED with an empty mask: allocate locally. */
-		ret = syscall(SYS_mbind, addr, len, (long)MPOL_PREFERRED, NULL,
-			      0UL, 0UL);
-	else if (run->mems)
-		/* maxnode counts one more than the bits the kernel reads. */
-		ret = syscall(SYS_mbind, addr, len, (long)MPOL_BIND, run->mems,
-			      (unsigned long)run->mems_nbits + 1, 0UL);
-	return ret < 0 ? -errno : 0;
-}
-
-/* madvise and mbind of a fresh mapping, as the attr and cpuset ask. */
-static int apply_policies(struct faultgen_run *run, char *addr, size_t len)
-{
-	const struct faultgen_attr *a = &run->attr;
-
-	if (a->thp == FAULTGEN_THP_HUGEPAGE &&
-	    madvise(addr, len, MADV_HUGEPAGE) < 0)
-		return -errno;
-	if (a->thp == FAULTGEN_THP_NOHUGEPAGE &&
-	    madvise(addr, len, MADV_NOHUGEPAGE) < 0)
-		return -errno;
-	return fg_numa_policy(run, addr, len);
-}
-
 static int map_shared_vma(struct faultgen_run *run)
 {
 	unsigned int n = run->attr.nr_workers;
@@ -135,7 +154,7 @@ static int map_shared_vma(struct faultgen_run *run)
 		if (ret)
 			return ret;
 		run->base_owned = true;
-		ret = apply_policies(run, run->base, run->base_len);
+		ret = fg_advise(run, run->base, run->base_len, run->attr.thp);
 		if (ret)
 			return ret;
 	}
@@ -152,30 +171,26 @@ static int map_shared_vma(struct faultgen_run *run)
 }
 
 /*
- * One mapping per worker inside a PROT_NONE reservation, with a PROT_NONE
- * page before, between and after them: adjacent anonymous mappings of the
- * same protection would merge into one VMA, with each other or with the
- * caller's memory next to the reservation (a thread stack, a heap).
+ * One mapping per worker inside a reservation, a PROT_NONE page between
+ * each two: adjacent anonymous mappings of the same protection would
+ * merge into one VMA.
  */
 static int map_per_thread(struct faultgen_run *run)
 {
 	unsigned int n = run->attr.nr_workers;
 	size_t guard = (size_t)run->pagesize;
 	size_t stride = run->slice_len + guard;
-	void *p;
 	int ret;
 
-	if (stride && (size_t)n > (SIZE_MAX - guard) / stride)
+	if (stride && (size_t)n > SIZE_MAX / stride)
 		return -ENOMEM;
-	run->base_len = guard + stride * n;
-	p = mmap(NULL, run->base_len, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	run->base = p;
+	run->base_len = stride * n - guard;
+	ret = fg_reserve(run->base_len, 0, &run->resv, &run->base);
+	if (ret)
+		return ret;
 	run->base_owned = true;
 	for (unsigned int i = 0; i < n; i++) {
-		char *at = run->base + guard + (size_t)i * stride;
+		char *at = run->base + (size_t)i * stride;
 
 		if (run->attr.backing == FAULTGEN_BACKING_SYSV)
 			ret = new_segment(run, run->slice_len, at,
@@ -186,20 +201,21 @@ static int map_per_thread(struct faultgen_run *run)
 		if (ret)
 			return ret;
 		run->wlen[i] = run->slice_len;
-		ret = apply_policies(run, run->waddr[i], run->slice_len);
+		ret = fg_advise(run, run->waddr[i], run->slice_len,
+				run->attr.thp);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-int fg_memory_setup(struct faultgen_run *run)
+/* 0.12x's arithmetic: pages rounded up to whole slices. */
+static int size_slices(struct faultgen_run *run)
 {
 	const struct faultgen_attr *a = &run->attr;
 	uint64_t pages, slice_pages, ps = (uint64_t)run->pagesize;
 	unsigned int n = a->nr_workers;
 
-	/* 0.12x's arithmetic: pages rounded up to whole slices. */
 	if (a->region)
 		pages = a->region_len / ps;
 	else
@@ -210,7 +226,17 @@ int fg_memory_setup(struct faultgen_run *run)
 	run->slice_pages = slice_pages;
 	run->slice_len = (size_t)(slice_pages * ps);
 	run->base_len = a->region ? a->region_len : run->slice_len * n;
+	return 0;
+}
 
+int fg_memory_setup(struct faultgen_run *run)
+{
+	const struct faultgen_attr *a = &run->attr;
+	unsigned int n = a->nr_workers;
+	int ret = size_slices(run);
+
+	if (ret)
+		return ret;
 	run->waddr = calloc(n, sizeof(*run->waddr));
 	run->wlen = calloc(n, sizeof(*run->wlen));
 	run->wshmid = malloc(n * sizeof(*run->wshmid));
@@ -237,16 +263,17 @@ void fg_memory_release(struct faultgen_run *run)
 			if (run->wshmid[i] >= 0)
 				shmdt(run->waddr[i]);
 	}
-	if (run->base_owned && run->base) {
-		if (run->shmid >= 0)
-			shmdt(run->base);
-		else
-			munmap(run->base, run->base_len);
-	}
+	if (run->resv.raw)
+		fg_resv_release(&run->resv);
+	else if (run->base_owned && run->base && run->shmid >= 0)
+		shmdt(run->base);
+	else if (run->base_owned && run->base)
+		munmap(run->base, run->base_len);
 	if (run->zero_fd >= 0)
 		close(run->zero_fd);
 	run->zero_fd = -1;
 	run->base = NULL;
+	run->base_owned = false;
 	run->shmid = -1;
 	free(run->waddr);
 	free(run->wlen);
@@ -256,11 +283,6 @@ void fg_memory_release(struct faultgen_run *run)
 	run->wshmid = NULL;
 }
 
-void *fg_worker_addr(const struct faultgen_run *run, unsigned int i)
-{
-	return run->waddr[i];
-}
-
 /*
  * Drops worker i's pages so the next pass faults again.  Async-signal-safe
  * (a forked worker calls it).  SysV: MADV_DONTNEED only unmaps, the pages
@@ -268,33 +290,26 @@ void *fg_worker_addr(const struct faultgen_run *run, unsigned int i)
  */
 int fg_zap(struct faultgen_run *run, unsigned int i)
 {
+	bool devzero = run->attr.backing == FAULTGEN_BACKING_DEVZERO;
 	char *addr = run->waddr[i];
 	size_t len = run->wlen[i];
 	void *p;
 
 	if (!len)
 		return 0;
-	if (run->attr.zap == FAULTGEN_ZAP_DONTNEED) {
-		if (madvise(addr, len, MADV_DONTNEED) < 0)
-			return -errno;
-		return 0;
-	}
+	if (run->attr.zap == FAULTGEN_ZAP_DONTNEED)
+		return madvise(addr, len, MADV_DONTNEED) < 0 ? -errno : 0;
 	/* munmap + mmap at the same place (per-thread VMA, not SysV). */
 	if (munmap(addr, len) < 0)
 		return -errno;
 	p = mmap(addr, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_FIXED_NOREPLACE |
-			 (run->attr.backing == FAULTGEN_BACKING_DEVZERO ?
-				  0 :
-				  MAP_ANONYMOUS),
-		 run->attr.backing == FAULTGEN_BACKING_DEVZERO ? run->zero_fd :
-								  -1,
-		 0);
+		 MAP_PRIVATE | MAP_FIXED_NOREPLACE | (devzero ? 0 : MAP_ANONYMOUS),
+		 devzero ? run->zero_fd : -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	if (p != addr) {
 		munmap(p, len);
 		return -EBUSY;
 	}
-	return apply_policies(run, addr, len);
+	return fg_advise(run, addr, len, run->attr.thp);
 }

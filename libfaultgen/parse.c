@@ -15,8 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LONG_BITS (8 * sizeof(unsigned long))
-
 /* Reads decimal digits; -EINVAL when there are none, -ERANGE on overflow. */
 static int read_u64(const char **p, uint64_t *out)
 {
@@ -38,7 +36,7 @@ static int read_u64(const char **p, uint64_t *out)
 	return 0;
 }
 
-FG_EXPORT int faultgen_parse_size(const char *str, uint64_t *bytes)
+int fg_parse_size(const char *str, uint64_t *bytes)
 {
 	const char *p = str;
 	uint64_t v, mult;
@@ -79,8 +77,7 @@ FG_EXPORT int faultgen_parse_size(const char *str, uint64_t *bytes)
 	return 0;
 }
 
-FG_EXPORT int faultgen_parse_cpulist(const char *str, unsigned long *mask,
-				     size_t nbits)
+int fg_parse_cpulist(const char *str, unsigned long *mask, size_t nbits)
 {
 	const char *p = str;
 	int count = 0;
@@ -120,10 +117,8 @@ FG_EXPORT int faultgen_parse_cpulist(const char *str, unsigned long *mask,
 			return -ERANGE;
 		/* Stop before c += stride could wrap past 2^64 to low ids. */
 		for (uint64_t c = lo;; c += stride) {
-			unsigned long bit = 1UL << (c % LONG_BITS);
-
-			if (!(mask[c / LONG_BITS] & bit)) {
-				mask[c / LONG_BITS] |= bit;
+			if (!fg_bit_test(mask, c)) {
+				fg_bit_set(mask, c);
 				count++;
 			}
 			if (hi - c < stride)
@@ -141,13 +136,8 @@ FG_EXPORT int faultgen_parse_cpulist(const char *str, unsigned long *mask,
 	}
 }
 
-static bool bit_set(const unsigned long *mask, size_t bit)
-{
-	return mask[bit / LONG_BITS] & (1UL << (bit % LONG_BITS));
-}
-
-FG_EXPORT int faultgen_format_cpulist(const unsigned long *mask, size_t nbits,
-				      char *buf, size_t len)
+int fg_format_cpulist(const unsigned long *mask, size_t nbits, char *buf,
+		      size_t len)
 {
 	size_t used = 0;
 
@@ -158,9 +148,9 @@ FG_EXPORT int faultgen_format_cpulist(const unsigned long *mask, size_t nbits,
 		size_t end = c;
 		int n;
 
-		if (!bit_set(mask, c))
+		if (!fg_bit_test(mask, c))
 			continue;
-		while (end + 1 < nbits && bit_set(mask, end + 1))
+		while (end + 1 < nbits && fg_bit_test(mask, end + 1))
 			end++;
 		if (end == c)
 			n = snprintf(buf + used, len - used, "%s%zu",

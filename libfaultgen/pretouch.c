@@ -84,18 +84,20 @@ static uint64_t heap_bytes(const struct faultgen_run *run)
 }
 
 /*
- * Offsets are from run->base.  Each range of the library's own starts
- * 2 MiB-aligned (so that huge pages can back it whole) and after at least
- * one PROT_NONE page, and one more follows the last: the ranges stay
- * distinct mappings, as the JVM's are, and never merge with a neighbour
- * (a thread stack, say) that happens to have the same flags.
+ * Offsets are from run->base, the start of the first range.  Each range
+ * of the library's own starts 2 MiB-aligned (so that huge pages can back
+ * it whole) after at least one PROT_NONE page, and one more follows the
+ * last (fg_reserve): the ranges stay distinct mappings, as the JVM's are,
+ * and never merge with a neighbour (a thread stack, say) that happens to
+ * have the same flags.
  */
 static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		       struct pt_plan *p)
 {
 	const struct faultgen_attr *a = &run->attr;
-	uint64_t lens[FG_JVM_MAX_RANGES], page = (uint64_t)run->pagesize, rel = 0;
-	uint64_t guard = a->region ? 0 : page;
+	uint64_t lens[FG_JVM_MAX_RANGES], page = (uint64_t)run->pagesize;
+	uint64_t at = 0;
+	unsigned int serial = a->region ? 0 : fg_jvm_serial_ranges(a->gc);
 
 	memset(p, 0, sizeof(*p));
 	if (a->region) {
@@ -103,91 +105,74 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		p->nr = 1;
 	} else {
 		p->nr = fg_jvm_ranges(a->jdk, a->gc, a->size, page, lens,
-					   FG_JVM_MAX_RANGES);
+				      FG_JVM_MAX_RANGES);
 	}
 	for (unsigned int i = 0; i < p->nr; i++) {
 		uint64_t c = chunks_of(lens[i], a->chunk);
 
-		/* rel: from the (aligned) start of the first range. */
 		if (i)
-			rel = fg_round_up(rel + page, FG_HPAGE_SIZE);
-		p->t[i].off = guard + rel;
+			at = fg_round_up(at + page, FG_HPAGE_SIZE);
+		p->t[i].off = at;
 		p->t[i].len = lens[i];
-		p->t[i].workers = c < workers ? (unsigned int)c : workers;
-		rel += lens[i];
+		p->t[i].workers = i < serial ? 1 :
+				  c < workers ? (unsigned int)c : workers;
+		at += lens[i];
 		p->bytes += lens[i];
 	}
-	p->span = guard + rel + guard;
+	p->span = at;
 }
 
-unsigned int fg_pretouch_default_workers(const struct faultgen_run *run)
+/* As HotSpot: min(chunks of the heap, ParallelGCThreads). */
+static unsigned int pretouch_default_workers(const struct faultgen_run *run)
 {
 	uint64_t chunks = chunks_of(heap_bytes(run), run->attr.chunk);
-	unsigned int n = faultgen_jvm_gc_threads(run->cpus.count);
+	unsigned int n = fg_jvm_gc_threads(run->cpus.count);
 
 	return chunks < n ? (unsigned int)chunks : n;
 }
 
 /*
- * THP advice and NUMA placement of one range, as the attr asks.  The fast
- * mode is the fastest way to 4 KiB pages: memory of the library's own is
- * kept from huge pages even where THP is "always", unless asked for.
+ * The THP advice of a range: the fast mode is the fastest way to 4 KiB
+ * pages, so memory of the library's own is kept from huge pages even
+ * where THP is "always", unless asked for.
  */
-static int apply_policies(const struct faultgen_run *run, char *addr,
-			  size_t len)
+static enum faultgen_thp range_thp(const struct faultgen_attr *a, bool owned)
 {
-	const struct faultgen_attr *a = &run->attr;
-	bool huge = a->thp == FAULTGEN_THP_HUGEPAGE ||
-		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE;
-	bool small = !huge && (a->thp == FAULTGEN_THP_NOHUGEPAGE ||
-			       (a->thp == FAULTGEN_THP_DEFAULT &&
-				a->pretouch_touch == FAULTGEN_PRETOUCH_FAST &&
-				run->base_owned));
-
-	if (huge && madvise(addr, len, MADV_HUGEPAGE) < 0)
-		return -errno;
-	if (small && madvise(addr, len, MADV_NOHUGEPAGE) < 0)
-		return -errno;
-	return fg_numa_policy(run, addr, len);
+	if (a->thp == FAULTGEN_THP_HUGEPAGE ||
+	    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
+		return FAULTGEN_THP_HUGEPAGE;
+	if (a->thp == FAULTGEN_THP_NOHUGEPAGE ||
+	    (a->thp == FAULTGEN_THP_DEFAULT &&
+	     a->pretouch_touch == FAULTGEN_PRETOUCH_FAST && owned))
+		return FAULTGEN_THP_NOHUGEPAGE;
+	return FAULTGEN_THP_DEFAULT;
 }
 
 /*
  * Reserve the whole span PROT_NONE and NORESERVE, the first range
  * 2 MiB-aligned, then commit each range read-write over it with MAP_FIXED,
  * as HotSpot commits its heap and tables.  The guard pages and gaps stay
- * reserved: one munmap of base_len releases everything.
+ * reserved: releasing the reservation releases everything.
  */
 static int map_plan(struct faultgen_run *run, const struct pt_plan *p)
 {
-	size_t resv = (size_t)p->span + FG_HPAGE_SIZE;
-	uintptr_t raw_end, first;
-	char *raw, *start;
+	enum faultgen_thp thp = range_thp(&run->attr, true);
 	int ret;
 
-	if (p->span > SIZE_MAX - FG_HPAGE_SIZE)
-		return -ENOMEM;
-	raw = mmap(NULL, resv, PROT_NONE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (raw == MAP_FAILED)
-		return -errno;
-	raw_end = (uintptr_t)raw + resv;
-	first = fg_round_up((uintptr_t)raw + p->t[0].off, FG_HPAGE_SIZE);
-	start = (char *)(first - p->t[0].off);
-	if (start > raw)
-		munmap(raw, (size_t)(start - raw));
-	if (raw_end > (uintptr_t)start + p->span)
-		munmap(start + p->span, raw_end - ((uintptr_t)start + p->span));
-	run->base = start;
+	ret = fg_reserve((size_t)p->span, FG_HPAGE_SIZE, &run->resv,
+			 &run->base);
+	if (ret)
+		return ret;
 	run->base_len = (size_t)p->span;
 	run->base_owned = true;
 	for (unsigned int i = 0; i < p->nr; i++) {
-		char *at = start + p->t[i].off;
+		char *at = run->base + p->t[i].off;
 
 		if (mmap(at, p->t[i].len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1,
 			 0) == MAP_FAILED)
 			return -errno;
-		ret = apply_policies(run, at, p->t[i].len);
+		ret = fg_advise(run, at, p->t[i].len, thp);
 		if (ret)
 			return ret;
 	}
@@ -199,14 +184,9 @@ static int use_region(struct faultgen_run *run, const struct pt_plan *p)
 	run->base = run->attr.region;
 	run->base_len = run->attr.region_len;
 	run->base_owned = false;
-	return apply_policies(run, run->base, p->t[0].len);
+	return fg_advise(run, run->base, p->t[0].len,
+			 range_thp(&run->attr, false));
 }
-
-static bool cancelled(const struct fg_shared *sh)
-{
-	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
-}
-
 
 /* JDK 17: a plain byte store at the start of each page. */
 FG_NO_ASAN static void touch_store(char *addr, size_t len, size_t ps)
@@ -261,7 +241,7 @@ static int run_chunks(struct faultgen_run *run, const struct pt_task *t,
 
 	while (fg_pretouch_claim(&sh->cursor, t->off, t->off + t->len,
 				 run->attr.chunk, &off, &len)) {
-		if (cancelled(sh))
+		if (fg_cancel_requested(sh))
 			return -ECANCELED;
 		ret = touch_chunk(run, run->base + off, (size_t)len);
 		if (ret)
@@ -304,7 +284,7 @@ static int run_slice(struct faultgen_run *run, const struct pt_task *t,
 	for (uint64_t at = from; at < to; at += POPULATE_PIECE) {
 		size_t n = to - at < POPULATE_PIECE ? to - at : POPULATE_PIECE;
 
-		if (cancelled(run->sh))
+		if (fg_cancel_requested(run->sh))
 			return -ECANCELED;
 		ret = populate((char *)at, n, ps);
 		if (ret)
@@ -326,7 +306,7 @@ static int wait_open(struct fg_shared *sh, uint32_t need)
 	uint32_t seen;
 
 	while ((seen = atomic_load(word)) < need) {
-		if (cancelled(sh))
+		if (fg_cancel_requested(sh))
 			return -ECANCELED;
 		fg_futex_wait(word, seen, WAIT_POLL_NS);
 	}
@@ -345,11 +325,12 @@ static int pretouch_body(struct faultgen_run *run, unsigned int i)
 		    run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE;
 	struct fg_wstat *w = &run->sh->w[i];
 	uint32_t before = 0;
+	struct fg_usage at;
 	struct pt_plan p;
 	int ret = 0;
 
 	plan_build(run, run->attr.nr_workers, &p);
-	fg_stat_begin(w, false);
+	fg_stat_begin(w, &at, false);
 	for (unsigned int k = 0; k < p.nr && !ret; k++) {
 		const struct pt_task *t = &p.t[k];
 
@@ -363,7 +344,7 @@ static int pretouch_body(struct faultgen_run *run, unsigned int i)
 		}
 		before += t->workers;
 	}
-	fg_stat_end(w, false);
+	fg_stat_end(w, &at, false);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->rounds = ret ? 0 : 1;
 	return ret;
@@ -384,13 +365,12 @@ static void fold(struct faultgen_run *run, const struct pt_plan *p,
 	r->bytes = p->bytes;
 	r->pages_per_round = p->bytes / (uint64_t)run->pagesize;
 	r->rounds = 1;
-	r->pages_per_wall_s =
-		r->elapsed_s > 0 ? (double)r->pages / r->elapsed_s : 0;
-	r->faults_per_wall_s =
-		r->elapsed_s > 0 ? (double)r->minflt / r->elapsed_s : 0;
+	fg_measure_rates(r);
 }
 
-int fg_pretouch_run(struct faultgen_run *run)
+static const struct fg_work pretouch_work = { .body = pretouch_body };
+
+static int pretouch_exec(struct faultgen_run *run)
 {
 	struct faultgen_attr *a = &run->attr;
 	struct pt_plan p;
@@ -398,11 +378,6 @@ int fg_pretouch_run(struct faultgen_run *run)
 	int64_t t0;
 	int ret;
 
-	/* The JVM's heap is private anonymous memory; the tables are the
-	 * library's own mappings, which a caller's region cannot hold. */
-	if (a->backing != FAULTGEN_BACKING_ANON ||
-	    (a->region && a->gc != FAULTGEN_GC_NONE))
-		return -EINVAL;
 	plan_build(run, a->nr_workers, &p);
 	/* As the JVM creates them on demand: never more than one worker per
 	 * chunk of the largest task. */
@@ -416,29 +391,62 @@ int fg_pretouch_run(struct faultgen_run *run)
 	atomic_store(&run->sh->cursor, 0);
 	atomic_store(&run->sh->measure.ready, 0);
 	t0 = fg_now_ns();
-	run->pretouch_t0 = t0;
-	ret = fg_workers_run(run, pretouch_body, false);
+	ret = fg_workers_run(run, &pretouch_work);
 	if (ret)
 		return ret;
 	fold(run, &p, t0);
 	return 0;
 }
 
-FG_EXPORT int faultgen_pretouch(const struct faultgen_attr *attr,
-				struct faultgen_result *res)
+/*
+ * The JVM's heap is private anonymous memory, pretouched once by threads;
+ * the tables are the library's own mappings, which a caller's region
+ * cannot hold.
+ */
+static int pretouch_check(const struct faultgen_attr *a,
+			  struct faultgen_conflict *c)
 {
-	struct faultgen_run *run;
-	int ret;
-
-	if (!attr || !res || res->size < sizeof(size_t) * 2)
-		return -EINVAL;
-	ret = faultgen_run_create(attr, &run);
-	if (ret)
-		return ret;
-	run->attr.pattern = FAULTGEN_PRETOUCH;
-	ret = faultgen_run_exec(run);
-	if (!ret)
-		ret = faultgen_run_result(run, res);
-	faultgen_run_free(run);
-	return ret;
+	if (a->kind != FAULTGEN_THREADS)
+		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
+				   FAULTGEN_SETTING_PATTERN,
+				   "pretouch runs threads, as the JVM does");
+	if (fg_attr_repeats(a))
+		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
+				   FAULTGEN_SETTING_PATTERN,
+				   "pretouch runs once");
+	if (a->backing != FAULTGEN_BACKING_ANON)
+		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
+				   FAULTGEN_SETTING_PATTERN,
+				   "a JVM heap is private anonymous memory");
+	if (a->region && a->gc != FAULTGEN_GC_NONE)
+		return fg_conflict(c, FAULTGEN_SETTING_REGION,
+				   FAULTGEN_SETTING_JVM,
+				   "the GC tables are mappings of the library's "
+				   "own, which a caller's region cannot hold");
+	if (a->numa == FAULTGEN_NUMA_WORKER_LOCAL)
+		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
+				   FAULTGEN_SETTING_PATTERN,
+				   "pretouch workers claim chunks as they go, "
+				   "they own no slice to bind");
+	if (a->node_pages)
+		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
+				   FAULTGEN_SETTING_PATTERN,
+				   "pretouch workers own no slice to count");
+	return 0;
 }
+
+static void pretouch_release(struct faultgen_run *run)
+{
+	fg_resv_release(&run->resv);
+	run->base = NULL;
+	run->base_owned = false;
+}
+
+/* The JVM's pretouch may run more workers than CPUs. */
+const struct fg_pattern fg_pretouch_pattern = {
+	.check = pretouch_check,
+	.default_workers = pretouch_default_workers,
+	.exec = pretouch_exec,
+	.release = pretouch_release,
+	.unbound_workers = true,
+};

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,7 +73,7 @@ int fg_gettid(void)
 
 /*
  * Reads a small file into buf, NUL-terminated; returns its length, or
- * -ENOBUFS when it does not fit (a cut CPU list would name wrong CPUs).
+ * -EOVERFLOW when it does not fit (a cut list would name wrong CPUs).
  */
 int fg_read_file(const char *path, char *buf, size_t len)
 {
@@ -104,12 +105,81 @@ int fg_read_file(const char *path, char *buf, size_t len)
 		if (n > 0) {
 			close(fd);
 			buf[0] = '\0';
-			return -ENOBUFS;
+			return -EOVERFLOW;
 		}
 	}
 	close(fd);
 	buf[got] = '\0';
 	return (int)got;
+}
+
+/*
+ * Reads a whole file, however long, into a fresh NUL-terminated buffer
+ * (*out, the caller frees it); returns its length or -errno.
+ */
+int fg_read_file_alloc(const char *path, char **out)
+{
+	size_t cap = 4096, got = 0;
+	char *buf = malloc(cap), *p;
+	ssize_t n;
+	int fd;
+
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		n = -errno;
+		free(buf);
+		return (int)n;
+	}
+	for (;;) {
+		if (got + 1 == cap) {
+			p = cap < INT_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!p) {
+				n = -ENOMEM;
+				break;
+			}
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + got, cap - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			n = n < 0 ? -errno : 0;
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return (int)n;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	return (int)got;
+}
+
+/*
+ * A number alone in a small file, as sysfs gives.  -errno when it cannot
+ * be read (a missing file is -ENOENT), -EINVAL when it holds no number.
+ */
+FG_TESTABLE int fg_read_number(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	unsigned long long v;
+	int n = fg_read_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	*val = v;
+	return 0;
 }
 
 /*
@@ -157,4 +227,16 @@ void fg_copy_sized(void *dst, const void *src, size_t ours)
 
 	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
 	       n - sizeof(size_t));
+}
+
+/* dir/name is a directory. */
+bool fg_is_dir(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		return false;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * worker.c - starting workers (threads or forked processes) at one gate,
- * the touch loops, and watching for workers that die.
+ * and watching for workers that die.
  *
  * Forked workers come from a process that may have many threads (a JVM):
  * until they _exit they only make system calls and touch memory, and they
@@ -21,102 +21,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* How often the controller looks for dead children when it has no pidfds
- * to sleep on, and how often a long touch loop looks for a cancel (in
- * pages). */
+ * to sleep on. */
 #define WATCH_NS (20 * 1000 * 1000)
-#define CANCEL_EVERY 1024
 
 /* How long a worker at the gate spins before it sleeps. */
 #define GATE_SPIN_NS (2 * 1000 * 1000)
-
-static bool cancelled(const struct fg_shared *sh)
-{
-	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
-}
-
-FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
-		       size_t len, const struct fg_shared *sh)
-{
-	size_t ps = (size_t)run->pagesize, cl = run->cacheline;
-	unsigned int lines = run->attr.cachelines;
-	size_t pages = len / ps;
-
-	for (size_t pg = 0; pg < pages; pg++) {
-		volatile char *p = addr + pg * ps;
-
-		for (unsigned int c = 0; c < lines; c++)
-			p[c * cl] = 1;
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 && cancelled(sh))
-			return -ECANCELED;
-	}
-	return 0;
-}
-
-FG_NO_ASAN static int touch_read(const struct faultgen_run *run, char *addr,
-				 size_t len, const struct fg_shared *sh)
-{
-	size_t ps = (size_t)run->pagesize, pages = len / ps;
-	unsigned int sum = 0;
-
-	for (size_t pg = 0; pg < pages; pg++) {
-		sum += *(volatile char *)(addr + pg * ps);
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 && cancelled(sh))
-			return -ECANCELED;
-	}
-	(void)sum;
-	return 0;
-}
-
-/*
- * memset of the slice.  Under AddressSanitizer memset is intercepted and
- * checks (so faults) the shadow of the whole range: a plain store loop
- * there instead.
- */
-FG_NO_ASAN static void touch_memset(char *addr, size_t len)
-{
-#ifdef FG_ASAN
-	volatile uint64_t *p = (volatile uint64_t *)addr;
-
-	for (size_t i = 0; i < len / sizeof(*p); i++)
-		p[i] = 0;
-#else
-	memset(addr, 0, len);
-#endif
-}
-
-/* Async-signal-safe: forked workers call it. */
-int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
-	     const struct fg_shared *sh)
-{
-	if (!len)
-		return 0;
-	switch (run->attr.touch) {
-	case FAULTGEN_TOUCH_WRITE:
-		return touch_write(run, addr, len, sh);
-	case FAULTGEN_TOUCH_READ:
-		return touch_read(run, addr, len, sh);
-	case FAULTGEN_TOUCH_MEMSET:
-		touch_memset(addr, len);
-		return 0;
-	case FAULTGEN_TOUCH_MLOCK:
-		return mlock(addr, len) < 0 ? -errno : 0;
-	case FAULTGEN_TOUCH_POPULATE:
-		return madvise(addr, len, MADV_POPULATE_WRITE) < 0 ? -errno : 0;
-	}
-	return -EINVAL;
-}
 
 struct worker_arg {
 	struct faultgen_run *run;
 	cpu_set_t *pin; /* this worker's scratch mask */
 	unsigned int index;
-	int (*body)(struct faultgen_run *, unsigned int);
-	bool barrier;
+	const struct fg_work *work;
 	unsigned int spread_base; /* fg_spread_base() */
 };
 
@@ -162,7 +83,7 @@ static int place_self(struct worker_arg *wa)
 		ret = bind_to_cpu(run, wa->pin, w->cpu);
 		if (ret)
 			return ret;
-	} else if (spread_at_start(run, wa->barrier)) {
+	} else if (spread_at_start(run, wa->work->barrier)) {
 		/* Best effort: the run is valid without it. */
 		bind_to_cpu(run, wa->pin,
 			    fg_cpu_for_worker(&run->cpus, wa->spread_base + i));
@@ -237,9 +158,11 @@ static void worker_main(struct worker_arg *wa)
 	w->pid = (int)getpid();
 	w->tid = fg_gettid();
 	w->error = place_self(wa);
-	if (!wa->barrier) {
+	if (!w->error && wa->work->prepare)
+		w->error = wa->work->prepare(run, wa->index);
+	if (!wa->work->barrier) {
 		if (!w->error)
-			w->error = wa->body(run, wa->index);
+			w->error = wa->work->body(run, wa->index);
 	} else {
 		bool go = fg_gate_pass(run, &sh->start);
 
@@ -247,7 +170,7 @@ static void worker_main(struct worker_arg *wa)
 		    sched_setaffinity(0, run->cpuset_size, run->cpuset_buf) < 0)
 			w->error = -errno;
 		if (go && !w->error)
-			w->error = wa->body(run, wa->index);
+			w->error = wa->work->body(run, wa->index);
 	}
 	/* One worker failing stops the others (and lets them out of any
 	 * gate they are waiting at). */
@@ -309,36 +232,70 @@ static int first_worker_error(struct faultgen_run *run, unsigned int n)
 	return atomic_load(&run->cancelled) ? -ECANCELED : 0;
 }
 
-static int run_threads(struct faultgen_run *run, struct worker_arg *args,
-		       unsigned int n)
+/*
+ * Blocks (in the calling thread, *old keeps its mask) every signal but
+ * the synchronous ones a fault raises, so that the threads created next
+ * inherit that mask: a signal sent to the process then runs the
+ * caller's handler on one of the caller's own threads, never on a
+ * worker that holds a gate or a futex.
+ */
+static void block_async_signals(sigset_t *old)
 {
-	pthread_t *tids = calloc(n, sizeof(*tids));
+	static const int sync_signals[] = { SIGSEGV, SIGBUS, SIGFPE,
+					    SIGILL,  SIGTRAP, SIGSYS };
+	sigset_t set;
+
+	sigfillset(&set);
+	for (size_t i = 0; i < sizeof(sync_signals) / sizeof(*sync_signals);
+	     i++)
+		sigdelset(&set, sync_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Worker threads, created with a cancel looked for between each two:
+ * starting thousands takes a while. */
+static int start_threads(struct faultgen_run *run, struct worker_arg *args,
+			 unsigned int n, pthread_t *tids, unsigned int *started)
+{
 	size_t stack = FG_WORKER_STACK;
-	unsigned int first = run->attr.caller_worker ? 1 : 0;
-	unsigned int started = first;
 	pthread_attr_t pa;
+	sigset_t old;
 	int ret = 0;
 
-	if (!tids)
-		return -ENOMEM;
 	if (stack < (size_t)PTHREAD_STACK_MIN)
 		stack = PTHREAD_STACK_MIN;
 	pthread_attr_init(&pa);
 	pthread_attr_setstacksize(&pa, stack);
-	for (; started < n; started++) {
-		ret = pthread_create(&tids[started], &pa, thread_main,
-				     &args[started]);
+	block_async_signals(&old);
+	for (; *started < n && !atomic_load(&run->cancelled); (*started)++) {
+		ret = pthread_create(&tids[*started], &pa, thread_main,
+				     &args[*started]);
 		if (ret) {
-			run->fail_worker = (int)started;
+			run->fail_worker = (int)*started;
 			run->fail_error = -ret;
 			ret = -ret;
 			break;
 		}
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&pa);
-	/* The last worker opens the gate; when some could not start, the
-	 * others must be let out. */
-	if (ret)
+	return ret;
+}
+
+static int run_threads(struct faultgen_run *run, struct worker_arg *args,
+		       unsigned int n)
+{
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	unsigned int first = run->attr.caller_worker ? 1 : 0;
+	unsigned int started = first;
+	int ret;
+
+	if (!tids)
+		return -ENOMEM;
+	ret = start_threads(run, args, n, tids, &started);
+	/* The last worker opens the gate; when some could not start (or a
+	 * cancel stopped the start), the others must be let out. */
+	if (ret || started < n)
 		fg_gates_abort(run->sh);
 	else if (first)
 		caller_work(&args[0]);
@@ -509,9 +466,34 @@ static void *watch_main(void *arg)
 	return NULL;
 }
 
+/*
+ * In a forked worker, before anything else.  It ends with the thread that
+ * created it (SIGKILL), whenever that dies; a creator gone even before
+ * this was set up is caught by the parent check.  The caller's signal
+ * handlers would run in a copy of its process: a signal sent to the
+ * worker takes its default action instead.  System calls only.
+ */
+static void child_setup(pid_t creator)
+{
+	struct sigaction sa;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != creator)
+		_exit(1);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sigaction(sig, NULL, &sa) < 0 ||
+		    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+			continue;
+		sa.sa_handler = SIG_DFL;
+		sa.sa_flags = 0;
+		sigaction(sig, &sa, NULL);
+	}
+}
+
 static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 			 unsigned int n)
 {
+	pid_t creator = getpid();
 	unsigned int first = run->attr.caller_worker ? 1 : 0;
 	struct watch wt = { .run = run };
 	unsigned int started = first;
@@ -529,10 +511,11 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	/* Worker 0 in the calling thread: its slot has no child. */
 	if (first)
 		reaped[0] = true;
-	for (; started < n; started++) {
+	for (; started < n && !atomic_load(&run->cancelled); started++) {
 		pid_t p = fork();
 
 		if (p == 0) {
+			child_setup(creator);
 			worker_main(&args[started]);
 			_exit(0);
 		}
@@ -552,14 +535,19 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 	wt.pidfds = wt.pfd && open_pidfds(run, started, wt.pfd);
 	/* While the calling thread works, a thread of its watches the
 	 * children: a death must stop it even at a gate. */
-	if (!wt.ret && first && started > first) {
-		int err = pthread_create(&watcher, NULL, watch_main, &wt);
+	if (!wt.ret && first && started == n && n > first) {
+		sigset_t old;
+		int err;
 
+		block_async_signals(&old);
+		err = pthread_create(&watcher, NULL, watch_main, &wt);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (err)
 			wt.ret = -err;
 		watcher_runs = !err;
 	}
-	if (!wt.ret && first)
+	/* Cut short by a cancel: the watch lets out and reaps the others. */
+	if (!wt.ret && first && started == n)
 		caller_work(&args[0]);
 	if (watcher_runs)
 		pthread_join(watcher, NULL);
@@ -579,13 +567,12 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 }
 
 /*
- * Starts nr_workers workers running body(run, i).  With barrier, all wait
- * at one gate and start together.  Returns the first error: a worker's own
+ * Starts nr_workers workers, each running work->prepare (when given) and
+ * work->body for its index.  With work->barrier, all wait at one gate
+ * between the two and start together.  Returns the first error: a worker's own
  * (-errno), -ECHILD for a dead child, -ECANCELED.
  */
-int fg_workers_run(struct faultgen_run *run,
-		   int (*body)(struct faultgen_run *, unsigned int),
-		   bool barrier)
+int fg_workers_run(struct faultgen_run *run, const struct fg_work *work)
 {
 	unsigned int n = run->attr.nr_workers;
 	struct worker_arg *args = calloc(n, sizeof(*args));
@@ -599,13 +586,12 @@ int fg_workers_run(struct faultgen_run *run,
 		return -ENOMEM;
 	}
 	/* A calling thread that is worker 0 keeps its CPU in the spread. */
-	if (run->attr.caller_worker && spread_at_start(run, barrier))
+	if (run->attr.caller_worker && spread_at_start(run, work->barrier))
 		base = fg_spread_base(&run->cpus, sched_getcpu());
 	for (unsigned int i = 0; i < n; i++) {
 		args[i].run = run;
 		args[i].index = i;
-		args[i].body = body;
-		args[i].barrier = barrier;
+		args[i].work = work;
 		args[i].spread_base = base;
 		args[i].pin = (cpu_set_t *)(masks +
 					    (size_t)i * run->cpuset_size);

@@ -79,11 +79,45 @@ void pj_arr_end(struct pft_json *j)
 	j->depth--;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at s (1 to 4), or 0:
+ * no overlong forms, no surrogates, nothing above U+10FFFF.
+ */
+size_t pft_utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned int cp;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* A JSON string: always valid UTF-8, a byte that is not is written as
+ * U+FFFD. */
 static void put_escaped(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n = pft_utf8_len(s);
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
@@ -93,8 +127,11 @@ static void put_escaped(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -104,6 +141,15 @@ void pj_str(struct pft_json *j, const char *key, const char *val)
 {
 	sep(j, key);
 	put_escaped(j->f, val ? val : "");
+}
+
+/* A string member, or null when val is NULL. */
+void pj_str_or_null(struct pft_json *j, const char *key, const char *val)
+{
+	if (val)
+		pj_str(j, key, val);
+	else
+		pj_null(j, key);
 }
 
 void pj_u64(struct pft_json *j, const char *key, uint64_t val)

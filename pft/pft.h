@@ -20,15 +20,64 @@
 #define PFT_EXIT_FAIL 1
 #define PFT_EXIT_USAGE 2
 
-/* The library refuses more workers than this (faultgen_attr_set_workers). */
-#define PFT_MAX_WORKERS (1u << 20)
 /* Longest CPU list pft formats: a worst case of ~8192 sparse CPUs. */
 #define PFT_CPULIST_LEN 65536
-/* Duration and rounds mode: unmeasured rounds first unless --warmup says
- * otherwise, and the fewest sampled rounds whose median rate stands for
- * the run's fault/wsec (fewer: pages over elapsed time). */
+
+/*
+ * Copies of the library's rules, kept with rules.c until the library
+ * answers them itself: it refuses more workers than PFT_MAX_WORKERS
+ * (faultgen_attr_set_workers); duration and rounds mode run unmeasured
+ * rounds first unless --warmup says otherwise; and the fewest sampled
+ * rounds whose median rate stands for the run's fault/wsec (fewer: pages
+ * over elapsed time).
+ */
+#define PFT_MAX_WORKERS (1u << 20)
 #define PFT_DEFAULT_WARMUP 2
 #define PFT_MEDIAN_MIN_ROUNDS 3
+
+/*
+ * The library settings options map onto: the command line records which
+ * option (as spelt) and value set each, so that the library's refusal of
+ * a setting names what the user typed.
+ */
+enum pft_setting {
+	PFT_SET_NONE = 0,
+	PFT_SET_SIZE,
+	PFT_SET_WORKERS,
+	PFT_SET_CACHELINES,
+	PFT_SET_PATTERN,
+	PFT_SET_BACKING,
+	PFT_SET_SHM_LOCK,
+	PFT_SET_TOUCH,
+	PFT_SET_NUMA,
+	PFT_SET_THP,
+	PFT_SET_CPUS,
+	PFT_SET_CPUSET,
+	PFT_SET_PIN,
+	PFT_SET_FIFO,
+	PFT_SET_OVERSUBSCRIBE,
+	PFT_SET_REPEAT, /* --duration or --rounds, with --zap */
+	PFT_SET_WARMUP,
+	PFT_SET_PROTECT,
+	PFT_SET_COLLAPSE,
+	PFT_SET_TIMEOUT,
+	PFT_SET_PRETOUCH,
+	PFT_SET_CHUNK,
+	PFT_SET_JVM, /* --jdk and --gc */
+	PFT_NR_SETTINGS
+};
+
+struct pft_given {
+	const char *opt; /* "-m", "--size", ...; NULL: not given */
+	const char *arg; /* its value, NULL for a flag */
+};
+
+/* OOM kill counts: of pft's memory cgroup, and of the system (-1:
+ * unknown, or no memory cgroup of its own). */
+struct pft_oom {
+	int64_t cgroup;
+	int64_t system;
+};
 
 struct pft_opts {
 	/* The workload, as the user gave it; mapped onto attr. */
@@ -79,10 +128,11 @@ struct pft_opts {
 	const char *perf_ctl; /* FD or FIFO path, as given */
 	int perf_fd;          /* -1 when not asked */
 	int perf_ack_fd;      /* perf's acknowledgements, or -1 */
-	/* oom_kill of /proc/vmstat just before the fork (-1: unknown): the
-	 * child's first run starts from it instead of reading it again. */
-	int64_t oom_at_fork;
+	/* The OOM kill counts just before the fork: the child's first run
+	 * starts from them instead of reading them again. */
+	struct pft_oom oom_at_fork;
 	const char *tag;
+	struct pft_given given[PFT_NR_SETTINGS];
 
 	/* Resolved before the run. */
 	long pagesize;
@@ -91,17 +141,26 @@ struct pft_opts {
 	char *allowed_list;   /* "0-1" */
 };
 
-/* options.c */
-void pft_opts_init(struct pft_opts *o);
-void pft_parse_args(struct pft_opts *o, int argc, char **argv);
-struct faultgen_attr *pft_build_attr(struct pft_opts *o);
-void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr);
-void pft_open_perf_ctl(struct pft_opts *o);
-void pft_check_memory(const struct pft_opts *o);
-void pft_opts_release(struct pft_opts *o);
+/* messages.c: every line pft writes on stderr */
 __attribute__((noreturn, format(printf, 1, 2))) void
 pft_usage_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void pft_msg(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2))) void
+pft_fatal(const char *fmt, ...);
+
+/* usage.c */
+__attribute__((noreturn)) void pft_print_help(void);
+__attribute__((noreturn)) void pft_print_version(void);
+
+/* names.c: the keywords of the options, both ways */
+struct pft_name {
+	const char *name;
+	int val;
+};
+extern const struct pft_name pft_patterns[], pft_touches[], pft_thps[],
+	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[],
+	pft_gcs[];
+int pft_keyword(const char *opt, const char *s, const struct pft_name *tab);
 const char *pft_pattern_name(enum faultgen_pattern p);
 const char *pft_touch_name(enum faultgen_touch t);
 const char *pft_backing_name(enum faultgen_backing b);
@@ -112,12 +171,63 @@ const char *pft_collapse_name(enum faultgen_collapse c);
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
 const char *pft_gc_name(enum faultgen_jvm_gc g);
 
+/* args.c: the command line into pft_opts */
+void pft_opts_init(struct pft_opts *o);
+void pft_parse_args(struct pft_opts *o, int argc, char **argv);
+unsigned long pft_parse_count(const char *opt, const char *s,
+			      unsigned long min, unsigned long max);
+void pft_opts_release(struct pft_opts *o);
+
+/* rules.c: pft's copies of the library's rules (to become library calls) */
+void pft_check_combinations(struct pft_opts *o);
+void pft_check_chunk(const struct pft_opts *o, const char *s);
+long pft_cacheline_size(const struct pft_opts *o);
+bool pft_rate_is_median(const struct faultgen_result *r);
+double pft_wall_rate(const struct faultgen_result *r);
+void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
+		     const struct faultgen_result *r);
+
+/* setup.c: the library's attr from the options, and the allowed CPUs */
+struct faultgen_attr *pft_build_attr(struct pft_opts *o);
+void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr);
+
+/* memcheck.c */
+void pft_check_memory(const struct pft_opts *o);
+
+/* perfctl.c: perf's control channel (--perf-ctl) */
+void pft_open_perf_ctl(struct pft_opts *o);
+void pft_perf_command(struct pft_opts *o, const char *cmd);
+
 /* cpuset.c */
 int pft_enter_cpuset(const char *name);
+void pft_enter_cpuset_within_mask(const char *name);
+__attribute__((noreturn)) void pft_cpuset_error(const char *name, int err);
+
+/* supervisor.c: the parent, which forks the run and waits for it */
+int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr);
+void pft_stop_signals(sigset_t *set);
+bool pft_is_fault_signal(int sig);
+void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 
 /* runner.c: the child that runs the workload and prints */
 int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr);
 void pft_child_signals(void);
+int pft_stop_signal(void);
+void pft_block_stops(sigset_t *old);
+
+/* failure.c: the one line that says why a run failed */
+int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
+		       int ret, const struct pft_oom *oom_before);
+
+/* cgroup.c: pft's own cgroups */
+int pft_cgroup_dir(const char *controller, char *dir, size_t len);
+int64_t pft_cgroup_number(const char *dir, const char *file, const char *key);
+int64_t pft_cgroup_value(const char *dir, const char *file);
+
+/* oom.c: whether the OOM killer took the run */
+void pft_oom_read(struct pft_oom *at);
+bool pft_oom_killed(const struct pft_oom *before);
+const char *pft_oom_unknown(const struct pft_oom *before);
 
 /* sysinfo.c */
 struct pft_vmstat {
@@ -133,6 +243,8 @@ int64_t pft_vmstat_get(const struct pft_vmstat *v, const char *name);
 bool pft_vmstat_relevant(const char *name);
 int pft_read_line(const char *path, char *buf, size_t len);
 void pft_thp_mode(const char *path, char *buf, size_t len);
+int pft_numa_maps(void *addr, size_t len,
+		  void (*line)(const char *text, void *ctx), void *ctx);
 int pft_print_numa_maps(FILE *out, void *addr, size_t len);
 int64_t pft_proc_number(const char *path, const char *key);
 int64_t pft_oom_kills(void);
@@ -143,6 +255,7 @@ struct pft_json {
 	int depth;
 	bool first[16];
 };
+size_t pft_utf8_len(const char *s);
 void pj_begin(struct pft_json *j, FILE *f);
 void pj_end(struct pft_json *j);
 void pj_obj(struct pft_json *j, const char *key);
@@ -150,35 +263,40 @@ void pj_obj_end(struct pft_json *j);
 void pj_arr(struct pft_json *j, const char *key);
 void pj_arr_end(struct pft_json *j);
 void pj_str(struct pft_json *j, const char *key, const char *val);
+void pj_str_or_null(struct pft_json *j, const char *key, const char *val);
 void pj_u64(struct pft_json *j, const char *key, uint64_t val);
 void pj_i64(struct pft_json *j, const char *key, int64_t val);
 void pj_dbl(struct pft_json *j, const char *key, double val);
 void pj_bool(struct pft_json *j, const char *key, bool val);
 void pj_null(struct pft_json *j, const char *key);
 
-/* report.c: what a run prints */
+/* print-legacy.c: 0.12x's lines, and the per-worker lines */
 struct pft_run_info {
 	struct pft_vmstat before, after;           /* /proc/vmstat */
 	struct pft_vmstat mthp_before, mthp_after; /* mTHP stats */
 };
+double pft_printable(double v);
+long pft_legacy_gbyte(const struct faultgen_result *r);
 void pft_print_title(const struct pft_opts *o);
-bool pft_rate_is_median(const struct faultgen_result *r);
-double pft_wall_rate(const struct faultgen_result *r);
 void pft_format_legacy(const struct pft_opts *o,
 		       const struct faultgen_result *r, char *buf, size_t len);
-void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
-		     const struct faultgen_result *r);
 void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
 			  const struct faultgen_result *r);
+
+/* summary.c: the --repeat summary */
+void pft_print_summary(const struct pft_opts *o, const double *rates,
+		       unsigned int n);
+
+/* print-json.c: the JSON object of a run */
 void pft_print_json(const struct pft_opts *o, struct faultgen_run *run,
 		    const struct faultgen_result *r,
 		    const struct pft_run_info *info, unsigned int index);
-int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
-		       const struct pft_run_info *info, unsigned int index);
-void pft_print_summary(const struct pft_opts *o, const double *rates,
-		       unsigned int n);
 void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 		     struct faultgen_run *run, unsigned int index);
 void pft_json_system(struct pft_json *j, const struct pft_run_info *info);
+
+/* print-collapse.c: the read-only collapse line and object */
+int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
+		       const struct pft_run_info *info, unsigned int index);
 
 #endif /* PFT_H */

@@ -3,9 +3,10 @@
  * runner.c - the child pft forks: it runs the workload through the
  * library, once or --repeat times, and prints.
  *
- * SIGINT and SIGTERM cancel the run in progress (faultgen_run_cancel is
- * async-signal-safe); the run is then freed and the child exits 128+signal,
- * which the supervising parent passes on.
+ * Each stop signal the supervisor passes on (SIGINT, SIGTERM, SIGHUP, ...)
+ * cancels the run in progress (faultgen_run_cancel is async-signal-safe);
+ * the run is then freed and the child exits 128+signal, which the
+ * supervising parent passes on.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -37,24 +38,36 @@ static void on_stop(int sig)
 		faultgen_run_cancel(run); // NOLINT(bugprone-signal-handler)
 }
 
+int pft_stop_signal(void)
+{
+	return stop_signo;
+}
+
 static void on_resume(int sig)
 {
 	(void)sig;
 	resumed = 1;
 }
 
-/* No SA_RESTART: a sleep or a pause must return when a signal comes. */
+/* The signals that stop the run, and SIGUSR1. */
+static sigset_t stop_set;
+
+/*
+ * The same stop signals as the supervisor's, each of which cancels the
+ * run; SIGUSR1 ends -P's pause.  Handlers without SA_RESTART: a sleep or
+ * a pause must return when a signal comes.
+ */
 void pft_child_signals(void)
 {
 	struct sigaction sa;
+	sigset_t stops;
 
+	pft_stop_signals(&stops);
+	stop_set = stops;
+	sigaddset(&stop_set, SIGUSR1);
+	pft_catch_signals(&stops, on_stop);
 	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_mask = stop_set;
 	sa.sa_handler = on_resume;
 	sigaction(SIGUSR1, &sa, NULL);
 	/* A reader that goes away (perf, or "| head") is an error to
@@ -62,21 +75,16 @@ void pft_child_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/*
- * Waits until `seconds` have passed (forever when negative), a stop
- * signal came, or (until_resume) SIGUSR1 came.  The signals are blocked
- * between the check and the wait so that none is missed.
- */
-static void wait_signals(double seconds, bool until_resume)
+/* Blocks the stop signals and SIGUSR1 between a check and a wait. */
+void pft_block_stops(sigset_t *old)
 {
-	sigset_t block, old;
-	struct timespec end, now, left;
+	sigprocmask(SIG_BLOCK, &stop_set, old);
+}
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &block, &old);
+static struct timespec deadline_in(double seconds)
+{
+	struct timespec end;
+
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += (time_t)seconds;
 	end.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
@@ -84,164 +92,67 @@ static void wait_signals(double seconds, bool until_resume)
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000;
 	}
-	while (!stop_signo && !(until_resume && resumed)) {
-		struct timespec *tp = NULL;
-
-		if (seconds >= 0) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			left.tv_sec = end.tv_sec - now.tv_sec;
-			left.tv_nsec = end.tv_nsec - now.tv_nsec;
-			if (left.tv_nsec < 0) {
-				left.tv_sec--;
-				left.tv_nsec += 1000000000;
-			}
-			if (left.tv_sec < 0)
-				break;
-			tp = &left;
-		}
-		ppoll(NULL, 0, tp, &old);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	return end;
 }
 
-static int write_all(int fd, const char *s, size_t len)
+/* Time left until end; false once it has passed. */
+static bool time_left(const struct timespec *end, struct timespec *left)
 {
-	while (len) {
-		ssize_t n = write(fd, s, len);
+	struct timespec now;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		s += n;
-		len -= (size_t)n;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left->tv_sec = end->tv_sec - now.tv_sec;
+	left->tv_nsec = end->tv_nsec - now.tv_nsec;
+	if (left->tv_nsec < 0) {
+		left->tv_sec--;
+		left->tv_nsec += 1000000000;
 	}
-	return 0;
+	return left->tv_sec >= 0;
+}
+
+/* -s: waits `seconds`, or until a stop signal. */
+static void sleep_unless_stopped(double seconds)
+{
+	struct timespec end = deadline_in(seconds), left;
+	sigset_t old;
+
+	pft_block_stops(&old);
+	while (!stop_signo && time_left(&end, &left))
+		ppoll(NULL, 0, &left, &old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /*
- * perf answers each command with "ack\n" on the ack descriptor.  A stop
- * signal must end the wait even when it came just before it (the signals
- * stay blocked between the check and ppoll), and a perf that went away
- * must not hold pft forever.
+ * -P: waits for SIGUSR1 or a stop signal.  Only a SIGUSR1 sent after the
+ * message counts: one that came during the run (or -s) is forgotten, and
+ * none sent after the message is missed (blocked until ppoll).
  */
-#define ACK_TIMEOUT_S 10
-
-static int read_ack(int fd)
+static void pause_until_resumed(void)
 {
-	struct timespec ts = { .tv_sec = ACK_TIMEOUT_S };
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	sigset_t block, old;
-	int ret = 0;
-	char c;
+	sigset_t old;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	for (;;) {
-		ssize_t n;
-
-		if (stop_signo) {
-			ret = -EINTR;
-			break;
-		}
-		n = ppoll(&pfd, 1, &ts, &old);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		n = n < 0 ? -1 : read(fd, &c, 1);
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-		if (c == '\n')
-			break;
-	}
+	pft_block_stops(&old);
+	resumed = 0;
+	pft_msg("paused with the memory mapped, pid %d: send SIGUSR1 to go "
+		"on, SIGINT to stop", (int)getpid());
+	while (!stop_signo && !resumed)
+		ppoll(NULL, 0, NULL, &old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
 }
 
-static void perf_command(struct pft_opts *o, const char *cmd)
-{
-	char line[32];
-	int ret, n;
-
-	if (o->perf_fd < 0)
-		return;
-	n = snprintf(line, sizeof(line), "%s\n", cmd);
-	ret = write_all(o->perf_fd, line, (size_t)n);
-	if (!ret && o->perf_ack_fd >= 0)
-		ret = read_ack(o->perf_ack_fd);
-	if (ret && stop_signo) /* interrupted while waiting for perf */
-		return;
-	if (ret) {
-		pft_msg("warning: --perf-ctl: cannot send '%s': %s; no more "
-			"perf commands", cmd, strerror(-ret));
-		o->perf_fd = -1;
-	}
-}
-
-/* The one line that says why a run failed, and the exit status. */
-static int report_failure(const struct pft_opts *o, struct faultgen_run *run,
-			  int ret, int64_t oom_before)
-{
-	int worker = -1, signo = 0, error = 0;
-
-	if (ret == -ECANCELED && stop_signo)
-		return 128 + stop_signo;
-	faultgen_run_failure(run, &worker, &signo, &error);
-	if (ret == -ECHILD && signo) {
-		int64_t oom = pft_oom_kills();
-
-		if (oom_before >= 0 && oom > oom_before)
-			pft_msg("worker %d was killed by the OOM killer",
-				worker);
-		else
-			pft_msg("worker %d was killed by signal %d (%s)",
-				worker, signo, strsignal(signo));
-		return PFT_EXIT_FAIL;
-	}
-	if (ret == -ECHILD) {
-		pft_msg("worker %d exited unexpectedly", worker);
-		return PFT_EXIT_FAIL;
-	}
-	if (ret == -EOPNOTSUPP && o->pattern == FAULTGEN_RO_COLLAPSE) {
-		pft_msg("--pattern=ro-collapse: not supported by this kernel "
-			"or build (libfaultgen %s)", faultgen_version());
-		return PFT_EXIT_FAIL;
-	}
-	if ((ret == -EPERM || ret == -EACCES) && o->sched_fifo) {
-		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "
-			"or an RLIMIT_RTPRIO)");
-		return PFT_EXIT_FAIL;
-	}
-	if ((ret == -EPERM || ret == -ENOMEM || ret == -EAGAIN) &&
-	    (o->shm_lock || o->touch == FAULTGEN_TOUCH_MLOCK)) {
-		pft_msg("%s: cannot lock the memory: %s (RLIMIT_MEMLOCK or "
-			"CAP_IPC_LOCK)", o->shm_lock ? "-L" : "-l",
-			faultgen_strerror(ret));
-		return PFT_EXIT_FAIL;
-	}
-	if (worker >= 0)
-		pft_msg("the run failed in worker %d: %s", worker,
-			faultgen_strerror(ret));
-	else
-		pft_msg("the run failed: %s", faultgen_strerror(ret));
-	return PFT_EXIT_FAIL;
-}
-
-/* Whatever stdout says: EPIPE (a reader gone) ends pft as SIGPIPE would. */
+/*
+ * A reader gone (EPIPE: "pft | head" that stopped reading, or a harness
+ * that died) or any other write error is a failure pft reports, as pft(1)
+ * says: one line, exit 1.  SIGPIPE is ignored, so it never kills pft
+ * silently.
+ */
 static int flush_output(void)
 {
+	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	if (errno == EPIPE)
-		return 128 + SIGPIPE;
-	pft_msg("cannot write the result: %s", strerror(errno));
+	pft_msg("cannot write the result on standard output: %s",
+		errno ? strerror(errno) : "write error");
 	return PFT_EXIT_FAIL;
 }
 
@@ -315,7 +226,7 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 {
 	struct pft_run_info info;
 	struct faultgen_run *run;
-	int64_t oom_before;
+	struct pft_oom oom_before;
 	int ret, status = 0;
 
 	memset(&info, 0, sizeof(info));
@@ -325,7 +236,10 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 		return PFT_EXIT_FAIL;
 	}
 	/* The supervisor read it just before forking this process. */
-	oom_before = index == 0 ? o->oom_at_fork : pft_oom_kills();
+	if (index == 0)
+		oom_before = o->oom_at_fork;
+	else
+		pft_oom_read(&oom_before);
 	read_counters(o, &info.before, &info.mthp_before);
 	/* Process mode forks: nothing buffered may be written twice. */
 	fflush(stdout);
@@ -334,30 +248,26 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 	if (stop_signo) {
 		ret = -ECANCELED;
 	} else {
-		perf_command(o, "enable");
+		pft_perf_command(o, "enable");
 		ret = faultgen_run_exec(run);
-		perf_command(o, "disable");
+		pft_perf_command(o, "disable");
 	}
 	read_counters(o, &info.after, &info.mthp_after);
 	if (ret) {
-		status = report_failure(o, run, ret, oom_before);
+		status = pft_report_failure(o, run, ret, &oom_before);
 		goto out;
 	}
 	if (o->verbose)
 		verbose_run(o, run);
 	if (o->sleep_s)
-		wait_signals(o->sleep_s, false);
+		sleep_unless_stopped(o->sleep_s);
 	if (stop_signo)
 		goto out;
 	status = print_run(o, run, &info, index, rate);
 	if (!status)
 		status = flush_output();
-	if (!status && o->pause) {
-		pft_msg("paused with the memory mapped, pid %d: send SIGUSR1 "
-			"to go on, SIGINT to stop", (int)getpid());
-		wait_signals(-1, true);
-		resumed = 0;
-	}
+	if (!status && o->pause)
+		pause_until_resumed();
 out:
 	atomic_store(&current_run, NULL);
 	faultgen_run_free(run);

@@ -201,27 +201,45 @@ void pft_thp_mode(const char *path, char *buf, size_t len)
 	}
 }
 
-/* The numa_maps lines of the mappings inside [addr, addr + len). */
-int pft_print_numa_maps(FILE *out, void *addr, size_t len)
+/*
+ * Calls line() with each numa_maps line (without its newline) of the
+ * mappings that start inside [addr, addr + len); returns how many, or
+ * -errno.
+ */
+int pft_numa_maps(void *addr, size_t len,
+		  void (*line)(const char *text, void *ctx), void *ctx)
 {
 	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
-	char line[4096];
+	char buf[4096];
 	int found = 0;
 	FILE *f;
 
 	f = fopen("/proc/self/numa_maps", "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		uintptr_t start = (uintptr_t)strtoull(line, NULL, 16);
+	while (fgets(buf, sizeof(buf), f)) {
+		uintptr_t start = (uintptr_t)strtoull(buf, NULL, 16);
+		char *nl = strchr(buf, '\n');
 
+		if (nl)
+			*nl = '\0';
 		if (start >= lo && start < hi) {
-			fputs(line, out);
+			line(buf, ctx);
 			found++;
 		}
 	}
 	fclose(f);
 	return found;
+}
+
+static void print_line(const char *text, void *ctx)
+{
+	fprintf(ctx, "%s\n", text);
+}
+
+int pft_print_numa_maps(FILE *out, void *addr, size_t len)
+{
+	return pft_numa_maps(addr, len, print_line, out);
 }
 
 /*

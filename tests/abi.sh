@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # abi.sh - the library exports exactly what its version script lists:
 # every dynamic symbol is a faultgen_* function at the node the map gives
-# it (LIBFAULTGEN_x.y, the default version), none missing, none extra; the
+# it (LIBFAULTGEN_x.y, the default version), none missing, none extra; a
+# function the map lists at two nodes has one default version and the
+# older ones kept as non-default versions (.symver), for programs built
+# against them; the
 # header declares every one of them and nothing else; the header compiles
 # cleanly as C99 and as C++ (with C linkage); the soname is versioned and
 # the version macros agree with the library at run time; it links only
-# libc (no libnuma; libcpuset is loaded at run time, and declared).
+# libc and libnuma (libcpuset is loaded at run time, and declared).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
@@ -55,23 +58,36 @@ badnodes=$(awk '{ print $2 }' "$tmp/map" | sort -u |
 [ -z "$badnodes" ] || fail "version nodes not named LIBFAULTGEN_x.y: $badnodes"
 awk '$1 !~ /^faultgen_/ { print $1 }' "$tmp/map" >"$tmp/badmap"
 [ -s "$tmp/badmap" ] && fail "map lists non-faultgen symbols: $(cat "$tmp/badmap")"
-awk '{ print $1 }' "$tmp/map" | uniq -d >"$tmp/dup"
-[ -s "$tmp/dup" ] && fail "map lists symbols twice: $(cat "$tmp/dup")"
+uniq -d "$tmp/map" >"$tmp/dup"
+[ -s "$tmp/dup" ] && fail "map lists symbols twice at one node: $(cat "$tmp/dup")"
+awk '{ print $1 }' "$tmp/map" | uniq -d >"$tmp/changed"
 [ -s "$tmp/map" ] || fail "no symbol found in $map"
 
 # "symbol node" pairs the library defines.  The nodes themselves show up
-# as absolute symbols; a symbol without @@ is unversioned.
+# as absolute symbols; a symbol without @ is unversioned.  "@@" is the
+# default version, "@" an older one kept for old programs.
 nm -D --defined-only "$so" | awk '
 $2 == "A" { next }
 {
 	name = $3
-	if (name !~ /@@/) {
+	if (name !~ /@/) {
 		print name, "UNVERSIONED"
 		next
 	}
-	split(name, part, "@@")
+	sep = name ~ /@@/ ? "@@" : "@"
+	split(name, part, sep)
 	print part[1], part[2]
 }' | sort >"$tmp/nm"
+nm -D --defined-only "$so" | awk '$2 != "A" && $3 ~ /@@/' |
+	sed 's/^.* \([^ ]*\)@@.*/\1/' | sort | uniq -d >"$tmp/twodefaults"
+[ -s "$tmp/twodefaults" ] &&
+	fail "more than one default version: $(tr '\n' ' ' <"$tmp/twodefaults")"
+for sym in $(cat "$tmp/changed"); do
+	nm -D --defined-only "$so" | grep -q " $sym@@" ||
+		fail "$sym: listed at two nodes, but no default version"
+	nm -D --defined-only "$so" | grep -q " $sym@[^@]" ||
+		fail "$sym: listed at two nodes, but no older version kept"
+done
 
 comm -23 "$tmp/map" "$tmp/nm" >"$tmp/missing"
 comm -13 "$tmp/map" "$tmp/nm" >"$tmp/extra"
@@ -90,14 +106,13 @@ soname=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 echo "$soname" | grep -Eqx 'libfaultgen\.so\.[0-9]+' ||
 	fail "soname '$soname' is not libfaultgen.so.N"
 
-# Linked against libc only: no libnuma (mbind(2) is called directly), and
-# libcpuset, where built in, is loaded with dlopen and declared in a
-# .note.dlopen ELF note instead.
+# Linked against libc and libnuma only: libcpuset, where built in, is
+# loaded with dlopen and declared in a .note.dlopen ELF note instead.
 needed=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
 	tr '\n' ' ')
 for n in $needed; do
 	case $n in
-	libc.so.* | libpthread.so.* | libdl.so.* | libasan.so.* | \
+	libc.so.* | libnuma.so.* | libpthread.so.* | libdl.so.* | libasan.so.* | \
 		libubsan.so.* | libm.so.* | libgcc_s.so.* | libstdc++.so.*) ;;
 	*) fail "links $n (NEEDED: $needed)" ;;
 	esac
@@ -114,7 +129,7 @@ printf '#include <faultgen.h>\n' >"$tmp/h.c"
 $cc -E -P -I"$lib" "$tmp/h.c" |
 	grep -o '\bfaultgen_[A-Za-z0-9_]*[[:space:]]*(' | tr -d ' (\t' |
 	sort -u >"$tmp/decl"
-awk '{ print $1 }' "$tmp/map" | comm -3 - "$tmp/decl" >"$tmp/decldiff"
+awk '{ print $1 }' "$tmp/map" | sort -u | comm -3 - "$tmp/decl" >"$tmp/decldiff"
 [ -s "$tmp/decldiff" ] &&
 	fail "declared in faultgen.h vs exported differ (left: map only, right: header only): $(tr '\n' ' ' <"$tmp/decldiff")"
 
@@ -123,7 +138,8 @@ awk '{ print $1 }' "$tmp/map" | comm -3 - "$tmp/decl" >"$tmp/decldiff"
 {
 	printf '#include <faultgen.h>\n#include <stdio.h>\n#include <string.h>\n'
 	printf 'typedef void (*fn)(void);\nstatic const fn all[] = {\n'
-	awk '{ printf "\t(fn)%s,\n", $1 }' "$tmp/map"
+	awk '{ print $1 }' "$tmp/map" | sort -u |
+		awk '{ printf "\t(fn)%s,\n", $1 }'
 	printf '};\n'
 	cat <<'EOF'
 int main(void)

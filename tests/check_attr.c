@@ -2,7 +2,9 @@
 /*
  * check_attr.c - the attr setters: defaults, valid and invalid values, and
  * that a failed setter leaves the attr as it was, seen through the getters,
- * through the attr itself and through what a run then does.
+ * through the attr itself and through what a run then does; the getters;
+ * the rules for combining settings (faultgen_attr_check), as
+ * faultgen_attr_check(3) documents them.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -97,7 +99,7 @@ BAD(size_0, faultgen_attr_set_size(a, 0))
 BAD(size_half_space, faultgen_attr_set_size(a, (UINT64_MAX >> 17) + 1))
 BAD(size_max, faultgen_attr_set_size(a, UINT64_MAX))
 BAD(workers_0, faultgen_attr_set_workers(a, 0, FAULTGEN_THREADS))
-BAD(workers_over, faultgen_attr_set_workers(a, FG_MAX_WORKERS + 1,
+BAD(workers_over, faultgen_attr_set_workers(a, FAULTGEN_MAX_WORKERS + 1,
 					    FAULTGEN_THREADS))
 BAD(workers_uintmax, faultgen_attr_set_workers(a, UINT_MAX,
 					       FAULTGEN_PROCESSES))
@@ -350,27 +352,50 @@ START_TEST(rejects_null_attr_in_every_setter)
 }
 END_TEST
 
-START_TEST(starts_with_pft_defaults)
+/* Every default faultgen_attr_new(3) lists, through the getters. */
+START_TEST(starts_with_library_defaults)
 {
 	struct faultgen_attr *a;
+	enum faultgen_jvm_gc gc = FAULTGEN_GC_PARALLEL;
+	unsigned int jdk = 0;
+	void *addr = FAKE_REGION;
+	size_t len = 1;
 
 	ck_assert_int_eq(faultgen_attr_new(&a), 0);
 	ck_assert_int_eq(faultgen_attr_get_pattern(a), FAULTGEN_SHARED_VMA);
 	ck_assert_uint_eq(faultgen_attr_get_size(a), (uint64_t)fgc_pagesize());
 	ck_assert_uint_eq(faultgen_attr_get_workers(a), 1);
+	ck_assert_int_eq(faultgen_attr_get_worker_kind(a), FAULTGEN_THREADS);
+	ck_assert_int_eq(faultgen_attr_get_backing(a), FAULTGEN_BACKING_ANON);
+	ck_assert_int_eq(faultgen_attr_get_shm_lock(a), 0);
+	ck_assert_int_eq(faultgen_attr_get_touch(a), FAULTGEN_TOUCH_WRITE);
 	ck_assert_uint_eq(faultgen_attr_get_cachelines(a), 1);
-	ck_assert_int_eq(a->kind, FAULTGEN_THREADS);
-	ck_assert_int_eq(a->backing, FAULTGEN_BACKING_ANON);
-	ck_assert_int_eq(a->touch, FAULTGEN_TOUCH_WRITE);
-	ck_assert_int_eq(a->numa, FAULTGEN_NUMA_DEFAULT);
-	ck_assert_int_eq(a->thp, FAULTGEN_THP_DEFAULT);
-	ck_assert_ptr_null(a->cpulist);
-	ck_assert_ptr_null(a->cpuset);
-	ck_assert(!a->pin && !a->sched_fifo && !a->oversubscribe &&
-		  !a->shm_lock);
-	ck_assert_uint_eq(a->rounds, 0);
-	ck_assert(a->duration == 0);
-	ck_assert_ptr_null(a->region);
+	ck_assert_int_eq(faultgen_attr_get_numa(a), FAULTGEN_NUMA_DEFAULT);
+	ck_assert_int_eq(faultgen_attr_get_thp(a), FAULTGEN_THP_DEFAULT);
+	ck_assert_ptr_null(faultgen_attr_get_cpulist(a));
+	ck_assert_ptr_null(faultgen_attr_get_cpuset(a));
+	ck_assert_int_eq(faultgen_attr_get_pin(a), 0);
+	ck_assert_int_eq(faultgen_attr_get_sched_fifo(a), 0);
+	ck_assert_int_eq(faultgen_attr_get_oversubscribe(a), 0);
+	ck_assert_int_eq(faultgen_attr_get_caller_worker(a), 0);
+	ck_assert_uint_eq(faultgen_attr_get_rounds(a), 0);
+	ck_assert(faultgen_attr_get_duration(a) == 0);
+	ck_assert_int_eq(faultgen_attr_get_zap(a), FAULTGEN_ZAP_DONTNEED);
+	ck_assert_uint_eq(faultgen_attr_get_warmup(a), 0);
+	ck_assert_int_eq(faultgen_attr_get_region(a, &addr, &len), 0);
+	ck_assert_ptr_null(addr);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(faultgen_attr_get_protect(a),
+			 FAULTGEN_PROTECT_MPROTECT);
+	ck_assert_int_eq(faultgen_attr_get_collapse(a),
+			 FAULTGEN_COLLAPSE_MADVISE);
+	ck_assert(faultgen_attr_get_timeout(a) == 60.0);
+	ck_assert_int_eq(faultgen_attr_get_pretouch_touch(a),
+			 FAULTGEN_PRETOUCH_ATOMIC_ADD);
+	ck_assert_uint_eq(faultgen_attr_get_chunk_size(a), 4ULL << 20);
+	ck_assert_int_eq(faultgen_attr_get_jvm(a, &jdk, &gc), 0);
+	ck_assert_uint_eq(jdk, 21);
+	ck_assert_int_eq(gc, FAULTGEN_GC_NONE);
 	/* The default CPUs are the whole affinity mask. */
 	ck_assert_int_eq(faultgen_attr_get_cpus(a, NULL, 0),
 			 fgc_affinity_count());
@@ -388,10 +413,10 @@ START_TEST(accepts_boundary_values)
 	ck_assert_uint_eq(faultgen_attr_get_size(a), 1);
 	ck_assert_int_eq(faultgen_attr_set_size(a, UINT64_MAX >> 17), 0);
 	ck_assert_uint_eq(faultgen_attr_get_size(a), UINT64_MAX >> 17);
-	ck_assert_int_eq(faultgen_attr_set_workers(a, FG_MAX_WORKERS,
+	ck_assert_int_eq(faultgen_attr_set_workers(a, FAULTGEN_MAX_WORKERS,
 						   FAULTGEN_PROCESSES),
 			 0);
-	ck_assert_uint_eq(faultgen_attr_get_workers(a), FG_MAX_WORKERS);
+	ck_assert_uint_eq(faultgen_attr_get_workers(a), FAULTGEN_MAX_WORKERS);
 	ck_assert_int_eq(a->kind, FAULTGEN_PROCESSES);
 	ck_assert_int_eq(faultgen_attr_set_cachelines(a, maxcl), 0);
 	ck_assert_uint_eq(faultgen_attr_get_cachelines(a), maxcl);
@@ -458,6 +483,160 @@ START_TEST(copies_strings_it_keeps)
 	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
 	list[0] = 'x';
 	ck_assert_str_eq(a->cpulist, "0");
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* ---- getters ---------------------------------------------------------- */
+
+/* Each value away from its default, so that a getter returning the
+ * default cannot pass. */
+START_TEST(getters_return_what_setters_stored)
+{
+	size_t ps = (size_t)fgc_pagesize();
+	struct faultgen_attr *a;
+	char list[] = "0", name[] = "/bench/ccd0";
+	enum faultgen_jvm_gc gc;
+	unsigned int jdk;
+	void *addr;
+	size_t len;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 3, FAULTGEN_PROCESSES),
+			 0);
+	ck_assert_uint_eq(faultgen_attr_get_workers(a), 3);
+	ck_assert_int_eq(faultgen_attr_get_worker_kind(a), FAULTGEN_PROCESSES);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
+			 0);
+	ck_assert_int_eq(faultgen_attr_get_backing(a), FAULTGEN_BACKING_SYSV);
+	/* Any non-zero value is "on", read back as 1. */
+	ck_assert_int_eq(faultgen_attr_set_shm_lock(a, 7), 0);
+	ck_assert_int_eq(faultgen_attr_get_shm_lock(a), 1);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_MEMSET), 0);
+	ck_assert_int_eq(faultgen_attr_get_touch(a), FAULTGEN_TOUCH_MEMSET);
+	ck_assert_int_eq(faultgen_attr_set_numa(a, FAULTGEN_NUMA_LOCAL), 0);
+	ck_assert_int_eq(faultgen_attr_get_numa(a), FAULTGEN_NUMA_LOCAL);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_get_thp(a), FAULTGEN_THP_NOHUGEPAGE);
+	/* The strings are the attr's copies, as given. */
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
+	ck_assert_int_eq(faultgen_attr_set_cpuset(a, name), 0);
+	list[0] = 'x';
+	name[1] = 'x';
+	ck_assert_str_eq(faultgen_attr_get_cpulist(a), "0");
+	ck_assert_str_eq(faultgen_attr_get_cpuset(a), "/bench/ccd0");
+	ck_assert_int_eq(faultgen_attr_set_pin(a, -1), 0);
+	ck_assert_int_eq(faultgen_attr_set_sched_fifo(a, 2), 0);
+	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_caller_worker(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_get_pin(a), 1);
+	ck_assert_int_eq(faultgen_attr_get_sched_fifo(a), 1);
+	ck_assert_int_eq(faultgen_attr_get_oversubscribe(a), 1);
+	ck_assert_int_eq(faultgen_attr_get_caller_worker(a), 1);
+	ck_assert_int_eq(faultgen_attr_set_caller_worker(a, 0), 0);
+	ck_assert_int_eq(faultgen_attr_get_caller_worker(a), 0);
+	/* Rounds and duration replace each other; the zap follows both. */
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 7, FAULTGEN_ZAP_MUNMAP),
+			 0);
+	ck_assert_uint_eq(faultgen_attr_get_rounds(a), 7);
+	ck_assert(faultgen_attr_get_duration(a) == 0);
+	ck_assert_int_eq(faultgen_attr_get_zap(a), FAULTGEN_ZAP_MUNMAP);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 2.5,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_uint_eq(faultgen_attr_get_rounds(a), 0);
+	ck_assert(faultgen_attr_get_duration(a) == 2.5);
+	ck_assert_int_eq(faultgen_attr_get_zap(a), FAULTGEN_ZAP_DONTNEED);
+	ck_assert_int_eq(faultgen_attr_set_warmup(a, 9), 0);
+	ck_assert_uint_eq(faultgen_attr_get_warmup(a), 9);
+	ck_assert_int_eq(faultgen_attr_set_region(a, FAKE_REGION, 3 * ps), 0);
+	ck_assert_int_eq(faultgen_attr_get_region(a, &addr, &len), 0);
+	ck_assert_ptr_eq(addr, FAKE_REGION);
+	ck_assert_uint_eq(len, 3 * ps);
+	ck_assert_int_eq(faultgen_attr_set_protect(a, FAULTGEN_PROTECT_FORK),
+			 0);
+	ck_assert_int_eq(faultgen_attr_get_protect(a), FAULTGEN_PROTECT_FORK);
+	ck_assert_int_eq(faultgen_attr_set_collapse(
+				 a, FAULTGEN_COLLAPSE_KHUGEPAGED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_get_collapse(a),
+			 FAULTGEN_COLLAPSE_KHUGEPAGED);
+	ck_assert_int_eq(faultgen_attr_set_timeout(a, 12.5), 0);
+	ck_assert(faultgen_attr_get_timeout(a) == 12.5);
+	ck_assert_int_eq(faultgen_attr_set_pretouch_touch(
+				 a, FAULTGEN_PRETOUCH_FAST_HUGE),
+			 0);
+	ck_assert_int_eq(faultgen_attr_get_pretouch_touch(a),
+			 FAULTGEN_PRETOUCH_FAST_HUGE);
+	ck_assert_int_eq(faultgen_attr_set_chunk_size(a, 8 * (uint64_t)ps), 0);
+	ck_assert_uint_eq(faultgen_attr_get_chunk_size(a), 8 * (uint64_t)ps);
+	ck_assert_int_eq(faultgen_attr_set_jvm(a, 17, FAULTGEN_GC_G1), 0);
+	ck_assert_int_eq(faultgen_attr_get_jvm(a, &jdk, &gc), 0);
+	ck_assert_uint_eq(jdk, 17);
+	ck_assert_int_eq(gc, FAULTGEN_GC_G1);
+	/* Cleared strings and region read back as none. */
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_cpuset(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_region(a, NULL, 0), 0);
+	ck_assert_ptr_null(faultgen_attr_get_cpulist(a));
+	ck_assert_ptr_null(faultgen_attr_get_cpuset(a));
+	ck_assert_int_eq(faultgen_attr_get_region(a, &addr, &len), 0);
+	ck_assert_ptr_null(addr);
+	ck_assert_uint_eq(len, 0);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A NULL attr reads as 0 (NULL for the strings); the two getters with
+ * output pointers refuse it and leave the outputs alone. */
+START_TEST(getters_read_null_attr_as_zero)
+{
+	enum faultgen_jvm_gc gc = FAULTGEN_GC_PARALLEL;
+	struct faultgen_attr *a;
+	unsigned int jdk = 5;
+	void *addr = FAKE_REGION;
+	size_t len = 5;
+
+	ck_assert_int_eq(faultgen_attr_get_pattern(NULL), 0);
+	ck_assert_uint_eq(faultgen_attr_get_size(NULL), 0);
+	ck_assert_uint_eq(faultgen_attr_get_workers(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_worker_kind(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_backing(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_shm_lock(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_touch(NULL), 0);
+	ck_assert_uint_eq(faultgen_attr_get_cachelines(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_numa(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_thp(NULL), 0);
+	ck_assert_ptr_null(faultgen_attr_get_cpulist(NULL));
+	ck_assert_ptr_null(faultgen_attr_get_cpuset(NULL));
+	ck_assert_int_eq(faultgen_attr_get_pin(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_sched_fifo(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_oversubscribe(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_caller_worker(NULL), 0);
+	ck_assert_uint_eq(faultgen_attr_get_rounds(NULL), 0);
+	ck_assert(faultgen_attr_get_duration(NULL) == 0);
+	ck_assert_int_eq(faultgen_attr_get_zap(NULL), 0);
+	ck_assert_uint_eq(faultgen_attr_get_warmup(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_protect(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_collapse(NULL), 0);
+	ck_assert(faultgen_attr_get_timeout(NULL) == 0);
+	/* 0, which is not this setting's default. */
+	ck_assert_int_eq(faultgen_attr_get_pretouch_touch(NULL),
+			 FAULTGEN_PRETOUCH_STORE);
+	ck_assert_uint_eq(faultgen_attr_get_chunk_size(NULL), 0);
+	ck_assert_int_eq(faultgen_attr_get_region(NULL, &addr, &len), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_jvm(NULL, &jdk, &gc), -EINVAL);
+	ck_assert_ptr_eq(addr, FAKE_REGION);
+	ck_assert_uint_eq(len, 5);
+	ck_assert_uint_eq(jdk, 5);
+	ck_assert_int_eq(gc, FAULTGEN_GC_PARALLEL);
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_get_region(a, NULL, &len), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_region(a, &addr, NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_jvm(a, NULL, &gc), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_jvm(a, &jdk, NULL), -EINVAL);
+	ck_assert_uint_eq(len, 5);
+	ck_assert_uint_eq(jdk, 5);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -928,17 +1107,304 @@ START_TEST(run_copies_attr)
 }
 END_TEST
 
+/* ---- faultgen_attr_check: the documented rules ------------------------- */
+
+/* A region of 16 pages of this process, for the rules about regions. */
+static void *region16(void)
+{
+	static void *p;
+
+	if (!p) {
+		p = mmap(NULL, 16 * (size_t)fgc_pagesize(),
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		ck_assert_ptr_ne(p, MAP_FAILED);
+	}
+	return p;
+}
+
+static void set_region16(struct faultgen_attr *a)
+{
+	ck_assert_int_eq(faultgen_attr_set_region(a, region16(),
+						  16 * (size_t)fgc_pagesize()),
+			 0);
+}
+
+/*
+ * One case per rule of faultgen_attr_check(3), and per pattern a rule
+ * names: the settings made from the defaults, and the (setting, with)
+ * pair the page gives for that rule.
+ */
+struct rule_case {
+	const char *what;
+	void (*make)(struct faultgen_attr *a);
+	enum faultgen_setting setting, with;
+};
+
+#define CASE(name, body)                                                      \
+	static void make_##name(struct faultgen_attr *a)                      \
+	{                                                                     \
+		body;                                                         \
+	}
+#define OK(call) ck_assert_int_eq(call, 0)
+
+CASE(shm_lock_anon, OK(faultgen_attr_set_shm_lock(a, 1)))
+CASE(shm_lock_devzero,
+     OK(faultgen_attr_set_shm_lock(a, 1));
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_DEVZERO)))
+CASE(mlock_rounds,
+     OK(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_MLOCK));
+     OK(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_DONTNEED)))
+CASE(mlock_duration,
+     OK(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_MLOCK));
+     OK(faultgen_attr_set_duration(a, 1, FAULTGEN_ZAP_DONTNEED)))
+CASE(munmap_shared_rounds,
+     OK(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_MUNMAP)))
+CASE(munmap_shared_duration,
+     OK(faultgen_attr_set_duration(a, 1, FAULTGEN_ZAP_MUNMAP)))
+CASE(munmap_per_thread_sysv,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA));
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV));
+     OK(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_MUNMAP)))
+CASE(region_devzero, set_region16(a);
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_DEVZERO)))
+CASE(region_sysv, set_region16(a);
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV)))
+CASE(region_processes, set_region16(a);
+     OK(faultgen_attr_set_workers(a, 2, FAULTGEN_PROCESSES)))
+CASE(region_too_few_pages, set_region16(a);
+     OK(faultgen_attr_set_workers(a, 17, FAULTGEN_THREADS)))
+CASE(region_per_thread, set_region16(a);
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA)))
+CASE(region_collapse, set_region16(a);
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE)))
+CASE(region_pretouch_g1, set_region16(a);
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH));
+     OK(faultgen_attr_set_jvm(a, 21, FAULTGEN_GC_G1)))
+CASE(region_pretouch_parallel, set_region16(a);
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH));
+     OK(faultgen_attr_set_jvm(a, 17, FAULTGEN_GC_PARALLEL)))
+CASE(processes_collapse,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE));
+     OK(faultgen_attr_set_workers(a, 1, FAULTGEN_PROCESSES)))
+CASE(processes_pretouch,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH));
+     OK(faultgen_attr_set_workers(a, 2, FAULTGEN_PROCESSES)))
+CASE(rounds_collapse,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE));
+     OK(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED)))
+CASE(duration_pretouch,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH));
+     OK(faultgen_attr_set_duration(a, 1, FAULTGEN_ZAP_DONTNEED)))
+CASE(sysv_collapse,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE));
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV)))
+CASE(devzero_pretouch,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH));
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_DEVZERO)))
+
+#define S(x) FAULTGEN_SETTING_##x
+#define R(name, setting, with) { #name, make_##name, S(setting), S(with) }
+
+static const struct rule_case rules[] = {
+	R(shm_lock_anon, SHM_LOCK, BACKING),
+	R(shm_lock_devzero, SHM_LOCK, BACKING),
+	R(mlock_rounds, TOUCH, REPEAT),
+	R(mlock_duration, TOUCH, REPEAT),
+	R(munmap_shared_rounds, ZAP, PATTERN),
+	R(munmap_shared_duration, ZAP, PATTERN),
+	R(munmap_per_thread_sysv, ZAP, BACKING),
+	R(region_devzero, REGION, BACKING),
+	R(region_sysv, REGION, BACKING),
+	R(region_processes, REGION, WORKERS),
+	R(region_too_few_pages, REGION, WORKERS),
+	R(region_per_thread, REGION, PATTERN),
+	R(region_collapse, REGION, PATTERN),
+	R(region_pretouch_g1, REGION, JVM),
+	R(region_pretouch_parallel, REGION, JVM),
+	R(processes_collapse, WORKERS, PATTERN),
+	R(processes_pretouch, WORKERS, PATTERN),
+	R(rounds_collapse, REPEAT, PATTERN),
+	R(duration_pretouch, REPEAT, PATTERN),
+	R(sysv_collapse, BACKING, PATTERN),
+	R(devzero_pretouch, BACKING, PATTERN),
+};
+
+#define NRULES ((int)(sizeof(rules) / sizeof(rules[0])))
+
+/* Puts one setting back to its default (faultgen_attr_new(3)). */
+static void reset_setting(struct faultgen_attr *a, enum faultgen_setting s)
+{
+	unsigned int rounds = faultgen_attr_get_rounds(a);
+	double seconds = faultgen_attr_get_duration(a);
+
+	switch (s) {
+	case S(SHM_LOCK):
+		OK(faultgen_attr_set_shm_lock(a, 0));
+		break;
+	case S(TOUCH):
+		OK(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_WRITE));
+		break;
+	case S(ZAP): /* the same repeat, the default zap */
+		if (rounds)
+			OK(faultgen_attr_set_rounds(a, rounds,
+						    FAULTGEN_ZAP_DONTNEED));
+		else
+			OK(faultgen_attr_set_duration(a, seconds,
+						      FAULTGEN_ZAP_DONTNEED));
+		break;
+	case S(REPEAT):
+		OK(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_DONTNEED));
+		break;
+	case S(REGION):
+		OK(faultgen_attr_set_region(a, NULL, 0));
+		break;
+	case S(WORKERS):
+		OK(faultgen_attr_set_workers(a, 1, FAULTGEN_THREADS));
+		break;
+	case S(BACKING):
+		OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_ANON));
+		break;
+	default:
+		ck_abort_msg("no rule of the page names setting %d", s);
+	}
+}
+
+START_TEST(check_names_the_two_settings_of_each_rule)
+{
+	const struct rule_case *r = &rules[_i];
+	struct faultgen_conflict c;
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	r->make(a);
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_msg(c.setting == r->setting && c.with == r->with,
+		      "%s: (setting, with) = (%d, %d), not (%d, %d)", r->what,
+		      c.setting, c.with, r->setting, r->with);
+	ck_assert_uint_eq(c.size, sizeof(c));
+	ck_assert_ptr_nonnull(c.why);
+	ck_assert_msg(strlen(c.why) > 0, "%s: empty why", r->what);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), -EINVAL);
+	/* The run applies the same rules, before it maps anything. */
+	ck_assert_int_eq(faultgen_run_new(a, &run), -EINVAL);
+	ck_assert_ptr_null(run);
+	/* The setting named is at fault: its default clears the conflict. */
+	reset_setting(a, r->setting);
+	ck_assert_msg(faultgen_attr_check(a, &c) == 0,
+		      "%s: still refused once setting %d is back to its "
+		      "default", r->what, r->setting);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Combinations the page allows, next to those it refuses. */
+CASE(default_attr, (void)a)
+CASE(shm_lock_sysv,
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV));
+     OK(faultgen_attr_set_shm_lock(a, 1)))
+CASE(mlock_one_pass, OK(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_MLOCK)))
+CASE(munmap_per_thread_anon,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA));
+     OK(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_MUNMAP)))
+CASE(munmap_shared_one_pass,
+     OK(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_MUNMAP)))
+CASE(region_shared_threads, set_region16(a);
+     OK(faultgen_attr_set_workers(a, 16, FAULTGEN_THREADS)))
+CASE(region_pretouch_no_gc, set_region16(a);
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH)))
+CASE(processes_per_thread_sysv,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA));
+     OK(faultgen_attr_set_workers(a, 2, FAULTGEN_PROCESSES));
+     OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV));
+     OK(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED)))
+CASE(collapse_khugepaged_fork,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE));
+     OK(faultgen_attr_set_protect(a, FAULTGEN_PROTECT_FORK));
+     OK(faultgen_attr_set_collapse(a, FAULTGEN_COLLAPSE_KHUGEPAGED)))
+
+static void (*const allowed[])(struct faultgen_attr *a) = {
+	make_default_attr,	     make_shm_lock_sysv,
+	make_mlock_one_pass,	     make_munmap_per_thread_anon,
+	make_munmap_shared_one_pass, make_region_shared_threads,
+	make_region_pretouch_no_gc,  make_processes_per_thread_sysv,
+	make_collapse_khugepaged_fork,
+};
+
+START_TEST(check_accepts_what_no_rule_forbids)
+{
+	unsigned char buf[sizeof(struct faultgen_conflict) + 16];
+	struct faultgen_conflict *c = (struct faultgen_conflict *)buf;
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	allowed[_i](a);
+	memset(buf, 0xa5, sizeof(buf));
+	c->size = sizeof(*c);
+	ck_assert_int_eq(faultgen_attr_check(a, c), 0);
+	/* Nothing written on success. */
+	for (size_t i = sizeof(size_t); i < sizeof(buf); i++)
+		ck_assert_msg(buf[i] == 0xa5, "case %d: byte %zu written", _i,
+			      i);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* An older, smaller struct gets what fits; bad arguments write nothing. */
+START_TEST(check_honours_the_callers_struct_size)
+{
+	unsigned char buf[sizeof(struct faultgen_conflict) + 16];
+	struct faultgen_conflict *c = (struct faultgen_conflict *)buf;
+	size_t cut = offsetof(struct faultgen_conflict, with);
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	make_shm_lock_anon(a);
+	memset(buf, 0xa5, sizeof(buf));
+	c->size = cut;
+	ck_assert_int_eq(faultgen_attr_check(a, c), -EINVAL);
+	ck_assert_uint_eq(c->size, cut);
+	ck_assert_int_eq(c->setting, FAULTGEN_SETTING_SHM_LOCK);
+	for (size_t i = cut; i < sizeof(buf); i++)
+		ck_assert_msg(buf[i] == 0xa5, "byte %zu written", i);
+	memset(buf, 0xa5, sizeof(buf));
+	c->size = sizeof(size_t) - 1;
+	ck_assert_int_eq(faultgen_attr_check(a, c), -EINVAL);
+	for (size_t i = sizeof(size_t); i < sizeof(buf); i++)
+		ck_assert_int_eq(buf[i], 0xa5);
+	c->size = sizeof(*c);
+	ck_assert_int_eq(faultgen_attr_check(NULL, c), -EINVAL);
+	for (size_t i = sizeof(size_t); i < sizeof(buf); i++)
+		ck_assert_int_eq(buf[i], 0xa5);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 static Suite *attr_suite(void)
 {
 	Suite *s = suite_create("attr");
 	TCase *tc = tcase_create("setters");
 
-	tcase_add_test(tc, starts_with_pft_defaults);
+	tcase_add_test(tc, starts_with_library_defaults);
 	tcase_add_test(tc, accepts_boundary_values);
 	tcase_add_test(tc, copies_strings_it_keeps);
 	tcase_add_test(tc, rejects_null_attr_in_every_setter);
 	tcase_add_loop_test(tc, rejects_bad_value_leaving_attr_unchanged, 0,
 			    NBADS);
+	tcase_add_test(tc, getters_return_what_setters_stored);
+	tcase_add_test(tc, getters_read_null_attr_as_zero);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("check");
+	tcase_add_loop_test(tc, check_names_the_two_settings_of_each_rule, 0,
+			    NRULES);
+	tcase_add_loop_test(tc, check_accepts_what_no_rule_forbids, 0,
+			    (int)(sizeof(allowed) / sizeof(allowed[0])));
+	tcase_add_test(tc, check_honours_the_callers_struct_size);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("behaviour");

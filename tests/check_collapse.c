@@ -9,6 +9,7 @@
 #include "check-util.h"
 #include "internal.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -333,7 +334,8 @@ END_TEST
 static void check_khugepaged(enum faultgen_protect protect, int _i)
 {
 	struct faultgen_collapse_result res;
-	struct faultgen_progress p, last = { 0, 0 };
+	struct faultgen_progress p = { .size = sizeof(p) };
+	struct faultgen_progress last = { .size = sizeof(last) };
 	unsigned int collapsed, failed;
 	struct faultgen_run *run;
 	pid_t kids[4];
@@ -433,6 +435,84 @@ START_TEST(cancel_ends_the_khugepaged_wait_and_reaps_the_child)
 }
 END_TEST
 
+/*
+ * The LIBFAULTGEN_1.0 version of faultgen_run_collapse_progress, which
+ * programs built against 1.0 call (faultgen_run_collapse_progress@
+ * LIBFAULTGEN_1.0); the convenience library exports it under this name.
+ * Its struct had no size member.
+ */
+struct progress_1_0 {
+	double t_s;
+	unsigned int collapsed;
+};
+int faultgen_run_collapse_progress_1_0(const struct faultgen_run *run,
+				       unsigned int index,
+				       struct progress_1_0 *p);
+
+START_TEST(progress_1_0_fills_the_old_struct_and_nothing_past_it)
+{
+	size_t end = offsetof(struct progress_1_0, collapsed) +
+		     sizeof(unsigned int);
+	struct faultgen_collapse_result res;
+	unsigned char buf[sizeof(struct progress_1_0) + 16];
+	struct progress_1_0 *old = (struct progress_1_0 *)buf;
+	struct faultgen_run *run;
+
+	run = run_collapse(hpage(), 1, FAULTGEN_PROTECT_MPROTECT,
+			   FAULTGEN_COLLAPSE_KHUGEPAGED, 1.0, &res);
+	if (res.verdict == FAULTGEN_VERDICT_UNSUPPORTED) {
+		faultgen_run_free(run);
+		FGC_SKIP("THP is never: no khugepaged progress");
+	}
+	ck_assert_uint_ge(res.progress_samples, 1);
+	for (unsigned int i = 0; i < res.progress_samples; i++) {
+		struct faultgen_progress now = { .size = sizeof(now) };
+
+		ck_assert_int_eq(faultgen_run_collapse_progress(run, i, &now),
+				 0);
+		memset(buf, 0xa5, sizeof(buf));
+		ck_assert_int_eq(faultgen_run_collapse_progress_1_0(run, i, old),
+				 0);
+		ck_assert(old->t_s == now.t_s);
+		ck_assert_uint_eq(old->collapsed, now.collapsed);
+		for (size_t b = end; b < sizeof(buf); b++)
+			ck_assert_msg(buf[b] == 0xa5, "sample %u: byte %zu "
+				      "written", i, b);
+	}
+	ck_assert_int_eq(faultgen_run_collapse_progress_1_0(
+				 run, res.progress_samples, old),
+			 -ERANGE);
+	ck_assert_int_eq(faultgen_run_collapse_progress_1_0(run, 0, NULL),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_run_collapse_progress_1_0(NULL, 0, old),
+			 -EINVAL);
+	faultgen_run_free(run);
+}
+END_TEST
+
+START_TEST(names_every_verdict)
+{
+	static const struct {
+		enum faultgen_verdict v;
+		const char *name;
+	} names[] = {
+		{ FAULTGEN_VERDICT_COLLAPSED, "collapsed" },
+		{ FAULTGEN_VERDICT_PARTIAL, "partial" },
+		{ FAULTGEN_VERDICT_REFUSED_RO, "refused-read-only" },
+		{ FAULTGEN_VERDICT_REFUSED_SHARED, "refused-shared" },
+		{ FAULTGEN_VERDICT_UNSUPPORTED, "unsupported" },
+		{ FAULTGEN_VERDICT_NONE, "none" },
+		{ (enum faultgen_verdict)6, "unknown" },
+		{ (enum faultgen_verdict)-1, "unknown" },
+		{ (enum faultgen_verdict)INT_MAX, "unknown" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ck_assert_str_eq(faultgen_verdict_name(names[i].v),
+				 names[i].name);
+}
+END_TEST
+
 /* ---- settings and getters ---------------------------------------------- */
 
 START_TEST(rejects_processes_and_non_anonymous_backing)
@@ -480,7 +560,7 @@ START_TEST(getters_answer_only_a_completed_collapse_run)
 {
 	struct faultgen_collapse_result res = { .size = sizeof(res) };
 	struct faultgen_collapse_range r = { .size = sizeof(r) };
-	struct faultgen_progress p;
+	struct faultgen_progress p = { .size = sizeof(p) };
 	struct faultgen_attr *a;
 	struct faultgen_run *run;
 
@@ -569,6 +649,7 @@ static Suite *collapse_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("verdict");
+	tcase_add_test(tc, names_every_verdict);
 	tcase_add_test(tc, judges_einval_on_read_only_as_refused);
 	tcase_add_test(tc, judges_einval_on_writable_as_unsupported);
 	tcase_add_test(tc, judges_counts_before_errors);
@@ -590,6 +671,7 @@ static Suite *collapse_suite(void)
 	tcase_add_test(tc, khugepaged_variant_reports_a_consistent_state);
 	tcase_add_test(tc, khugepaged_fork_variant_reports_a_consistent_state);
 	tcase_add_test(tc, cancel_ends_the_khugepaged_wait_and_reaps_the_child);
+	tcase_add_test(tc, progress_1_0_fills_the_old_struct_and_nothing_past_it);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("api");

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * check_cpuset.c - reading named cpusets: fake cgroup trees (v1 with and
- * without "cpuset." prefixes, v2) built in a temporary directory, then, as
- * root where the v1 controller is writable, a real child cpuset.
+ * without "cpuset." prefixes, v2) built in a temporary directory (under
+ * $TMPDIR, else /tmp), then, as root where the v1 controller is writable,
+ * a real child cpuset, fg-check-PID: the test says on stderr when it makes
+ * and removes it, and removes those that runs killed before their end left
+ * behind.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "check-util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -23,13 +29,13 @@
 #define HAVE_LIBCPUSET_VALUE 0
 #endif
 
-static char tree[64];
-static char v1[128], v2[128];
+static char tree[PATH_MAX];
+static char v1[PATH_MAX + 8], v2[PATH_MAX + 8];
 
 static void put(const char *dir, const char *name, const char *file,
 		const char *text)
 {
-	char path[512];
+	char path[PATH_MAX + 64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -56,9 +62,14 @@ static void put(const char *dir, const char *name, const char *file,
 /* Runs once in the test runner, before the tests of the case fork. */
 static void make_tree(void)
 {
-	snprintf(tree, sizeof(tree), "/tmp/fg-check-cpuset.XXXXXX");
-	if (!mkdtemp(tree)) {
-		perror("mkdtemp");
+	const char *tmpdir = getenv("TMPDIR");
+	int n;
+
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	n = snprintf(tree, sizeof(tree), "%s/fg-check-cpuset.XXXXXX", tmpdir);
+	if (n >= (int)sizeof(tree) || !mkdtemp(tree)) {
+		perror(tree);
 		tree[0] = '\0';
 		return;
 	}
@@ -133,33 +144,78 @@ static const struct read_case read_cases[] = {
 START_TEST(reads_fake_cpuset_tree)
 {
 	const struct read_case *c = &read_cases[_i];
-	char cpus[256] = "untouched", mems[256];
+	char *cpus = NULL, *mems = NULL;
 	const char *source = "untouched";
 	int ret;
 
 	ck_assert_msg(tree[0], "no temporary tree");
-	ret = fg_cpuset_read(c->name, v1, v2, cpus, sizeof(cpus), mems,
-			     sizeof(mems), &source);
+	ret = fg_cpuset_read(c->name, v1, v2, &cpus, &mems, &source);
 	ck_assert_msg(ret == c->ret, "%s: %d, not %d", c->name, ret, c->ret);
-	if (ret)
+	if (ret) {
+		ck_assert_ptr_null(cpus);
+		ck_assert_ptr_null(mems);
 		return;
+	}
 	ck_assert_str_eq(cpus, c->cpus);
-	ck_assert_str_eq(mems, c->mems);
+	ck_assert_str_eq(mems ? mems : "", c->mems);
 	ck_assert_str_eq(source, c->source);
+	free(cpus);
+	free(mems);
 }
 END_TEST
 
 START_TEST(cpuset_lists_parse_as_cpu_lists)
 {
 	unsigned long mask[BIG / LONG_BITS];
-	char cpus[256], mems[256];
+	char *cpus, *mems;
 	const char *source;
 
-	ck_assert_int_eq(fg_cpuset_read("deep/a/b", v1, v2, cpus, sizeof(cpus),
-					mems, sizeof(mems), &source),
+	ck_assert_int_eq(fg_cpuset_read("deep/a/b", v1, v2, &cpus, &mems,
+					&source),
 			 0);
 	ck_assert_int_eq(faultgen_parse_cpulist(cpus, mask, BIG), 1);
 	ck_assert(mask[8191 / LONG_BITS] & (1UL << (8191 % LONG_BITS)));
+	free(cpus);
+	free(mems);
+}
+END_TEST
+
+/* Where a program moves itself: the first hierarchy that has the cpuset. */
+START_TEST(finds_the_directory_of_a_cpuset)
+{
+	char buf[512], want[512];
+
+	snprintf(want, sizeof(want), "%s/pref/child", v1);
+	ck_assert_int_eq(fg_cpuset_dir("/pref/child", v1, v2, buf, sizeof(buf)),
+			 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(fg_cpuset_dir("both", v1, v2, buf, sizeof(buf)), 0);
+	snprintf(want, sizeof(want), "%s/both", v1);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(fg_cpuset_dir("deep/a/b", v1, v2, buf, sizeof(buf)),
+			 0);
+	snprintf(want, sizeof(want), "%s/deep/a/b", v2);
+	ck_assert_str_eq(buf, want);
+	/* The path and its terminating null byte, or -ENOSPC. */
+	ck_assert_int_eq(fg_cpuset_dir("deep/a/b", v1, v2, buf, strlen(want)),
+			 -ENOSPC);
+	ck_assert_int_eq(fg_cpuset_dir("deep/a/b", v1, v2, buf,
+				       strlen(want) + 1),
+			 0);
+	ck_assert_int_eq(fg_cpuset_dir("nosuch", v1, v2, buf, sizeof(buf)),
+			 -ENOENT);
+	ck_assert_int_eq(fg_cpuset_dir("pref/../legacy", v1, v2, buf,
+				       sizeof(buf)),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("fg-check-no-such-cpuset", buf,
+					     sizeof(buf)),
+			 -ENOENT);
+	ck_assert_int_eq(faultgen_cpuset_dir("", buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir(NULL, buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("x", NULL, 8), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("x", buf, 0), -EINVAL);
+	ck_assert_int_eq(faultgen_cpuset_dir("../x", buf, sizeof(buf)),
+			 -EINVAL);
 }
 END_TEST
 
@@ -249,6 +305,29 @@ static int write_file(const char *dir, const char *file, const char *text)
 	return ret;
 }
 
+/* Cpusets of earlier runs killed before their teardown: their process is
+ * gone.  A cpuset that still has tasks is not removable and stays. */
+static void remove_stale_cpusets(void)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(V1_ROOT);
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "fg-check-%d", &pid) != 1 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(dir, sizeof(dir), V1_ROOT "/%s", e->d_name);
+		if (rmdir(dir) == 0)
+			fprintf(stderr, "check_cpuset: removed %s, left by a "
+				"run that was killed\n", dir);
+	}
+	closedir(d);
+}
+
 static void make_real_cpuset(void)
 {
 	char dir[256], mems[256], cpu[16];
@@ -272,9 +351,12 @@ static void make_real_cpuset(void)
 		snprintf(real_why, sizeof(real_why), "cannot read root mems");
 		return;
 	}
+	remove_stale_cpusets();
 	snprintf(real_name, sizeof(real_name), "fg-check-%d", (int)getpid());
 	snprintf(dir, sizeof(dir), V1_ROOT "/%s", real_name);
 	snprintf(cpu, sizeof(cpu), "%d", real_cpu);
+	fprintf(stderr, "check_cpuset: as root, making the cpuset %s (CPU %s); "
+		"it is removed when the test case ends\n", dir, cpu);
 	if (mkdir(dir, 0755) < 0) {
 		snprintf(real_why, sizeof(real_why), "mkdir %s: %s", dir,
 			 strerror(errno));
@@ -300,7 +382,10 @@ static void remove_real_cpuset(void)
 		return;
 	snprintf(dir, sizeof(dir), V1_ROOT "/%s", real_name);
 	if (rmdir(dir) < 0)
-		fprintf(stderr, "rmdir %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "check_cpuset: cannot remove %s: %s\n", dir,
+			strerror(errno));
+	else
+		fprintf(stderr, "check_cpuset: removed the cpuset %s\n", dir);
 }
 
 /* libcpuset works only where the legacy file system shows this set. */
@@ -363,7 +448,7 @@ END_TEST
 
 START_TEST(reads_real_cpuset_files)
 {
-	char cpus[256], mems[256], want[16], root_mems[256];
+	char want[16], root_mems[256], *cpus, *mems;
 	const char *source = NULL;
 
 	if (!real_name[0])
@@ -373,13 +458,14 @@ START_TEST(reads_real_cpuset_files)
 				      sizeof(root_mems)),
 			 0);
 	root_mems[strcspn(root_mems, "\n")] = '\0';
-	ck_assert_int_eq(fg_cpuset_read(real_name, NULL, NULL, cpus,
-					sizeof(cpus), mems, sizeof(mems),
+	ck_assert_int_eq(fg_cpuset_read(real_name, NULL, NULL, &cpus, &mems,
 					&source),
 			 0);
 	ck_assert_str_eq(cpus, want);
-	ck_assert_str_eq(mems, root_mems);
+	ck_assert_str_eq(mems ? mems : "", root_mems);
 	ck_assert_str_eq(source, expected_source());
+	free(cpus);
+	free(mems);
 }
 END_TEST
 
@@ -420,6 +506,7 @@ static Suite *cpuset_suite(void)
 	tcase_add_loop_test(tc, reads_fake_cpuset_tree, 0,
 			    (int)(sizeof(read_cases) / sizeof(read_cases[0])));
 	tcase_add_test(tc, cpuset_lists_parse_as_cpu_lists);
+	tcase_add_test(tc, finds_the_directory_of_a_cpuset);
 	tcase_add_test(tc, unknown_cpuset_gives_enoent_from_attr);
 	tcase_add_test(tc, reports_no_cpuset_source_without_cpuset);
 	tcase_add_test(tc, loads_libcpuset_only_while_reading);

@@ -18,7 +18,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -361,7 +364,38 @@ static void *canceller_main(void *arg)
 	return NULL;
 }
 
-static void assert_cancelled(struct faultgen_run *run, int ret, double took)
+/*
+ * A run cancelled while its workers ran keeps what they measured: the
+ * result says it was cancelled, and covers whole rounds only (each
+ * worker's pages are its rounds times its slice), the memory stays.
+ */
+static void assert_kept_rounds(const struct faultgen_run *run)
+{
+	struct faultgen_result res = { .size = sizeof(res) };
+	uint64_t pages = 0, rounds = 0, slice;
+	void *addr;
+	size_t len;
+
+	ck_assert_int_eq(faultgen_run_result(run, &res), 0);
+	ck_assert_int_eq(res.cancelled, 1);
+	slice = res.pages_per_round / res.workers;
+	for (unsigned int i = 0; i < res.workers; i++) {
+		struct faultgen_worker_result w = { .size = sizeof(w) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &w), 0);
+		ck_assert_uint_eq(w.pages, w.rounds * slice);
+		ck_assert_uint_ge(w.rounds, res.worker_rounds_min);
+		ck_assert_uint_le(w.rounds, res.worker_rounds_max);
+		pages += w.pages;
+		rounds += w.rounds;
+	}
+	ck_assert_uint_eq(res.pages, pages);
+	ck_assert_uint_eq(res.rounds, rounds);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+}
+
+static void assert_cancelled(struct faultgen_run *run, int ret, double took,
+			     bool measured)
 {
 	int worker, signo, err;
 
@@ -372,7 +406,10 @@ static void assert_cancelled(struct faultgen_run *run, int ret, double took)
 	ck_assert_int_eq(worker, -1);
 	ck_assert_int_eq(signo, 0);
 	ck_assert_int_eq(err, -ECANCELED);
-	assert_no_results(run);
+	if (measured)
+		assert_kept_rounds(run);
+	else
+		assert_no_results(run);
 }
 
 START_TEST(cancel_from_another_thread_ends_run)
@@ -397,7 +434,7 @@ START_TEST(cancel_from_another_thread_ends_run)
 	t0 = now_s();
 	ret = faultgen_run_exec(c.run);
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
-	assert_cancelled(c.run, ret, now_s() - t0);
+	assert_cancelled(c.run, ret, now_s() - t0, true);
 	faultgen_run_free(c.run);
 	faultgen_attr_free(a);
 	/* No worker thread or process outlives the run. */
@@ -434,7 +471,7 @@ START_TEST(cancel_from_signal_handler_ends_run)
 	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
 	t0 = now_s();
 	ret = faultgen_run_exec(alarm_run);
-	assert_cancelled(alarm_run, ret, now_s() - t0);
+	assert_cancelled(alarm_run, ret, now_s() - t0, true);
 	ck_assert_int_eq(alarms, 1);
 	faultgen_run_free(alarm_run);
 	faultgen_attr_free(a);
@@ -451,7 +488,7 @@ START_TEST(cancel_before_exec_runs_nothing)
 
 	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
 	faultgen_run_cancel(run);
-	assert_cancelled(run, faultgen_run_exec(run), 0);
+	assert_cancelled(run, faultgen_run_exec(run), 0, false);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	assert_nothing_left(getpid());
@@ -506,6 +543,222 @@ START_TEST(run_survives_interrupting_signals)
 	ck_assert_int_gt(ticks, 0);
 	faultgen_attr_free(a);
 	assert_nothing_left(getpid());
+}
+END_TEST
+
+/* ---- nothing outlives its caller ------------------------------------ */
+
+/*
+ * A process that runs a long process-mode run and is SIGKILLed, either
+ * while it is still forking its workers (early) or once they all fault:
+ * its workers must end with it.  This test process is the subreaper of
+ * the orphans, so it sees them, and reaps them.
+ */
+static int orphans_after_creator_killed(unsigned int workers, bool early)
+{
+	struct faultgen_attr *a = long_attr(FAULTGEN_SHARED_VMA,
+					    FAULTGEN_PROCESSES,
+					    FAULTGEN_BACKING_ANON, workers, 16);
+	double until = now_s() + BOUND_S;
+	pid_t creator, kids[1024];
+	int n;
+
+	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	creator = fork();
+	ck_assert_int_ge(creator, 0);
+	if (creator == 0) {
+		struct faultgen_run *run;
+
+		faultgen_run_new(a, &run);
+		_exit(0);
+	}
+	/* Early: as soon as the first worker exists; else once all do. */
+	do {
+		n = fgc_children(creator, kids, 1024);
+		pause_ms(1);
+	} while (n < (early ? 1 : (int)workers) && now_s() < until);
+	ck_assert_int_ge(n, 1);
+	kill(creator, SIGKILL);
+	ck_assert_int_eq(waitpid(creator, NULL, 0), creator);
+	/* The workers, now ours, must go by themselves. */
+	do {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		n = fgc_children(getpid(), kids, 1024);
+		if (n)
+			pause_ms(10);
+	} while (n && now_s() < until);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	faultgen_attr_free(a);
+	return n;
+}
+
+START_TEST(workers_end_when_their_creator_is_killed)
+{
+	bool early = _i == 0;
+	int left = orphans_after_creator_killed(early ? 256 : 8, early);
+
+	ck_assert_msg(left == 0, "%d workers outlived their creator", left);
+}
+END_TEST
+
+/* Cancels as soon as the first worker process exists. */
+static void *cancel_at_first_child(void *arg)
+{
+	struct canceller *c = arg;
+	double until = now_s() + BOUND_S;
+	pid_t pid;
+
+	while (fgc_children(getpid(), &pid, 1) < 1 && now_s() < until)
+		pause_ms(1);
+	faultgen_run_cancel(c->run);
+	return NULL;
+}
+
+/*
+ * A cancel while many process workers are being started stops the
+ * start: fewer are forked than asked.
+ */
+START_TEST(cancel_during_start_stops_forking)
+{
+	unsigned int n = 2048, forked = 0;
+	struct faultgen_attr *a = long_attr(FAULTGEN_SHARED_VMA,
+					    FAULTGEN_PROCESSES,
+					    FAULTGEN_BACKING_ANON, n, n);
+	struct canceller c = { .kind = FAULTGEN_PROCESSES, .workers = 1 };
+	pthread_t t;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	ck_assert_int_eq(faultgen_run_create(a, &c.run), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, cancel_at_first_child, &c),
+			 0);
+	ret = faultgen_run_exec(c.run);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	if (ret == -EAGAIN) {
+		faultgen_run_free(c.run);
+		faultgen_attr_free(a);
+		FGC_SKIP("cannot fork %u processes here", n);
+	}
+	ck_assert_msg(ret == -ECANCELED, "run gave %d (%s)", ret,
+		      faultgen_strerror(ret));
+	for (unsigned int i = 0; i < n; i++)
+		forked += c.run->pids[i] > 0;
+	ck_assert_msg(forked < n, "all %u workers were forked after a cancel",
+		      n);
+	faultgen_run_free(c.run);
+	faultgen_attr_free(a);
+	assert_nothing_left(getpid());
+}
+END_TEST
+
+#define SIGNALS_SENT 200
+static _Atomic int handled;
+static _Atomic pid_t handled_on[SIGNALS_SENT];
+
+static void record_thread(int sig)
+{
+	int k = atomic_fetch_add(&handled, 1);
+
+	(void)sig;
+	if (k < SIGNALS_SENT)
+		handled_on[k] = (pid_t)syscall(SYS_gettid);
+}
+
+struct signalled_run {
+	struct faultgen_run *run;
+	_Atomic pid_t tid;
+};
+
+static void *run_in_thread(void *arg)
+{
+	struct signalled_run *sr = arg;
+
+	sr->tid = (pid_t)syscall(SYS_gettid);
+	faultgen_run_exec(sr->run);
+	return NULL;
+}
+
+/*
+ * Signals sent to the process while a thread run goes on run the
+ * caller's handler on the caller's threads only: here the main thread
+ * blocks the signal, so the kernel must choose between the thread that
+ * called faultgen_run_exec and the library's workers.
+ */
+START_TEST(worker_threads_leave_signals_to_the_caller)
+{
+	struct faultgen_attr *a = long_attr(FAULTGEN_SHARED_VMA,
+					    FAULTGEN_THREADS,
+					    FAULTGEN_BACKING_ANON, 4, 256);
+	struct sigaction sa = { .sa_handler = record_thread,
+				.sa_flags = SA_RESTART };
+	struct signalled_run sr = { 0 };
+	int threads = fgc_threads();
+	sigset_t usr2, old;
+	pthread_t t;
+	int k;
+
+	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	ck_assert_int_eq(faultgen_run_create(a, &sr.run), 0);
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR2, &sa, NULL), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, run_in_thread, &sr), 0);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &usr2, &old);
+	/* The caller's thread and its 4 workers. */
+	while (fgc_threads() < threads + 5)
+		pause_ms(1);
+	for (k = 0; k < SIGNALS_SENT; k++) {
+		kill(getpid(), SIGUSR2);
+		pause_ms(1);
+	}
+	faultgen_run_cancel(sr.run);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_gt(atomic_load(&handled), 0);
+	for (k = 0; k < atomic_load(&handled) && k < SIGNALS_SENT; k++)
+		ck_assert_msg(handled_on[k] == sr.tid,
+			      "signal %d ran the handler on thread %d, not on "
+			      "the caller %d", k, (int)handled_on[k],
+			      (int)sr.tid);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	faultgen_run_free(sr.run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/*
+ * Out of file descriptors, the read-only collapse cannot read the THP
+ * settings or the kernel's counters: an error, not a THP verdict.
+ */
+START_TEST(collapse_without_descriptors_fails)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	struct rlimit old, low;
+	int fds[128], n, ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 2 << 20), 0);
+	ck_assert_int_eq(faultgen_attr_set_collapse(a, _i ?
+				FAULTGEN_COLLAPSE_KHUGEPAGED :
+				FAULTGEN_COLLAPSE_MADVISE), 0);
+	ck_assert_int_eq(faultgen_attr_set_timeout(a, 0.2), 0);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = old.rlim_cur < 64 ? old.rlim_cur : 64;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	n = open_devnull(fds, 128);
+	ck_assert_int_eq(errno, EMFILE);
+	ret = faultgen_run_new(a, &run);
+	while (n)
+		close(fds[--n]);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	ck_assert_msg(ret == -EMFILE, "run gave %d (%s)", ret,
+		      faultgen_strerror(ret));
+	faultgen_attr_free(a);
 }
 END_TEST
 
@@ -760,7 +1013,7 @@ START_TEST(names_every_documented_error)
 		0,	     -EINVAL, -ENOMEM,	 -ERANGE, -ENXIO,    -ENOENT,
 		-ENOBUFS,    -ENOSPC, -ECANCELED, -ECHILD, -EAGAIN,   -EPERM,
 		-EACCES,     -EALREADY, -ENODATA, -EOPNOTSUPP, -EBUSY,
-		-ETIMEDOUT, -EFAULT,
+		-ETIMEDOUT, -EFAULT,  -EFBIG,	 -EMFILE, -ENFILE,
 	};
 	const char *unknown = faultgen_strerror(-9999);
 
@@ -794,6 +1047,14 @@ static Suite *failure_suite(void)
 	tcase_add_loop_test(tc, cancel_from_signal_handler_ends_run, 0, 2);
 	tcase_add_test(tc, cancel_before_exec_runs_nothing);
 	tcase_add_loop_test(tc, run_survives_interrupting_signals, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("outlive");
+	tcase_set_timeout(tc, 2 * BOUND_S);
+	tcase_add_loop_test(tc, workers_end_when_their_creator_is_killed, 0, 2);
+	tcase_add_test(tc, cancel_during_start_stops_forking);
+	tcase_add_test(tc, worker_threads_leave_signals_to_the_caller);
+	tcase_add_loop_test(tc, collapse_without_descriptors_fails, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("memory");

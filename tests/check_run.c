@@ -3,7 +3,8 @@
  * check_run.c - runs of the shared-VMA and per-thread-VMA patterns: every
  * pattern x worker kind x backing, each touch mode, rounds and duration,
  * the combinations refused, what /proc/self/maps and /proc/sysvipc/shm
- * show, and the library inside a process that already has threads.
+ * show, and the library inside a process that already has threads.  How
+ * the figures are folded is check_measure.c's; the helpers, check_util.c's.
  *
  * Every count is asserted against what the kernel says (minor faults,
  * maps lines, segments), never a timing.
@@ -17,8 +18,6 @@
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
-
-#include "internal.h"
 
 #ifndef SHM_DEST
 #define SHM_DEST 01000
@@ -1020,89 +1019,6 @@ START_TEST(caller_runs_worker_0)
 }
 END_TEST
 
-/* ---- what the result says --------------------------------------------- */
-
-START_TEST(result_figures_are_consistent)
-{
-	struct faultgen_worker_result w;
-	struct faultgen_result res;
-	struct faultgen_attr *a;
-	struct faultgen_run *run;
-	double cpu;
-	struct combo c;
-
-	decode(12 + 2 * _i, &c);
-	a = attr_for(&c, 1024 * (uint64_t)fgc_pagesize());
-	run = run_ok(a, c.name);
-	result_of(run, &res);
-	ck_assert(res.elapsed_s > 0);
-	ck_assert(res.start_skew_s >= 0 && res.start_skew_s <= res.elapsed_s);
-	ck_assert(res.user_s >= 0 && res.sys_s >= 0);
-	cpu = res.user_s + res.sys_s;
-	ck_assert_double_eq_tol(res.pages_per_wall_s,
-				(double)res.pages / res.elapsed_s,
-				1e-6 * res.pages_per_wall_s);
-	ck_assert_double_eq_tol(res.faults_per_wall_s,
-				(double)res.minflt / res.elapsed_s,
-				1e-6 * res.faults_per_wall_s);
-	if (cpu > 0)
-		ck_assert_double_eq_tol(res.pages_per_cpu_s,
-					(double)res.pages / cpu,
-					1e-6 * res.pages_per_cpu_s);
-	else
-		ck_assert(res.pages_per_cpu_s == 0);
-	for (unsigned int i = 0; i < c.workers; i++) {
-		worker_of(run, i, &w);
-		ck_assert(w.start_s >= 0 && w.start_s <= res.start_skew_s);
-		ck_assert(w.wall_s >= 0 && w.wall_s <= res.elapsed_s);
-		ck_assert(w.user_s >= 0 && w.sys_s >= 0);
-	}
-	ck_assert_int_eq(faultgen_run_worker(run, c.workers, &w), -ERANGE);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
-}
-END_TEST
-
-START_TEST(faults_agree_within_one_percent_and_slack)
-{
-	/* slack = 1% + 48 + 16 per worker */
-	ck_assert(fg_faults_agree(10000, 10000, 1));
-	ck_assert(fg_faults_agree(10000, 10164, 1));
-	ck_assert(!fg_faults_agree(10000, 10165, 1));
-	ck_assert(fg_faults_agree(10000, 9836, 1));
-	ck_assert(!fg_faults_agree(10000, 9835, 1));
-	ck_assert(fg_faults_agree(0, 64, 1));
-	ck_assert(!fg_faults_agree(0, 65, 1));
-	ck_assert(fg_faults_agree(10000, 10000 + 100 + 48 + 16 * 8, 8));
-	ck_assert(!fg_faults_agree(10000, 10000 + 100 + 48 + 16 * 8 + 1, 8));
-	/* Half the faults (THP, or a broken count) never agree. */
-	ck_assert(!fg_faults_agree(1ULL << 20, 1ULL << 19, 64));
-	ck_assert(!fg_faults_agree(UINT64_MAX / 2, 0, 1));
-}
-END_TEST
-
-START_TEST(vmstat_reads_named_counters)
-{
-	const char *const names[] = { "pgfault", "fg_no_such_counter" };
-	uint64_t before[2], after[2];
-	size_t ps = (size_t)fgc_pagesize();
-	char *p;
-
-	ck_assert_int_eq(fg_vmstat_read(names, before, 2), 1);
-	ck_assert_uint_eq(before[1], 0);
-	p = mmap(NULL, 256 * ps, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(p, MAP_FAILED);
-	madvise(p, 256 * ps, MADV_NOHUGEPAGE);
-	for (size_t i = 0; i < 256; i++)
-		p[i * ps] = 1;
-	ck_assert_int_eq(fg_vmstat_read(names, after, 2), 1);
-	/* System-wide: others fault too, but ours are in it. */
-	ck_assert_uint_ge(after[0] - before[0], 256);
-	munmap(p, 256 * ps);
-}
-END_TEST
-
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -1154,13 +1070,6 @@ static Suite *run_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, runs_beside_threads_of_caller, 0, 4);
 	tcase_add_loop_test(tc, caller_runs_worker_0, 0, 12);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("measure");
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, result_figures_are_consistent, 0, 2);
-	tcase_add_test(tc, faults_agree_within_one_percent_and_slack);
-	tcase_add_test(tc, vmstat_reads_named_counters);
 	suite_add_tcase(s, tc);
 	return s;
 }

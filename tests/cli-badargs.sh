@@ -105,6 +105,10 @@ duration-word|--duration|--duration=abc
 duration-zero|--duration|--duration=0
 duration-negative|--duration|--duration=-1
 duration-huge|--duration|--duration=100000
+duration-exp-huge|--duration|--duration=1e5
+duration-hex|--duration|--duration=0x10
+duration-inf|--duration|--duration=inf
+duration-underflow|--duration|--duration=1e-400
 rounds-duration|--rounds|--duration=1 --rounds=2
 rounds-zero|--rounds|--rounds=0
 warmup-alone|--warmup|--warmup=2
@@ -117,6 +121,11 @@ perf-empty|--perf-ctl|--perf-ctl=
 perf-noreader|--perf-ctl|--perf-ctl=$tmp/noreader
 perf-ack|--perf-ctl|--perf-ctl=1,
 two-tags|tag2|tag1 tag2
+tag-newline|TAG|-T "\$(printf 'a\\nb')"
+tag-tab|TAG|--json "\$(printf 'a\\tb')"
+tag-escape|TAG|"\$(printf 'a\\033[2Jb')"
+tag-latin1|TAG|--json "\$(printf 'caf\\351')"
+tag-overlong|TAG|"\$(printf '\\300\\257')"
 protect-alone|--protect|--protect=fork
 collapse-alone|--collapse|--collapse=madvise
 timeout-alone|--timeout|--timeout=5

@@ -44,7 +44,7 @@ human mprotect 4 'read-only ranges (mprotect)' -m 8M
 human fork 4 'read-only shared ranges (fork)' -m 8M --protect=fork
 human writable 4 'writable ranges (control)' -m 8M --protect=writable
 human rounded 2 'read-only ranges (mprotect)' -m 3M
-human threads 4 'read-only ranges (mprotect)' -t 2 -F -m 8M
+human threads 4 'read-only ranges (mprotect)' -t 2 --oversubscribe -m 8M
 
 # The JSON object: one line, valid, and what it says holds together.
 run_pft json --json --pattern=ro-collapse -m 8M

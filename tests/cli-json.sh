@@ -142,7 +142,7 @@ json_case cachelines "$two" threads shared-vma -c 4 -t "$two" -m 8M
 json_case duration "$two" threads shared-vma -t "$two" -m 8M --duration=0.2
 json_case rounds "$two" processes per-thread-vma --pattern=per-thread-vma -n "$two" -m 8M --rounds=4 --zap=munmap
 json_case tiny 1 threads shared-vma -m 1
-json_case many 16 threads shared-vma -F -t 16 -m 16M
+json_case many 16 threads shared-vma --oversubscribe -t 16 -m 16M
 json_case pretouch 2 threads pretouch --pattern=pretouch -t 2 -m 16M
 
 # Threads after processes: the later option wins (0.12x kept processes).
@@ -188,6 +188,15 @@ f = s["fault_per_wsec"]
 assert (f["min"], f["median"], f["max"]) == tuple(rates), (f, rates)
 EOF
 [ $? -eq 0 ] && ok || fail "--json --repeat=3: $(cat "$tmp/repeat.check")"
+
+# A UTF-8 TAG comes back as it was, in strict JSON.
+run_pft utf8 --json -t 1 -m 4M "$(printf 'caf\303\251 \342\234\223')"
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1], encoding="utf-8", errors="strict").readline())
+assert d["config"]["tag"] == "caf\u00e9 \u2713", d["config"]["tag"]
+' "$tmp/utf8.out" 2>"$tmp/utf8.check" && [ "$rc" -eq 0 ] && ok ||
+	fail "--json with a UTF-8 TAG: exit $rc: $(cat "$tmp/utf8.check" "$tmp/utf8.err")"
 
 # Numbers in the C locale, even with LC_ALL set.
 env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$PFT" --json -t 1 -m 4M \

@@ -67,6 +67,9 @@ run_case sysv-procs "$two" 1 -S -n "$two" -m 16M
 run_case per-thread "$two" 1 -M -t "$two" -m 16M
 run_case duration "$two" 1 -t "$two" -m 8M --duration=0.2
 run_case rounds "$two" 1 -n "$two" -m 8M --rounds=3 --warmup=1
+# Seconds in exponent form are seconds: 1e-9 is taken as 0.000000001 is
+# (the previous parser said "not a number of seconds").
+run_case duration-exp "$two" 1 -t "$two" -m 8M --duration=1e-9
 run_case long-opts "$two" 2 --threads="$two" --size=16M --cachelines=2
 run_lock_case mlock -l -t "$two" -m 4M
 run_lock_case shmlock -L -t "$two" -m 4M
@@ -123,9 +126,20 @@ grep -qx "clipping nr_tests to nr_cpus_allowed \[$ncpu\]" "$tmp/clip.err" && ok 
 	fail "no clipping message: $(cat "$tmp/clip.err")"
 check_result_line "$(cat "$tmp/clip.out")" "$ncpu" 1 "clipped -t $((ncpu + 1))"
 
-# -F really runs more workers than CPUs.
-run_case oversubscribe $((ncpu * 4)) 1 -F -t $((ncpu * 4)) -m 16M
-run_case oversubscribe-procs $((ncpu + 1)) 1 -F -n $((ncpu + 1)) -m 16M
+# -F as lkp-tests passes it ("pft -m SIZE -n N -F"): accepted with no
+# effect, as in 0.12x, whose -F case was compiled out: still clipped, with
+# 0.12x's message, in thread and in process mode.
+for kind in -t -n; do
+	run_pft "clip-F$kind" "$kind" $((ncpu + 1)) -F -m 8M
+	[ "$rc" -eq 0 ] || fail "-F $kind $((ncpu + 1)): exit $rc: $(cat "$tmp/clip-F$kind.err")"
+	grep -qx "clipping nr_tests to nr_cpus_allowed \[$ncpu\]" "$tmp/clip-F$kind.err" && ok ||
+		fail "-F $kind $((ncpu + 1)): not clipped: $(cat "$tmp/clip-F$kind.err")"
+	check_result_line "$(cat "$tmp/clip-F$kind.out")" "$ncpu" 1 "-F $kind $((ncpu + 1))"
+done
+
+# --oversubscribe really runs more workers than CPUs.
+run_case oversubscribe $((ncpu * 4)) 1 --oversubscribe -t $((ncpu * 4)) -m 16M
+run_case oversubscribe-procs $((ncpu + 1)) 1 --oversubscribe -n $((ncpu + 1)) -m 16M
 
 # Numbers in the C locale whatever the environment says.
 for loc in de_DE.UTF-8 fr_FR.UTF-8 C.UTF-8; do

@@ -8,6 +8,18 @@
 # Copyright (C) 2026 The libfaultgen authors
 
 : "${PFT:?PFT must name the pft binary under test}"
+# SysV segments are machine-wide: other programs (another build's tests)
+# create and remove them at any time.  Where allowed, each test runs in an
+# IPC namespace of its own, so its leak checks see its own segments only;
+# elsewhere they keep to segments whose creator was one of this test's
+# processes (cpid_ours).
+if [ -z "${PFT_TEST_IPCNS:-}" ] && command -v unshare >/dev/null &&
+	unshare --ipc true 2>/dev/null; then
+	PFT_TEST_IPCNS=private
+	export PFT_TEST_IPCNS
+	exec unshare --ipc -- /bin/sh "$0" "$@"
+fi
+PFT_TEST_IPCNS=${PFT_TEST_IPCNS:-shared}
 LC_ALL=C
 export LC_ALL
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pft-cli.XXXXXX") || exit 99
@@ -166,11 +178,13 @@ session_procs() {
 		awk -v s="$1" '$5 == s && $2 != "Z" { print $1 }'
 }
 
-# Children of process $1.
+# Children of process $1 (remembered as this test's: cpid_ours).
 children_of() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
+	kids=$(cat /proc/[0-9]*/stat 2>/dev/null |
 		sed 's/^\([0-9]*\) (.*) /\1 /' |
-		awk -v p="$1" '$3 == p && $2 != "Z" { print $1 }'
+		awk -v p="$1" '$3 == p && $2 != "Z" { print $1 }')
+	echo "$1" $kids >>"$tmp/seen.pids"
+	[ -z "$kids" ] || echo "$kids"
 }
 
 # Waits until process $1 has at least $2 descendants (children and
@@ -201,8 +215,22 @@ check_no_leftovers() {
 
 # SysV segments nobody has attached: what a killed 0.12x leaked.  Segments
 # in use by runs going on at the same time are attached, so not counted.
+# In the machine's IPC namespace, only those created by a process of this
+# test (its session, or a pid it saw: $seen_pids).
 orphan_segments() {
-	awk 'NR > 1 && $7 == 0 { print $2 }' /proc/sysvipc/shm 2>/dev/null | sort
+	awk 'NR > 1 && $7 == 0 { print $2, $5 }' /proc/sysvipc/shm 2>/dev/null |
+		while read -r id cpid; do
+			[ "$PFT_TEST_IPCNS" = private ] || cpid_ours "$cpid" ||
+				continue
+			echo "$id"
+		done | sort
+}
+
+# True when pid $1 is, or was seen as, one of this test's processes.
+cpid_ours() {
+	grep -qw "$1" "$tmp/seen.pids" 2>/dev/null && return 0
+	[ -r "/proc/$1/stat" ] || return 1
+	[ "$(sed 's/^[0-9]* (.*) //' "/proc/$1/stat" | awk '{ print $4 }')" = "${sid:-x}" ]
 }
 
 snapshot_segments() {

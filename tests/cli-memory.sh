@@ -9,12 +9,14 @@
 
 avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
 [ -n "$avail_kib" ] || skip "no MemAvailable in /proc/meminfo"
-# Twice the available memory, in MiB: refused without --force.  -F keeps
-# two workers on one CPU from adding the clipping message.
+# Twice the available memory, in MiB: refused without --force.
+# --oversubscribe keeps two workers on one CPU from adding the clipping
+# message.
 big=$((avail_kib / 512))M
 
 snapshot_segments
-for args in "-t 1" "-n 2 -F" "-S -t 2 -F" "-M -t 2 -F"; do
+for args in "-t 1" "-n 2 --oversubscribe" "-S -t 2 --oversubscribe" \
+	"-M -t 2 --oversubscribe"; do
 	# shellcheck disable=SC2086
 	run_pft refused $args -m "$big"
 	[ "$rc" -eq 1 ] || fail "$args -m $big: exit $rc, want 1"

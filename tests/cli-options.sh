@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # cli-options.sh - the options besides the result line: -h, -V (no build
 # date), -M (one VMA per worker, seen in numa_maps), -N, -v, -s, 4096
-# threads with -F, the touches and THP advice, and --cpuset (as root,
-# where a cpuset hierarchy is mounted).
+# threads with --oversubscribe, the touches and THP advice, and --cpuset
+# (as root, where a cpuset hierarchy is mounted).
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -70,10 +70,10 @@ run_pft sleep -s 1 -t 1 -m 4M
 [ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/sleep.out")" 1 1 "-s 1" ||
 	fail "-s 1: exit $rc"
 
-# 4096 threads on any number of CPUs with -F.
-run_pft many -F -t 4096 -m 16M
-[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/many.out")" 4096 1 "-F -t 4096" ||
-	fail "-F -t 4096: exit $rc: $(head -n 2 "$tmp/many.err")"
+# 4096 threads on any number of CPUs with --oversubscribe.
+run_pft many --oversubscribe -t 4096 -m 16M
+[ "$rc" -eq 0 ] && check_result_line "$(cat "$tmp/many.out")" 4096 1 "--oversubscribe -t 4096" ||
+	fail "--oversubscribe -t 4096: exit $rc: $(head -n 2 "$tmp/many.err")"
 
 # Every touch and THP advice runs and gives one result.
 for t in write read memset populate; do
@@ -126,8 +126,58 @@ EOF
 			fail "--cpuset: exit $rc: $(cat "$tmp/cpuset.check" "$tmp/cpuset.err")"
 		rmdir "$cg/$cgname" || fail "--cpuset: the cpuset still has tasks"
 	fi
+	# An empty cpuset: the kernel's ENOSPC named for what it is.
+	if mkdir "$cg/$cgname-empty" 2>/dev/null; then
+		run_pft cpuset-empty --cpuset="$cgname-empty" -t 1 -m 4M
+		[ "$rc" -eq 2 ] && grep -q "^pft: --cpuset '$cgname-empty': the cpuset has no CPUs or no memory nodes" "$tmp/cpuset-empty.err" &&
+			ok || fail "--cpuset, empty: exit $rc: $(cat "$tmp/cpuset-empty.err")"
+		rmdir "$cg/$cgname-empty"
+	fi
+	# A cpuset with a CPU outside the mask pft was started with is an
+	# error, as a --cpus list is (pft moving into it would widen the
+	# mask): under taskset -c 0, cpusets of CPU 1 and of CPUs 0-1.
+	if cpu_allowed 1 && command -v taskset >/dev/null &&
+		mkdir "$cg/$cgname-1" "$cg/$cgname-01" 2>/dev/null; then
+		echo 1 >"$cg/$cgname-1/cpuset.cpus"
+		echo 0-1 >"$cg/$cgname-01/cpuset.cpus"
+		cat "$cg/cpuset.mems" >"$cg/$cgname-1/cpuset.mems"
+		cat "$cg/cpuset.mems" >"$cg/$cgname-01/cpuset.mems"
+		PFT_REAL=$PFT
+		printf '#!/bin/sh\nexec taskset -c 0 "%s" "$@"\n' "$PFT_REAL" >"$tmp/pft-on-0"
+		chmod +x "$tmp/pft-on-0"
+		PFT=$tmp/pft-on-0
+		for set in 1 01; do
+			run_pft "outside-$set" --cpuset="$cgname-$set" -t 1 -m 4M
+			[ "$rc" -eq 2 ] && grep -q "^pft: --cpuset '$cgname-$set': its CPUs are not all within those pft was started on (0" "$tmp/outside-$set.err" &&
+				[ ! -s "$tmp/outside-$set.out" ] && ok ||
+				fail "taskset -c 0 pft --cpuset=(CPUs $set): exit $rc: $(cat "$tmp/outside-$set.err")"
+		done
+		PFT=$PFT_REAL
+		rmdir "$cg/$cgname-1" "$cg/$cgname-01" ||
+			fail "--cpuset: a cpuset still has tasks"
+	fi
 else
 	echo "$test_name: --cpuset not tried (needs root and $cg)" >&2
 fi
+
+# Standard output closed, or its reader gone (a broken pipe): pft says so
+# in one line on stderr and exits 1, as pft(1) says, never 141 silently.
+"$PFT" -t 1 -m 4M >&- 2>"$tmp/closed.err"
+crc=$?
+[ "$crc" -eq 1 ] && [ "$(wc -l <"$tmp/closed.err")" -eq 1 ] &&
+	grep -q '^pft: .*standard output' "$tmp/closed.err" && ok ||
+	fail "stdout closed: exit $crc: $(cat "$tmp/closed.err")"
+python3 - "$PFT" >"$tmp/pipe.check" 2>&1 <<'EOF2'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)  # the reader is gone before pft writes
+for args in (["-t", "1"], ["-n", "2", "--oversubscribe"], ["--json", "-t", "1"]):
+    p = subprocess.run([sys.argv[1]] + args + ["-m", "4M"], stdout=w,
+                       stderr=subprocess.PIPE)
+    err = p.stderr.decode().splitlines()
+    if p.returncode != 1 or len(err) != 1 or "Broken pipe" not in err[0]:
+        print("%s: exit %d, stderr %r" % (" ".join(args), p.returncode, err))
+EOF2
+[ -s "$tmp/pipe.check" ] && fail "broken pipe: $(cat "$tmp/pipe.check")" || ok
 
 finish

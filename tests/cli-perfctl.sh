@@ -28,7 +28,7 @@ want=$(printf 'enable\ndisable\nenable\ndisable')
 [ "$(count_results "$tmp/fifo.out")" -eq 2 ] && ok || fail "--perf-ctl=FIFO: results missing"
 
 # An inherited descriptor.
-run_pft fd --perf-ctl=3 -n 2 -F -m 4M 3<>"$tmp/ctl"
+run_pft fd --perf-ctl=3 -n 2 --oversubscribe -m 4M 3<>"$tmp/ctl"
 got=$(read_ctl 15)
 [ "$rc" -eq 0 ] && [ "$got" = "$(printf 'enable\ndisable')" ] && ok ||
 	fail "--perf-ctl=3: exit $rc, wrote '$got': $(cat "$tmp/fd.err")"

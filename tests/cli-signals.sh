@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# cli-signals.sh - SIGINT and SIGTERM stop pft with 128+signal after
-# cancelling the run; a run killed outright is reported; -P waits for
-# SIGUSR1; and nothing is left behind: no process of pft's session, no
+# cli-signals.sh - SIGINT, SIGTERM and every other terminating signal
+# stop pft with 128+signal after cancelling the run, and pft exits only
+# once the run is gone; a run killed outright is reported; -P waits for a
+# SIGUSR1 sent after its message; SIGCHLD ignored by pft's parent changes
+# nothing; and nothing is left behind: no process of pft's session, no
 # SysV segment.  Runs are long (--duration) and stopped early: nothing
 # here depends on how long anything takes.
 #
@@ -38,12 +40,12 @@ stop() {
 	check_no_new_segment "$sname"
 }
 
-stop int-threads INT 130 1 -t 2 -F -m 16M --duration=60
-stop term-threads TERM 143 1 -t 2 -F -m 16M --duration=60
-stop int-procs INT 130 2 -n 2 -F -m 16M --duration=60
-stop term-procs TERM 143 2 -n 2 -F -m 16M --duration=60
-stop int-sysv INT 130 2 -S -n 2 -F -m 16M --duration=60
-stop term-sysv-threads TERM 143 1 -S -t 2 -F -m 16M --duration=60
+stop int-threads INT 130 1 -t 2 --oversubscribe -m 16M --duration=60
+stop term-threads TERM 143 1 -t 2 --oversubscribe -m 16M --duration=60
+stop int-procs INT 130 2 -n 2 --oversubscribe -m 16M --duration=60
+stop term-procs TERM 143 2 -n 2 --oversubscribe -m 16M --duration=60
+stop int-sysv INT 130 2 -S -n 2 --oversubscribe -m 16M --duration=60
+stop term-sysv-threads TERM 143 1 -S -t 2 --oversubscribe -m 16M --duration=60
 stop int-sleep INT 130 1 -t 1 -m 4M -s 60
 
 # -P: SIGUSR1 lets the run go on and print; exit 0.
@@ -59,6 +61,37 @@ prc=$?
 [ "$prc" -eq 0 ] && [ "$(count_results "$tmp/pause.out")" -eq 1 ] && ok ||
 	fail "-P then SIGUSR1: exit $prc, output '$(cat "$tmp/pause.out")'"
 check_lines_have_letters "$tmp/pause.err" "-P stderr"
+
+# -P after a SIGUSR1 that came during the run: that one does not count;
+# pft pauses until the next.
+alive() {
+	[ -d "/proc/$1" ] && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+start_pft early-usr1 -t 1 -m 4M --duration=1 -P
+wait_descendants "$pid" 1 || fail "early SIGUSR1: the run never started"
+kill -USR1 "$pid"
+i=0
+while ! grep -q 'paused' "$tmp/early-usr1.err" && alive "$pid" && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+# Paused means still there a while later (a fixed pft waits forever; the
+# defect returned at once).
+i=0
+while alive "$pid" && [ $i -lt 100 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+if alive "$pid"; then
+	ok
+	kill -USR1 "$pid"
+else
+	fail "-P returned without waiting after a SIGUSR1 sent during the run"
+fi
+wait "$bg"
+prc=$?
+[ "$prc" -eq 0 ] && [ "$(count_results "$tmp/early-usr1.out")" -eq 1 ] && ok ||
+	fail "-P, early SIGUSR1: exit $prc, output '$(cat "$tmp/early-usr1.out")'"
 
 # -P then SIGTERM: the result was printed, the memory is released, 143.
 snapshot_segments
@@ -94,8 +127,142 @@ killed() {
 	check_no_leftovers "$sid" "$kname"
 	check_no_new_segment "$kname"
 }
-killed kill-threads 1 -t 2 -F -m 16M --duration=60
-killed kill-procs 2 -n 2 -F -m 16M --duration=60
-killed kill-sysv-procs 2 -S -n 2 -F -m 16M --duration=60
+killed kill-threads 1 -t 2 --oversubscribe -m 16M --duration=60
+killed kill-procs 2 -n 2 --oversubscribe -m 16M --duration=60
+killed kill-sysv-procs 2 -S -n 2 --oversubscribe -m 16M --duration=60
+
+# The number of a signal (dash's kill -l does not give it).
+signum() {
+	case $1 in
+	HUP) echo 1 ;; INT) echo 2 ;; QUIT) echo 3 ;; KILL) echo 9 ;; USR1) echo 10 ;;
+	USR2) echo 12 ;; ALRM) echo 14 ;; TERM) echo 15 ;; XCPU) echo 24 ;;
+	VTALRM) echo 26 ;; PROF) echo 27 ;; *) echo 0 ;;
+	esac
+}
+
+# Every terminating signal pft can catch is passed on to the run, and pft
+# exits only once the run is gone, with 128+signal: a harness that starts
+# its next run when pft exits must not find this one still holding its
+# memory.  "gone NAME SIGNAL DESCENDANTS ARGS...".
+gone() {
+	gname=$1
+	gsig=$2
+	desc=$3
+	shift 3
+	snapshot_segments
+	start_pft "$gname" "$@"
+	wait_descendants "$pid" "$desc" || fail "$gname: the run never started"
+	child=$(children_of "$pid")
+	kill -"$gsig" "$pid"
+	wait "$bg"
+	grc=$?
+	# pft has exited: its run child must be gone already (not merely
+	# going), so look once, without waiting.
+	if [ -n "$child" ] && [ -d "/proc/$child" ] &&
+		[ "$(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null)" != Z ]; then
+		fail "$gname: pft exited on SIG$gsig while its run ($child) went on"
+		kill -9 "$child" 2>/dev/null
+	fi
+	want=$((128 + $(signum "$gsig")))
+	[ "$grc" -eq "$want" ] && ok ||
+		fail "$gname: SIG$gsig: exit $grc, not $want: $(cat "$tmp/$gname.err")"
+	[ -s "$tmp/$gname.out" ] &&
+		fail "$gname: a stopped run printed a result: $(cat "$tmp/$gname.out")"
+	check_no_leftovers "$sid" "$gname"
+	check_no_new_segment "$gname"
+}
+for sig in HUP QUIT USR2 ALRM XCPU VTALRM PROF; do
+	gone "gone-$sig" "$sig" 1 -t 2 --oversubscribe -m 16M --duration=60
+done
+gone gone-procs-HUP HUP 2 -n 2 --oversubscribe -m 16M --duration=60
+gone gone-sysv-QUIT QUIT 2 -S -n 2 --oversubscribe -m 16M --duration=60
+
+# A run that does not stop (here: stopped with SIGSTOP) is killed after a
+# bounded wait, and pft still exits only after it is gone.
+start_pft bounded -t 2 --oversubscribe -m 16M --duration=60
+wait_descendants "$pid" 1 || fail "bounded: the run never started"
+child=$(children_of "$pid")
+kill -STOP "$child"
+kill -TERM "$pid"
+wait "$bg"
+brc=$?
+[ "$brc" -eq 143 ] && ok || fail "bounded: exit $brc, not 143: $(cat "$tmp/bounded.err")"
+check_no_leftovers "$sid" bounded
+
+# The supervisor killed outright: the run ends with it, even a run that
+# would not see a polite signal (stopped).  Thread mode: the library's
+# worker processes of process mode follow their own parent.
+start_pft orphaned -t 2 --oversubscribe -m 16M --duration=60
+wait_descendants "$pid" 1 || fail "orphaned: the run never started"
+child=$(children_of "$pid")
+kill -STOP "$child"
+kill -KILL "$pid"
+{ wait "$bg"; } 2>/dev/null
+i=0
+while [ -n "$(session_procs "$sid")" ] && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+check_no_leftovers "$sid" "orphaned (supervisor SIGKILLed)"
+
+# Random timings: a random signal at a random moment (start-up, run,
+# teardown, or after the run), to threads, processes or SysV memory.
+# Whenever pft exits, nothing of its run is left; SIGKILL to pft (thread
+# mode: the library's worker processes follow their own parent) ends the
+# run with it.  TRIALS=N for more.
+rand() {
+	echo $(($(od -An -N2 -tu2 /dev/urandom) % $1))
+}
+trials=${TRIALS:-12}
+t=0
+while [ $t -lt "$trials" ]; do
+	t=$((t + 1))
+	set -- HUP INT QUIT TERM USR2 ALRM KILL
+	shift "$(rand 7)"
+	rsig=$1
+	case $(rand 3) in
+	0) rargs="-t 2" ;;
+	1) rargs="-n 2" ;;
+	*) rargs="-S -n 2" ;;
+	esac
+	[ "$rsig" = KILL ] && rargs="-t 2"
+	snapshot_segments
+	# shellcheck disable=SC2086
+	start_pft "trial$t" $rargs --oversubscribe -m 16M --duration=0.$((1 + $(rand 9)))
+	sleep "0.$(rand 6)$(rand 10)"
+	kill -"$rsig" "$pid" 2>/dev/null
+	# (the shell's own word on a job killed by a signal is not wanted)
+	{ wait "$bg"; } 2>/dev/null
+	trc=$?
+	if [ "$rsig" = KILL ]; then
+		i=0
+		while [ -n "$(session_procs "$sid")" ] && [ $i -lt 500 ]; do
+			sleep 0.01
+			i=$((i + 1))
+		done
+	else
+		case $trc in
+		0 | $((128 + $(signum "$rsig")))) ok ;;
+		*) fail "trial $t: SIG$rsig to pft $rargs: exit $trc: $(cat "$tmp/trial$t.err")" ;;
+		esac
+	fi
+	check_no_leftovers "$sid" "trial $t (SIG$rsig, $rargs)"
+	check_no_new_segment "trial $t (SIG$rsig, $rargs)"
+done
+
+# SIGCHLD ignored by whoever started pft (inherited through exec): pft
+# sets the dispositions it needs and reports the run as usual.
+for args in "-t 2" "-n 2"; do
+	have_python || break
+	# shellcheck disable=SC2086
+	python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+os.execv(sys.argv[1], sys.argv[1:])' "$PFT" $args --oversubscribe -m 4M \
+		>"$tmp/sigchld.out" 2>"$tmp/sigchld.err"
+	crc=$?
+	[ "$crc" -eq 0 ] && [ "$(count_results "$tmp/sigchld.out")" -eq 1 ] && ok ||
+		fail "SIGCHLD ignored, pft $args: exit $crc: $(cat "$tmp/sigchld.err")"
+done
 
 finish

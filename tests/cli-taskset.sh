@@ -53,8 +53,8 @@ where threads-pinned 1 -a -t 1 -m 16M
 where procs -1 -n 1 -m 16M
 where procs-pinned 1 -a -n 1 -m 16M
 where per-thread-pinned 1 -a -M -t 1 -m 16M
-where oversubscribed 1 -a -F -t 3 -m 16M
-where oversubscribed-procs -1 -F -n 3 -m 16M
+where oversubscribed 1 -a --oversubscribe -t 3 -m 16M
+where oversubscribed-procs -1 --oversubscribe -n 3 -m 16M
 
 # The legacy line under taskset -c 1.
 run_pft legacy -t 1 -m 16M
@@ -69,6 +69,12 @@ run_pft clip -t 2 -m 16M
 grep -qx 'clipping nr_tests to nr_cpus_allowed \[1\]' "$tmp/clip.err" && ok ||
 	fail "taskset -c 1 pft -t 2: no clipping message: $(cat "$tmp/clip.err")"
 check_result_line "$(cat "$tmp/clip.out")" 1 1 "taskset -c 1 pft -t 2"
+
+# -F changes nothing (as in 0.12x): still clipped to the one CPU.
+run_pft clip-F -F -n 2 -m 16M
+grep -qx 'clipping nr_tests to nr_cpus_allowed \[1\]' "$tmp/clip-F.err" && ok ||
+	fail "taskset -c 1 pft -F -n 2: no clipping message: $(cat "$tmp/clip-F.err")"
+check_result_line "$(cat "$tmp/clip-F.out")" 1 1 "taskset -c 1 pft -F -n 2"
 
 # --cpus inside the mask, without taskset.
 PFT=$PFT_REAL

@@ -4,13 +4,14 @@
  *
  * Copyright (C) 2026 The libfaultgen authors
  *
- * A thin layer: Java values in, one libfaultgen call, the figures out as a
- * long[] (elapsed ns, bytes, pages, minor faults, expected faults,
- * workers).  Errors become Java exceptions; nothing here keeps state, so
- * any Java thread may call at any time.
+ * A thin layer: Java values in (checked by the Java side), one libfaultgen
+ * call, the figures out as a long[] (elapsed ns, bytes, pages, minor
+ * faults, expected faults, workers), and OffHeap's mapping.  Errors become
+ * Java exceptions that say what was asked and why it failed; nothing here
+ * keeps state, so any Java thread may call at any time.
  *
- * Build: javac --release 17 -h . -d classes \
- *          org/libfaultgen/PreTouch.java org/libfaultgen/OffHeap.java
+ * Build: javac --release 17 -h . -d classes module-info.java \
+ *          org/libfaultgen/{PreTouch,OffHeap,NativeLibrary}.java
  *        cc -shared -fPIC -I. -I$JAVA_HOME/include \
  *          -I$JAVA_HOME/include/linux faultgen_jni.c \
  *          -o libfaultgen-jni.so $(pkg-config --cflags --libs libfaultgen)
@@ -25,41 +26,82 @@
 #endif
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #define FIGURES 6
+#define OOM "java/lang/OutOfMemoryError"
+#define IAE "java/lang/IllegalArgumentException"
 
-static void throw_error(JNIEnv *env, int err)
+static void throw_fmt(JNIEnv *env, const char *cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void throw_fmt(JNIEnv *env, const char *cls, const char *fmt, ...)
 {
-	const char *cls = "org/libfaultgen/PreTouch$FaultgenException";
+	char msg[512];
+	va_list ap;
 	jclass c;
-	jmethodID ctor;
-	jstring msg;
-	jobject ex;
 
-	if (err == -ENOMEM) {
-		cls = "java/lang/OutOfMemoryError";
-	} else if (err == -EINVAL) {
-		cls = "java/lang/IllegalArgumentException";
-	} else {
-		c = (*env)->FindClass(env, cls);
-		if (!c)
-			return;
-		ctor = (*env)->GetMethodID(env, c, "<init>",
-					   "(ILjava/lang/String;)V");
-		msg = (*env)->NewStringUTF(env, faultgen_strerror(err));
-		if (!ctor || !msg)
-			return;
-		ex = (*env)->NewObject(env, c, ctor, (jint)err, msg);
-		if (ex)
-			(*env)->Throw(env, (jthrowable)ex);
-		return;
-	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	c = (*env)->FindClass(env, cls);
 	if (c)
-		(*env)->ThrowNew(env, c, faultgen_strerror(err));
+		(*env)->ThrowNew(env, c, msg);
+}
+
+/* Any other libfaultgen error: PreTouch.FaultgenException. */
+static void throw_faultgen(JNIEnv *env, int err, const char *what)
+{
+	const char *cls = "org/libfaultgen/PreTouch$FaultgenException";
+	char msg[256];
+	jmethodID ctor;
+	jstring jmsg;
+	jobject ex;
+	jclass c;
+
+	snprintf(msg, sizeof(msg), "%s: %s", what, faultgen_strerror(err));
+	c = (*env)->FindClass(env, cls);
+	if (!c)
+		return;
+	ctor = (*env)->GetMethodID(env, c, "<init>", "(ILjava/lang/String;)V");
+	jmsg = (*env)->NewStringUTF(env, msg);
+	if (!ctor || !jmsg)
+		return;
+	ex = (*env)->NewObject(env, c, ctor, (jint)err, jmsg);
+	if (ex)
+		(*env)->Throw(env, (jthrowable)ex);
+}
+
+/* "1.50 GiB", "12.0 MiB": for messages. */
+static const char *human(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ULL << 30))
+		snprintf(buf, len, "%.2f GiB", (double)b / (1ULL << 30));
+	else
+		snprintf(buf, len, "%.1f MiB", (double)b / (1ULL << 20));
+	return buf;
+}
+
+/* MemAvailable in bytes, or 0 when unknown. */
+static uint64_t mem_available(void)
+{
+	char line[128];
+	uint64_t kib = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64, &kib) == 1)
+			break;
+	fclose(f);
+	return kib << 10;
 }
 
 static jlongArray figures(JNIEnv *env, const struct faultgen_result *r)
@@ -76,23 +118,15 @@ static jlongArray figures(JNIEnv *env, const struct faultgen_result *r)
 	return out;
 }
 
-/* One pretouch with the attr's knobs set; figures or an exception. */
-static jlongArray run(JNIEnv *env, void *addr, size_t len, jlong bytes,
-		      jint jdk, jint gc, jint threads, jint touch)
+/* One pretouch with the attr's knobs set: 0, or a negative errno. */
+static int run(void *addr, size_t len, jlong bytes, jint jdk, jint gc,
+	       jint threads, jint touch, struct faultgen_result *res)
 {
-	struct faultgen_result res = { .size = sizeof(res) };
 	struct faultgen_attr *attr;
-	int err;
+	int err = faultgen_attr_new(&attr);
 
-	if (threads < 0 || touch < 0 || gc < 0 || jdk < 0 || bytes < 0) {
-		throw_error(env, -EINVAL);
-		return NULL;
-	}
-	err = faultgen_attr_new(&attr);
-	if (err) {
-		throw_error(env, err);
-		return NULL;
-	}
+	if (err)
+		return err;
 	if (addr)
 		err = faultgen_attr_set_region(attr, addr, len);
 	else
@@ -107,21 +141,54 @@ static jlongArray run(JNIEnv *env, void *addr, size_t len, jlong bytes,
 		err = faultgen_attr_set_workers(attr, (unsigned int)threads,
 						FAULTGEN_THREADS);
 	if (!err)
-		err = faultgen_pretouch(attr, &res);
+		err = faultgen_pretouch(attr, res);
 	faultgen_attr_free(attr);
-	if (err) {
-		throw_error(env, err);
-		return NULL;
-	}
-	return figures(env, &res);
+	return err;
 }
 
+/*
+ * The Java side has checked each argument.  A heap the machine cannot
+ * hold is refused before it is touched: the kernel would otherwise kill
+ * the process that touches it, the JVM.
+ */
 JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_emulateHeap0(
 	JNIEnv *env, jclass cls, jlong bytes, jint jdk, jint gc, jint threads,
 	jint touch)
 {
+	struct faultgen_result res = { .size = sizeof(res) };
+	uint64_t aux = faultgen_jvm_aux_bytes((unsigned int)jdk,
+					      (enum faultgen_jvm_gc)gc,
+					      (uint64_t)bytes);
+	uint64_t avail = mem_available(), need = (uint64_t)bytes + aux;
+	char h1[32], h2[32], h3[32];
+	int err;
+
 	(void)cls;
-	return run(env, NULL, 0, bytes, jdk, gc, threads, touch);
+	if (avail && need > avail) {
+		throw_fmt(env, OOM,
+			  "emulateHeap: a heap of %" PRId64 " bytes (%s, %s "
+			  "with the rest the JVM pretouches) is more memory "
+			  "than this machine has available (MemAvailable %s)",
+			  (int64_t)bytes, human((uint64_t)bytes, h1, 32),
+			  human(need, h2, 32), human(avail, h3, 32));
+		return NULL;
+	}
+	err = run(NULL, 0, bytes, jdk, gc, threads, touch, &res);
+	if (err == -ENOMEM)
+		throw_fmt(env, OOM,
+			  "emulateHeap: cannot map a heap of %" PRId64
+			  " bytes (%s) and the rest: %s",
+			  (int64_t)bytes, human((uint64_t)bytes, h1, 32),
+			  faultgen_strerror(err));
+	else if (err == -EINVAL)
+		throw_fmt(env, IAE,
+			  "emulateHeap: libfaultgen refused bytes=%" PRId64
+			  " jdk=%d gc=%d threads=%d touch=%d: %s",
+			  (int64_t)bytes, (int)jdk, (int)gc, (int)threads,
+			  (int)touch, faultgen_strerror(err));
+	else if (err)
+		throw_faultgen(env, err, "emulateHeap");
+	return err ? NULL : figures(env, &res);
 }
 
 /* Only the whole pages inside the buffer are touched: a store into a
@@ -129,66 +196,96 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_emulateHeap0(
 JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_pretouch0(
 	JNIEnv *env, jclass cls, jobject buf, jint threads, jint touch)
 {
+	struct faultgen_result res = { .size = sizeof(res) };
 	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
 	char *addr = (*env)->GetDirectBufferAddress(env, buf);
 	jlong cap = (*env)->GetDirectBufferCapacity(env, buf);
+	int err;
 
 	(void)cls;
-	if (!addr || cap <= 0) {
-		throw_error(env, -EINVAL);
-		return NULL;
-	}
 	lo = ((uintptr_t)addr + ps - 1) / ps * ps;
-	hi = ((uintptr_t)addr + (uintptr_t)cap) / ps * ps;
-	if (hi <= lo) {
-		throw_error(env, -EINVAL);
+	hi = ((uintptr_t)addr + (uintptr_t)(cap > 0 ? cap : 0)) / ps * ps;
+	if (!addr || cap <= 0 || hi <= lo) {
+		throw_fmt(env, IAE,
+			  "buffer must hold at least one whole page of %u "
+			  "bytes: capacity %" PRId64 " at %p",
+			  (unsigned int)ps, (int64_t)cap, (void *)addr);
 		return NULL;
 	}
 	/* The JDK model only sizes a heap of the library's own. */
-	return run(env, (void *)lo, hi - lo, 0, 21, 0, threads, touch);
+	err = run((void *)lo, hi - lo, 0, 21, 0, threads, touch, &res);
+	if (err == -EINVAL)
+		throw_fmt(env, IAE, "pretouch: libfaultgen refused threads=%d "
+			  "touch=%d on %zu bytes: %s", (int)threads,
+			  (int)touch, (size_t)(hi - lo),
+			  faultgen_strerror(err));
+	else if (err == -ENOMEM)
+		throw_fmt(env, OOM, "pretouch: %s", faultgen_strerror(err));
+	else if (err)
+		throw_faultgen(env, err, "pretouch");
+	return err ? NULL : figures(env, &res);
 }
 
 /* Memory the JVM has not zeroed, so not faulted: a private anonymous
- * mapping, freed by free0 (ByteBuffer.allocateDirect memory is already
- * faulted by the JVM's zeroing). */
+ * mapping (ByteBuffer.allocateDirect memory is faulted by the zeroing). */
 JNIEXPORT jobject JNICALL Java_org_libfaultgen_PreTouch_allocate0(
 	JNIEnv *env, jclass cls, jlong bytes)
 {
+	jobject buf;
+	char h[32];
 	void *p;
 
 	(void)cls;
-	if (bytes <= 0) {
-		throw_error(env, -EINVAL);
-		return NULL;
-	}
 	p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
-		throw_error(env, -errno);
+		throw_fmt(env, OOM, "allocate: cannot map %" PRId64
+			  " bytes (%s): %s", (int64_t)bytes,
+			  human((uint64_t)bytes, h, 32), strerror(errno));
 		return NULL;
 	}
-	return (*env)->NewDirectByteBuffer(env, p, bytes);
+	buf = (*env)->NewDirectByteBuffer(env, p, bytes);
+	if (!buf)
+		munmap(p, (size_t)bytes);
+	return buf;
 }
 
-JNIEXPORT void JNICALL Java_org_libfaultgen_PreTouch_free0(JNIEnv *env,
-							   jclass cls,
-							   jobject buf)
+JNIEXPORT jlong JNICALL Java_org_libfaultgen_PreTouch_address0(JNIEnv *env,
+							      jclass cls,
+							      jobject buf)
 {
-	void *addr = (*env)->GetDirectBufferAddress(env, buf);
-	jlong cap = (*env)->GetDirectBufferCapacity(env, buf);
-
 	(void)cls;
-	if (addr && cap > 0)
-		munmap(addr, (size_t)cap);
+	return (jlong)(uintptr_t)(*env)->GetDirectBufferAddress(env, buf);
 }
 
-JNIEXPORT jint JNICALL Java_org_libfaultgen_PreTouch_gcThreads(JNIEnv *env,
+/* The pages go, the range stays: a buffer still held reads zeros. */
+JNIEXPORT void JNICALL Java_org_libfaultgen_PreTouch_discard0(JNIEnv *env,
+							     jclass cls,
+							     jlong addr,
+							     jlong bytes)
+{
+	(void)env;
+	(void)cls;
+	madvise((void *)(uintptr_t)addr, (size_t)bytes, MADV_DONTNEED);
+}
+
+JNIEXPORT void JNICALL Java_org_libfaultgen_PreTouch_unmap0(JNIEnv *env,
+							   jclass cls,
+							   jlong addr,
+							   jlong bytes)
+{
+	(void)env;
+	(void)cls;
+	munmap((void *)(uintptr_t)addr, (size_t)bytes);
+}
+
+JNIEXPORT jint JNICALL Java_org_libfaultgen_PreTouch_gcThreads0(JNIEnv *env,
 							       jclass cls,
 							       jint cpus)
 {
 	(void)env;
 	(void)cls;
-	return (jint)faultgen_jvm_gc_threads(cpus > 0 ? (unsigned int)cpus : 1);
+	return (jint)faultgen_jvm_gc_threads((unsigned int)cpus);
 }
 
 JNIEXPORT jlong JNICALL Java_org_libfaultgen_PreTouch_auxBytes0(
@@ -196,8 +293,6 @@ JNIEXPORT jlong JNICALL Java_org_libfaultgen_PreTouch_auxBytes0(
 {
 	(void)env;
 	(void)cls;
-	if (jdk < 0 || gc < 0 || heap < 0)
-		return 0;
 	return (jlong)faultgen_jvm_aux_bytes((unsigned int)jdk,
 					     (enum faultgen_jvm_gc)gc,
 					     (uint64_t)heap);

@@ -17,6 +17,7 @@ libsrc=$(ls "$src"/libfaultgen/*.c)
 libs="-lpthread"
 # libcpuset is loaded with dlopen: only the library that provides it.
 libs="$libs $(sed -n 's/^CPUSET_LIBS = //p' "$build/Makefile")"
+libs="$libs $(sed -n 's/^NUMA_LIBS = //p' "$build/Makefile")"
 status=0
 for h in "$here"/fuzz-*.c; do
 	name=$(basename "$h" .c)

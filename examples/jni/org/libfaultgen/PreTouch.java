@@ -8,19 +8,27 @@
 package org.libfaultgen;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Page-fault figures of a pretouch, and the calls that make them.
  *
- * <p>The native library is {@code libfaultgen-jni.so}: the file named by
- * the system property {@code org.libfaultgen.jni} if set, else the one on
- * {@code java.library.path}, else the one in the directory the build
- * recorded in the jar (resource {@code jnidir}).
+ * <p>The work is done by libfaultgen through its native half,
+ * {@code libfaultgen-jni.so}: the file the system property
+ * {@code org.libfaultgen.jni} names if it is set (a relative name is taken
+ * from the working directory), else the one {@code java.library.path}
+ * holds, else the one in the JNI directory of the prefix the jar is
+ * installed under.  When it cannot be loaded, every method that needs it
+ * throws an {@link UnsatisfiedLinkError} that names each place looked in.
+ *
+ * <p>Every method may be called from any thread.  A {@code null}
+ * argument throws {@link NullPointerException} naming the parameter; a
+ * value out of range throws {@link IllegalArgumentException} naming it and
+ * the value.
  */
 public final class PreTouch {
 	/** How each page is touched; the order is libfaultgen's. */
@@ -37,18 +45,33 @@ public final class PreTouch {
 		FAST_HUGE,
 	}
 
-	/** Whose auxiliary tables are pretouched after the heap. */
+	/** The collector whose memory is modelled besides the heap. */
 	public enum Gc {
-		NONE, G1, PARALLEL,
+		/** The heap alone. */
+		NONE,
+		/** G1: its tables and the JVM's start-up memory too. */
+		G1,
+		/** Parallel: its spaces and the JVM's start-up memory. */
+		PARALLEL,
 	}
 
 	/** What a pretouch did. */
 	public static final class Result {
+		/**
+		 * Nanoseconds from before the worker threads were created
+		 * until the last chunk was done, as HotSpot times its
+		 * pretouch.
+		 */
 		public final long elapsedNanos;
+		/** Bytes pretouched. */
 		public final long bytes;
+		/** Pages pretouched. */
 		public final long pages;
+		/** Minor faults the kernel counted for the workers. */
 		public final long minorFaults;
+		/** The faults a pretouch of fresh memory takes: its pages. */
 		public final long expectedFaults;
+		/** Worker threads the pretouch created. */
 		public final int workers;
 
 		Result(long[] v) {
@@ -60,21 +83,22 @@ public final class PreTouch {
 			workers = (int) v[5];
 		}
 
+		/** The figures as {@code key=value} pairs. */
 		@Override
 		public String toString() {
-			return String.format((java.util.Locale) null,
+			return String.format(Locale.ROOT,
 					     "workers=%d bytes=%d pages=%d " +
 					     "minflt=%d expected=%d " +
 					     "elapsed_ms=%.3f",
 					     workers, bytes, pages, minorFaults,
-					     expectedFaults,
-					     elapsedNanos / 1e6);
+					     expectedFaults, elapsedNanos / 1e6);
 		}
 	}
 
 	/** A libfaultgen error other than a bad argument or no memory. */
 	public static final class FaultgenException extends RuntimeException {
 		private static final long serialVersionUID = 1L;
+		/** The negative errno value. */
 		private final int error;
 
 		FaultgenException(int error, String message) {
@@ -82,48 +106,18 @@ public final class PreTouch {
 			this.error = error;
 		}
 
-		/** The negative errno value libfaultgen returned. */
+		/**
+		 * The error libfaultgen returned.
+		 *
+		 * @return a negative errno value
+		 */
 		public int error() {
 			return error;
 		}
 	}
 
-	static {
-		String path = System.getProperty("org.libfaultgen.jni");
-
-		if (path != null) {
-			System.load(path);
-		} else {
-			try {
-				System.loadLibrary("faultgen-jni");
-			} catch (UnsatisfiedLinkError e) {
-				String dir = installedDir();
-
-				if (dir == null)
-					throw e;
-				try {
-					System.load(dir +
-						    "/libfaultgen-jni.so");
-				} catch (UnsatisfiedLinkError e2) {
-					e2.addSuppressed(e);
-					throw e2;
-				}
-			}
-		}
-	}
-
-	/* The directory make install puts the library in, or null. */
-	private static String installedDir() {
-		try (InputStream in =
-			     PreTouch.class.getResourceAsStream("jnidir")) {
-			if (in == null)
-				return null;
-			return new String(in.readAllBytes(),
-					  StandardCharsets.UTF_8).trim();
-		} catch (IOException e) {
-			return null;
-		}
-	}
+	/* The JDK releases libfaultgen models. */
+	private static final int JDK_MIN = 8, JDK_MAX = 99;
 
 	private PreTouch() {
 	}
@@ -131,30 +125,79 @@ public final class PreTouch {
 	private static native long[] emulateHeap0(long bytes, int jdk, int gc,
 						  int threads, int touch);
 
-	private static native long[] pretouch0(ByteBuffer buf, int threads,
-					       int touch);
+	static native long[] pretouch0(ByteBuffer buf, int threads, int touch);
 
 	static native ByteBuffer allocate0(long bytes);
 
-	static native void free0(ByteBuffer buf);
+	static native void discard0(long address, long bytes);
+
+	static native void unmap0(long address, long bytes);
+
+	static native long address0(ByteBuffer buf);
 
 	private static native long auxBytes0(int jdk, int gc, long heap);
 
-	/** HotSpot's default ParallelGCThreads for this many CPUs. */
-	public static native int gcThreads(int cpus);
+	private static native int gcThreads0(int cpus);
+
+	static IllegalArgumentException bad(String what, Object value,
+					    String want) {
+		return new IllegalArgumentException(what + " " + want + ": " +
+						    value);
+	}
+
+	private static void checkJdk(int jdk) {
+		if (jdk < JDK_MIN || jdk > JDK_MAX)
+			throw bad("jdk", jdk, "must be a feature release from " +
+				  JDK_MIN + " to " + JDK_MAX);
+	}
+
+	static void checkThreads(int threads) {
+		if (threads < 0)
+			throw bad("threads", threads,
+				  "must be 0 (the JVM's choice) or more");
+	}
 
 	/**
-	 * Emulates the heap pretouch of a JVM started with
-	 * {@code -XX:+AlwaysPreTouch -Xms}<i>bytes</i> {@code -Xmx}<i>bytes</i>:
-	 * the heap mapped as the JVM maps it, then touched with its pattern,
-	 * then, for G1, its tables.  The memory is released before this
-	 * returns.
+	 * HotSpot's default {@code ParallelGCThreads} for this many CPUs:
+	 * all of them up to 8, then 8 and five eighths of the rest.
 	 *
+	 * @param cpus active processors, 1 or more
+	 * @return the number of GC worker threads
+	 * @throws IllegalArgumentException if {@code cpus} is below 1
+	 */
+	public static int gcThreads(int cpus) {
+		if (cpus < 1)
+			throw bad("cpus", cpus, "must be 1 or more");
+		NativeLibrary.require();
+		return gcThreads0(cpus);
+	}
+
+	/**
+	 * Emulates what a JVM started with {@code -XX:+AlwaysPreTouch
+	 * -Xms}<i>bytes</i> {@code -Xmx}<i>bytes</i> faults that it would not
+	 * fault without it: its heap, mapped as the JVM maps it and touched
+	 * with its pattern, and for G1 and Parallel its tables and start-up
+	 * memory.  The memory is released before this returns.
+	 *
+	 * @param bytes   the heap size, as {@code -Xms}; more than 0
+	 * @param jdk     the JDK feature release, 8 to 99
+	 * @param gc      the collector
 	 * @param threads 0 for the JVM's own choice (the ParallelGCThreads
 	 *                rule on the allowed CPUs, at most one per chunk)
+	 * @param touch   how each page is touched ({@link #jvmTouch})
+	 * @return the figures of the pretouch
+	 * @throws OutOfMemoryError if the heap and the rest need more
+	 *                          memory than this machine has available
 	 */
 	public static Result emulateHeap(long bytes, int jdk, Gc gc,
 					 int threads, Touch touch) {
+		if (bytes <= 0)
+			throw bad("bytes", bytes, "must be more than 0");
+		checkJdk(jdk);
+		Objects.requireNonNull(gc, "gc");
+		checkThreads(threads);
+		Objects.requireNonNull(touch, "touch");
+		NativeLibrary.require();
 		return new Result(emulateHeap0(bytes, jdk, gc.ordinal(),
 					       threads, touch.ordinal()));
 	}
@@ -162,35 +205,61 @@ public final class PreTouch {
 	/**
 	 * Pretouches the whole pages of a writable direct buffer with the
 	 * JVM's chunk pattern (or a fast mode).  The buffer is never
-	 * unmapped.  STORE
-	 * writes a 0 at the start of each page: use ATOMIC_ADD on memory
-	 * that holds data.
+	 * unmapped.  {@code STORE} writes a 0 at the start of each page: use
+	 * {@code ATOMIC_ADD} on memory that holds data.
+	 *
+	 * @param buffer  a direct, writable buffer
+	 * @param threads 0 for the JVM's choice, or the number of workers
+	 * @param touch   how each page is touched
+	 * @return the figures of the pretouch
+	 * @throws IllegalStateException if the buffer belongs to an
+	 *                               {@link OffHeap} that is closed
 	 */
-	public static Result pretouch(ByteBuffer buf, int threads,
+	public static Result pretouch(ByteBuffer buffer, int threads,
 				      Touch touch) {
-		if (!buf.isDirect())
-			throw new IllegalArgumentException(
-				"not a direct buffer");
+		Objects.requireNonNull(buffer, "buffer");
+		Objects.requireNonNull(touch, "touch");
+		if (!buffer.isDirect())
+			throw bad("buffer", buffer, "must be a direct buffer");
 		// A touch of read-only memory would kill the JVM.
-		if (buf.isReadOnly())
-			throw new IllegalArgumentException(
-				"a read-only buffer");
-		return new Result(pretouch0(buf, threads, touch.ordinal()));
+		if (buffer.isReadOnly())
+			throw bad("buffer", buffer, "must be writable");
+		checkThreads(threads);
+		NativeLibrary.require();
+		return OffHeap.pretouchGuarded(buffer, threads, touch);
 	}
 
-	/** Bytes of G1's tables pretouched after a heap, for a JDK. */
-	public static long auxBytes(int jdk, Gc gc, long heap) {
-		return auxBytes0(jdk, gc.ordinal(), heap);
+	/**
+	 * Bytes besides the heap that {@link #emulateHeap} pretouches for a
+	 * JDK and collector: G1's tables and, for G1 and Parallel, the
+	 * JVM's start-up memory.
+	 *
+	 * @param jdk       the JDK feature release, 8 to 99
+	 * @param gc        the collector
+	 * @param heapBytes the heap size, as {@code -Xms}; more than 0
+	 * @return a number of bytes, 0 for {@link Gc#NONE}
+	 */
+	public static long auxBytes(int jdk, Gc gc, long heapBytes) {
+		checkJdk(jdk);
+		Objects.requireNonNull(gc, "gc");
+		if (heapBytes <= 0)
+			throw bad("heapBytes", heapBytes, "must be more than 0");
+		NativeLibrary.require();
+		return auxBytes0(jdk, gc.ordinal(), heapBytes);
 	}
 
 	/**
 	 * The touch the JVM of release jdk uses on this machine: populate
-	 * when THP is "always" (JDK 21 and later), else the atomic add
-	 * (JDK 19 and later) or the store.
+	 * when THP is "always" (JDK 21 and later), else the atomic add (JDK
+	 * 19 and later) or the store.
+	 *
+	 * @param jdk the JDK feature release, 8 to 99
+	 * @return the touch
 	 */
 	public static Touch jvmTouch(int jdk) {
 		String thp = "";
 
+		checkJdk(jdk);
 		try {
 			thp = Files.readString(Path.of(
 				"/sys/kernel/mm/transparent_hugepage/enabled"));

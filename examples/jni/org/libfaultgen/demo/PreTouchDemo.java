@@ -4,21 +4,24 @@
  *
  * Copyright (C) 2026 The libfaultgen authors
  *
- *   java -cp faultgen.jar PreTouchDemo 4g [--gc=g1|parallel|none]
- *        [--jdk=N] [--threads=N]
+ *   java -cp faultgen.jar org.libfaultgen.demo.PreTouchDemo 4g
+ *        [--gc=g1|parallel|none] [--jdk=N] [--threads=N]
  *        [--touch=jvm|store|add|populate|fast|fast-huge] [--fast]
- *   java -cp faultgen.jar PreTouchDemo 64m --buffer [--threads=N]
+ *   java -p faultgen.jar -m org.libfaultgen 64m --buffer [--threads=N]
  *
  * Runs the emulation of the heap pretouch a JVM of this release (or
  * --jdk) started with -Xms4g -Xmx4g would do, with the worker count it
  * would use, and prints the figures; --fast adds the fast modes.
  * --buffer pretouches an unfaulted direct buffer instead.
  */
+package org.libfaultgen.demo;
+
 import java.util.Locale;
 
 import org.libfaultgen.OffHeap;
 import org.libfaultgen.PreTouch;
 
+/** The demo's main class. */
 public final class PreTouchDemo {
 	private PreTouchDemo() {
 	}
@@ -66,6 +69,11 @@ public final class PreTouchDemo {
 		System.exit(2);
 	}
 
+	/**
+	 * Runs the demo.
+	 *
+	 * @param args a heap size and options, as the usage line says
+	 */
 	public static void main(String[] args) {
 		int jdk = Runtime.version().feature(), threads = 0;
 		PreTouch.Gc gc = PreTouch.Gc.G1;
@@ -102,10 +110,23 @@ public final class PreTouchDemo {
 			System.err.println("PreTouchDemo: " + e.getMessage());
 			usage();
 		}
+		try {
+			run(size, sizeArg, jdk, gc, threads, touch, fast,
+			    buffer);
+		} catch (IllegalArgumentException | IllegalStateException |
+			 OutOfMemoryError | UnsatisfiedLinkError |
+			 PreTouch.FaultgenException e) {
+			System.err.println("PreTouchDemo: " + e.getMessage());
+			System.exit(1);
+		}
+	}
+
+	private static void run(long size, String sizeArg, int jdk,
+				PreTouch.Gc gc, int threads, String touch,
+				boolean fast, boolean buffer) {
 		if (buffer) {
 			try (OffHeap mem = OffHeap.allocate(size)) {
-				PreTouch.Result r = PreTouch.pretouch(
-					mem.buffer(), threads,
+				PreTouch.Result r = mem.pretouch(threads,
 					touch.equals("jvm") ?
 						PreTouch.Touch.ATOMIC_ADD :
 						parseTouch(touch, jdk));
@@ -114,7 +135,7 @@ public final class PreTouchDemo {
 			}
 			return;
 		}
-		String what = String.format((Locale) null,
+		String what = String.format(Locale.ROOT,
 					    "JDK %d %s -Xms%s", jdk, gc,
 					    sizeArg);
 		System.out.println("emulated " + what + ", touch " +

@@ -1,0 +1,949 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * api.c - every exported function of libfaultgen, and nothing else.
+ *
+ * Each checks its arguments, calls the internal code (which never calls
+ * back into this file) and returns through api_rc(), so that only the
+ * error codes the manual pages document can reach a caller: the system
+ * calls under the library have many more.  A setter validates before it
+ * changes anything, so a failed setter leaves the attr as it was.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The closed set of errors of the API; anything else is translated. */
+static int api_rc(int rc)
+{
+	if (rc >= 0)
+		return rc;
+	switch (-rc) {
+	case EINVAL:
+	case EALREADY:
+	case ENXIO:
+	case ENOENT:
+	case ENOMEM:
+	case EAGAIN:
+	case EPERM:
+	case EACCES:
+	case EFAULT:
+	case EBUSY:
+	case EOPNOTSUPP:
+	case ECANCELED:
+	case ECHILD:
+	case ERANGE:
+	case ENODATA:
+	case ENOSPC:
+	case ENOBUFS:
+	case EFBIG:
+	case EMFILE:
+	case ENFILE:
+	case ETIMEDOUT:
+		return rc;
+	case EEXIST: /* MAP_FIXED_NOREPLACE: the place was taken */
+		return -EBUSY;
+	case EINTR:
+	case EIDRM:
+	case ESRCH:
+		return -EAGAIN;
+	case EHWPOISON:
+		return -EFAULT;
+	case ENOSYS:
+	case EIO:
+	case ENOTTY:
+		return -EOPNOTSUPP;
+	case EOVERFLOW:
+		return -ENOMEM;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* A result struct the caller sized: at least its size field and one more
+ * word. */
+static bool sized_ok(const void *res, size_t least)
+{
+	return res && *(const size_t *)res >= least;
+}
+
+/* Replaces *slot by a copy of str (NULL clears it). */
+static int set_string(char **slot, const char *str)
+{
+	char *copy = NULL;
+
+	if (str) {
+		copy = strdup(str);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+/* ---- attr ------------------------------------------------------------ */
+
+FG_EXPORT int faultgen_attr_new(struct faultgen_attr **attr)
+{
+	struct faultgen_attr *a;
+
+	if (!attr)
+		return api_rc(-EINVAL);
+	a = malloc(sizeof(*a));
+	if (!a)
+		return api_rc(-ENOMEM);
+	fg_attr_init(a);
+	*attr = a;
+	return 0;
+}
+
+FG_EXPORT void faultgen_attr_free(struct faultgen_attr *attr)
+{
+	if (!attr)
+		return;
+	fg_attr_release(attr);
+	free(attr);
+}
+
+FG_EXPORT int faultgen_attr_set_pattern(struct faultgen_attr *attr,
+					enum faultgen_pattern pattern)
+{
+	if (!attr || (unsigned int)pattern > FAULTGEN_PRETOUCH)
+		return api_rc(-EINVAL);
+	attr->pattern = pattern;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_size(struct faultgen_attr *attr,
+				     uint64_t bytes)
+{
+	if (!attr || bytes == 0 || bytes > FAULTGEN_MAX_SIZE)
+		return api_rc(-EINVAL);
+	attr->size = bytes;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
+					unsigned int nr,
+					enum faultgen_workers kind)
+{
+	if (!attr || nr == 0 || nr > FAULTGEN_MAX_WORKERS ||
+	    (unsigned int)kind > FAULTGEN_PROCESSES)
+		return api_rc(-EINVAL);
+	attr->nr_workers = nr;
+	attr->nr_workers_set = true;
+	attr->kind = kind;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_backing(struct faultgen_attr *attr,
+					enum faultgen_backing backing)
+{
+	if (!attr || (unsigned int)backing > FAULTGEN_BACKING_SYSV)
+		return api_rc(-EINVAL);
+	attr->backing = backing;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_shm_lock(struct faultgen_attr *attr, int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->shm_lock = on != 0;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_touch(struct faultgen_attr *attr,
+				      enum faultgen_touch touch)
+{
+	if (!attr || (unsigned int)touch > FAULTGEN_TOUCH_POPULATE)
+		return api_rc(-EINVAL);
+	attr->touch = touch;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_cachelines(struct faultgen_attr *attr,
+					   unsigned int cachelines)
+{
+	if (!attr || cachelines == 0 ||
+	    cachelines > (unsigned long)fg_pagesize() / fg_cacheline())
+		return api_rc(-EINVAL);
+	attr->cachelines = cachelines;
+	return 0;
+}
+
+/* A policy that names no nodes (those that do need set_numa_nodes). */
+FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
+				     enum faultgen_numa policy)
+{
+	if (!attr || (unsigned int)policy > FAULTGEN_NUMA_WORKER_LOCAL ||
+	    fg_numa_takes_nodes(policy))
+		return api_rc(-EINVAL);
+	free(attr->numa_nodes);
+	attr->numa_nodes = NULL;
+	attr->numa = policy;
+	return 0;
+}
+
+/* Nodes that exist and may be allocated on, as a run would check them
+ * ("all" checks nothing more now: the run takes the nodes it may use). */
+static int check_nodes(enum faultgen_numa policy, const char *nodes)
+{
+	size_t nbits = fg_numa_nbits(), longs = fg_bitmap_longs(nbits);
+	unsigned long *want = calloc(longs, sizeof(*want));
+	unsigned long *exist = calloc(longs, sizeof(*exist));
+	unsigned long *allowed = calloc(longs, sizeof(*allowed));
+	bool all = false;
+	int ret = want && exist && allowed ? 0 : -ENOMEM;
+
+	if (!ret)
+		ret = fg_parse_nodes(nodes, want, nbits, &all);
+	if (ret >= 0 && policy == FAULTGEN_NUMA_PREFERRED && ret != 1)
+		ret = -EINVAL; /* one node, not "all" */
+	if (ret >= 0)
+		ret = fg_numa_nodes(exist, nbits);
+	if (ret >= 0)
+		ret = fg_numa_allowed(allowed, nbits);
+	for (size_t i = 0; ret >= 0 && i < longs; i++) {
+		if (want[i] & ~exist[i])
+			ret = -ENOENT;
+		else if (want[i] & ~allowed[i])
+			ret = -ENXIO;
+	}
+	free(want);
+	free(exist);
+	free(allowed);
+	return ret < 0 ? ret : 0;
+}
+
+FG_EXPORT int faultgen_attr_set_numa_nodes(struct faultgen_attr *attr,
+					   enum faultgen_numa policy,
+					   const char *nodes)
+{
+	int ret;
+
+	if (!attr || (unsigned int)policy > FAULTGEN_NUMA_WORKER_LOCAL ||
+	    fg_numa_takes_nodes(policy) != (nodes != NULL))
+		return api_rc(-EINVAL);
+	if (policy != FAULTGEN_NUMA_DEFAULT && !fg_numa_available())
+		return api_rc(-EOPNOTSUPP);
+	ret = nodes ? check_nodes(policy, nodes) : 0;
+	if (!ret)
+		ret = set_string(&attr->numa_nodes, nodes);
+	if (!ret)
+		attr->numa = policy;
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_attr_set_node_pages(struct faultgen_attr *attr, int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->node_pages = on != 0;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_thp(struct faultgen_attr *attr,
+				    enum faultgen_thp thp)
+{
+	if (!attr || (unsigned int)thp > FAULTGEN_THP_NOHUGEPAGE)
+		return api_rc(-EINVAL);
+	attr->thp = thp;
+	return 0;
+}
+
+/* The list parses against the kernel's possible CPUs. */
+static int check_cpulist(const char *cpulist)
+{
+	int possible = fg_possible_cpus();
+	unsigned long *mask;
+	int ret;
+
+	if (possible < 0)
+		return possible;
+	mask = calloc(fg_bitmap_longs((size_t)possible), sizeof(*mask));
+	if (!mask)
+		return -ENOMEM;
+	ret = fg_parse_cpulist(cpulist, mask, (size_t)possible);
+	free(mask);
+	return ret < 0 ? ret : 0;
+}
+
+FG_EXPORT int faultgen_attr_set_cpus(struct faultgen_attr *attr,
+				     const char *cpulist)
+{
+	int ret;
+
+	if (!attr)
+		return api_rc(-EINVAL);
+	ret = cpulist ? check_cpulist(cpulist) : 0;
+	if (!ret)
+		ret = set_string(&attr->cpulist, cpulist);
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_attr_set_cpuset(struct faultgen_attr *attr,
+				       const char *name)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	if (name && (!*name || strstr(name, "..") || strlen(name) > 1024))
+		return api_rc(-EINVAL);
+	return api_rc(set_string(&attr->cpuset, name));
+}
+
+FG_EXPORT int faultgen_attr_set_pin(struct faultgen_attr *attr, int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->pin = on != 0;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_sched_fifo(struct faultgen_attr *attr, int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->sched_fifo = on != 0;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_oversubscribe(struct faultgen_attr *attr,
+					      int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->oversubscribe = on != 0;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_caller_worker(struct faultgen_attr *attr,
+					      int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->caller_worker = on != 0;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_rounds(struct faultgen_attr *attr,
+				       unsigned int rounds,
+				       enum faultgen_zap zap)
+{
+	if (!attr || (unsigned int)zap > FAULTGEN_ZAP_MUNMAP)
+		return api_rc(-EINVAL);
+	attr->rounds = rounds;
+	attr->duration = 0;
+	attr->zap = zap;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_duration(struct faultgen_attr *attr,
+					 double seconds,
+					 enum faultgen_zap zap)
+{
+	if (!attr || !isfinite(seconds) || seconds < 0 ||
+	    seconds > FAULTGEN_MAX_SECONDS ||
+	    (unsigned int)zap > FAULTGEN_ZAP_MUNMAP)
+		return api_rc(-EINVAL);
+	attr->duration = seconds;
+	attr->rounds = 0;
+	attr->zap = zap;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_warmup(struct faultgen_attr *attr,
+				       unsigned int rounds)
+{
+	if (!attr || rounds > FAULTGEN_MAX_WARMUP)
+		return api_rc(-EINVAL);
+	attr->warmup = rounds;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
+				       size_t len)
+{
+	uintptr_t page = (uintptr_t)fg_pagesize();
+
+	if (!attr)
+		return api_rc(-EINVAL);
+	if (!addr && !len) {
+		attr->region = NULL;
+		attr->region_len = 0;
+		return 0;
+	}
+	if (!addr || !len || (uintptr_t)addr % page || len % page)
+		return api_rc(-EINVAL);
+	attr->region = addr;
+	attr->region_len = len;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_protect(struct faultgen_attr *attr,
+					enum faultgen_protect protect)
+{
+	if (!attr || (unsigned int)protect > FAULTGEN_PROTECT_WRITABLE)
+		return api_rc(-EINVAL);
+	attr->protect = protect;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_collapse(struct faultgen_attr *attr,
+					 enum faultgen_collapse collapse)
+{
+	if (!attr || (unsigned int)collapse > FAULTGEN_COLLAPSE_KHUGEPAGED)
+		return api_rc(-EINVAL);
+	attr->collapse = collapse;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_timeout(struct faultgen_attr *attr,
+					double seconds)
+{
+	if (!attr || !isfinite(seconds) || seconds <= 0 ||
+	    seconds > FAULTGEN_MAX_SECONDS)
+		return api_rc(-EINVAL);
+	attr->timeout = seconds;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_pretouch_touch(
+	struct faultgen_attr *attr, enum faultgen_pretouch_touch touch)
+{
+	if (!attr || (unsigned int)touch > FAULTGEN_PRETOUCH_FAST_HUGE)
+		return api_rc(-EINVAL);
+	attr->pretouch_touch = touch;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_chunk_size(struct faultgen_attr *attr,
+					   uint64_t bytes)
+{
+	if (!attr || bytes == 0 || bytes % (uint64_t)fg_pagesize() ||
+	    bytes > FAULTGEN_MAX_CHUNK)
+		return api_rc(-EINVAL);
+	attr->chunk = bytes;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
+				    unsigned int jdk, enum faultgen_jvm_gc gc)
+{
+	if (!attr || jdk < FAULTGEN_MIN_JDK || jdk > FAULTGEN_MAX_JDK ||
+	    (unsigned int)gc > FAULTGEN_GC_PARALLEL)
+		return api_rc(-EINVAL);
+	attr->jdk = jdk;
+	attr->gc = gc;
+	return 0;
+}
+
+/* ---- attr getters ------------------------------------------------------ */
+
+/* A NULL attr reads as 0 (NULL for the strings), as in LIBFAULTGEN_1.0. */
+#define FG_GETTER(type, name, field)                                        \
+	FG_EXPORT type faultgen_attr_get_##name(                            \
+		const struct faultgen_attr *attr)                           \
+	{                                                                   \
+		return attr ? (type)attr->field : (type)0;                  \
+	}
+
+FG_GETTER(enum faultgen_pattern, pattern, pattern)
+FG_GETTER(uint64_t, size, size)
+FG_GETTER(unsigned int, workers, nr_workers)
+FG_GETTER(enum faultgen_workers, worker_kind, kind)
+FG_GETTER(enum faultgen_backing, backing, backing)
+FG_GETTER(int, shm_lock, shm_lock)
+FG_GETTER(enum faultgen_touch, touch, touch)
+FG_GETTER(unsigned int, cachelines, cachelines)
+FG_GETTER(enum faultgen_numa, numa, numa)
+FG_GETTER(enum faultgen_thp, thp, thp)
+FG_GETTER(const char *, cpulist, cpulist)
+FG_GETTER(const char *, cpuset, cpuset)
+FG_GETTER(int, pin, pin)
+FG_GETTER(int, sched_fifo, sched_fifo)
+FG_GETTER(int, oversubscribe, oversubscribe)
+FG_GETTER(int, caller_worker, caller_worker)
+FG_GETTER(unsigned int, rounds, rounds)
+FG_GETTER(double, duration, duration)
+FG_GETTER(enum faultgen_zap, zap, zap)
+FG_GETTER(unsigned int, warmup, warmup)
+FG_GETTER(enum faultgen_protect, protect, protect)
+FG_GETTER(enum faultgen_collapse, collapse, collapse)
+FG_GETTER(double, timeout, timeout)
+FG_GETTER(enum faultgen_pretouch_touch, pretouch_touch, pretouch_touch)
+FG_GETTER(uint64_t, chunk_size, chunk)
+FG_GETTER(const char *, numa_nodes, numa_nodes)
+FG_GETTER(int, node_pages, node_pages)
+
+FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
+				       void **addr, size_t *len)
+{
+	if (!attr || !addr || !len)
+		return api_rc(-EINVAL);
+	*addr = attr->region;
+	*len = attr->region_len;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_get_jvm(const struct faultgen_attr *attr,
+				    unsigned int *jdk, enum faultgen_jvm_gc *gc)
+{
+	if (!attr || !jdk || !gc)
+		return api_rc(-EINVAL);
+	*jdk = attr->jdk;
+	*gc = attr->gc;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_get_cpus(const struct faultgen_attr *attr,
+				     unsigned long *mask, size_t nbits)
+{
+	struct fg_cpus cpus;
+	int ret;
+
+	if (!attr || (!mask && nbits))
+		return api_rc(-EINVAL);
+	ret = fg_cpus_resolve(attr, &cpus, NULL, NULL, NULL);
+	if (ret)
+		return api_rc(ret);
+	ret = mask ? fg_cpus_to_mask(&cpus, mask, nbits) : (int)cpus.count;
+	fg_cpus_release(&cpus);
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_attr_check(const struct faultgen_attr *attr,
+				  struct faultgen_conflict *conflict)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	int ret;
+
+	if (!attr || (conflict && !sized_ok(conflict, sizeof(size_t))))
+		return api_rc(-EINVAL);
+	ret = fg_attr_check(attr, &c);
+	if (ret && conflict)
+		fg_copy_sized(conflict, &c, sizeof(c));
+	return api_rc(ret);
+}
+
+/* ---- parsers ----------------------------------------------------------- */
+
+FG_EXPORT int faultgen_parse_size(const char *str, uint64_t *bytes)
+{
+	if (!str || !bytes)
+		return api_rc(-EINVAL);
+	return api_rc(fg_parse_size(str, bytes));
+}
+
+FG_EXPORT int faultgen_parse_cpulist(const char *str, unsigned long *mask,
+				     size_t nbits)
+{
+	if (!str || (!mask && nbits))
+		return api_rc(-EINVAL);
+	return api_rc(fg_parse_cpulist(str, mask, nbits));
+}
+
+FG_EXPORT int faultgen_format_cpulist(const unsigned long *mask, size_t nbits,
+				      char *buf, size_t len)
+{
+	if (!buf || len == 0 || (!mask && nbits))
+		return api_rc(-EINVAL);
+	return api_rc(fg_format_cpulist(mask, nbits, buf, len));
+}
+
+FG_EXPORT int faultgen_possible_cpus(void)
+{
+	return api_rc(fg_possible_cpus());
+}
+
+FG_EXPORT unsigned int faultgen_cacheline_size(void)
+{
+	return fg_cacheline();
+}
+
+/* ---- running ----------------------------------------------------------- */
+
+FG_EXPORT int faultgen_run_create(const struct faultgen_attr *attr,
+				  struct faultgen_run **run)
+{
+	if (!attr || !run)
+		return api_rc(-EINVAL);
+	return api_rc(fg_run_create(attr, run));
+}
+
+FG_EXPORT int faultgen_run_exec(struct faultgen_run *run)
+{
+	int ret;
+
+	if (!run)
+		return api_rc(-EINVAL);
+	if (run->executed)
+		return api_rc(-EALREADY);
+	ret = api_rc(fg_run_exec(run));
+	/* What the caller saw is what faultgen_run_failure says. */
+	if (run->fail_error == run->status)
+		run->fail_error = ret;
+	run->status = ret;
+	return ret;
+}
+
+FG_EXPORT int faultgen_run_new(const struct faultgen_attr *attr,
+			       struct faultgen_run **run)
+{
+	struct faultgen_run *r = NULL;
+	int ret;
+
+	if (!run)
+		return api_rc(-EINVAL);
+	*run = NULL;
+	ret = faultgen_run_create(attr, &r);
+	if (ret)
+		return ret;
+	ret = faultgen_run_exec(r);
+	if (ret) {
+		fg_run_free(r);
+		return ret;
+	}
+	*run = r;
+	return 0;
+}
+
+FG_EXPORT void faultgen_run_cancel(struct faultgen_run *run)
+{
+	if (run)
+		fg_run_cancel(run);
+}
+
+FG_EXPORT void faultgen_run_free(struct faultgen_run *run)
+{
+	if (run)
+		fg_run_free(run);
+}
+
+FG_EXPORT int faultgen_run_result(const struct faultgen_run *run,
+				  struct faultgen_result *res)
+{
+	if (!run || !sized_ok(res, sizeof(size_t) * 2))
+		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
+	fg_copy_sized(res, &run->result, sizeof(run->result));
+	return 0;
+}
+
+FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
+				  unsigned int index,
+				  struct faultgen_worker_result *wres)
+{
+	struct faultgen_worker_result r;
+	int ret;
+
+	if (!run || !sized_ok(wres, sizeof(size_t) * 2))
+		return api_rc(-EINVAL);
+	ret = fg_run_worker(run, index, &r);
+	if (!ret)
+		fg_copy_sized(wres, &r, sizeof(r));
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_run_rounds(const struct faultgen_run *run,
+				  unsigned int worker, double *seconds,
+				  size_t max)
+{
+	if (!run || (!seconds && max))
+		return api_rc(-EINVAL);
+	return api_rc(fg_run_rounds(run, worker, seconds, max));
+}
+
+FG_EXPORT int faultgen_run_round_rates(const struct faultgen_run *run,
+				       double *rates, size_t max)
+{
+	if (!run || (!rates && max))
+		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
+	return (int)fg_round_rates(run, rates, max);
+}
+
+FG_EXPORT int faultgen_run_failure(const struct faultgen_run *run,
+				   int *worker, int *signo, int *error)
+{
+	if (!run)
+		return api_rc(-EINVAL);
+	if (worker)
+		*worker = run->fail_worker;
+	if (signo)
+		*signo = run->fail_signo;
+	if (error)
+		*error = run->fail_error;
+	return 0;
+}
+
+FG_EXPORT int faultgen_run_cpulist(const struct faultgen_run *run, char *buf,
+				   size_t len)
+{
+	if (!run || !buf || !len)
+		return api_rc(-EINVAL);
+	if (!run->cpus.bits)
+		return api_rc(-ENODATA);
+	return api_rc(fg_format_cpulist(run->cpus.bits, run->cpus.nbits, buf,
+					len));
+}
+
+FG_EXPORT int faultgen_run_region(const struct faultgen_run *run,
+				  void **addr, size_t *len)
+{
+	if (!run || !addr || !len)
+		return api_rc(-EINVAL);
+	if (!run->base)
+		return api_rc(-ENODATA);
+	/* Per-thread VMAs and pretouch: the reservation, guards and all. */
+	*addr = run->resv.raw ? run->resv.raw : run->base;
+	*len = run->resv.raw ? run->resv.raw_len : run->base_len;
+	return 0;
+}
+
+FG_EXPORT const char *faultgen_run_cpuset_source(const struct faultgen_run *run)
+{
+	return run && run->cpuset_source ? run->cpuset_source : "";
+}
+
+FG_EXPORT int faultgen_run_node_pages(const struct faultgen_run *run,
+				      int worker, uint64_t *pages, size_t max)
+{
+	if (!run || (!pages && max))
+		return api_rc(-EINVAL);
+	return api_rc(fg_run_node_pages(run, worker, pages, max));
+}
+
+FG_EXPORT int faultgen_numa_nodes(unsigned long *mask, size_t nbits)
+{
+	if (!mask || !nbits)
+		return api_rc(-EINVAL);
+	return api_rc(fg_numa_nodes(mask, nbits));
+}
+
+FG_EXPORT int faultgen_numa_allowed(unsigned long *mask, size_t nbits)
+{
+	if (!mask || !nbits)
+		return api_rc(-EINVAL);
+	return api_rc(fg_numa_allowed(mask, nbits));
+}
+
+/* ---- read-only collapse ------------------------------------------------ */
+
+FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
+				    struct faultgen_collapse_result *res)
+{
+	if (!run || !sized_ok(res, sizeof(size_t)))
+		return api_rc(-EINVAL);
+	return api_rc(fg_collapse_result(run, res));
+}
+
+FG_EXPORT int faultgen_run_collapse_range(const struct faultgen_run *run,
+					  unsigned int index,
+					  struct faultgen_collapse_range *range)
+{
+	if (!run || !sized_ok(range, sizeof(size_t)))
+		return api_rc(-EINVAL);
+	return api_rc(fg_collapse_range(run, index, range));
+}
+
+/*
+ * LIBFAULTGEN_1.1 gave struct faultgen_progress a size field: the 1.0
+ * function, with the old struct, stays for programs built against 1.0.
+ * Each version has a name of its own here and its public name through
+ * .symver (the default, @@, is 1.1).
+ */
+struct faultgen_progress_1_0 {
+	double t_s;
+	unsigned int collapsed;
+};
+
+FG_EXPORT int faultgen_run_collapse_progress_1_1(
+	const struct faultgen_run *run, unsigned int index,
+	struct faultgen_progress *p);
+FG_EXPORT int faultgen_run_collapse_progress_1_0(
+	const struct faultgen_run *run, unsigned int index,
+	struct faultgen_progress_1_0 *p);
+__asm__(".symver faultgen_run_collapse_progress_1_1,"
+	"faultgen_run_collapse_progress@@LIBFAULTGEN_1.1");
+__asm__(".symver faultgen_run_collapse_progress_1_0,"
+	"faultgen_run_collapse_progress@LIBFAULTGEN_1.0");
+
+FG_EXPORT int faultgen_run_collapse_progress_1_1(
+	const struct faultgen_run *run, unsigned int index,
+	struct faultgen_progress *p)
+{
+	struct faultgen_progress mine = { .size = sizeof(mine) };
+	int ret;
+
+	if (!run || !sized_ok(p, sizeof(size_t)))
+		return api_rc(-EINVAL);
+	ret = fg_collapse_progress(run, index, &mine.t_s, &mine.collapsed);
+	if (!ret)
+		fg_copy_sized(p, &mine, sizeof(mine));
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_run_collapse_progress_1_0(
+	const struct faultgen_run *run, unsigned int index,
+	struct faultgen_progress_1_0 *p)
+{
+	if (!run || !p)
+		return api_rc(-EINVAL);
+	return api_rc(fg_collapse_progress(run, index, &p->t_s,
+					   &p->collapsed));
+}
+
+FG_EXPORT enum faultgen_verdict
+faultgen_collapse_verdict(enum faultgen_protect protect, unsigned int ranges,
+			  unsigned int collapsed, int first_error)
+{
+	return fg_collapse_verdict(protect, ranges, collapsed, first_error);
+}
+
+FG_EXPORT const char *faultgen_verdict_name(enum faultgen_verdict verdict)
+{
+	return fg_verdict_name(verdict);
+}
+
+/* ---- pretouch ---------------------------------------------------------- */
+
+FG_EXPORT unsigned int faultgen_jvm_gc_threads(unsigned int ncpus)
+{
+	return fg_jvm_gc_threads(ncpus);
+}
+
+FG_EXPORT uint64_t faultgen_jvm_aux_bytes(unsigned int jdk,
+					  enum faultgen_jvm_gc gc,
+					  uint64_t heap_bytes)
+{
+	return fg_jvm_aux_bytes(jdk, gc, heap_bytes);
+}
+
+FG_EXPORT int faultgen_pretouch(const struct faultgen_attr *attr,
+				struct faultgen_result *res)
+{
+	struct faultgen_attr pt;
+	struct faultgen_run *run;
+	int ret;
+
+	if (!attr || !sized_ok(res, sizeof(size_t) * 2))
+		return api_rc(-EINVAL);
+	pt = *attr; /* shallow: fg_run_create copies the strings */
+	pt.pattern = FAULTGEN_PRETOUCH;
+	ret = fg_run_create(&pt, &run);
+	if (ret)
+		return api_rc(ret);
+	ret = fg_run_exec(run);
+	if (!ret)
+		fg_copy_sized(res, &run->result, sizeof(run->result));
+	fg_run_free(run);
+	return api_rc(ret);
+}
+
+/* ---- misc -------------------------------------------------------------- */
+
+FG_EXPORT int faultgen_stats(const double *values, size_t n,
+			     struct faultgen_stats *st)
+{
+	struct faultgen_stats s = { .size = sizeof(s), .n = n };
+	double *v;
+
+	if ((!values && n) || !sized_ok(st, sizeof(size_t)))
+		return api_rc(-EINVAL);
+	if (n) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return api_rc(-ENOMEM);
+		memcpy(v, values, n * sizeof(*v));
+		s.median = fg_median(v, n); /* sorts v */
+		s.min = v[0];
+		s.max = v[n - 1];
+		for (size_t i = 0; i < n; i++)
+			s.mean += v[i] / (double)n;
+		free(v);
+	}
+	fg_copy_sized(st, &s, sizeof(s));
+	return 0;
+}
+
+FG_EXPORT int faultgen_cpuset_dir(const char *name, char *buf, size_t len)
+{
+	if (!name || !*name || !buf || !len)
+		return api_rc(-EINVAL);
+	return api_rc(fg_cpuset_dir(name, NULL, NULL, buf, len));
+}
+
+FG_EXPORT const char *faultgen_strerror(int error)
+{
+	switch (error) {
+	case 0:
+		return "success";
+	case -EINVAL:
+		return "invalid argument or combination of settings";
+	case -ENOMEM:
+		return "not enough memory";
+	case -ERANGE:
+		return "value out of range";
+	case -ENXIO:
+		return "CPU outside the allowed set";
+	case -ENOENT:
+		return "no such cpuset, node or file";
+	case -ENOBUFS:
+		return "CPU mask too small";
+	case -ENOSPC:
+		return "buffer too small, or a SysV limit reached (SHMMNI, "
+		       "SHMALL)";
+	case -EFBIG:
+		return "larger than a SysV segment may be (SHMMAX)";
+	case -ECANCELED:
+		return "run cancelled";
+	case -ECHILD:
+		return "a worker died";
+	case -EAGAIN:
+		return "resource temporarily unavailable";
+	case -EPERM:
+		return "operation not permitted";
+	case -EACCES:
+		return "permission denied";
+	case -EALREADY:
+		return "run already executed";
+	case -ENODATA:
+		return "no result: the run has not completed";
+	case -EOPNOTSUPP:
+		return "not supported by this kernel or build";
+	case -EBUSY:
+		return "resource busy";
+	case -ETIMEDOUT:
+		return "timed out";
+	case -EFAULT:
+		return "bad address";
+	case -EMFILE:
+		return "too many open files in this process";
+	case -ENFILE:
+		return "too many open files in the system";
+	default:
+		return "unknown error";
+	}
+}
+
+FG_EXPORT const char *faultgen_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+FG_EXPORT int faultgen_has_libcpuset(void)
+{
+#ifdef HAVE_LIBCPUSET
+	return 1;
+#else
+	return 0;
+#endif
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fault.c - the shared-VMA and per-thread-VMA patterns: each worker
+ * touches its slice (or its own mapping) once, or faults it, zaps it and
+ * faults it again for N rounds or T seconds.
+ *
+ * The touch loops run in forked workers too: they only make system calls
+ * and touch memory (async-signal-safe).
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* How often a long touch loop looks for a cancel, in pages. */
+#define CANCEL_EVERY 1024
+
+FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
+				  size_t len, const struct fg_shared *sh)
+{
+	size_t ps = (size_t)run->pagesize, cl = run->cacheline;
+	unsigned int lines = run->attr.cachelines;
+	size_t pages = len / ps;
+
+	for (size_t pg = 0; pg < pages; pg++) {
+		volatile char *p = addr + pg * ps;
+
+		for (unsigned int c = 0; c < lines; c++)
+			p[c * cl] = 1;
+		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
+		    fg_cancel_requested(sh))
+			return -ECANCELED;
+	}
+	return 0;
+}
+
+FG_NO_ASAN static int touch_read(const struct faultgen_run *run, char *addr,
+				 size_t len, const struct fg_shared *sh)
+{
+	size_t ps = (size_t)run->pagesize, pages = len / ps;
+	unsigned int sum = 0;
+
+	for (size_t pg = 0; pg < pages; pg++) {
+		sum += *(volatile char *)(addr + pg * ps);
+		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
+		    fg_cancel_requested(sh))
+			return -ECANCELED;
+	}
+	(void)sum;
+	return 0;
+}
+
+/*
+ * memset of the slice.  Under AddressSanitizer memset is intercepted and
+ * checks (so faults) the shadow of the whole range: a plain store loop
+ * there instead.
+ */
+FG_NO_ASAN static void touch_memset(char *addr, size_t len)
+{
+#ifdef FG_ASAN
+	volatile uint64_t *p = (volatile uint64_t *)addr;
+
+	for (size_t i = 0; i < len / sizeof(*p); i++)
+		p[i] = 0;
+#else
+	memset(addr, 0, len);
+#endif
+}
+
+/* Async-signal-safe: forked workers call it. */
+int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
+	     const struct fg_shared *sh)
+{
+	if (!len)
+		return 0;
+	switch (run->attr.touch) {
+	case FAULTGEN_TOUCH_WRITE:
+		return touch_write(run, addr, len, sh);
+	case FAULTGEN_TOUCH_READ:
+		return touch_read(run, addr, len, sh);
+	case FAULTGEN_TOUCH_MEMSET:
+		touch_memset(addr, len);
+		return 0;
+	case FAULTGEN_TOUCH_MLOCK:
+		return mlock(addr, len) < 0 ? -errno : 0;
+	case FAULTGEN_TOUCH_POPULATE:
+		return madvise(addr, len, MADV_POPULATE_WRITE) < 0 ? -errno : 0;
+	}
+	return -EINVAL;
+}
+
+/* Worker 0 in the calling thread counts that thread's usage only. */
+static bool counts_process(const struct faultgen_run *run, unsigned int i)
+{
+	return run->attr.kind == FAULTGEN_PROCESSES &&
+	       !(i == 0 && run->attr.caller_worker);
+}
+
+static bool rounds_done(const struct faultgen_run *run,
+			const struct fg_wstat *w, int64_t deadline)
+{
+	if (run->attr.rounds)
+		return w->rounds >= run->attr.rounds;
+	return fg_now_ns() >= deadline;
+}
+
+/*
+ * Warm-up in this very process, with no pause: memory the host took back
+ * costs more to fault again.  Then every worker passes the measure gate,
+ * failed or not, or the others would wait for it: measuring starts
+ * together.
+ */
+static int warm_up(struct faultgen_run *run, unsigned int i)
+{
+	struct fg_shared *sh = run->sh;
+	int ret = 0;
+
+	for (unsigned int r = 0; r < run->attr.warmup && !ret; r++) {
+		ret = fg_touch(run, run->waddr[i], run->wlen[i], sh);
+		if (!ret)
+			ret = fg_zap(run, i);
+	}
+	if (!fg_gate_pass(run, &sh->measure) && !ret)
+		ret = -ECANCELED;
+	return ret;
+}
+
+/*
+ * Fault, zap, again.  The figures are taken again after each round, so
+ * that a cancel in the middle of one leaves those of the rounds that
+ * finished.  One deadline for all, from the moment the measure gate
+ * opened: with more workers than CPUs the late starters must not extend
+ * the run by their own delay.
+ */
+static int fault_rounds(struct faultgen_run *run, unsigned int i)
+{
+	const struct faultgen_attr *a = &run->attr;
+	struct fg_shared *sh = run->sh;
+	struct fg_wstat *w = &sh->w[i];
+	bool process = counts_process(run, i);
+	int64_t *round_ns = run->round_ns + (size_t)i * FG_ROUND_SAMPLES;
+	uint64_t pages = run->wlen[i] / (size_t)run->pagesize;
+	int64_t deadline, t0, t1;
+	struct fg_usage at;
+	int ret = warm_up(run, i);
+
+	if (ret)
+		return ret;
+	fg_stat_begin(w, &at, process);
+	deadline = atomic_load(&sh->measure.open_ns) +
+		   (int64_t)(a->duration * 1e9);
+	do {
+		t0 = fg_now_ns();
+		ret = fg_touch(run, run->waddr[i], run->wlen[i], sh);
+		t1 = fg_now_ns();
+		if (!ret)
+			ret = fg_zap(run, i);
+		if (ret)
+			break;
+		w->fault_ns += t1 - t0;
+		if (w->rounds < FG_ROUND_SAMPLES)
+			round_ns[w->rounds] = fg_now_ns() - t0;
+		w->rounds++;
+		w->pages += pages;
+		fg_stat_end(w, &at, process);
+	} while (!rounds_done(run, w, deadline) && !fg_cancel_requested(sh));
+	return ret;
+}
+
+/* One worker of the shared-VMA and per-thread-VMA patterns. */
+static int fault_body(struct faultgen_run *run, unsigned int i)
+{
+	struct fg_wstat *w = &run->sh->w[i];
+	bool process = counts_process(run, i);
+	struct fg_usage at;
+	int ret;
+
+	if (fg_attr_repeats(&run->attr))
+		return fault_rounds(run, i);
+	fg_stat_begin(w, &at, process);
+	ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	if (ret)
+		return ret;
+	fg_stat_end(w, &at, process);
+	w->fault_ns = w->end_ns - w->start_ns;
+	w->rounds = 1;
+	w->pages = run->wlen[i] / (size_t)run->pagesize;
+	return 0;
+}
+
+/*
+ * Where the worker's pages are, when asked (set_node_pages), after its
+ * measured loop: a repeat run zapped them, so they are faulted once more,
+ * unmeasured.
+ */
+static int count_nodes(struct faultgen_run *run, unsigned int i)
+{
+	uint64_t *counts = run->node_pages + (size_t)i * run->report_nodes;
+	int ret = 0;
+
+	if (fg_attr_repeats(&run->attr))
+		ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	if (ret)
+		return ret;
+	return fg_numa_count(run->waddr[i], run->wlen[i],
+			     (size_t)run->pagesize, counts, run->report_nodes);
+}
+
+static int fault_work(struct faultgen_run *run, unsigned int i)
+{
+	int ret = fault_body(run, i);
+
+	if (!ret && run->node_pages)
+		ret = count_nodes(run, i);
+	return ret;
+}
+
+/* Before the start gate: a worker-local policy binds the slice. */
+static int fault_prepare(struct faultgen_run *run, unsigned int i)
+{
+	return fg_numa_worker(run, run->waddr[i], run->wlen[i]);
+}
+
+static const struct fg_work fault_workers = {
+	.prepare = fault_prepare,
+	.body = fault_work,
+	.barrier = true,
+};
+
+/*
+ * A cancelled run keeps the figures of the rounds its workers finished
+ * (fault_rounds took them after each round): they are folded too.
+ */
+static int fault_exec(struct faultgen_run *run)
+{
+	int ret = fg_memory_setup(run);
+
+	if (ret)
+		return ret;
+	ret = fg_workers_run(run, &fault_workers);
+	if (!ret || ret == -ECANCELED)
+		fg_measure_fold(run);
+	return ret;
+}
+
+/* Both patterns: a caller's region has a page per worker at least. */
+static int fault_check(const struct faultgen_attr *a,
+		       struct faultgen_conflict *c)
+{
+	if (a->region &&
+	    a->region_len / (size_t)fg_pagesize() < a->nr_workers)
+		return fg_conflict(c, FAULTGEN_SETTING_REGION,
+				   FAULTGEN_SETTING_WORKERS,
+				   "the region has fewer pages than workers");
+	return 0;
+}
+
+static int shared_vma_check(const struct faultgen_attr *a,
+			    struct faultgen_conflict *c)
+{
+	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a))
+		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
+				   FAULTGEN_SETTING_PATTERN,
+				   "zap by munmap would split the shared VMA");
+	return fault_check(a, c);
+}
+
+static int per_thread_vma_check(const struct faultgen_attr *a,
+				struct faultgen_conflict *c)
+{
+	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a) &&
+	    a->backing == FAULTGEN_BACKING_SYSV)
+		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
+				   FAULTGEN_SETTING_BACKING,
+				   "zap by munmap does not work with SysV "
+				   "memory");
+	if (a->region)
+		return fg_conflict(c, FAULTGEN_SETTING_REGION,
+				   FAULTGEN_SETTING_PATTERN,
+				   "per-thread VMAs are mappings of the "
+				   "library's own");
+	return fault_check(a, c);
+}
+
+static void fault_release(struct faultgen_run *run)
+{
+	fg_memory_release(run);
+}
+
+const struct fg_pattern fg_shared_vma_pattern = {
+	.check = shared_vma_check,
+	.exec = fault_exec,
+	.release = fault_release,
+};
+
+const struct fg_pattern fg_per_thread_vma_pattern = {
+	.check = per_thread_vma_check,
+	.exec = fault_exec,
+	.release = fault_release,
+};

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * failure.c - why a run failed, in one line, and the exit status.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "pft.h"
+
+/* The one line that says why a run failed, and the exit status. */
+int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
+		       int ret, const struct pft_oom *oom_before)
+{
+	int worker = -1, signo = 0, error = 0;
+
+	if (ret == -ECANCELED && pft_stop_signal())
+		return 128 + pft_stop_signal();
+	faultgen_run_failure(run, &worker, &signo, &error);
+	if (ret == -ECHILD && signo) {
+		if (signo == SIGKILL && pft_oom_killed(oom_before))
+			pft_msg("worker %d was killed by the OOM killer",
+				worker);
+		else
+			pft_msg("worker %d was killed by signal %d (%s)%s",
+				worker, signo, strsignal(signo),
+				signo == SIGKILL ? pft_oom_unknown(oom_before) :
+						   "");
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -ECHILD) {
+		pft_msg("worker %d exited unexpectedly", worker);
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EOPNOTSUPP && o->pattern == FAULTGEN_RO_COLLAPSE) {
+		pft_msg("--pattern=ro-collapse: not supported by this kernel "
+			"or build (libfaultgen %s)", faultgen_version());
+		return PFT_EXIT_FAIL;
+	}
+	if ((ret == -EPERM || ret == -EACCES) && o->sched_fifo) {
+		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "
+			"or an RLIMIT_RTPRIO)");
+		return PFT_EXIT_FAIL;
+	}
+	if ((ret == -EPERM || ret == -ENOMEM || ret == -EAGAIN) &&
+	    (o->shm_lock || o->touch == FAULTGEN_TOUCH_MLOCK)) {
+		pft_msg("%s: cannot lock the memory: %s (RLIMIT_MEMLOCK or "
+			"CAP_IPC_LOCK)", o->shm_lock ? "-L" : "-l",
+			faultgen_strerror(ret));
+		return PFT_EXIT_FAIL;
+	}
+	if (worker >= 0)
+		pft_msg("the run failed in worker %d: %s", worker,
+			faultgen_strerror(ret));
+	else
+		pft_msg("the run failed: %s", faultgen_strerror(ret));
+	return PFT_EXIT_FAIL;
+}
+

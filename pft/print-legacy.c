@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * print-legacy.c - 0.12x's title, TAG and result lines, and the line per
+ * worker of --per-worker.
+ *
+ * The result line is the one line tools parse: it starts with a space and
+ * holds no letter but 's', so every other line printed on stdout or
+ * stderr holds at least one letter (mmtests deletes every 's', skips a
+ * line with letters left, and splits the rest on whitespace).
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "pft.h"
+
+/* A figure for a line a tool parses: finite and not negative. */
+double pft_printable(double v)
+{
+	return isfinite(v) && v > 0 ? v : 0;
+}
+
+void pft_print_title(const struct pft_opts *o)
+{
+	if (o->tag)
+		printf("TAG pft:%s-%s%s:%s\n",
+		       o->backing == FAULTGEN_BACKING_SYSV ? "shmem" : "anon",
+		       o->numa_local ? "vma-policy" : "sys-default",
+		       o->touch == FAULTGEN_TOUCH_MLOCK ? "-mlocked" :
+		       o->shm_lock			 ? "-shm_locked" :
+							   "",
+		       o->tag);
+	fputs("  Gb  Thr CLine   User     System     Wall    flt/cpu/s "
+	      "fault/wsec\n",
+	      stdout);
+}
+
+/* 0.12x's arithmetic: gbyte counts one page more per worker, rates are
+ * pages (not measured faults) over time, 0 when the time is 0. */
+long pft_legacy_gbyte(const struct faultgen_result *r)
+{
+	return (long)((r->bytes + (uint64_t)r->pagesize * r->workers) >> 30);
+}
+
+void pft_format_legacy(const struct pft_opts *o,
+		       const struct faultgen_result *r, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 " %3ld %4ld %3ld %8.2fs %8.2fs %8.2fs  %10.3f %10.3f\n",
+		 pft_legacy_gbyte(r), (long)r->workers, (long)o->cachelines,
+		 pft_printable(r->user_s), pft_printable(r->sys_s),
+		 pft_printable(r->elapsed_s), pft_printable(r->pages_per_cpu_s),
+		 pft_printable(pft_wall_rate(r)));
+}
+
+void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
+			  const struct faultgen_result *r)
+{
+	for (unsigned int i = 0; i < r->workers; i++) {
+		struct faultgen_worker_result w = { .size = sizeof(w) };
+
+		if (faultgen_run_worker(run, i, &w))
+			continue;
+		printf(
+		    "worker %u cpu %d last_cpu %d pid %d tid %d pages %" PRIu64
+		    " rounds %" PRIu64 " minflt %" PRIu64 " majflt %" PRIu64
+		    " start %.6fs wall %.6fs user "
+		    "%.6fs sys %.6fs fault/wsec %.3f\n",
+		    w.index, w.cpu, w.last_cpu, w.pid, w.tid, w.pages, w.rounds,
+		    w.minflt, w.majflt, pft_printable(w.start_s),
+		    pft_printable(w.wall_s), pft_printable(w.user_s),
+		    pft_printable(w.sys_s),
+		    w.wall_s > 0 ? pft_printable((double)w.pages / w.wall_s)
+				 : 0.0);
+	}
+	(void)o;
+}
+

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * setup.c - the library's attr from pft's options, and the CPUs a run
+ * may use.
+ *
+ * The options were checked when read, so a setter that refuses a value is
+ * the library disagreeing with pft (another libfaultgen, or a rule pft
+ * does not copy): that is still the user's value, so it is a usage error
+ * naming the option and the value as typed.  Only running out of memory
+ * is a runtime error.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+
+struct builder {
+	struct faultgen_attr *a;
+	const struct pft_opts *o;
+};
+
+/* Exits: the library refused `val` of option `opt` with `ret`. */
+__attribute__((noreturn)) static void refused(int ret, const char *opt,
+					      const char *val, const char *why)
+{
+	char what[512];
+
+	if (val)
+		snprintf(what, sizeof(what), "%s '%s'", opt, val);
+	else
+		snprintf(what, sizeof(what), "%s", opt);
+	if (ret == -ENOMEM)
+		pft_fatal("%s: cannot set up the run: %s", what,
+			  faultgen_strerror(ret));
+	if (ret != -EINVAL && ret != -ERANGE)
+		pft_fatal("%s: %s", what, faultgen_strerror(ret));
+	if (why)
+		pft_usage_error("%s: %s", what, why);
+	pft_usage_error("%s: not accepted by libfaultgen %s (%s)", what,
+			faultgen_version(), faultgen_strerror(ret));
+}
+
+/*
+ * The setter of `setting` returned ret.  On an error: the option and
+ * value the user gave, or, for a setting left at pft's default, the long
+ * option and pft's value (def_opt, def_val).
+ */
+static void check_set(struct builder *b, int ret, enum pft_setting setting,
+		      const char *def_opt, const char *def_val,
+		      const char *why)
+{
+	const struct pft_given *g = &b->o->given[setting];
+
+	if (!ret)
+		return;
+	faultgen_attr_free(b->a);
+	if (g->opt)
+		refused(ret, g->opt, g->arg, why);
+	refused(ret, def_opt, def_val, why);
+}
+
+static const char *num(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%g", v);
+	return buf;
+}
+
+static const char *yes_no(bool on)
+{
+	return on ? "on" : "off";
+}
+
+/* -c: the library's limit, in the figures it comes from. */
+static void set_cachelines(struct builder *b)
+{
+	const struct pft_opts *o = b->o;
+	long line = pft_cacheline_size(o);
+	char why[128], val[16];
+
+	snprintf(why, sizeof(why),
+		 "at most %ld cachelines fit in a page (%ld-byte pages, "
+		 "%ld-byte cachelines)",
+		 o->pagesize / line, o->pagesize, line);
+	snprintf(val, sizeof(val), "%u", o->cachelines);
+	check_set(b, faultgen_attr_set_cachelines(b->a, o->cachelines),
+		  PFT_SET_CACHELINES, "-c", val, why);
+}
+
+static void set_cpus(struct builder *b)
+{
+	const char *list = b->o->cpus;
+	int ret = faultgen_attr_set_cpus(b->a, list);
+
+	if (ret == -ERANGE) {
+		faultgen_attr_free(b->a);
+		pft_usage_error("--cpus '%s': a CPU beyond the kernel's %d "
+				"possible CPUs", list,
+				faultgen_possible_cpus());
+	}
+	check_set(b, ret, PFT_SET_CPUS, "--cpus", list,
+		  "bad CPU list (e.g. 0-3,7 or 0-63:8)");
+}
+
+/* Where the memory is and who faults it. */
+static void set_memory(struct builder *b)
+{
+	const struct pft_opts *o = b->o;
+	struct faultgen_attr *a = b->a;
+	char buf[32];
+
+	set_cachelines(b);
+	set_cpus(b);
+	check_set(b, faultgen_attr_set_cpuset(a, o->cpuset), PFT_SET_CPUSET,
+		  "--cpuset", o->cpuset, "bad cpuset name");
+	if (o->size)
+		check_set(b, faultgen_attr_set_size(a, o->size), PFT_SET_SIZE,
+			  "--size", num(buf, sizeof(buf), (double)o->size),
+			  "size too large");
+	/* Pretouch without -t: the JVM's worker count, as the library
+	 * models it. */
+	if (o->pattern != FAULTGEN_PRETOUCH || o->workers_given)
+		check_set(b, faultgen_attr_set_workers(a, o->workers, o->kind),
+			  PFT_SET_WORKERS, "--threads",
+			  num(buf, sizeof(buf), o->workers), NULL);
+	check_set(b, faultgen_attr_set_pattern(a, o->pattern),
+		  PFT_SET_PATTERN, "--pattern", pft_pattern_name(o->pattern),
+		  NULL);
+	check_set(b, faultgen_attr_set_backing(a, o->backing),
+		  PFT_SET_BACKING, "--sysv", NULL, NULL);
+	check_set(b, faultgen_attr_set_shm_lock(a, o->shm_lock),
+		  PFT_SET_SHM_LOCK, "--shm-lock", NULL, NULL);
+	check_set(b, faultgen_attr_set_touch(a, o->touch), PFT_SET_TOUCH,
+		  "--touch", pft_touch_name(o->touch), NULL);
+	check_set(b, faultgen_attr_set_numa(a, o->numa_local ?
+						       FAULTGEN_NUMA_LOCAL :
+						       FAULTGEN_NUMA_DEFAULT),
+		  PFT_SET_NUMA, "--numa-local", NULL, NULL);
+	check_set(b, faultgen_attr_set_thp(a, o->thp), PFT_SET_THP, "--thp",
+		  pft_thp_name(o->thp), NULL);
+}
+
+/* How the workers are placed, and how long they run. */
+static void set_schedule(struct builder *b)
+{
+	const struct pft_opts *o = b->o;
+	struct faultgen_attr *a = b->a;
+	char buf[32];
+
+	check_set(b, faultgen_attr_set_pin(a, o->pin), PFT_SET_PIN, "--pin",
+		  NULL, NULL);
+	check_set(b, faultgen_attr_set_sched_fifo(a, o->sched_fifo),
+		  PFT_SET_FIFO, "--fifo", NULL, NULL);
+	check_set(b, faultgen_attr_set_oversubscribe(a, o->oversubscribe),
+		  PFT_SET_OVERSUBSCRIBE, "--oversubscribe",
+		  yes_no(o->oversubscribe), NULL);
+	check_set(b, faultgen_attr_set_warmup(a, o->warmup), PFT_SET_WARMUP,
+		  "--warmup", num(buf, sizeof(buf), o->warmup), NULL);
+	/* As in 0.12x, the process that starts the workers runs worker 0
+	 * itself: one process or thread fewer to start and to tear down. */
+	if (o->pattern == FAULTGEN_SHARED_VMA ||
+	    o->pattern == FAULTGEN_PER_THREAD_VMA)
+		check_set(b, faultgen_attr_set_caller_worker(a, 1),
+			  PFT_SET_NONE, "the calling worker", NULL, NULL);
+	if (o->duration > 0)
+		check_set(b, faultgen_attr_set_duration(a, o->duration, o->zap),
+			  PFT_SET_REPEAT, "--duration",
+			  num(buf, sizeof(buf), o->duration), NULL);
+	else if (o->rounds)
+		check_set(b, faultgen_attr_set_rounds(a, o->rounds, o->zap),
+			  PFT_SET_REPEAT, "--rounds",
+			  num(buf, sizeof(buf), o->rounds), NULL);
+}
+
+/* The knobs of the read-only collapse and pretouch patterns. */
+static void set_pattern_knobs(struct builder *b)
+{
+	const struct pft_opts *o = b->o;
+	struct faultgen_attr *a = b->a;
+	char buf[32];
+
+	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
+		check_set(b, faultgen_attr_set_protect(a, o->protect),
+			  PFT_SET_PROTECT, "--protect",
+			  pft_protect_name(o->protect), NULL);
+		check_set(b, faultgen_attr_set_collapse(a, o->collapse),
+			  PFT_SET_COLLAPSE, "--collapse",
+			  pft_collapse_name(o->collapse), NULL);
+		check_set(b, faultgen_attr_set_timeout(a, o->timeout),
+			  PFT_SET_TIMEOUT, "--timeout",
+			  num(buf, sizeof(buf), o->timeout), NULL);
+	}
+	if (o->pattern != FAULTGEN_PRETOUCH)
+		return;
+	check_set(b, faultgen_attr_set_pretouch_touch(a, o->pretouch),
+		  PFT_SET_PRETOUCH, "--pretouch",
+		  pft_pretouch_name(o->pretouch), NULL);
+	if (o->chunk_given)
+		check_set(b, faultgen_attr_set_chunk_size(a, o->chunk),
+			  PFT_SET_CHUNK, "--chunk-size", NULL, NULL);
+	check_set(b, faultgen_attr_set_jvm(a, o->jdk, o->gc), PFT_SET_JVM,
+		  "--jdk", num(buf, sizeof(buf), o->jdk), NULL);
+}
+
+/* One setter per option.  Each error path frees the attr: pft exits
+ * there, but the option fuzzer (tests/fuzz) comes back and checks for
+ * leaks. */
+struct faultgen_attr *pft_build_attr(struct pft_opts *o)
+{
+	struct builder b = { .o = o };
+	int ret;
+
+	ret = faultgen_attr_new(&b.a);
+	if (ret)
+		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
+	set_memory(&b);
+	set_schedule(&b);
+	set_pattern_knobs(&b);
+	return b.a;
+}
+
+/* An empty mask of every possible CPU, and its size in bits. */
+static unsigned long *cpu_mask(size_t *nbits)
+{
+	int possible = faultgen_possible_cpus();
+
+	*nbits = possible > 0 ? (size_t)possible : 1;
+	return calloc((*nbits + 8 * sizeof(long) - 1) / (8 * sizeof(long)),
+		      sizeof(unsigned long));
+}
+
+/* The CPUs pft itself may run on, as a list, for messages. */
+static char *affinity_list(void)
+{
+	size_t nbits;
+	unsigned long *mask = cpu_mask(&nbits);
+	struct faultgen_attr *a = NULL;
+	char *list = malloc(PFT_CPULIST_LEN);
+
+	if (!mask || !list || faultgen_attr_new(&a) ||
+	    faultgen_attr_get_cpus(a, mask, nbits) < 0 ||
+	    faultgen_format_cpulist(mask, nbits, list, PFT_CPULIST_LEN) < 0) {
+		free(list);
+		list = NULL;
+	}
+	faultgen_attr_free(a);
+	free(mask);
+	return list;
+}
+
+/* Why the allowed CPUs could not be had; does not return. */
+__attribute__((noreturn)) static void
+cpus_resolve_error(const struct pft_opts *o, int n)
+{
+	if (n == -ENXIO) {
+		char msg[512], *aff = affinity_list();
+
+		if (o->cpus)
+			snprintf(msg, sizeof(msg),
+				 "--cpus '%s': not within the CPUs pft may run "
+				 "on (%s)", o->cpus, aff ? aff : "?");
+		else
+			snprintf(msg, sizeof(msg),
+				 "--cpuset '%s': its CPUs are not all within "
+				 "those pft was started on (%s)", o->cpuset,
+				 aff ? aff : "?");
+		free(aff);
+		pft_usage_error("%s", msg);
+	}
+	if (n == -ENOENT)
+		pft_usage_error("--cpuset '%s': no such cpuset", o->cpuset);
+	if (n == -EINVAL && o->cpuset)
+		pft_usage_error("--cpuset '%s': the cpuset has no CPUs pft may "
+				"run on", o->cpuset);
+	pft_fatal("cannot read the allowed CPUs: %s",
+		  faultgen_strerror(n ? n : -EINVAL));
+}
+
+/*
+ * The allowed CPUs now (affinity narrowed by --cpus / --cpuset); more
+ * workers than that are clipped as 0.12x did, unless --oversubscribe.
+ */
+void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
+{
+	size_t nbits;
+	unsigned long *mask = cpu_mask(&nbits);
+	int n;
+
+	o->allowed_list = malloc(PFT_CPULIST_LEN);
+	if (!mask || !o->allowed_list)
+		pft_fatal("out of memory");
+	n = faultgen_attr_get_cpus(attr, mask, nbits);
+	if (n <= 0) {
+		free(mask);
+		cpus_resolve_error(o, n);
+	}
+	o->allowed = (unsigned int)n;
+	if (faultgen_format_cpulist(mask, nbits, o->allowed_list,
+				    PFT_CPULIST_LEN) < 0)
+		strcpy(o->allowed_list, "?");
+	free(mask);
+	/* The JVM's pretouch may run more workers than CPUs. */
+	if (o->workers > o->allowed && !o->oversubscribe &&
+	    o->pattern != FAULTGEN_PRETOUCH) {
+		/* 0.12x's words, which scripts may look for. */
+		fprintf(stderr, "clipping nr_tests to nr_cpus_allowed [%u]\n",
+			o->allowed);
+		o->workers = o->allowed;
+		faultgen_attr_set_workers(attr, o->workers, o->kind);
+	}
+}

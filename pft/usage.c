@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * usage.c - what -h and -V print.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pft.h"
+
+/* No empty line: a harness may merge this into what it parses. */
+static const char usage_text[] =
+"Usage: pft [OPTION]... [TAG]\n"
+"Fault anonymous (or SysV, or /dev/zero) memory from several workers and\n"
+"report faults per CPU second and per wall second, as pft 0.12x did.\n"
+"0.12x options:\n"
+"  -m, --size=SIZE        memory in all: bytes, or a K, M, G or P (pages)\n"
+"                         suffix (default: one page)\n"
+"  -t, --threads=N        N worker threads (default 1)\n"
+"  -n, --processes=N      N worker processes; -t and -n: the later wins\n"
+"  -c, --cachelines=N     write N cachelines of every page (default 1; at\n"
+"                         most the cachelines in a page)\n"
+"  -z                     memset each worker's slice (--touch=memset)\n"
+"  -l                     mlock each worker's slice (--touch=mlock)\n"
+"  -S, --sysv             a SysV shared memory segment\n"
+"  -L, --shm-lock         SHM_LOCK the SysV segment (implies -S)\n"
+"  -Z, --dev-zero         a private mapping of /dev/zero\n"
+"  -p, --numa-local       mbind MPOL_PREFERRED, empty node mask (local)\n"
+"  -a, --pin              pin worker i to the i-th allowed CPU, round robin\n"
+"  -f, --fifo             run the workers SCHED_FIFO (needs the privilege)\n"
+"  -F                     accepted and ignored, as in 0.12x\n"
+"      --oversubscribe    allow more workers than allowed CPUs\n"
+"      --force            run even when -m is more than the available memory\n"
+"  -M                     one mapping per worker (--pattern=per-thread-vma)\n"
+"  -s, --sleep=N          keep the memory N seconds after the run\n"
+"  -T, --title            print a title line (and a TAG line with a tag)\n"
+"  -N, --numa-maps        print the region's /proc/PID/numa_maps lines\n"
+"  -P, --pause            after the run, wait for SIGUSR1 (inspect maps)\n"
+"  -v, --verbose          more diagnostics on stderr (repeatable)\n"
+"  -V, --version          print the version on stderr and exit\n"
+"  -C                     no-clear pages: not supported by this kernel\n"
+"  -h, --help             print this help and exit\n"
+"  TAG                    label for the TAG line of -T\n"
+"Workload:\n"
+"  --pattern=P            shared-vma (default), per-thread-vma, ro-collapse,\n"
+"                         pretouch\n"
+"  --cpus=LIST            narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8\n"
+"  --cpuset=NAME          move pft into cpuset NAME and run on its CPUs\n"
+"  --touch=HOW            write (default), read, memset, mlock, populate\n"
+"  --thp=MODE             default, always (MADV_HUGEPAGE), never\n"
+"                         (MADV_NOHUGEPAGE), per region; sysfs untouched\n"
+"  --duration=SECONDS     fault, zap and fault again for SECONDS\n"
+"  --rounds=N             ... or for N rounds per worker\n"
+"  --zap=HOW              dontneed (default) or munmap (per-thread-vma)\n"
+"  --warmup=N             N unmeasured rounds first (default 2)\n"
+"Read-only collapse (--pattern=ro-collapse):\n"
+"  --protect=HOW          mprotect (default), fork, writable (control)\n"
+"  --collapse=HOW         madvise (MADV_COLLAPSE, default), khugepaged\n"
+"  --timeout=SECONDS      how long to wait for khugepaged (default 60)\n"
+"JVM heap pretouch (--pattern=pretouch; -t: the JVM's count by default):\n"
+"  --pretouch=HOW         store (JDK 17), atomic-add (default, JDK 19+),\n"
+"                         populate (JDK 21u+), fast, fast-huge\n"
+"  --chunk-size=SIZE      pages claimed at a time (default 4M)\n"
+"  --jdk=N                JDK feature release to model (default 21)\n"
+"  --gc=GC                none (default: the heap only), g1, parallel\n"
+"Output:\n"
+"  --repeat=N             N runs, then a summary of fault/wsec\n"
+"  --json                 one JSON object per run (JSON Lines) on stdout\n"
+"                         instead of the result lines\n"
+"  --per-worker           a line of figures per worker after each result\n"
+"  --perf-ctl=CTL[,ACK]   write perf's \"enable\"/\"disable\" to CTL (a file\n"
+"                         descriptor number or a FIFO) around each run,\n"
+"                         waiting for \"ack\" on ACK when given\n"
+"Result line: Gb, workers, cachelines, user, system and wall seconds,\n"
+"pages per CPU second and per wall second.  Exit status: 0 success,\n"
+"1 the run failed, 2 bad usage, 128+N stopped by signal N.\n"
+"See pft(1).\n";
+
+void pft_print_help(void)
+{
+	fputs(usage_text, stdout);
+	exit(fflush(stdout) ? PFT_EXIT_FAIL : PFT_EXIT_OK);
+}
+
+void pft_print_version(void)
+{
+	fprintf(stderr,
+		"pft 0.12x-compatible, libfaultgen %s, libcpuset %s\n",
+		faultgen_version(),
+		faultgen_has_libcpuset() ? "built in" : "not built in");
+	exit(PFT_EXIT_OK);
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * NativeLibraryTest.java - the library that cannot be found: one message
+ * naming every place looked in and the property that sets it, from every
+ * call, not once and then NoClassDefFoundError.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+package org.libfaultgen.test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+class NativeLibraryTest {
+	static final String PROP = "org.libfaultgen.jni";
+
+	/* The jar loaded again in a loader of its own: fresh statics. */
+	static Class<?> freshPreTouch(String jni, URLClassLoader[] keep)
+		throws Exception {
+		String jar = System.getProperty("faultgen.jar");
+		String old = System.getProperty(PROP);
+
+		assertNotNull(jar, "the runner gives -Dfaultgen.jar");
+		keep[0] = new URLClassLoader(
+			new URL[] { Path.of(jar).toUri().toURL() },
+			ClassLoader.getPlatformClassLoader());
+		System.setProperty(PROP, jni);
+		try {
+			Class<?> c = Class.forName("org.libfaultgen.PreTouch",
+						   true, keep[0]);
+			// The lookup runs at the first call that needs it.
+			call(c, "gcThreads");
+			return c;
+		} finally {
+			System.setProperty(PROP, old);
+		}
+	}
+
+	static Throwable call(Class<?> c, String name) throws Exception {
+		Method m = c.getMethod(name, int.class);
+
+		try {
+			m.invoke(null, 4);
+			return null;
+		} catch (InvocationTargetException e) {
+			return e.getCause();
+		}
+	}
+
+	@Test
+	void everyCallSaysWhereItLooked() throws Exception {
+		URLClassLoader[] loader = new URLClassLoader[1];
+		String missing = "/nonexistent/dir/libfaultgen-jni.so";
+		Class<?> c = freshPreTouch(missing, loader);
+
+		try {
+			for (int i = 0; i < 3; i++) {
+				Throwable t = call(c, "gcThreads");
+
+				assertNotNull(t, "call " + i + " succeeded");
+				assertEquals(UnsatisfiedLinkError.class,
+					     t.getClass(), t.toString());
+				String msg = t.getMessage();
+				assertTrue(msg.contains(missing), msg);
+				assertTrue(msg.contains("-D" + PROP), msg);
+				assertTrue(msg.contains("java.library.path"),
+					   msg);
+			}
+			// The other classes say the same.
+			Class<?> off = Class.forName("org.libfaultgen.OffHeap",
+						     true, loader[0]);
+			Method alloc = off.getMethod("allocate", long.class);
+			InvocationTargetException e = assertThrows(
+				InvocationTargetException.class,
+				() -> alloc.invoke(null, 4096L));
+			assertEquals(UnsatisfiedLinkError.class,
+				     e.getCause().getClass());
+			assertTrue(e.getCause().getMessage().contains(missing));
+		} finally {
+			loader[0].close();
+		}
+	}
+
+	@Test
+	void anEmptyPropertyIsNamed() throws Exception {
+		URLClassLoader[] loader = new URLClassLoader[1];
+		Class<?> c = freshPreTouch("", loader);
+
+		try {
+			Throwable t = call(c, "gcThreads");
+			assertNotNull(t);
+			assertTrue(t.getMessage().contains("-D" + PROP +
+							   " is empty"),
+				   t.getMessage());
+		} finally {
+			loader[0].close();
+		}
+	}
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * PreTouchTest.java - org.libfaultgen.PreTouch as a Java user calls it:
+ * the emulation's figures, and one clear exception for every bad argument.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+package org.libfaultgen.test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.libfaultgen.PreTouch;
+import org.libfaultgen.PreTouch.Gc;
+import org.libfaultgen.PreTouch.Touch;
+
+class PreTouchTest {
+	static final long MIB = 1L << 20;
+	static final long PAGE = 4096;
+
+	/* The exception's message names what was wrong and its value. */
+	static void refused(Class<? extends Throwable> type, Executable call,
+			    String... words) {
+		Throwable t = assertThrows(type, call);
+		String msg = String.valueOf(t.getMessage());
+
+		for (String w : words)
+			assertTrue(msg.contains(w),
+				   "\"" + msg + "\" does not say " + w);
+	}
+
+	/* Faults of a fresh range: one per page, give or take the stacks
+	 * and TLS of the workers. */
+	static void faultsAgree(PreTouch.Result r) {
+		long slack = r.pages / 100 + 64 + 16L * r.workers;
+
+		assertTrue(Math.abs(r.minorFaults - r.pages) <= slack,
+			   r + ": faults do not match the pages");
+	}
+
+	@Test
+	void emulatedHeapIsTheModelsPages() {
+		long heap = 16 * MIB;
+		long aux = PreTouch.auxBytes(25, Gc.G1, heap);
+		PreTouch.Result r = PreTouch.emulateHeap(heap, 25, Gc.G1, 2,
+							 Touch.ATOMIC_ADD);
+
+		assertTrue(aux > heap / 64, "G1's tables at least: " + aux);
+		assertEquals(heap + aux, r.bytes);
+		assertEquals(r.bytes / PAGE, r.pages);
+		assertEquals(r.pages, r.expectedFaults);
+		assertEquals(2, r.workers);
+		assertTrue(r.elapsedNanos > 0);
+		faultsAgree(r);
+	}
+
+	@Test
+	void heapAloneWithoutACollector() {
+		PreTouch.Result r = PreTouch.emulateHeap(8 * MIB, 17, Gc.NONE, 1,
+							 Touch.STORE);
+
+		assertEquals(0, PreTouch.auxBytes(17, Gc.NONE, 8 * MIB));
+		assertEquals(8 * MIB / PAGE, r.pages);
+		assertEquals(1, r.workers);
+		faultsAgree(r);
+	}
+
+	@Test
+	void gcThreadsFollowHotSpot() {
+		assertEquals(1, PreTouch.gcThreads(1));
+		assertEquals(8, PreTouch.gcThreads(8));
+		assertEquals(8, PreTouch.gcThreads(9));
+		assertEquals(55, PreTouch.gcThreads(84));
+	}
+
+	@Test
+	void badNumbersAreNamed() {
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.gcThreads(-1), "cpus", "-1");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.gcThreads(0), "cpus", "0");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.auxBytes(25, Gc.G1, -1), "heapBytes",
+			"-1");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.auxBytes(7, Gc.G1, MIB), "jdk", "7");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(0, 25, Gc.G1, 0,
+						   Touch.STORE),
+			"bytes", "0");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(MIB, 100, Gc.G1, 0,
+						   Touch.STORE),
+			"jdk", "100");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(MIB, 25, Gc.G1, -3,
+						   Touch.STORE),
+			"threads", "-3");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.jvmTouch(5), "jdk", "5");
+	}
+
+	@Test
+	void nullsAreNamed() {
+		refused(NullPointerException.class,
+			() -> PreTouch.emulateHeap(MIB, 25, null, 0,
+						   Touch.STORE), "gc");
+		refused(NullPointerException.class,
+			() -> PreTouch.emulateHeap(MIB, 25, Gc.G1, 0, null),
+			"touch");
+		refused(NullPointerException.class,
+			() -> PreTouch.pretouch(null, 0, Touch.STORE),
+			"buffer");
+		refused(NullPointerException.class,
+			() -> PreTouch.auxBytes(25, null, MIB), "gc");
+	}
+
+	@Test
+	void buffersTheJvmOwnsAreRefusedOrKept() {
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.pretouch(ByteBuffer.allocate(8192), 1,
+						Touch.ATOMIC_ADD),
+			"buffer", "direct");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.pretouch(ByteBuffer.allocateDirect(
+							8192).asReadOnlyBuffer(),
+						1, Touch.ATOMIC_ADD),
+			"buffer", "writable");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.pretouch(ByteBuffer.allocateDirect(16),
+						1, Touch.ATOMIC_ADD),
+			"buffer", "page");
+		// The JVM's own direct memory: faulted already, kept.
+		ByteBuffer b = ByteBuffer.allocateDirect((int) (4 * MIB));
+		b.putLong((int) (PAGE * 3), 42);
+		PreTouch.Result r = PreTouch.pretouch(b, 2, Touch.ATOMIC_ADD);
+		assertTrue(r.pages >= 4 * MIB / PAGE - 1);
+		assertEquals(42, b.getLong((int) (PAGE * 3)));
+	}
+
+	/* A heap no machine here has: refused before anything is touched,
+	 * saying it is more than the machine has. */
+	@Test
+	void aTebibyteIsMoreThanTheMachineHas() throws IOException {
+		long kib = Files.readAllLines(Path.of("/proc/meminfo")).stream()
+			.filter(l -> l.startsWith("MemAvailable:"))
+			.map(l -> l.replaceAll("[^0-9]", ""))
+			.mapToLong(Long::parseLong).findFirst().orElse(-1);
+
+		assumeTrue(kib > 0 && kib < (1L << 30),
+			   "MemAvailable unknown or above 1 TiB: " + kib);
+		refused(OutOfMemoryError.class,
+			() -> PreTouch.emulateHeap(1L << 40, 25, Gc.G1, 0,
+						   Touch.ATOMIC_ADD),
+			"1099511627776", "more memory than this machine",
+			"MemAvailable");
+	}
+}
