@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 packages="build-essential autoconf automake libtool pkg-config
 libnuma-dev libcpuset-dev check mandoc python3 numactl util-linux procps
 openjdk-17-jdk-headless junit5 clang libclang-rt-14-dev cppcheck clang-tidy valgrind ruby
-gnuplot-nox
+gnuplot-nox linux-perf
 qemu-system-x86 linux-image-amd64 busybox-static xz-utils cpio"
 
 missing=

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # cli-sweep-bench.sh - the benchmarks of tests/bench (run by hand to
-# measure) still run: with QUICK=1 (tiny sizes, short runs) each prints
-# its table, a number in every measured row and a verdict for every
-# target, and exits 0 or 3 (a target missed: on tiny runs that is noise,
-# not a failure).  Nothing here asserts a figure.
+# measure) still run, pft-sweep's sweep-trust.sh among them: with QUICK=1
+# (tiny sizes, short runs) each prints its table, a number in every
+# measured row and a verdict for every target, and exits 0 or 3 (a target
+# missed: on tiny runs that is noise, not a failure).  Nothing here
+# asserts a figure.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -78,6 +79,35 @@ else
 	[ "$verdicts" -ge 2 ] || fail "limit.sh: $verdicts verdicts"
 	if [ "$rc" -eq 3 ] && ! grep -q MISSED "$tmp/l.out"; then
 		fail "limit.sh exited 3 with no target missed"
+	fi
+fi
+
+# sweep-trust.sh: an A/A pair with --no-interleave and one without, the
+# known differences both ways, the seed-style table, each row with its
+# figures and a verdict per target.
+workers=1
+[ "$threads" -eq 2 ] && workers=1,2
+QUICK=1 WORKERS=$workers AA_SETS='--no-interleave; ' PFT=$PFT SWEEP=$top_srcdir/pft/pft-sweep \
+	"$bench/sweep-trust.sh" >"$tmp/t.out" 2>"$tmp/t.err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+	fail "sweep-trust.sh exited $rc: $(tail -n 3 "$tmp/t.err")"
+else
+	ok
+	cells=$((4 * threads))
+	for set in " \\(--no-interleave\\)" ""; do
+		grep -Eq "^A/A pair 1$set +$cells cells, [0-9]+ \(I\), [0-9]+ \(R\)$" "$tmp/t.out" ||
+			fail "sweep-trust.sh: no A/A pair row '$set'"
+		grep -Eq "^A/A: cells marked$set +[0-9]+ of $cells cells \([0-9.]+%\), expected [0-9.]+; <= [0-9]+ (met|MISSED)$" \
+			"$tmp/t.out" || fail "sweep-trust.sh: no A/A verdict '$set'"
+	done
+	n=$(grep -Ec "^--(thp|touch|cachelines)=[a-z0-9]+ against --(thp|touch|cachelines)=[a-z0-9]+ +$threads cells, [0-9]+ \([IR]\), [0-9]+ the wrong way; (all (met|MISSED)|\(report\))$" \
+		"$tmp/t.out")
+	[ "$n" -eq 6 ] || fail "sweep-trust.sh: $n known-difference rows of 6"
+	grep -Eq '^seed-style table, -m 4M +[0-9]+ s for [0-9]+ points \(dry-run estimate [0-9:]+\)$' \
+		"$tmp/t.out" || fail "sweep-trust.sh: no table time"
+	if [ "$rc" -eq 3 ] && ! grep -q MISSED "$tmp/t.out"; then
+		fail "sweep-trust.sh exited 3 with no target missed"
 	fi
 fi
 

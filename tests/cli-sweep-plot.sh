@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # cli-sweep-plot.sh - with gnuplot installed, a sweep draws PREFIX.png and
 # PREFIX.svg from the script it leaves in PREFIX.gp, one line per pattern
-# with min-max error bars; without gnuplot in PATH the sweep still
-# succeeds, says so, and writes its CSV and JSON.  SKIP without gnuplot.
+# with min-max error bars; --compare -o PREFIX draws one line per sweep;
+# without gnuplot in PATH the sweep still succeeds, says so, and writes
+# its CSV and JSON.  SKIP without gnuplot.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -55,5 +56,27 @@ got=$(grep '^[0-9][0-9]* [0-9.]* [0-9.]* [0-9.]*$' "$tmp/p.gp" | sort)
 [ "$got" = "$expected" ] || fail "p.gp data '$got', expected '$expected'"
 grep -q "wrote .*p.png, .*p.svg" "$tmp/p.err" ||
 	fail "the sweep does not say it wrote the plot"
+
+# A comparison: one line per sweep, titled by its name, its medians and
+# extremes as in the comparison's CSV.
+"$sweep" --pft="$PFT" -m 4M --rounds=1 --warmup=0 -r 2 -p shared-vma \
+	-o "$tmp/q" --no-plot -q >/dev/null 2>"$tmp/q.err"
+"$sweep" --compare "$tmp/p" "$tmp/q" --names=before,after -o "$tmp/c" \
+	>"$tmp/c.out" 2>"$tmp/c.err"
+rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q '<svg' "$tmp/c.svg" 2>/dev/null ||
+	[ "$(head -c 4 "$tmp/c.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" != 89504e47 ]; then
+	fail "compare plot: exit $rc, $(cat "$tmp/c.err")"
+else
+	ok
+fi
+for name in before after; do
+	grep -q "yerrorlines .*title '$name, shared-vma'" "$tmp/c.gp" ||
+		fail "c.gp has no line for $name"
+done
+expected=$(awk -F, 'NR > 1 && $8 != "" { printf "%s %.3f %.3f %.3f\n", $4, $8, $9, $10 }' \
+	"$tmp/c.csv" | sort)
+got=$(grep '^[0-9][0-9]* [0-9.]* [0-9.]* [0-9.]*$' "$tmp/c.gp" | sort)
+[ "$got" = "$expected" ] || fail "c.gp data '$got', expected '$expected'"
 
 finish

@@ -4,8 +4,9 @@
 # the default worker counts of the allowed CPUs, writes a points CSV with
 # its columns and one row per point, a runs CSV with one row per measured
 # run (warm-up runs left out), a JSON document that parses and agrees with
-# both, the table on stdout and progress on stderr; --dry-run, the CPU
-# list modes and bad command lines.
+# both, the table on stdout and progress on stderr; the pretouch pattern;
+# --dry-run, --cpu-list, pft's own checks of sizes, CPU lists and options
+# reported as pft words them, and bad command lines.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -28,8 +29,8 @@ counts=${counts# }
 # shellcheck disable=SC2086
 ncounts=$(printf '%s\n' $counts | wc -l)
 
-points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median
-runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max
+points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label
+runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout
 
 # run_sweep NAME ARGS...: output in $tmp/NAME.out, .err, status in $rc.
 run_sweep() {
@@ -150,10 +151,11 @@ else
 	done
 fi
 
-# One-shot with a warm-up run in the same pft process: the warm-up runs
-# are not in the results, the measured runs are numbered from 1.
+# --no-interleave, one-shot with a warm-up run: each point's runs in one
+# pft process; the warm-up runs are not in the results, the measured runs
+# are numbered from 1.
 run_sweep oneshot -m 4M --one-shot --warmup=1 -r 3 -p processes,shared-vma \
-	-o "$tmp/o" --no-plot -q
+	-o "$tmp/o" --no-plot -q --no-interleave
 if [ "$rc" -ne 0 ]; then
 	fail "one-shot sweep exited $rc: $(tail -n 3 "$tmp/oneshot.err")"
 else
@@ -163,6 +165,40 @@ else
 	[ ! -s "$tmp/oneshot.err" ] || fail "-q still wrote: $(cat "$tmp/oneshot.err")"
 	grep -q -- '--repeat=4' "$tmp/o.json" ||
 		fail "one-shot with a warm-up run does not ask pft for 4 runs"
+	interleave=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["config"]["interleave"])' "$tmp/o.json" 2>&1)
+	[ "$interleave" = False ] ||
+		fail "--no-interleave: the JSON's config says interleave '$interleave'"
+fi
+
+# By default every point runs once, then every point again; each run is
+# a pft of its own (one-shot: with its warm-up run), numbered in order.
+for flag in "" --interleave; do
+	# shellcheck disable=SC2086
+	run_sweep ildry --dry-run $flag --one-shot --warmup=1 -r 3 -m 4M -w 1 \
+		-p shared-vma
+	if [ "$rc" -ne 0 ] ||
+		! grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --repeat=2$' "$tmp/ildry.out" ||
+		! grep -q '^pft-sweep: 1 point(s), 6 runs in 3 pft process(es), about ' "$tmp/ildry.err"; then
+		fail "--dry-run $flag: exit $rc, $(cat "$tmp/ildry.out" "$tmp/ildry.err")"
+	else
+		ok
+	fi
+done
+run_sweep il -m 4M --rounds=1 --warmup=0 -r 2 -w 1 \
+	-p shared-vma,processes -o "$tmp/il" --no-plot
+order=$(sed -n 's/^pft-sweep: point \([0-9]\) of 2: .*, run \([0-9]\) of 2; .*/\1.\2/p' \
+	"$tmp/il.err" | tr '\n' ' ')
+runs=$(cut -d, -f1,2,5 "$tmp/il-runs.csv" 2>/dev/null | sed 1d | tr '\n' ' ')
+interleave=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["config"]["interleave"])' "$tmp/il.json" 2>&1)
+if [ "$rc" -ne 0 ] || [ "$order" != "1.1 2.1 1.2 2.2 " ] ||
+	[ "$runs" != "shared-vma,1,1 shared-vma,1,2 processes,1,1 processes,1,2 " ] ||
+	[ "$interleave" != True ] ||
+	! grep -q '^pft-sweep: 2 points (.*, points in turn, a pft per run, 2 run(s) per point;' "$tmp/il.err"; then
+	fail "interleaved by default: exit $rc, order '$order', runs '$runs', interleave '$interleave', $(head -n 1 "$tmp/il.err")"
+else
+	ok
 fi
 
 # --dry-run: one pft command line per point, nothing run or written.
@@ -171,7 +207,7 @@ n=$(wc -l <"$tmp/dry.out")
 if [ "$rc" -ne 0 ] || [ "$n" -ne $((3 * ncounts)) ]; then
 	fail "--dry-run: exit $rc, $n command lines"
 else
-	bad=$(grep -v -- '--json -m 8M .*--duration=0.5 --warmup=2 --repeat=3 -c 2$' \
+	bad=$(grep -v -- '--json -m 8M .*--duration=0.5 --warmup=2 -c 2$' \
 		"$tmp/dry.out")
 	[ -z "$bad" ] || fail "--dry-run command: $bad"
 	[ "$(grep -c -- ' -n [0-9]* ' "$tmp/dry.out")" -eq "$ncounts" ] ||
@@ -180,12 +216,12 @@ else
 	ok
 fi
 
-# --size-per-worker scales -m with the workers.
+# --size-per-worker scales -m with the workers, in the unit given.
 run_sweep spw --dry-run --size-per-worker=2M -p shared-vma
-got=$(sed 's/.* -m \([0-9]*\) .* -t \([0-9]*\) .*/\1:\2/' "$tmp/spw.out" | tr '\n' ' ')
+got=$(sed 's/.* -m \([0-9]*M\) .* -t \([0-9]*\) .*/\1:\2/' "$tmp/spw.out" | tr '\n' ' ')
 want=
 for n in $counts; do
-	want="$want$((n * 2097152)):$n "
+	want="$want$((n * 2))M:$n "
 done
 [ "$got" = "$want" ] || fail "--size-per-worker: '$got', expected '$want'"
 
@@ -197,40 +233,31 @@ if [ "$rc" -ne 0 ] || ! grep -q -- "-t 1 .*--cpus=$first_cpu -a$" "$tmp/list.out
 else
 	ok
 fi
-# --cpu-groups=core: as many points as distinct cores, each CPU once.
-run_sweep groups --dry-run --cpu-groups=core -p shared-vma
-if [ "$rc" -ne 0 ]; then
-	fail "--cpu-groups=core exited $rc: $(cat "$tmp/groups.err")"
+# A pft that fails at run time (a region larger than the memory): the
+# sweep goes on, says why, exits 1.
+run_sweep failing -m 100T --rounds=1 -r 1 -p shared-vma -w 1 -o "$tmp/f" \
+	--no-plot
+if [ "$rc" -ne 1 ] || ! grep -q 'pft exited 1: pft: -m: .*available' "$tmp/failing.err"; then
+	fail "a failing pft: exit $rc, $(cat "$tmp/failing.err")"
 else
-	out=$(python3 - "$tmp/groups.out" <<'EOF'
-import os, re, sys
-cores = {}
-for c in sorted(os.sched_getaffinity(0)):
-    p = "/sys/devices/system/cpu/cpu%d/topology/" % c
-    for f in ("core_cpus_list", "thread_siblings_list"):
-        if os.path.exists(p + f):
-            cores.setdefault(open(p + f).read().strip(), c)
-            break
-lines = open(sys.argv[1]).read().splitlines()
-ngroups = len(cores)
-last = re.search(r"--cpus=([0-9,]*) -a", lines[-1]).group(1).split(",")
-if sorted(int(x) for x in last) != sorted(cores.values()):
-    print("last point pinned to %s, cores %s" % (last, sorted(cores.values())))
-for l in lines:
-    n = int(re.search(r" -t ([0-9]+) ", l).group(1))
-    cpus = re.search(r"--cpus=([0-9,]*) -a", l).group(1).split(",")
-    if len(cpus) != n or len(set(cpus)) != n or n > ngroups:
-        print("bad point: " + l)
-EOF
-)
-	[ -z "$out" ] || fail "--cpu-groups=core: $out"
+	ok
 fi
 
-# A pft that fails: the sweep goes on, says why, exits 1.
-run_sweep failing -m 4M --rounds=1 -r 1 -p shared-vma -w 1 -o "$tmp/f" \
-	--no-plot -- --zap=munmap
-if [ "$rc" -ne 1 ] || ! grep -q 'pft exited 2' "$tmp/failing.err"; then
-	fail "a failing pft: exit $rc, $(cat "$tmp/failing.err")"
+# The pretouch pattern: one-shot runs of the heap asked, warm-up runs in
+# the same pft process, --pretouch-options for those runs only.
+run_sweep ptdry --dry-run -p shared-vma,pretouch --heap=8M -m 4M -r 3 \
+	--warmup=1 -w 1 --pretouch-options='--pretouch=store --gc=g1'
+if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/ptdry.out")" -ne 2 ] ||
+	! sed -n 1p "$tmp/ptdry.out" | grep -q -- '--json -m 4M --pattern=shared-vma -t 1 --duration=1 --warmup=1$' ||
+	! sed -n 2p "$tmp/ptdry.out" | grep -q -- '--json -m 8M --pattern=pretouch -t 1 --repeat=2 --pretouch=store --gc=g1$'; then
+	fail "pretouch commands: exit $rc, $(cat "$tmp/ptdry.out" "$tmp/ptdry.err")"
+else
+	ok
+fi
+run_sweep pt -p pretouch --heap=4M -r 2 --warmup=1 -w 1 -o "$tmp/pt" --no-plot -q
+runs=$(cut -d, -f1,2,5,6 "$tmp/pt-runs.csv" 2>/dev/null | sed 1d | tr '\n' ' ')
+if [ "$rc" -ne 0 ] || [ "$runs" != "pretouch,1,1,1024 pretouch,1,2,1024 " ]; then
+	fail "pretouch sweep: exit $rc, runs '$runs', $(cat "$tmp/pt.err")"
 else
 	ok
 fi
@@ -278,17 +305,48 @@ bad_usage --workers=2-1
 bad_usage --duration=soon
 bad_usage --duration=1 --rounds=3
 bad_usage --one-shot --metric=round
+bad_usage --metric=round -p pretouch
 bad_usage --metric=fastest
 bad_usage --cpu-groups=socket
-bad_usage --cpu-list=1-0
 bad_usage --cpu-groups=core --cpu-list="$first_cpu"
-bad_usage --size=12Q
+bad_usage --size=1G --size-per-worker=1M
+bad_usage --heap=1G
+bad_usage --pretouch-options=--gc=g1
+bad_usage --perf=top
+bad_usage --perf-options=-g
+bad_usage --interleave --perf=stat
+bad_usage --format=email
+bad_usage --names=a,b
+bad_usage --interval
 bad_usage --bogus
 bad_usage stray
 bad_usage --compare only-one.csv
+bad_usage --compare a b --names=x
 bad_usage -- -t 4
 bad_usage -- --json
-bad_usage --cpu-list=100000
+bad_usage --cpu-list="$first_cpu" -- --cpus=0
+# pft judges sizes, CPU lists and its own options: its words are shown.
+pft_refuses() {
+	bad_usage "$@"
+	grep -q "^pft-sweep: pft refused the options: pft: " "$tmp/bad.err" ||
+		fail "'$*': not pft's words: $(head -n 1 "$tmp/bad.err")"
+}
+pft_refuses --size=12Q
+pft_refuses --size=1G5
+pft_refuses --size-per-worker=4X
+pft_refuses --heap=0x10 -p pretouch
+pft_refuses --cpu-list=1-0
+pft_refuses --cpu-list=100000
+pft_refuses --cpu-list=seven
+pft_refuses -- --zap=munmap
+pft_refuses -p pretouch --pretouch-options=--jdk=x
+# A size pft takes is taken (the sweep does not restate pft's units).
+run_sweep tsize --dry-run -m 1T -w 1 -p shared-vma
+if [ "$rc" -ne 0 ] || ! grep -q -- '--json -m 1T ' "$tmp/tsize.out"; then
+	fail "-m 1T: exit $rc, $(cat "$tmp/tsize.err")"
+else
+	ok
+fi
 
 if ! "$sweep" --help >"$tmp/help.out" 2>&1 ||
 	! grep -q '^Usage: pft-sweep' "$tmp/help.out"; then
