@@ -211,10 +211,10 @@ void pft_thp_mode(const char *path, char *buf, size_t len)
  */
 static uintptr_t pft_vma_start(uintptr_t addr)
 {
-	unsigned long long lo, hi;
+	unsigned long long lo = 0, hi = 0;
 	bool at_start = true;
 	uintptr_t start = addr;
-	char line[512];
+	char line[512], *end;
 	FILE *f;
 
 	f = fopen("/proc/self/maps", "re");
@@ -224,8 +224,11 @@ static uintptr_t pft_vma_start(uintptr_t addr)
 		/* A long path continues the line: skip to the next one. */
 		bool whole = strchr(line, '\n') != NULL;
 
-		if (at_start && sscanf(line, "%llx-%llx", &lo, &hi) == 2 &&
-		    lo <= addr && addr < hi) {
+		if (at_start) {
+			lo = strtoull(line, &end, 16);
+			hi = *end == '-' ? strtoull(end + 1, &end, 16) : 0;
+		}
+		if (at_start && hi && lo <= addr && addr < hi) {
 			start = (uintptr_t)lo;
 			break;
 		}

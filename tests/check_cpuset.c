@@ -16,6 +16,8 @@
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -317,8 +319,10 @@ static void remove_stale_cpusets(void)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		if (sscanf(e->d_name, "fg-check-%d", &pid) != 1 || pid <= 0 ||
-		    kill(pid, 0) == 0 || errno != ESRCH)
+		if (strncmp(e->d_name, "fg-check-", 9) != 0)
+			continue;
+		pid = (int)strtol(e->d_name + 9, NULL, 10);
+		if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(dir, sizeof(dir), V1_ROOT "/%s", e->d_name);
 		if (rmdir(dir) == 0)

@@ -30,6 +30,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -48,7 +49,8 @@ static void throw_fmt(JNIEnv *env, const char *cls, const char *fmt, ...)
 	jclass c;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* The analyzer loses va_start through the format attribute. */
+	vsnprintf(msg, sizeof(msg), fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
 	va_end(ap);
 	c = (*env)->FindClass(env, cls);
 	if (c)
@@ -98,8 +100,10 @@ static uint64_t mem_available(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %" SCNu64, &kib) == 1)
+		if (strncmp(line, "MemAvailable:", 13) == 0) {
+			kib = strtoull(line + 13, NULL, 10);
 			break;
+		}
 	fclose(f);
 	return kib << 10;
 }
