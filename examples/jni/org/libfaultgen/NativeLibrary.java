@@ -66,7 +66,12 @@ final class NativeLibrary {
 				  System.getProperty("java.library.path", "") +
 				  "): " + e.getMessage());
 		}
-		for (Path dir : installDirs()) {
+		List<Path> dirs = installDirs();
+
+		if (dirs.isEmpty())
+			tried.add("no install directory (the jar is not in " +
+				  "PREFIX/share/java: " + jarPath() + ")");
+		for (Path dir : dirs) {
 			Path f = dir.resolve(FILE);
 
 			if (Files.exists(f) && tryLoad(f, "installed", tried))
@@ -97,18 +102,20 @@ final class NativeLibrary {
 			"where the dynamic linker finds it)";
 	}
 
-	/* PREFIX/share/java/x.jar -> the JNI directories under PREFIX. */
+	/*
+	 * PREFIX/share/java/x.jar -> the JNI directories under PREFIX; a jar
+	 * anywhere else has no prefix, and a library found beside it by
+	 * guessing could be of another build.
+	 */
 	private static List<Path> installDirs() {
 		List<Path> dirs = new ArrayList<>();
 		Path jar = jarPath();
-		Path prefix;
+		Path java = jar == null ? null : jar.getParent();
+		Path share = java == null ? null : java.getParent();
+		Path prefix = share == null ? null : share.getParent();
 
-		if (jar == null || jar.getParent() == null)
-			return dirs;
-		prefix = jar.getParent().getParent();
-		if (prefix != null)
-			prefix = prefix.getParent();
-		if (prefix == null)
+		if (prefix == null || !java.endsWith("java") ||
+		    !share.endsWith("share"))
 			return dirs;
 		dirs.add(prefix.resolve("lib").resolve("jni"));
 		dirs.add(prefix.resolve("lib64").resolve("jni"));

@@ -2,7 +2,8 @@
 /*
  * NativeLibraryTest.java - the library that cannot be found: one message
  * naming every place looked in and the property that sets it, from every
- * call, not once and then NoClassDefFoundError.
+ * call, not once and then NoClassDefFoundError; and no library taken
+ * from beside a jar that is not installed in PREFIX/share/java.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -12,14 +13,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NativeLibraryTest {
 	static final String PROP = "org.libfaultgen.jni";
@@ -104,6 +108,43 @@ class NativeLibraryTest {
 				   t.getMessage());
 		} finally {
 			loader[0].close();
+		}
+	}
+
+	/*
+	 * DIR/opt/app/faultgen.jar with a library in DIR/lib/jni: the jar is
+	 * not in PREFIX/share/java, so DIR is no prefix and that library,
+	 * which could be of any build, is not loaded.
+	 */
+	@Test
+	void noPrefixGuessedOutsideShareJava(@TempDir Path dir)
+		throws Exception {
+		String so = System.getProperty(PROP);
+		Path app = Files.createDirectories(dir.resolve("opt/app"));
+		Path jni = Files.createDirectories(dir.resolve("lib/jni"));
+		Path jar = app.resolve("faultgen.jar");
+
+		for (String d : System.getProperty("java.library.path")
+			     .split(":"))
+			assumeFalse(Files.exists(Path.of(d, "libfaultgen-jni.so")),
+				    "installed in " + d + ", on " +
+				    "java.library.path");
+		Files.copy(Path.of(System.getProperty("faultgen.jar")), jar);
+		Files.copy(Path.of(so), jni.resolve("libfaultgen-jni.so"));
+		System.clearProperty(PROP);
+		try (URLClassLoader l = new URLClassLoader(
+			     new URL[] { jar.toUri().toURL() },
+			     ClassLoader.getPlatformClassLoader())) {
+			Throwable t = call(Class.forName(
+				"org.libfaultgen.PreTouch", true, l),
+				"gcThreads");
+			assertNotNull(t, "loaded a library from " + jni);
+			assertEquals(UnsatisfiedLinkError.class, t.getClass(),
+				     t.toString());
+			assertTrue(t.getMessage().contains(
+				"no install directory"), t.getMessage());
+		} finally {
+			System.setProperty(PROP, so);
 		}
 	}
 }
