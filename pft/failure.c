@@ -7,10 +7,36 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "pft.h"
+
+/* " (RLIMIT_NPROC N, pids.max M)": the limits on processes and threads
+ * that a worker which could not be started may have met. */
+static void task_limits(char *buf, size_t len)
+{
+	struct rlimit rl;
+	char dir[4096], nproc[32] = "unlimited", pids[64] = "";
+	int64_t max;
+
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(nproc, sizeof(nproc), "%llu",
+			 (unsigned long long)rl.rlim_cur);
+	if (pft_cgroup_dir("pids", dir, sizeof(dir)) > 0) {
+		max = pft_cgroup_value(dir, "pids.max");
+		if (max == INT64_MAX)
+			snprintf(pids, sizeof(pids), ", the cgroup's pids.max "
+				 "max");
+		else if (max >= 0)
+			snprintf(pids, sizeof(pids), ", the cgroup's pids.max "
+				 "%" PRId64, max);
+	}
+	snprintf(buf, len, "RLIMIT_NPROC (ulimit -u) %s%s", nproc, pids);
+}
 
 /* The one line that says why a run failed, and the exit status. */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
@@ -51,6 +77,18 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("%s: cannot lock the memory: %s (RLIMIT_MEMLOCK or "
 			"CAP_IPC_LOCK)", o->shm_lock ? "-L" : "-l",
 			faultgen_strerror(ret));
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EAGAIN) {
+		char limits[256];
+
+		task_limits(limits, sizeof(limits));
+		pft_msg("cannot start %s %u: the limit on processes and "
+			"threads was reached (%s)",
+			o->kind == FAULTGEN_PROCESSES ? "worker process" :
+							 "worker thread",
+			worker >= 0 ? (unsigned int)worker : o->workers,
+			limits);
 		return PFT_EXIT_FAIL;
 	}
 	if (worker >= 0)

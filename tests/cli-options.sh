@@ -180,4 +180,24 @@ for args in (["-t", "1"], ["-n", "2", "--oversubscribe"], ["--json", "-t", "1"])
 EOF2
 [ -s "$tmp/pipe.check" ] && fail "broken pipe: $(cat "$tmp/pipe.check")" || ok
 
+
+# Workers that cannot be started for the limit on processes: the message
+# names the limit and its value.  The limit does not bind root; the user's
+# other tasks count too, so a run that got through after some of them
+# ended is said and not counted.
+if [ "$(id -u)" -ne 0 ] && command -v prlimit >/dev/null; then
+	tasks=$(ps -L -u "$(id -u)" --no-headers 2>/dev/null | wc -l)
+	lim=$((tasks + 8))
+	prlimit --nproc="$lim:$lim" "$PFT" -n 400 --oversubscribe -m 4M \
+		>"$tmp/nproc.out" 2>"$tmp/nproc.err"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		echo "cli-options: 400 workers started under RLIMIT_NPROC $lim: not counted" >&2
+	elif [ "$rc" -eq 1 ] && grep -Eqx "pft: cannot start worker process [0-9]+: the limit on processes and threads was reached \(RLIMIT_NPROC \(ulimit -u\) $lim.*\)" "$tmp/nproc.err"; then
+		ok
+	else
+		fail "RLIMIT_NPROC $lim: exit $rc: $(cat "$tmp/nproc.err")"
+	fi
+fi
+
 finish
