@@ -36,6 +36,7 @@ fi
 free=$root/pft-oom-free-$$
 mkdir "$free" || skip "cannot make $free"
 trap 'rmdir "$group" "$free" 2>/dev/null; rm -rf "$tmp"' EXIT
+echo "cli-oom: made memory cgroups $group and $free, removed at the end" >&2
 
 oom_kills() {
 	awk '$1 == "oom_kill" { print $2 }' "$1/$oom_file"

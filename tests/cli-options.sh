@@ -110,6 +110,10 @@ run_pft numa-local -T --numa-local -m 4M t
 cg=/sys/fs/cgroup/cpuset
 if [ "$(id -u)" -eq 0 ] && [ -f "$cg/cpuset.cpus" ] && cpu_allowed 0; then
 	cgname=pft-test-$$
+	# Run as root, this test makes cpusets; an interrupted run removes
+	# them too.
+	echo "$test_name: making cpusets $cg/$cgname*, removed at the end" >&2
+	trap 'rmdir "$cg/$cgname" "$cg/$cgname-empty" "$cg/$cgname-1" "$cg/$cgname-01" 2>/dev/null; rm -rf "$tmp"' EXIT
 	if mkdir "$cg/$cgname" 2>/dev/null; then
 		echo 0 >"$cg/$cgname/cpuset.cpus"
 		cat "$cg/cpuset.mems" >"$cg/$cgname/cpuset.mems"

@@ -68,8 +68,19 @@ if [ -n "$(make_var jni_LTLIBRARIES examples/jni)" ]; then
 	javadir=$(make_var javadir examples/jni)
 	[ -f "$dest$jnidir/libfaultgen-jni.so" ] ||
 		fail "not installed: $jnidir/libfaultgen-jni.so"
-	[ -f "$dest$javadir/faultgen.jar" ] ||
-		fail "not installed: $javadir/faultgen.jar"
+	# As Java libraries are packaged: NAME-VERSION.jar, a NAME.jar link
+	# to it, in a directory of no one architecture, holding no native code.
+	jar=faultgen-$version.jar
+	[ -f "$dest$javadir/$jar" ] && [ ! -L "$dest$javadir/$jar" ] ||
+		fail "not installed: $javadir/$jar"
+	[ "$(readlink "$dest$javadir/faultgen.jar")" = "$jar" ] ||
+		fail "$javadir/faultgen.jar is not a link to $jar"
+	case $javadir/ in
+	"$libdir"/*) fail "the jar's directory $javadir is under $libdir" ;;
+	esac
+	if unzip -Z1 "$dest$javadir/$jar" 2>/dev/null | grep -E '\.(so|dll|dylib)$'; then
+		fail "$jar holds native code"
+	fi
 fi
 shared=$(cd "$dest$libdir" 2>/dev/null && ls libfaultgen.so.*.*.* 2>/dev/null)
 # --disable-shared: no shared library, and consumers link the static one.
