@@ -179,10 +179,19 @@ gone() {
 	check_no_leftovers "$sid" "$gname"
 	check_no_new_segment "$gname"
 }
-for sig in HUP QUIT USR2 ALRM XCPU VTALRM PROF; do
+# A SIGHUP ignored by whoever started the tests (nohup) stays ignored in
+# pft, as pft(1) says, and a shell cannot undo it: then the SIGHUP cases
+# are said and not counted.
+hup=HUP
+if [ $((0x$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status) & 1)) -ne 0 ]; then
+	echo "cli-signals: SIGHUP is ignored here (nohup?): its cases not counted" >&2
+	hup=
+fi
+for sig in $hup QUIT USR2 ALRM XCPU VTALRM PROF; do
 	gone "gone-$sig" "$sig" 1 -t 2 --oversubscribe -m 16M --duration=60
 done
-gone gone-procs-HUP HUP 2 -n 2 --oversubscribe -m 16M --duration=60
+[ -z "$hup" ] ||
+	gone gone-procs-HUP HUP 2 -n 2 --oversubscribe -m 16M --duration=60
 gone gone-sysv-QUIT QUIT 2 -S -n 2 --oversubscribe -m 16M --duration=60
 
 # A run that does not stop (here: stopped with SIGSTOP) is killed after a
