@@ -365,7 +365,9 @@ def cmd_sweep(args):
     prev = []
     for p in doc["points"]:
         n = p["workers"]
-        cpus = [int(x) for x in p["cpus"].split(",")] if p["cpus"] else []
+        # pft-sweep writes the list as pft takes it ("0-1,7"); pinned
+        # workers take its CPUs in ascending order.
+        cpus = sorted(cpulist(p["cpus"])) if p["cpus"] else []
         check(p["status"] == 0, "point %d: pft exited %s" % (n, p["status"]))
         check(len(cpus) == n, "point %d: CPUs %s" % (n, p["cpus"]))
         check(set(cpus) <= set(allowed), "point %d: CPUs %s not allowed" %
