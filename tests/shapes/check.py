@@ -390,6 +390,26 @@ def cmd_sweep(args):
             last = [w["last_cpu"] for w in r["workers"]]
             check(last == cpus, "point %d ran on %s, want %s" %
                   (n, last, cpus))
+            if o["groups"] == "node":
+                check_local_pages(n, r)
+
+
+def check_local_pages(n, rec):
+    """A point of --cpu-groups=node: each worker's pages (pft's --json
+    node_pages) are on the node of its CPU, 99% at least, as the default
+    policy (first touch) puts them."""
+    for w in rec["workers"]:
+        np = w.get("node_pages")
+        if not check(np is not None and sum(np) == w["pages"],
+                     "point %d, worker %d: node_pages %s, pages %d" %
+                     (n, w["index"], np, w["pages"])):
+            continue
+        node = node_of(w["last_cpu"])
+        on = np[node] if node < len(np) else 0
+        check(on * 100 >= 99 * w["pages"],
+              "point %d, worker %d on CPU %d: %d of %d pages on its node "
+              "%d (%s)" % (n, w["index"], w["last_cpu"], on, w["pages"],
+                           node, np))
 
 
 def cmd_usage(args):
