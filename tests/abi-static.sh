@@ -122,6 +122,9 @@ int main(void)
 	err = faultgen_attr_set_size(attr, size);
 	if (!err)
 		err = faultgen_attr_set_workers(attr, 2, FAULTGEN_THREADS);
+	/* Two workers also where one CPU is allowed (taskset -c 0). */
+	if (!err)
+		err = faultgen_attr_set_oversubscribe(attr, 1);
 	if (!err)
 		err = faultgen_run_new(attr, &run);
 	if (!err) {

@@ -15,6 +15,8 @@
 : "${top_srcdir:?}" "${top_builddir:?}"
 PFT=$top_builddir/pft/pft-static
 . "$top_srcdir/tests/cli-lib.sh"
+[ "$(nr_allowed)" -ge 2 ] ||
+	skip "needs 2 allowed CPUs: pft clips the workers to them, as 0.12x does"
 
 contrib=$top_srcdir/contrib/lkp-tests
 fixtures=$top_srcdir/tests/harness

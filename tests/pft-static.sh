@@ -9,6 +9,8 @@
 : "${top_builddir:?}" "${top_srcdir:?}"
 PFT=$top_builddir/pft/pft-static
 . "$top_srcdir/tests/cli-lib.sh"
+[ "$(nr_allowed)" -ge 2 ] ||
+	skip "needs 2 allowed CPUs: pft clips the workers to them, as 0.12x does"
 
 [ -x "$PFT" ] || skip "no pft/pft-static (configured with --disable-static)"
 
