@@ -211,6 +211,11 @@ fi
 ncores=$("$sweep" --pft="$PFT" --dry-run -p shared-vma --cpu-groups=core:allx1 \
 	2>/dev/null | sed -n 's/.* -t \([0-9]*\) .*/\1/p')
 [ -n "$ncores" ] || skip "no core topology in this machine's sysfs"
+if [ "$ncores" -lt 2 ]; then
+	# One allowed core (taskset -c 0): both layouts are the same point.
+	echo "cli-sweep-layout: one allowed core: the real sweep not counted" >&2
+	finish
+fi
 "$sweep" --pft="$PFT" -m 4M --rounds=1 --warmup=0 -r 2 -p shared-vma \
 	--cpu-groups=core:1x1,allx1 -o "$tmp/real" --no-plot -q \
 	>"$tmp/real.out" 2>"$tmp/real.err"
