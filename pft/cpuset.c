@@ -136,28 +136,33 @@ static void list_of(const cpu_set_t *set, size_t size, char *buf, size_t len)
  */
 void pft_enter_cpuset_within_mask(const char *name)
 {
-	size_t size, size2;
-	cpu_set_t *start = affinity(&size), *now;
-	char a[4096], b[4096];
-	int ret = pft_enter_cpuset(name);
+	size_t size, size2 = 0;
+	cpu_set_t *start = affinity(&size), *now = NULL;
+	char a[4096] = "", b[4096] = "";
+	int ret = pft_enter_cpuset(name), outside = 0;
 
+	if (!ret)
+		now = affinity(&size2);
+	if (start && now && size == size2) {
+		list_of(start, size, a, sizeof(a));
+		/* The cpuset's CPUs outside the starting mask: (start | now) ^ start */
+		CPU_OR_S(size, now, now, start);
+		CPU_XOR_S(size, now, now, start);
+		outside = CPU_COUNT_S(size, now);
+		if (outside)
+			list_of(now, size, b, sizeof(b));
+	}
+	/* Freed before any error exit: nothing of pft's own is left behind. */
+	CPU_FREE(start);
+	CPU_FREE(now);
 	if (ret == -ENOENT || ret == -EINVAL)
 		pft_usage_error("--cpuset '%s': no such cpuset", name);
 	if (ret)
 		pft_cpuset_error(name, ret);
-	now = affinity(&size2);
 	if (!start || !now || size != size2)
 		pft_fatal("--cpuset '%s': cannot read the CPU mask", name);
-	list_of(start, size, a, sizeof(a));
-	/* The cpuset's CPUs outside the starting mask: (start | now) ^ start */
-	CPU_OR_S(size, now, now, start);
-	CPU_XOR_S(size, now, now, start);
-	if (CPU_COUNT_S(size, now)) {
-		list_of(now, size, b, sizeof(b));
+	if (outside)
 		pft_usage_error("--cpuset '%s': its CPUs are not all within "
 				"those pft was started on (%s; outside: %s)",
 				name, a, b);
-	}
-	CPU_FREE(start);
-	CPU_FREE(now);
 }
