@@ -82,11 +82,14 @@ ar tv "$a" | awk '$2 != "0/0" || $NF == "" || $(NF - 1) != "1970" { bad = 1 }
 	END { exit bad }' || fail "archive members carry owners or dates: $(ar tv "$a")"
 
 # The internal helpers' names: the globals of the tests' convenience
-# library, which is the same code with nothing localized.
+# library, which is the same code with nothing localized.  Names a C
+# program cannot define are left out: the compiler's own (a sanitizer
+# build's __odr_asan.NAME, anything else reserved with two underscores).
 internal=$lib/.libs/libfaultgen-internal.a
 if [ -f "$internal" ]; then
 	nm -g --defined-only "$internal" | awk 'NF == 3 { print $3 }' |
-		grep -v '^faultgen_' | sort -u >"$tmp/internal"
+		grep -v '^faultgen_' | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' |
+		grep -v '^__' | sort -u >"$tmp/internal"
 else
 	: >"$tmp/internal"
 fi
