@@ -22,12 +22,7 @@ fail() {
 	failures=$((failures + 1))
 }
 
-make_var() {
-	# shellcheck disable=SC2016
-	printf 'print-var: ; @echo $(%s)\n' "$1" |
-		MAKEFLAGS='' MFLAGS='' MAKELEVEL='' make -s --no-print-directory \
-			-C "$top_builddir/${2:-}" -f Makefile -f - print-var
-}
+. "$top_srcdir/tests/make-var.sh"
 
 if [ ! -f "$lib/.libs/libfaultgen.a" ]; then
 	echo "abi-static: SKIP: no static library (configured with --disable-static)"

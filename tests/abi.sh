@@ -26,11 +26,7 @@ fail() {
 	failures=$((failures + 1))
 }
 
-make_var() {
-	printf 'print-var: ; @echo $(%s)\n' "$1" |
-		MAKEFLAGS= MFLAGS= MAKELEVEL= make -s --no-print-directory \
-			-C "$top_builddir" -f Makefile -f - print-var
-}
+. "$top_srcdir/tests/make-var.sh"
 
 if [ ! -f "$so" ]; then
 	echo "abi: SKIP: no shared library (configured with --disable-shared)"

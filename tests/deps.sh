@@ -8,7 +8,7 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
-: "${top_builddir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}"
 lib=$top_builddir/libfaultgen
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fg-deps.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -19,15 +19,11 @@ fail() {
 	failures=$((failures + 1))
 }
 
-make_var() {
-	printf 'print-var: ; @echo $(%s)\n' "$1" |
-		MAKEFLAGS= MFLAGS= MAKELEVEL= make -s --no-print-directory \
-			-C "$lib" -f Makefile -f - print-var
-}
+. "$top_srcdir/tests/make-var.sh"
 
 # The object of each C file of the installed library (PIC where built).
 objects=
-for src in $(make_var libfaultgen_la_SOURCES); do
+for src in $(make_var libfaultgen_la_SOURCES libfaultgen); do
 	case $src in *.c) ;; *) continue ;; esac
 	base=${src%.c}
 	if [ -f "$lib/.libs/$base.o" ]; then

@@ -22,12 +22,7 @@ fail() {
 	failures=$((failures + 1))
 }
 
-# Variables of the configured build (several: "A B" gives $(A) $(B)).
-make_var() {
-	printf 'print-var: ; @echo %s\n' "$(printf '$(%s) ' $1)" |
-		MAKEFLAGS= MFLAGS= MAKELEVEL= make -s --no-print-directory \
-			-C "$top_builddir/${2:-}" -f Makefile -f - print-var
-}
+. "$top_srcdir/tests/make-var.sh"
 
 # The build's own make flags (a jobserver of the make running this test)
 # are not ours.

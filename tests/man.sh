@@ -27,12 +27,7 @@ fail() {
 	failures=$((failures + 1))
 }
 
-# A variable of the configured build, as make sees it.
-make_var() {
-	printf 'print-var: ; @echo $(%s)\n' "$1" |
-		MAKEFLAGS= MFLAGS= MAKELEVEL= make -s --no-print-directory \
-			-C "$2" -f Makefile -f - print-var
-}
+. "$top_srcdir/tests/make-var.sh"
 
 # The exported functions: the version script, and the built library when
 # there is a shared one (abi.sh checks that the two agree).
@@ -115,9 +110,9 @@ check_xrefs() {
 
 # Every page is listed for installation (and so for the tarball).
 check_listed() {
-	listed=" $(make_var dist_man1_MANS "$top_builddir/man") \
-$(make_var dist_man3_MANS "$top_builddir/man") \
-$(make_var dist_man7_MANS "$top_builddir/man") "
+	listed=" $(make_var dist_man1_MANS man) \
+$(make_var dist_man3_MANS man) \
+$(make_var dist_man7_MANS man) "
 	for page in "$man"/man*/*.[0-9]; do
 		rel=${page#"$man"/}
 		case $listed in
@@ -214,8 +209,8 @@ check_example() {
 	esac
 }
 
-cc=$(make_var CC "$top_builddir")
-san=$(make_var SAN_CFLAGS "$top_builddir")
+cc=$(make_var CC)
+san=$(make_var SAN_CFLAGS)
 examples=0
 
 check_symbols_have_pages

@@ -24,8 +24,8 @@ case $needed in
 *libfaultgen*) fail "pft-static needs libfaultgen.so: $needed" ;;
 *libnuma*)
 	# configure names libnuma.a's path when it found the archive.
-	numa_static=$(printf 'p: ; @echo $(NUMA_STATIC_LIBS)\n' |
-		MAKEFLAGS='' make -s --no-print-directory -C "$top_builddir" -f Makefile -f - p)
+	. "$top_srcdir/tests/make-var.sh"
+	numa_static=$(make_var NUMA_STATIC_LIBS)
 	if [ -f "$numa_static" ]; then
 		fail "pft-static needs libnuma.so though $numa_static is there: $needed"
 	else
