@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=sh
 # make-var.sh - make_var, for the tests that ask the configured build what
 # it was configured with; sourced, not run.
 #
@@ -11,6 +12,6 @@
 make_var() {
 	# shellcheck disable=SC2016,SC2086
 	printf 'print-var: ; @echo $(strip %s)\n' "$(printf '$(%s) ' $1)" |
-		MAKEFLAGS= MFLAGS= MAKELEVEL= make -s --no-print-directory \
+		MAKEFLAGS='' MFLAGS='' MAKELEVEL='' make -s --no-print-directory \
 			-C "${top_builddir:?}/${2:-}" -f Makefile -f - print-var
 }

@@ -79,28 +79,31 @@ copy_tree() {
 	git -C "$top" ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$1")
 }
 
-# The whole make check in a copy built with ASan and UBSan ($1: compiler).
-# A second argument names the tests to run (default: all of them).
+# The tests of tests/Makefile.am's groups ($1, e.g. "cli_tests
+# dist_tests") in the configured tree $2.
+tests_of() {
+	(top_builddir=$2 && . "$top/tests/make-var.sh" && make_var "$1" tests)
+}
+
+# make check in a copy built with ASan and UBSan ($1: compiler), of the
+# tests named by $2.
 check_sanitized() {
 	dir=/tmp/fg-san-$1
-	san_tests=${2:-}
 	copy_tree "$dir"
 	(cd "$dir" && ./autogen.sh >/dev/null && CC=$1 ./configure -q \
 		--enable-sanitizers && make -j"$jobs" -s >/dev/null &&
 		export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 &&
-		if [ -n "$san_tests" ]; then
-			make -j"$jobs" -s check TESTS="$san_tests"
-		else
-			make -j"$jobs" -s check
-		fi) >"$logdir/san-$1.out" 2>&1
+		make -j"$jobs" -s check TESTS="$2") >"$logdir/san-$1.out" 2>&1
 	rc=$?
 	tally "$dir"
 	[ $rc -eq 0 ] || { tail -n 30 "$logdir/san-$1.out" >&2; check_dump "$dir"; }
 	return $rc
 }
 
-# A packager's build: hardening flags from the environment, a check run,
-# and a second build of the same tree that must give identical binaries.
+# A packager's build: hardening flags from the environment, a check run
+# of the C suites, pft's command line and the examples (what
+# _FORTIFY_SOURCE and the stack protector could stop), and a second build
+# of the same tree that must give identical binaries.
 packager_build() {
 	dir=/tmp/fg-pkg
 	copy_tree "$dir"
@@ -108,7 +111,9 @@ packager_build() {
 		CFLAGS="-g -O2 -fstack-protector-strong -Wformat -Werror=format-security -ffile-prefix-map=$dir=." \
 		CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=2" \
 		LDFLAGS="-Wl,-z,relro -Wl,-z,now" ./configure -q &&
-		make -j"$jobs" -s >/dev/null && make -j"$jobs" -s check &&
+		make -j"$jobs" -s >/dev/null &&
+		make -j"$jobs" -s check TESTS="$(tests_of \
+			"check_PROGRAMS cli_tests example_tests" "$dir")" &&
 		sha256sum libfaultgen/.libs/libfaultgen.so.* pft/pft \
 			libfaultgen/.libs/libfaultgen.a >first.sha &&
 		make -s clean >/dev/null && make -j"$jobs" -s >/dev/null &&
@@ -119,8 +124,8 @@ packager_build() {
 	return $rc
 }
 
-# distcheck with an optional part left out ($1: configure flag), and the
-# tests that part touches ($2): the whole suite already ran from the
+# distcheck with optional parts left out ($1: configure flags), and the
+# tests those parts touch ($2): the whole suite already ran from the
 # tarball in the full distcheck.
 distcheck_without() {
 	make -j"$jobs" -s distcheck DISTCHECK_CONFIGURE_FLAGS="$1" \
@@ -214,18 +219,19 @@ step "make check (as $(id -un))" check_root
 step "make check (unprivileged user)" check_user
 step "make check (taskset -c 0)" check_one_cpu
 step "make distcheck" distcheck
-step "make distcheck (--without-cpuset)" distcheck_without --without-cpuset \
-	"check_cpuset check_attr"
-step "make distcheck (--disable-jni)" distcheck_without --disable-jni \
-	"pretouch-jni.sh"
+step "make distcheck (--without-cpuset --disable-jni)" distcheck_without \
+	"--without-cpuset --disable-jni" "check_cpuset check_attr pretouch-jni.sh"
 step "packager build (hardening flags, reproducible)" packager_build
-step "make check (gcc, ASan+UBSan)" check_sanitized gcc
+# gcc's sanitizers on every test but pft-sweep's: those drive pft through
+# Python, along paths the CLI tests take (CI's time is a budget).
+step "make check (gcc, ASan+UBSan; all but pft-sweep's)" check_sanitized gcc \
+	"$(tests_of "check_PROGRAMS cli_tests dist_tests example_tests jni_tests \
+harness_tests" "$top")"
 # clang's sanitizers on the library's suites and pft's option and output
-# paths; gcc's above run everything (CI's time is a budget).
+# paths; gcc's above run all but pft-sweep's (CI's time is a budget).
 step "make check (clang, ASan+UBSan; C suites, pft options and output)" \
-	check_sanitized clang "check_parse check_attr check_cpus check_cpuset \
-check_run check_failure check_collapse check_pretouch check_measure check_util \
-check_numa check_pft_setup cli-badargs.sh cli-json.sh cli-numa.sh"
+	check_sanitized clang "$(tests_of check_PROGRAMS "$top") cli-badargs.sh \
+cli-json.sh cli-numa.sh"
 step "valgrind memcheck" memcheck
 step "fuzzing" fuzz
 step "cppcheck and clang-tidy" static_analysis
