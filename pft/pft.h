@@ -177,7 +177,8 @@ unsigned long pft_parse_count(const char *opt, const char *s,
 			      unsigned long min, unsigned long max);
 void pft_opts_release(struct pft_opts *o);
 
-/* rules.c: pft's copies of the library's rules (to become library calls) */
+/* rules.c: the front end's own rules */
+bool pft_repeats(const struct pft_opts *o);
 void pft_check_combinations(struct pft_opts *o);
 void pft_check_chunk(const struct pft_opts *o, const char *s);
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,

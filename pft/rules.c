@@ -35,10 +35,16 @@ static void check_pretouch(const struct pft_opts *o)
 				"the touch with --pretouch", o->touch_opt);
 }
 
+/* Repeat-with-zap: measured rounds or a duration. */
+bool pft_repeats(const struct pft_opts *o)
+{
+	return o->rounds || o->duration > 0;
+}
+
 /* Combinations no single option can judge; checked after all are read. */
 void pft_check_combinations(struct pft_opts *o)
 {
-	bool repeat_mode = o->rounds || o->duration > 0;
+	bool repeat_mode = pft_repeats(o);
 	bool collapse = o->pattern == FAULTGEN_RO_COLLAPSE;
 
 	if (!repeat_mode && o->zap_given)

@@ -191,7 +191,7 @@ static void set_numa(struct builder *b)
 	if ((o->json || o->per_worker) &&
 	    (o->pattern == FAULTGEN_SHARED_VMA ||
 	     o->pattern == FAULTGEN_PER_THREAD_VMA) &&
-	    (!(o->rounds || o->duration > 0) || o->numa_opt))
+	    (!pft_repeats(o) || o->numa_opt))
 		check_set(b, faultgen_attr_set_node_pages(b->a, 1),
 			  PFT_SET_NONE, "--json", NULL, NULL);
 }
