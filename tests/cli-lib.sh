@@ -65,6 +65,13 @@ nr_allowed() {
 	python3 -c 'import os; print(len(os.sched_getaffinity(0)))'
 }
 
+# Skips unless N CPUs are allowed, for tests of 0.12x's command lines
+# with N workers: pft clips the workers to the allowed CPUs, as 0.12x does.
+need_cpus() {
+	[ "$(nr_allowed)" -ge "$1" ] ||
+		skip "needs $1 allowed CPUs: pft clips the workers to them, as 0.12x does"
+}
+
 # mmtests' rule: delete every 's'; a line with a letter left is skipped.
 is_result_line() {
 	! printf '%s\n' "$1" | tr -d s | grep -q '[A-Za-z]'

@@ -16,8 +16,7 @@
 : "${top_srcdir:?}" "${top_builddir:?}"
 PFT=$top_builddir/pft/pft-static
 . "$top_srcdir/tests/cli-lib.sh"
-[ "$(nr_allowed)" -ge 2 ] ||
-	skip "needs 2 allowed CPUs: pft clips the workers to them, as 0.12x does"
+need_cpus 2
 
 contrib=$top_srcdir/contrib/mmtests
 fixtures=$top_srcdir/tests/harness

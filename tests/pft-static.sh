@@ -9,8 +9,7 @@
 : "${top_builddir:?}" "${top_srcdir:?}"
 PFT=$top_builddir/pft/pft-static
 . "$top_srcdir/tests/cli-lib.sh"
-[ "$(nr_allowed)" -ge 2 ] ||
-	skip "needs 2 allowed CPUs: pft clips the workers to them, as 0.12x does"
+need_cpus 2
 
 [ -x "$PFT" ] || skip "no pft/pft-static (configured with --disable-static)"
 
