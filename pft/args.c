@@ -55,6 +55,7 @@ enum long_only {
 	OPT_GC,
 	OPT_FORCE,
 	OPT_OVERSUBSCRIBE,
+	OPT_LIST_PATTERNS,
 };
 
 static const struct option long_options[] = {
@@ -102,6 +103,7 @@ static const struct option long_options[] = {
 	{ "jdk", required_argument, NULL, OPT_JDK },
 	{ "gc", required_argument, NULL, OPT_GC },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -351,6 +353,13 @@ static void opt_version(struct pft_opts *o, const struct pft_option *opt,
 {
 	(void)o, (void)opt, (void)s;
 	pft_print_version();
+}
+
+static void opt_list_patterns(struct pft_opts *o,
+			      const struct pft_option *opt, const char *s)
+{
+	(void)o, (void)opt, (void)s;
+	pft_print_patterns();
 }
 
 static void opt_noclear(struct pft_opts *o, const struct pft_option *opt,
@@ -608,6 +617,8 @@ static const struct pft_option options[] = {
 	OPT_VAL('S', "-S", PFT_SET_BACKING, opt_backing, FAULTGEN_BACKING_SYSV),
 	FLAG('T', "-T", PFT_SET_NONE, title),
 	OPT('V', "-V", PFT_SET_NONE, opt_version),
+	OPT(OPT_LIST_PATTERNS, "--list-patterns", PFT_SET_NONE,
+	    opt_list_patterns),
 	OPT_VAL('Z', "-Z", PFT_SET_BACKING, opt_backing,
 		FAULTGEN_BACKING_DEVZERO),
 	OPT(OPT_PATTERN, "--pattern", PFT_SET_PATTERN, opt_pattern),

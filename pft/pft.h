@@ -145,6 +145,7 @@ pft_fatal(const char *fmt, ...);
 /* usage.c */
 __attribute__((noreturn)) void pft_print_help(void);
 __attribute__((noreturn)) void pft_print_version(void);
+__attribute__((noreturn)) void pft_print_patterns(void);
 
 /* Node masks pft reads from the library: up to 1024 nodes. */
 #define PFT_MAX_NODES 1024

@@ -44,6 +44,7 @@ static const char usage_text[] =
 "  -V, --version          print the version on stderr and exit\n"
 "  -C                     no-clear pages: not supported by this kernel\n"
 "  -h, --help             print this help and exit\n"
+"      --list-patterns    print the pattern names, one a line, and exit\n"
 "  TAG                    label for the TAG line of -T\n"
 "Workload:\n"
 "  --pattern=P            shared-vma (default), per-thread-vma, ro-collapse,\n"
@@ -99,4 +100,12 @@ void pft_print_version(void)
 		faultgen_version(),
 		faultgen_has_libcpuset() ? "built in" : "not built in");
 	exit(PFT_EXIT_OK);
+}
+
+/* The names --pattern takes, for scripts (pft-sweep). */
+void pft_print_patterns(void)
+{
+	for (const struct pft_name *p = pft_patterns; p->name; p++)
+		puts(p->name);
+	exit(fflush(stdout) ? PFT_EXIT_FAIL : PFT_EXIT_OK);
 }

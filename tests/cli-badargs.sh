@@ -182,5 +182,19 @@ run_pft help -h
 [ "$rc" -eq 0 ] && grep -q '^Usage: pft' "$tmp/help.out" && [ ! -s "$tmp/help.err" ] &&
 	ok || fail "-h: exit $rc, stdout '$(head -n 1 "$tmp/help.out")'"
 
+# --list-patterns: the names --pattern takes, one a line, and each of them
+# is one --pattern accepts (shared-vma first, the default).
+run_pft patterns --list-patterns
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/patterns.out")" = shared-vma ] &&
+	[ "$(wc -l <"$tmp/patterns.out")" -ge 4 ] && [ ! -s "$tmp/patterns.err" ] &&
+	ok || fail "--list-patterns: exit $rc, $(cat "$tmp/patterns.out")"
+while read -r pat; do
+	run_pft "pattern-$pat" --pattern="$pat" --bogus-option
+	grep -q "unknown option '--bogus-option'" "$tmp/pattern-$pat.err" &&
+		ok || fail "--pattern=$pat from --list-patterns: $(cat "$tmp/pattern-$pat.err")"
+done <"$tmp/patterns.out"
+run_pft nopattern --pattern=no-such-pattern
+[ "$rc" -eq 2 ] && ok || fail "--pattern=no-such-pattern: exit $rc"
+
 [ "$passes" -ge 75 ] || fail "only $passes checks passed"
 finish
