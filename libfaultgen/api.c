@@ -113,7 +113,7 @@ FG_EXPORT void faultgen_attr_free(struct faultgen_attr *attr)
 FG_EXPORT int faultgen_attr_set_pattern(struct faultgen_attr *attr,
 					enum faultgen_pattern pattern)
 {
-	if (!attr || (unsigned int)pattern > FAULTGEN_PRETOUCH)
+	if (!attr || !fg_pattern(pattern))
 		return api_rc(-EINVAL);
 	attr->pattern = pattern;
 	return 0;
@@ -811,6 +811,60 @@ faultgen_collapse_verdict(enum faultgen_protect protect, unsigned int ranges,
 FG_EXPORT const char *faultgen_verdict_name(enum faultgen_verdict verdict)
 {
 	return fg_verdict_name(verdict);
+}
+
+/* ---- patterns (LIBFAULTGEN_1.2) ----------------------------------------- */
+
+FG_EXPORT int faultgen_pattern_count(void)
+{
+	int n = 0;
+
+	while (fg_pattern((enum faultgen_pattern)n))
+		n++;
+	return n;
+}
+
+FG_EXPORT const char *faultgen_pattern_name(enum faultgen_pattern pattern)
+{
+	const struct fg_pattern *p = fg_pattern(pattern);
+
+	return p ? p->name : NULL;
+}
+
+FG_EXPORT int faultgen_pattern_from_name(const char *name,
+					 enum faultgen_pattern *pattern)
+{
+	const struct fg_pattern *p;
+
+	if (!name || !pattern)
+		return api_rc(-EINVAL);
+	for (int i = 0; (p = fg_pattern((enum faultgen_pattern)i)); i++) {
+		if (strcmp(p->name, name) == 0) {
+			*pattern = (enum faultgen_pattern)i;
+			return 0;
+		}
+	}
+	return api_rc(-ENOENT);
+}
+
+FG_EXPORT int faultgen_pattern_reads(enum faultgen_pattern pattern,
+				     enum faultgen_setting setting)
+{
+	const struct fg_pattern *p = fg_pattern(pattern);
+
+	if (!p || (unsigned int)setting >= FG_NR_SETTINGS ||
+	    setting == FAULTGEN_SETTING_NONE)
+		return api_rc(-EINVAL);
+	return (p->reads & FG_SETTING(setting)) ? 1 : 0;
+}
+
+FG_EXPORT int faultgen_pattern_unbound_workers(enum faultgen_pattern pattern)
+{
+	const struct fg_pattern *p = fg_pattern(pattern);
+
+	if (!p)
+		return api_rc(-EINVAL);
+	return p->unbound_workers ? 1 : 0;
 }
 
 /* ---- pretouch ---------------------------------------------------------- */

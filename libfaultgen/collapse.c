@@ -48,7 +48,10 @@ struct fg_progress {
 	unsigned int collapsed;
 };
 
+/* The pattern's state (fg_pattern_state); `active` from exec to
+ * release. */
 struct fg_collapse_state {
+	bool active;
 	struct fg_resv resv; /* PROT_NONE guards: no VMA merges */
 	char *region;
 	size_t len;
@@ -317,7 +320,7 @@ static int count_huge(struct fg_collapse_state *st)
 /* One worker: MADV_COLLAPSE of each of its ranges, each timed. */
 static int collapse_body(struct faultgen_run *run, unsigned int i)
 {
-	struct fg_collapse_state *st = run->collapse;
+	struct fg_collapse_state *st = fg_pattern_state(run);
 	struct fg_wstat *w = &run->sh->w[i];
 	unsigned int first = i * st->per_worker;
 	struct fg_usage at;
@@ -692,16 +695,13 @@ static int eligible_ranges(struct faultgen_run *run,
 static int collapse_exec(struct faultgen_run *run)
 {
 	size_t ps = (size_t)run->pagesize;
-	struct fg_collapse_state *st;
+	struct fg_collapse_state *st = fg_pattern_state(run);
 	int ret, eligible;
 
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
+	st->active = true;
 	st->child = -1;
 	st->child_fd = -1;
 	st->pagemap_fd = -1;
-	run->collapse = st;
 	ret = setup(run, st);
 	eligible = ret ? ret : eligible_ranges(run, st);
 	if (eligible < 0)
@@ -727,9 +727,9 @@ static int collapse_exec(struct faultgen_run *run)
 
 static void collapse_release(struct faultgen_run *run)
 {
-	struct fg_collapse_state *st = run->collapse;
+	struct fg_collapse_state *st = fg_pattern_state(run);
 
-	if (!st)
+	if (!st || !st->active)
 		return;
 	release_holder(st);
 	if (st->pagemap_fd >= 0)
@@ -741,8 +741,7 @@ static void collapse_release(struct faultgen_run *run)
 	free(st->huge);
 	free(st->order);
 	free(st->progress);
-	free(st);
-	run->collapse = NULL;
+	memset(st, 0, sizeof(*st));
 	free(run->waddr);
 	free(run->wlen);
 	run->waddr = NULL;
@@ -787,6 +786,11 @@ static int collapse_check(const struct faultgen_attr *a,
 }
 
 const struct fg_pattern fg_ro_collapse_pattern = {
+	.name = "ro-collapse",
+	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_PROTECT) |
+		 FG_SETTING(FAULTGEN_SETTING_COLLAPSE) |
+		 FG_SETTING(FAULTGEN_SETTING_TIMEOUT),
+	.state_size = sizeof(struct fg_collapse_state),
 	.check = collapse_check,
 	.exec = collapse_exec,
 	.release = collapse_release,
@@ -795,9 +799,12 @@ const struct fg_pattern fg_ro_collapse_pattern = {
 /* The collapse state of a run that completed, or NULL. */
 static const struct fg_collapse_state *done_state(const struct faultgen_run *run)
 {
-	if (!run->executed || run->status)
+	const struct fg_collapse_state *st;
+
+	if (!run->executed || run->status || run->ops != &fg_ro_collapse_pattern)
 		return NULL;
-	return run->collapse;
+	st = fg_pattern_state(run);
+	return st && st->active ? st : NULL;
 }
 
 int fg_collapse_result(const struct faultgen_run *run,

@@ -290,14 +290,27 @@ static void fault_release(struct faultgen_run *run)
 	fg_memory_release(run);
 }
 
+/* What both read beyond every pattern's settings. */
+#define FAULT_READS                                                        \
+	(FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_SHM_LOCK) |          \
+	 FG_SETTING(FAULTGEN_SETTING_TOUCH) |                               \
+	 FG_SETTING(FAULTGEN_SETTING_CACHELINES) |                          \
+	 FG_SETTING(FAULTGEN_SETTING_THP) | FG_SETTING(FAULTGEN_SETTING_ZAP) | \
+	 FG_SETTING(FAULTGEN_SETTING_WARMUP))
+
 const struct fg_pattern fg_shared_vma_pattern = {
+	.name = "shared-vma",
+	.reads = FAULT_READS,
 	.check = shared_vma_check,
 	.exec = fault_exec,
 	.release = fault_release,
 };
 
 const struct fg_pattern fg_per_thread_vma_pattern = {
+	.name = "per-thread-vma",
+	.reads = FAULT_READS,
 	.check = per_thread_vma_check,
 	.exec = fault_exec,
 	.release = fault_release,
+	.own_mappings = true,
 };

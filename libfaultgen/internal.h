@@ -151,7 +151,6 @@ struct fg_shared {
 	struct fg_gate measure; /* after warm-up, measuring starts together */
 	_Atomic uint32_t cancel; /* 1: stop as soon as possible */
 	_Atomic uint32_t done;   /* workers that finished (futex word) */
-	_Atomic uint64_t cursor; /* pretouch: the next chunk's offset */
 	struct fg_wstat w[];
 };
 
@@ -162,14 +161,42 @@ struct fg_resv {
 };
 
 struct faultgen_run;
-struct fg_collapse_state;
+
+/* A set of settings: bit FAULTGEN_SETTING_x. */
+#define FG_SETTING(s) (1ULL << (s))
+#define FG_NR_SETTINGS (FAULTGEN_SETTING_NODE_PAGES + 1)
+/* What every pattern reads: where and on which CPUs, and the setting
+ * that names the pattern. */
+#define FG_READS_COMMON                                                    \
+	(FG_SETTING(FAULTGEN_SETTING_PATTERN) |                             \
+	 FG_SETTING(FAULTGEN_SETTING_SIZE) |                                \
+	 FG_SETTING(FAULTGEN_SETTING_WORKERS) |                             \
+	 FG_SETTING(FAULTGEN_SETTING_BACKING) |                             \
+	 FG_SETTING(FAULTGEN_SETTING_NUMA) |                                \
+	 FG_SETTING(FAULTGEN_SETTING_CPUS) |                                \
+	 FG_SETTING(FAULTGEN_SETTING_CPUSET) |                              \
+	 FG_SETTING(FAULTGEN_SETTING_PIN) |                                 \
+	 FG_SETTING(FAULTGEN_SETTING_SCHED_FIFO) |                          \
+	 FG_SETTING(FAULTGEN_SETTING_OVERSUBSCRIBE) |                       \
+	 FG_SETTING(FAULTGEN_SETTING_CALLER_WORKER) |                       \
+	 FG_SETTING(FAULTGEN_SETTING_REPEAT) |                              \
+	 FG_SETTING(FAULTGEN_SETTING_REGION) |                              \
+	 FG_SETTING(FAULTGEN_SETTING_NODE_PAGES))
 
 /*
- * A pattern, as run.c sees it.  run.c resolves the CPUs and allocates the
+ * A pattern: one unit, in one file of its own.  It names itself, says
+ * which settings it reads (a setting it does not read has no effect on
+ * its runs), keeps its own state (state_size bytes that run.c allocates
+ * zeroed where forked workers see them too, fg_pattern_state) and runs
+ * through its operations.  run.c resolves the CPUs and allocates the
  * shared state, then calls exec, which maps, starts the workers through
  * fg_workers_run and folds the figures; release frees what exec left.
+ * Adding one: docs/adding-a-pattern.md.
  */
 struct fg_pattern {
+	const char *name; /* as faultgen_pattern_name gives it */
+	uint64_t reads;   /* FG_SETTING() bits */
+	size_t state_size;
 	/* The combination rules of this pattern (attr.c has the common
 	 * ones): 0, or -EINVAL with *c filled. */
 	int (*check)(const struct faultgen_attr *a,
@@ -180,6 +207,9 @@ struct fg_pattern {
 	void (*release)(struct faultgen_run *run);
 	/* May run more workers than allowed CPUs without oversubscribe. */
 	bool unbound_workers;
+	/* Each worker faults a mapping of its own (memory.c lays them out
+	 * apart; the result's bytes are the workers' mappings). */
+	bool own_mappings;
 };
 
 struct faultgen_run {
@@ -225,13 +255,22 @@ struct faultgen_run {
 	bool *reaped; /* with pids: held by the run, so children see it used */
 	void *caller_mask; /* cpu_set_t: the calling thread's, while it works */
 	struct faultgen_result result;
-	struct fg_collapse_state *collapse;
+	void *state; /* the pattern's own (state_size bytes), or NULL */
+	size_t state_len;
 };
 
 /* A cancel asked of the workers (faultgen_run_cancel, a failed worker). */
 static inline bool fg_cancel_requested(const struct fg_shared *sh)
 {
 	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
+}
+
+/* The pattern's own state (struct fg_pattern's state_size bytes, zeroed,
+ * shared with forked workers); NULL before the run is prepared or when
+ * the pattern keeps none. */
+static inline void *fg_pattern_state(const struct faultgen_run *run)
+{
+	return run->state;
 }
 
 static inline uint64_t fg_round_up(uint64_t v, uint64_t a)
@@ -416,6 +455,7 @@ FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 				   uint64_t *off, uint64_t *len);
 
 /* run.c */
+const struct fg_pattern *fg_pattern(enum faultgen_pattern p);
 const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a);
 int fg_attr_check(const struct faultgen_attr *a, struct faultgen_conflict *c);
 int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out);

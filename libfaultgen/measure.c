@@ -249,7 +249,7 @@ void fg_measure_fold(struct faultgen_run *run)
 	r->workers = n;
 	r->pagesize = (unsigned int)run->pagesize;
 	r->bytes = run->base_len;
-	if (run->attr.pattern == FAULTGEN_PER_THREAD_VMA)
+	if (run->ops->own_mappings)
 		r->bytes = (uint64_t)run->slice_len * n;
 	r->pages_per_round = run->slice_pages * n;
 	fold_workers(run, r);

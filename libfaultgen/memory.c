@@ -249,7 +249,7 @@ int fg_memory_setup(struct faultgen_run *run)
 		if (run->zero_fd < 0)
 			return -errno;
 	}
-	if (a->pattern == FAULTGEN_PER_THREAD_VMA)
+	if (run->ops->own_mappings)
 		return map_per_thread(run);
 	return map_shared_vma(run);
 }

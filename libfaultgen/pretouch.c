@@ -29,6 +29,11 @@
 /* A worker waiting for a task to open looks for a cancel this often. */
 #define WAIT_POLL_NS (10 * 1000 * 1000LL)
 
+/* The pattern's state (fg_pattern_state): what the workers share. */
+struct pt_state {
+	_Atomic uint64_t cursor; /* the next chunk's offset */
+};
+
 struct pt_task {
 	uint64_t off; /* from run->base */
 	uint64_t len;
@@ -236,10 +241,11 @@ static int run_chunks(struct faultgen_run *run, const struct pt_task *t,
 		      struct fg_wstat *w)
 {
 	struct fg_shared *sh = run->sh;
+	struct pt_state *st = fg_pattern_state(run);
 	uint64_t off, len;
 	int ret;
 
-	while (fg_pretouch_claim(&sh->cursor, t->off, t->off + t->len,
+	while (fg_pretouch_claim(&st->cursor, t->off, t->off + t->len,
 				 run->attr.chunk, &off, &len)) {
 		if (fg_cancel_requested(sh))
 			return -ECANCELED;
@@ -388,7 +394,7 @@ static int pretouch_exec(struct faultgen_run *run)
 	ret = a->region ? use_region(run, &p) : map_plan(run, &p);
 	if (ret)
 		return ret;
-	atomic_store(&run->sh->cursor, 0);
+	atomic_store(&((struct pt_state *)fg_pattern_state(run))->cursor, 0);
 	atomic_store(&run->sh->measure.ready, 0);
 	t0 = fg_now_ns();
 	ret = fg_workers_run(run, &pretouch_work);
@@ -444,6 +450,12 @@ static void pretouch_release(struct faultgen_run *run)
 
 /* The JVM's pretouch may run more workers than CPUs. */
 const struct fg_pattern fg_pretouch_pattern = {
+	.name = "pretouch",
+	.reads = (FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_THP) |
+		  FG_SETTING(FAULTGEN_SETTING_PRETOUCH_TOUCH) |
+		  FG_SETTING(FAULTGEN_SETTING_CHUNK_SIZE) |
+		  FG_SETTING(FAULTGEN_SETTING_JVM)),
+	.state_size = sizeof(struct pt_state),
 	.check = pretouch_check,
 	.default_workers = pretouch_default_workers,
 	.exec = pretouch_exec,

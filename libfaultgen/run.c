@@ -15,19 +15,43 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* The patterns, by their enum value. */
+static const struct fg_pattern *const patterns[] = {
+	[FAULTGEN_SHARED_VMA] = &fg_shared_vma_pattern,
+	[FAULTGEN_PER_THREAD_VMA] = &fg_per_thread_vma_pattern,
+	[FAULTGEN_RO_COLLAPSE] = &fg_ro_collapse_pattern,
+	[FAULTGEN_PRETOUCH] = &fg_pretouch_pattern,
+};
+
+/* The pattern of value p, or NULL. */
+const struct fg_pattern *fg_pattern(enum faultgen_pattern p)
+{
+	if ((unsigned int)p >= sizeof(patterns) / sizeof(patterns[0]))
+		return NULL;
+	return patterns[p];
+}
+
 const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a)
 {
-	switch (a->pattern) {
-	case FAULTGEN_SHARED_VMA:
-		return &fg_shared_vma_pattern;
-	case FAULTGEN_PER_THREAD_VMA:
-		return &fg_per_thread_vma_pattern;
-	case FAULTGEN_RO_COLLAPSE:
-		return &fg_ro_collapse_pattern;
-	case FAULTGEN_PRETOUCH:
-		return &fg_pretouch_pattern;
-	}
-	return NULL;
+	return fg_pattern(a->pattern);
+}
+
+/* Zeroed, in memory that forked workers share. */
+static int alloc_state(struct faultgen_run *run)
+{
+	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
+							    MAP_PRIVATE;
+	void *p;
+
+	if (!run->ops->state_size)
+		return 0;
+	p = mmap(NULL, run->ops->state_size, PROT_READ | PROT_WRITE,
+		 share | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	run->state = p;
+	run->state_len = run->ops->state_size;
+	return 0;
 }
 
 /* The rules every pattern shares, then the pattern's own. */
@@ -152,6 +176,8 @@ static int prepare(struct faultgen_run *run)
 		ret = prepare_masks(run);
 	if (!ret)
 		ret = alloc_shared(run);
+	if (!ret)
+		ret = alloc_state(run);
 	if (!ret && a->node_pages)
 		ret = alloc_node_pages(run);
 	return ret;
@@ -196,6 +222,8 @@ void fg_run_cancel(struct faultgen_run *run)
 void fg_run_free(struct faultgen_run *run)
 {
 	run->ops->release(run);
+	if (run->state)
+		munmap(run->state, run->state_len);
 	if (run->sh)
 		munmap(run->sh, run->sh_len);
 	if (run->round_ns)

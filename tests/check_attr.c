@@ -1384,6 +1384,134 @@ START_TEST(check_honours_the_callers_struct_size)
 }
 END_TEST
 
+
+/* ---- the patterns as data (LIBFAULTGEN_1.2) ---------------------------- */
+
+START_TEST(pattern_names_round_trip)
+{
+	static const char *const documented[] = { "shared-vma",
+						   "per-thread-vma",
+						   "ro-collapse", "pretouch" };
+	int n = faultgen_pattern_count();
+	enum faultgen_pattern p;
+
+	ck_assert_int_ge(n, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_str_eq(faultgen_pattern_name(i), documented[i]);
+	for (int i = 0; i < n; i++) {
+		p = (enum faultgen_pattern)-1;
+		ck_assert_ptr_nonnull(faultgen_pattern_name(i));
+		ck_assert_int_eq(
+			faultgen_pattern_from_name(faultgen_pattern_name(i), &p),
+			0);
+		ck_assert_int_eq(p, i);
+	}
+	ck_assert_ptr_null(faultgen_pattern_name(n));
+	ck_assert_ptr_null(faultgen_pattern_name((enum faultgen_pattern)-1));
+	ck_assert_int_eq(faultgen_pattern_from_name("no-such", &p), -ENOENT);
+	ck_assert_int_eq(faultgen_pattern_from_name("", &p), -ENOENT);
+	ck_assert_int_eq(faultgen_pattern_from_name(NULL, &p), -EINVAL);
+	ck_assert_int_eq(faultgen_pattern_from_name("pretouch", NULL), -EINVAL);
+}
+END_TEST
+
+/* The set_pattern setter takes exactly the patterns the count gives. */
+START_TEST(set_pattern_takes_the_counted_patterns)
+{
+	struct faultgen_attr *a;
+	int n = faultgen_pattern_count();
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(faultgen_attr_set_pattern(a, i), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, n), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_pattern(a), n - 1);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The knobs faultgen_attr_set_protect(3), set_pretouch_touch(3) and
+ * friends document as one pattern's, and the ones every pattern reads. */
+START_TEST(pattern_reads_its_own_knobs)
+{
+	static const struct {
+		enum faultgen_pattern p;
+		enum faultgen_setting s;
+		int reads;
+	} cases[] = {
+		{ FAULTGEN_RO_COLLAPSE, FAULTGEN_SETTING_PROTECT, 1 },
+		{ FAULTGEN_RO_COLLAPSE, FAULTGEN_SETTING_COLLAPSE, 1 },
+		{ FAULTGEN_RO_COLLAPSE, FAULTGEN_SETTING_TIMEOUT, 1 },
+		{ FAULTGEN_SHARED_VMA, FAULTGEN_SETTING_PROTECT, 0 },
+		{ FAULTGEN_PRETOUCH, FAULTGEN_SETTING_TIMEOUT, 0 },
+		{ FAULTGEN_PRETOUCH, FAULTGEN_SETTING_PRETOUCH_TOUCH, 1 },
+		{ FAULTGEN_PRETOUCH, FAULTGEN_SETTING_CHUNK_SIZE, 1 },
+		{ FAULTGEN_PRETOUCH, FAULTGEN_SETTING_JVM, 1 },
+		{ FAULTGEN_PRETOUCH, FAULTGEN_SETTING_TOUCH, 0 },
+		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_SETTING_JVM, 0 },
+		{ FAULTGEN_SHARED_VMA, FAULTGEN_SETTING_TOUCH, 1 },
+		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_SETTING_ZAP, 1 },
+		{ FAULTGEN_RO_COLLAPSE, FAULTGEN_SETTING_ZAP, 0 },
+	};
+	int n = faultgen_pattern_count();
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(faultgen_pattern_reads(cases[i].p, cases[i].s) ==
+				      cases[i].reads,
+			      "case %zu", i);
+	for (int p = 0; p < n; p++) {
+		ck_assert_int_eq(faultgen_pattern_reads(p, FAULTGEN_SETTING_PATTERN), 1);
+		ck_assert_int_eq(faultgen_pattern_reads(p, FAULTGEN_SETTING_SIZE), 1);
+		ck_assert_int_eq(faultgen_pattern_reads(p, FAULTGEN_SETTING_CPUS), 1);
+		ck_assert_int_eq(faultgen_pattern_reads(p, FAULTGEN_SETTING_NONE),
+				 -EINVAL);
+		ck_assert_int_eq(faultgen_pattern_reads(p, (enum faultgen_setting)1000),
+				 -EINVAL);
+	}
+	ck_assert_int_eq(faultgen_pattern_reads(n, FAULTGEN_SETTING_SIZE),
+			 -EINVAL);
+}
+END_TEST
+
+/*
+ * A pattern that is not unbound fails a run with more workers than CPUs
+ * (without oversubscribe); pretouch, the unbound one, runs it.  Seen by
+ * running both, not from the flag.
+ */
+START_TEST(unbound_workers_is_what_a_run_allows)
+{
+	static const enum faultgen_pattern ps[] = { FAULTGEN_SHARED_VMA,
+						    FAULTGEN_PRETOUCH };
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	unsigned int cpus;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ret = faultgen_attr_get_cpus(a, NULL, 0);
+	ck_assert_int_gt(ret, 0);
+	cpus = (unsigned int)ret;
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(faultgen_attr_set_pattern(a, ps[i]), 0);
+		ck_assert_int_eq(faultgen_attr_set_workers(a, cpus + 1,
+							   FAULTGEN_THREADS), 0);
+		ck_assert_int_eq(faultgen_attr_set_size(a, 64ULL << 20), 0);
+		ret = faultgen_run_new(a, &run);
+		if (faultgen_pattern_unbound_workers(ps[i]) == 1) {
+			ck_assert_int_eq(ret, 0);
+			faultgen_run_free(run);
+		} else {
+			ck_assert_int_eq(ret, -EINVAL);
+		}
+	}
+	ck_assert_int_eq(faultgen_pattern_unbound_workers(FAULTGEN_PRETOUCH), 1);
+	ck_assert_int_eq(faultgen_pattern_unbound_workers(FAULTGEN_SHARED_VMA), 0);
+	ck_assert_int_eq(faultgen_pattern_unbound_workers(faultgen_pattern_count()),
+			 -EINVAL);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 static Suite *attr_suite(void)
 {
 	Suite *s = suite_create("attr");
@@ -1405,6 +1533,14 @@ static Suite *attr_suite(void)
 	tcase_add_loop_test(tc, check_accepts_what_no_rule_forbids, 0,
 			    (int)(sizeof(allowed) / sizeof(allowed[0])));
 	tcase_add_test(tc, check_honours_the_callers_struct_size);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("patterns");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, pattern_names_round_trip);
+	tcase_add_test(tc, set_pattern_takes_the_counted_patterns);
+	tcase_add_test(tc, pattern_reads_its_own_knobs);
+	tcase_add_test(tc, unbound_workers_is_what_a_run_allows);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("behaviour");
