@@ -272,7 +272,7 @@ static int per_thread_vma_check(const struct faultgen_attr *a,
 				struct faultgen_conflict *c)
 {
 	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a) &&
-	    a->backing == FAULTGEN_BACKING_SYSV)
+	    !fg_backing_of(a)->remap)
 		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
 				   FAULTGEN_SETTING_BACKING,
 				   "zap by munmap does not work with SysV "

@@ -212,9 +212,28 @@ struct fg_pattern {
 	bool own_mappings;
 };
 
+/*
+ * A kind of memory (backing.c).  prepare and release (may be NULL) take
+ * and give back what the run's mappings need; map maps len bytes at `at`
+ * (over a reservation; with noreplace only where nothing is mapped) or
+ * anywhere, giving *id (a SysV segment, or -1); zap makes the next
+ * touch fault again; unmap undoes map.
+ */
+struct fg_backing {
+	int (*prepare)(struct faultgen_run *run);
+	int (*map)(const struct faultgen_run *run, size_t len, void *at,
+		   bool noreplace, char **addr, int *id);
+	int (*zap)(const struct faultgen_run *run, char *addr, size_t len);
+	void (*unmap)(char *addr, size_t len, int id);
+	void (*release)(struct faultgen_run *run);
+	bool remap;           /* may be unmapped and mapped again in place */
+	bool zap_keeps_pages; /* zapped pages stay: later touches map them */
+};
+
 struct faultgen_run {
 	struct faultgen_attr attr;
 	const struct fg_pattern *ops;
+	const struct fg_backing *backing;
 	struct fg_cpus cpus;
 	const char *cpuset_source;
 	unsigned long *mems; /* cpuset memory nodes, or NULL */
@@ -236,13 +255,13 @@ struct faultgen_run {
 	size_t base_len;
 	bool base_owned;     /* we mapped it (not the caller's region) */
 	struct fg_resv resv; /* per-thread and pretouch: the reservation */
-	int shmid;           /* SysV segment of a shared VMA, or -1 */
+	int base_id;         /* the backing's id of a shared VMA, or -1 */
 	size_t slice_len;    /* bytes per worker */
 	uint64_t slice_pages;
 	char **waddr;        /* each worker's slice or mapping */
 	size_t *wlen;        /* and its length */
-	int *wshmid;         /* per-thread SysV: each worker's segment */
-	int zero_fd;         /* /dev/zero for remapping, or -1 */
+	int *wid;            /* per-thread: the backing's id of each mapping */
+	int backing_fd;      /* the backing's file (/dev/zero), or -1 */
 	/* Prepared before fork: children may not allocate. */
 	void *cpuset_buf;    /* cpu_set_t of the allowed CPUs */
 	size_t cpuset_size;
@@ -344,6 +363,9 @@ int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 		enum faultgen_setting with, const char *why);
 int fg_attr_check_common(const struct faultgen_attr *a,
 			 struct faultgen_conflict *c);
+
+/* backing.c */
+const struct fg_backing *fg_backing_of(const struct faultgen_attr *a);
 
 /* memory.c */
 int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start);

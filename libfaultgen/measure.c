@@ -255,7 +255,7 @@ void fg_measure_fold(struct faultgen_run *run)
 	fold_workers(run, r);
 	r->expected_faults = r->pages;
 	r->faults_agree = fg_faults_agree(r->expected_faults, r->minflt, n);
-	r->shm_refault = run->attr.backing == FAULTGEN_BACKING_SYSV &&
+	r->shm_refault = run->backing->zap_keeps_pages &&
 			 fg_attr_repeats(&run->attr);
 	r->cancelled = atomic_load(&run->cancelled) != 0;
 	fold_rounds(run, r);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * memory.c - the memory the workers fault: reservations, mappings of each
- * backing, THP advice and NUMA policy, and zapping.
+ * memory.c - the memory the workers fault: reservations, the layout of
+ * the mappings (backing.c makes them), THP advice and NUMA policy, and
+ * zapping.
  *
  * Setup happens here, before the workers start, so that none of it is in
  * the measured interval.
@@ -11,17 +12,9 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ipc.h>
 #include <sys/mman.h>
-#include <sys/shm.h>
-#include <unistd.h>
-
-#ifndef SHM_REMAP
-#define SHM_REMAP 040000
-#endif
 
 /*
  * Reserves len bytes of PROT_NONE address space starting at an
@@ -83,59 +76,6 @@ int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
 	return fg_numa_policy(run, addr, len);
 }
 
-/*
- * A SysV segment, attached (at `at`, over the reservation, when not NULL)
- * and at once marked for removal: it goes with the last detach, so a run
- * killed from then on cannot leak it.  Only a kill between shmget and
- * that IPC_RMID can, and nothing else happens in between.  The id stays
- * valid while attached, for SHM_LOCK.
- */
-static int new_segment(struct faultgen_run *run, size_t len, void *at,
-		       char **addr, int *shmid)
-{
-	int id, err;
-	void *p;
-
-	id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
-	if (id < 0) {
-		/* ENOSPC: SHMMNI segments or SHMALL pages in use; EINVAL:
-		 * the size is beyond SHMMAX. */
-		return errno == EINVAL ? -EFBIG : -errno;
-	}
-	p = shmat(id, at, at ? SHM_REMAP : 0);
-	err = p == (void *)-1 ? -errno : 0;
-	shmctl(id, IPC_RMID, NULL);
-	if (err)
-		return err;
-	if (run->attr.shm_lock && shmctl(id, SHM_LOCK, NULL) < 0) {
-		err = -errno;
-		shmdt(p);
-		return err;
-	}
-	*addr = p;
-	*shmid = id;
-	return 0;
-}
-
-/* Maps len bytes of the run's backing, at `at` (MAP_FIXED) if not NULL. */
-static int map_private(struct faultgen_run *run, size_t len, void *at,
-		       char **addr)
-{
-	int flags = MAP_PRIVATE | (at ? MAP_FIXED : 0);
-	int fd = -1;
-	void *p;
-
-	if (run->attr.backing == FAULTGEN_BACKING_DEVZERO)
-		fd = run->zero_fd;
-	else
-		flags |= MAP_ANONYMOUS;
-	p = mmap(at, len, PROT_READ | PROT_WRITE, flags, fd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	*addr = p;
-	return 0;
-}
-
 static int map_shared_vma(struct faultgen_run *run)
 {
 	unsigned int n = run->attr.nr_workers;
@@ -146,11 +86,8 @@ static int map_shared_vma(struct faultgen_run *run)
 		run->base_len = run->attr.region_len;
 		run->base_owned = false;
 	} else {
-		if (run->attr.backing == FAULTGEN_BACKING_SYSV)
-			ret = new_segment(run, run->base_len, NULL, &run->base,
-					  &run->shmid);
-		else
-			ret = map_private(run, run->base_len, NULL, &run->base);
+		ret = run->backing->map(run, run->base_len, NULL, false,
+					&run->base, &run->base_id);
 		if (ret)
 			return ret;
 		run->base_owned = true;
@@ -192,12 +129,8 @@ static int map_per_thread(struct faultgen_run *run)
 	for (unsigned int i = 0; i < n; i++) {
 		char *at = run->base + (size_t)i * stride;
 
-		if (run->attr.backing == FAULTGEN_BACKING_SYSV)
-			ret = new_segment(run, run->slice_len, at,
-					  &run->waddr[i], &run->wshmid[i]);
-		else
-			ret = map_private(run, run->slice_len, at,
-					  &run->waddr[i]);
+		ret = run->backing->map(run, run->slice_len, at, false,
+					&run->waddr[i], &run->wid[i]);
 		if (ret)
 			return ret;
 		run->wlen[i] = run->slice_len;
@@ -239,15 +172,15 @@ int fg_memory_setup(struct faultgen_run *run)
 		return ret;
 	run->waddr = calloc(n, sizeof(*run->waddr));
 	run->wlen = calloc(n, sizeof(*run->wlen));
-	run->wshmid = malloc(n * sizeof(*run->wshmid));
-	if (!run->waddr || !run->wlen || !run->wshmid)
+	run->wid = malloc(n * sizeof(*run->wid));
+	if (!run->waddr || !run->wlen || !run->wid)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < n; i++)
-		run->wshmid[i] = -1;
-	if (a->backing == FAULTGEN_BACKING_DEVZERO) {
-		run->zero_fd = open("/dev/zero", O_RDWR | O_CLOEXEC);
-		if (run->zero_fd < 0)
-			return -errno;
+		run->wid[i] = -1;
+	if (run->backing->prepare) {
+		ret = run->backing->prepare(run);
+		if (ret)
+			return ret;
 	}
 	if (run->ops->own_mappings)
 		return map_per_thread(run);
@@ -256,60 +189,52 @@ int fg_memory_setup(struct faultgen_run *run)
 
 void fg_memory_release(struct faultgen_run *run)
 {
+	const struct fg_backing *b = run->backing;
 	unsigned int n = run->attr.nr_workers;
 
-	if (run->waddr && run->wshmid) {
+	if (run->waddr && run->wid) {
 		for (unsigned int i = 0; i < n; i++)
-			if (run->wshmid[i] >= 0)
-				shmdt(run->waddr[i]);
+			if (run->waddr[i] && run->ops->own_mappings)
+				b->unmap(run->waddr[i], run->wlen[i],
+					 run->wid[i]);
 	}
 	if (run->resv.raw)
 		fg_resv_release(&run->resv);
-	else if (run->base_owned && run->base && run->shmid >= 0)
-		shmdt(run->base);
 	else if (run->base_owned && run->base)
-		munmap(run->base, run->base_len);
-	if (run->zero_fd >= 0)
-		close(run->zero_fd);
-	run->zero_fd = -1;
+		b->unmap(run->base, run->base_len, run->base_id);
+	if (b->release)
+		b->release(run);
 	run->base = NULL;
 	run->base_owned = false;
-	run->shmid = -1;
+	run->base_id = -1;
 	free(run->waddr);
 	free(run->wlen);
-	free(run->wshmid);
+	free(run->wid);
 	run->waddr = NULL;
 	run->wlen = NULL;
-	run->wshmid = NULL;
+	run->wid = NULL;
 }
 
 /*
  * Drops worker i's pages so the next pass faults again.  Async-signal-safe
- * (a forked worker calls it).  SysV: MADV_DONTNEED only unmaps, the pages
- * stay in the segment and re-faults map them again.
+ * (a forked worker calls it).  By munmap: unmapped and mapped again in
+ * the same place (per-thread VMAs of a backing that remaps).
  */
 int fg_zap(struct faultgen_run *run, unsigned int i)
 {
-	bool devzero = run->attr.backing == FAULTGEN_BACKING_DEVZERO;
-	char *addr = run->waddr[i];
+	const struct fg_backing *b = run->backing;
+	char *addr = run->waddr[i], *again;
 	size_t len = run->wlen[i];
-	void *p;
+	int ret;
 
 	if (!len)
 		return 0;
 	if (run->attr.zap == FAULTGEN_ZAP_DONTNEED)
-		return madvise(addr, len, MADV_DONTNEED) < 0 ? -errno : 0;
-	/* munmap + mmap at the same place (per-thread VMA, not SysV). */
+		return b->zap(run, addr, len);
 	if (munmap(addr, len) < 0)
 		return -errno;
-	p = mmap(addr, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_FIXED_NOREPLACE | (devzero ? 0 : MAP_ANONYMOUS),
-		 devzero ? run->zero_fd : -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	if (p != addr) {
-		munmap(p, len);
-		return -EBUSY;
-	}
+	ret = b->map(run, len, addr, true, &again, &run->wid[i]);
+	if (ret)
+		return ret;
 	return fg_advise(run, addr, len, run->attr.thp);
 }

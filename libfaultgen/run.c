@@ -80,8 +80,9 @@ int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out)
 	run->ops = fg_pattern_of(&run->attr);
 	run->pagesize = fg_pagesize();
 	run->cacheline = fg_cacheline();
-	run->shmid = -1;
-	run->zero_fd = -1;
+	run->backing = fg_backing_of(&run->attr);
+	run->base_id = -1;
+	run->backing_fd = -1;
 	run->fail_worker = -1;
 	run->cpuset_source = "";
 	*out = run;

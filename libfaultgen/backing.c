@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * backing.c - the kinds of memory the workers fault, each a small table
+ * of operations: prepare what the run needs (a file descriptor), map a
+ * range, zap it so that the next touch faults again, unmap it, release
+ * what prepare took.  memory.c lays the mappings out and never asks
+ * which kind it maps.
+ *
+ * map, zap and unmap run in forked workers too (zap by munmap maps
+ * again): system calls only, async-signal-safe.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+
+#ifndef SHM_REMAP
+#define SHM_REMAP 040000
+#endif
+
+/* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
+ * be free (zap by munmap), or anywhere. */
+static int map_flags(void *at, bool noreplace)
+{
+	if (!at)
+		return 0;
+	return noreplace ? MAP_FIXED_NOREPLACE : MAP_FIXED;
+}
+
+/* A mapping placed by MAP_FIXED_NOREPLACE elsewhere (a kernel before
+ * 4.17 ignores the flag) is undone: the place was taken. */
+static int placed(void *p, void *at, size_t len, char **addr)
+{
+	if (p == MAP_FAILED)
+		return -errno;
+	if (at && p != at) {
+		munmap(p, len);
+		return -EBUSY;
+	}
+	*addr = p;
+	return 0;
+}
+
+static int zap_dontneed(const struct faultgen_run *run, char *addr,
+			size_t len)
+{
+	(void)run;
+	return madvise(addr, len, MADV_DONTNEED) < 0 ? -errno : 0;
+}
+
+static void unmap_mapping(char *addr, size_t len, int id)
+{
+	(void)id;
+	munmap(addr, len);
+}
+
+/* ---- private anonymous ----------------------------------------------- */
+
+static int anon_map(const struct faultgen_run *run, size_t len, void *at,
+		    bool noreplace, char **addr, int *id)
+{
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | map_flags(at, noreplace),
+		       -1, 0);
+
+	(void)run;
+	*id = -1;
+	return placed(p, at, len, addr);
+}
+
+static const struct fg_backing anon_backing = {
+	.map = anon_map,
+	.zap = zap_dontneed,
+	.unmap = unmap_mapping,
+	.remap = true,
+};
+
+/* ---- a private mapping of /dev/zero ------------------------------------ */
+
+static int devzero_prepare(struct faultgen_run *run)
+{
+	run->backing_fd = open("/dev/zero", O_RDWR | O_CLOEXEC);
+	return run->backing_fd < 0 ? -errno : 0;
+}
+
+static int devzero_map(const struct faultgen_run *run, size_t len, void *at,
+		       bool noreplace, char **addr, int *id)
+{
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | map_flags(at, noreplace),
+		       run->backing_fd, 0);
+
+	*id = -1;
+	return placed(p, at, len, addr);
+}
+
+static void close_fd(struct faultgen_run *run)
+{
+	if (run->backing_fd >= 0)
+		close(run->backing_fd);
+	run->backing_fd = -1;
+}
+
+static const struct fg_backing devzero_backing = {
+	.prepare = devzero_prepare,
+	.map = devzero_map,
+	.zap = zap_dontneed,
+	.unmap = unmap_mapping,
+	.release = close_fd,
+	.remap = true,
+};
+
+/* ---- SysV shared memory -------------------------------------------------- */
+
+/*
+ * A segment, attached (at `at`, over the reservation, when not NULL) and
+ * at once marked for removal: it goes with the last detach, so a run
+ * killed from then on cannot leak it.  Only a kill between shmget and
+ * that IPC_RMID can, and nothing else happens in between.  The id stays
+ * valid while attached, for SHM_LOCK.
+ */
+static int sysv_map(const struct faultgen_run *run, size_t len, void *at,
+		    bool noreplace, char **addr, int *id)
+{
+	int shmid, err;
+	void *p;
+
+	(void)noreplace; /* never remapped: zap by munmap is refused */
+	shmid = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
+	if (shmid < 0) {
+		/* ENOSPC: SHMMNI segments or SHMALL pages in use; EINVAL:
+		 * the size is beyond SHMMAX. */
+		return errno == EINVAL ? -EFBIG : -errno;
+	}
+	p = shmat(shmid, at, at ? SHM_REMAP : 0);
+	err = p == (void *)-1 ? -errno : 0;
+	shmctl(shmid, IPC_RMID, NULL);
+	if (err)
+		return err;
+	if (run->attr.shm_lock && shmctl(shmid, SHM_LOCK, NULL) < 0) {
+		err = -errno;
+		shmdt(p);
+		return err;
+	}
+	*addr = p;
+	*id = shmid;
+	return 0;
+}
+
+static void sysv_unmap(char *addr, size_t len, int id)
+{
+	(void)len, (void)id;
+	shmdt(addr);
+}
+
+/* MADV_DONTNEED only unmaps: the pages stay in the segment, and touches
+ * after it map them again, allocating nothing. */
+static const struct fg_backing sysv_backing = {
+	.map = sysv_map,
+	.zap = zap_dontneed,
+	.unmap = sysv_unmap,
+	.zap_keeps_pages = true,
+};
+
+const struct fg_backing *fg_backing_of(const struct faultgen_attr *a)
+{
+	switch (a->backing) {
+	case FAULTGEN_BACKING_ANON:
+		return &anon_backing;
+	case FAULTGEN_BACKING_DEVZERO:
+		return &devzero_backing;
+	case FAULTGEN_BACKING_SYSV:
+		return &sysv_backing;
+	}
+	return NULL;
+}
