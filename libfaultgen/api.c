@@ -292,7 +292,7 @@ FG_EXPORT int faultgen_attr_set_cpuset(struct faultgen_attr *attr,
 {
 	if (!attr)
 		return api_rc(-EINVAL);
-	if (name && (!*name || strstr(name, "..") || strlen(name) > 1024))
+	if (name && (!*name || !fg_cpuset_relative(name) || strlen(name) > 1024))
 		return api_rc(-EINVAL);
 	return api_rc(set_string(&attr->cpuset, name));
 }

@@ -194,7 +194,7 @@ static const char *default_v2_root(void)
 }
 
 /* A cpuset name is a path below a hierarchy's root, never above it. */
-static const char *relative_name(const char *name)
+const char *fg_cpuset_relative(const char *name)
 {
 	while (*name == '/')
 		name++;
@@ -247,7 +247,7 @@ FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 	int n = -ENOENT;
 
 	*cpus = *mems = NULL;
-	name = relative_name(name);
+	name = fg_cpuset_relative(name);
 	if (!name)
 		return -EINVAL;
 #ifdef HAVE_LIBCPUSET
@@ -305,7 +305,7 @@ FG_TESTABLE int fg_cpuset_dir(const char *name, const char *root_v1,
 		root_v2 ? root_v2 : default_v2_root(),
 	};
 
-	name = relative_name(name);
+	name = fg_cpuset_relative(name);
 	if (!name)
 		return -EINVAL;
 	static const char *const files[] = { "cpuset.cpus", "cpus",

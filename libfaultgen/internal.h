@@ -164,7 +164,7 @@ struct faultgen_run;
 
 /* A set of settings: bit FAULTGEN_SETTING_x. */
 #define FG_SETTING(s) (1ULL << (s))
-#define FG_NR_SETTINGS (FAULTGEN_SETTING_NODE_PAGES + 1)
+#define FG_NR_SETTINGS FAULTGEN_SETTINGS_COUNT
 /* What every pattern reads: where and on which CPUs, and the setting
  * that names the pattern. */
 #define FG_READS_COMMON                                                    \
@@ -330,6 +330,8 @@ int fg_format_cpulist(const unsigned long *mask, size_t nbits, char *buf,
 		      size_t len);
 
 /* cpuset.c */
+/* name without its leading '/', or NULL when it climbs (".."). */
+const char *fg_cpuset_relative(const char *name);
 FG_TESTABLE int fg_cpuset_read(const char *name, const char *root_v1,
 			       const char *root_v2, char **cpus, char **mems,
 			       const char **source);

@@ -51,21 +51,11 @@ static int move_into(const char *dir)
 	return ret;
 }
 
-/* The cpuset's directory, where the library reads it; 0 or -errno. */
-static int dir_of(const char *name, char *dir, size_t len)
-{
-	while (*name == '/')
-		name++;
-	if (strstr(name, ".."))
-		return -EINVAL;
-	return faultgen_cpuset_dir(name, dir, len);
-}
-
 /* Returns 0, -ENOENT when no hierarchy has the cpuset, or -errno. */
 int pft_enter_cpuset(const char *name)
 {
 	char dir[4096];
-	int ret = dir_of(name, dir, sizeof(dir));
+	int ret = faultgen_cpuset_dir(name, dir, sizeof(dir));
 
 	return ret ? ret : move_into(dir);
 }
@@ -97,7 +87,7 @@ void pft_cpuset_error(const char *name, int err)
 					    "cpuset.mems", "mems", NULL };
 	char dir[4096], c[1024], m[1024];
 
-	if (err != -ENOSPC || dir_of(name, dir, sizeof(dir)))
+	if (err != -ENOSPC || faultgen_cpuset_dir(name, dir, sizeof(dir)))
 		pft_fatal("--cpuset '%s': cannot move pft into it: %s", name,
 			  strerror(-err));
 	read_first(dir, cpus, c, sizeof(c));

@@ -2,23 +2,17 @@
 /*
  * names.c - the keywords of pft's options and the names pft prints for
  * the library's enumerations: one table for each, read both ways, so
- * that what --pattern accepts is what --json prints.
+ * that what an option accepts is what --json prints.  The patterns'
+ * names are the library's own (faultgen_pattern_name).
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "pft.h"
-
-const struct pft_name pft_patterns[] = {
-	{ "shared-vma", FAULTGEN_SHARED_VMA },
-	{ "per-thread-vma", FAULTGEN_PER_THREAD_VMA },
-	{ "ro-collapse", FAULTGEN_RO_COLLAPSE },
-	{ "pretouch", FAULTGEN_PRETOUCH },
-	{ NULL, 0 },
-};
 
 const struct pft_name pft_touches[] = {
 	{ "write", FAULTGEN_TOUCH_WRITE },
@@ -121,9 +115,36 @@ static const char *name_of(const struct pft_name *tab, int val)
 	return "unknown";
 }
 
+/* The patterns are the library's: their names come from it. */
 const char *pft_pattern_name(enum faultgen_pattern p)
 {
-	return name_of(pft_patterns, (int)p);
+	const char *name = faultgen_pattern_name(p);
+
+	return name ? name : "unknown";
+}
+
+/* "a, b, c": the patterns, for the message that lists them. */
+void pft_pattern_list(char *buf, size_t len, const char *first_note)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < faultgen_pattern_count() && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
+					 i ? ", " : "",
+					 faultgen_pattern_name(i),
+					 i == 0 && first_note ? first_note : "");
+}
+
+enum faultgen_pattern pft_pattern_keyword(const char *opt, const char *s)
+{
+	enum faultgen_pattern p;
+	char choices[512];
+
+	if (faultgen_pattern_from_name(s, &p) == 0)
+		return p;
+	pft_pattern_list(choices, sizeof(choices), NULL);
+	pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
 }
 
 const char *pft_touch_name(enum faultgen_touch t)

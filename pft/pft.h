@@ -27,37 +27,11 @@
  * when --warmup is not given (the library's default is none). */
 #define PFT_DEFAULT_WARMUP 2
 
-/*
- * The library settings options map onto: the command line records which
- * option (as spelt) and value set each, so that the library's refusal of
- * a setting names what the user typed.
- */
-enum pft_setting {
-	PFT_SET_NONE = 0,
-	PFT_SET_SIZE,
-	PFT_SET_WORKERS,
-	PFT_SET_CACHELINES,
-	PFT_SET_PATTERN,
-	PFT_SET_BACKING,
-	PFT_SET_SHM_LOCK,
-	PFT_SET_TOUCH,
-	PFT_SET_NUMA,
-	PFT_SET_THP,
-	PFT_SET_CPUS,
-	PFT_SET_CPUSET,
-	PFT_SET_PIN,
-	PFT_SET_FIFO,
-	PFT_SET_OVERSUBSCRIBE,
-	PFT_SET_REPEAT, /* --duration or --rounds, with --zap */
-	PFT_SET_WARMUP,
-	PFT_SET_PROTECT,
-	PFT_SET_COLLAPSE,
-	PFT_SET_TIMEOUT,
-	PFT_SET_PRETOUCH,
-	PFT_SET_CHUNK,
-	PFT_SET_JVM, /* --jdk and --gc */
-	PFT_NR_SETTINGS
-};
+/* The settings of the library's attr that options map onto
+ * (enum faultgen_setting): the command line records which option (as
+ * spelt) and value set each, so that the library's refusal of a setting
+ * names what the user typed. */
+#define PFT_NR_SETTINGS FAULTGEN_SETTINGS_COUNT
 
 struct pft_given {
 	const char *opt; /* "-m", "--size", ...; NULL: not given */
@@ -156,11 +130,13 @@ struct pft_name {
 	const char *name;
 	int val;
 };
-extern const struct pft_name pft_patterns[], pft_touches[], pft_thps[],
+extern const struct pft_name pft_touches[], pft_thps[],
 	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[],
 	pft_gcs[], pft_numa_modes[];
 int pft_keyword(const char *opt, const char *s, const struct pft_name *tab);
 const char *pft_pattern_name(enum faultgen_pattern p);
+void pft_pattern_list(char *buf, size_t len, const char *first_note);
+enum faultgen_pattern pft_pattern_keyword(const char *opt, const char *s);
 const char *pft_touch_name(enum faultgen_touch t);
 const char *pft_backing_name(enum faultgen_backing b);
 const char *pft_thp_name(enum faultgen_thp t);

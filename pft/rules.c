@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rules.c - the front end's own rules: an option that only another
- * pattern or mode reads is an error rather than ignored, -T and --json
+ * pattern (by the library's faultgen_pattern_reads) or mode reads is an
+ * error rather than ignored, -T and --json
  * exclude each other, and what the fault counts of a result are worth a
  * warning.  Which settings the library can run together is the
  * library's answer (faultgen_attr_check, in setup.c), as are its limits
@@ -12,27 +13,44 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "pft.h"
 
-static void check_pretouch(const struct pft_opts *o)
+/* "a", "a or b", "a, b or c": the patterns that read setting. */
+static void readers_of(enum faultgen_setting setting, char *buf, size_t len)
 {
-	bool pretouch = o->pattern == FAULTGEN_PRETOUCH;
+	int readers[64], n = 0;
+	size_t used = 0;
 
-	if (!pretouch && o->pretouch_given)
-		pft_usage_error("--pretouch needs --pattern=pretouch");
-	if (!pretouch && o->chunk_given)
-		pft_usage_error("--chunk-size needs --pattern=pretouch");
-	if (!pretouch && o->jdk_given)
-		pft_usage_error("--jdk needs --pattern=pretouch");
-	if (!pretouch && o->gc_given)
-		pft_usage_error("--gc needs --pattern=pretouch");
-	if (!pretouch)
-		return;
-	if (o->touch_opt)
-		pft_usage_error("%s conflicts with --pattern=pretouch: choose "
-				"the touch with --pretouch", o->touch_opt);
+	for (int p = 0; p < faultgen_pattern_count() && n < 64; p++)
+		if (faultgen_pattern_reads(p, setting) == 1)
+			readers[n++] = p;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !i ? "" : i == n - 1 ? " or " : ", ",
+					 faultgen_pattern_name(readers[i]));
+}
+
+/*
+ * An option of a setting that the chosen pattern does not read would
+ * have no effect: refused, naming the patterns that read it (the
+ * library's answer, faultgen_pattern_reads).
+ */
+static void check_pattern_reads(const struct pft_opts *o)
+{
+	char readers[256];
+
+	for (int s = 1; s < PFT_NR_SETTINGS; s++) {
+		if (!o->given[s].opt ||
+		    faultgen_pattern_reads(o->pattern, s) != 0)
+			continue;
+		readers_of(s, readers, sizeof(readers));
+		pft_usage_error("%s needs --pattern=%s", o->given[s].opt,
+				readers);
+	}
 }
 
 /* Repeat-with-zap: measured rounds or a duration. */
@@ -45,7 +63,6 @@ bool pft_repeats(const struct pft_opts *o)
 void pft_check_combinations(struct pft_opts *o)
 {
 	bool repeat_mode = pft_repeats(o);
-	bool collapse = o->pattern == FAULTGEN_RO_COLLAPSE;
 
 	if (!repeat_mode && o->zap_given)
 		pft_usage_error("--zap needs --duration or --rounds");
@@ -53,13 +70,7 @@ void pft_check_combinations(struct pft_opts *o)
 		pft_usage_error("--warmup needs --duration or --rounds");
 	if (repeat_mode && !o->warmup_given)
 		o->warmup = PFT_DEFAULT_WARMUP;
-	if (!collapse && o->protect_given)
-		pft_usage_error("--protect needs --pattern=ro-collapse");
-	if (!collapse && o->collapse_given)
-		pft_usage_error("--collapse needs --pattern=ro-collapse");
-	if (!collapse && o->timeout_given)
-		pft_usage_error("--timeout needs --pattern=ro-collapse");
-	check_pretouch(o);
+	check_pattern_reads(o);
 	if (o->title && o->json)
 		pft_usage_error("-T conflicts with --json: the title belongs "
 				"to the result lines");

@@ -51,7 +51,8 @@ __attribute__((noreturn)) static void refused(int ret, const char *opt,
  * value the user gave, or, for a setting left at pft's default, the long
  * option and pft's value (def_opt, def_val).
  */
-static void check_set(struct builder *b, int ret, enum pft_setting setting,
+static void check_set(struct builder *b, int ret,
+		      enum faultgen_setting setting,
 		      const char *def_opt, const char *def_val,
 		      const char *why)
 {
@@ -89,7 +90,7 @@ static void set_cachelines(struct builder *b)
 		 o->pagesize / line, o->pagesize, line);
 	snprintf(val, sizeof(val), "%u", o->cachelines);
 	check_set(b, faultgen_attr_set_cachelines(b->a, o->cachelines),
-		  PFT_SET_CACHELINES, "-c", val, why);
+		  FAULTGEN_SETTING_CACHELINES, "-c", val, why);
 }
 
 static void set_cpus(struct builder *b)
@@ -103,7 +104,7 @@ static void set_cpus(struct builder *b)
 				"possible CPUs", list,
 				faultgen_possible_cpus());
 	}
-	check_set(b, ret, PFT_SET_CPUS, "--cpus", list,
+	check_set(b, ret, FAULTGEN_SETTING_CPUS, "--cpus", list,
 		  "bad CPU list (e.g. 0-3,7 or 0-63:8)");
 }
 
@@ -185,7 +186,7 @@ static void set_numa(struct builder *b)
 		ret = faultgen_attr_set_numa(b->a, o->numa);
 		if (ret == -EOPNOTSUPP)
 			bad_nodes(b, ret);
-		check_set(b, ret, PFT_SET_NUMA, "--numa",
+		check_set(b, ret, FAULTGEN_SETTING_NUMA, "--numa",
 			  pft_numa_name(o->numa), NULL);
 	}
 	if ((o->json || o->per_worker) &&
@@ -193,7 +194,7 @@ static void set_numa(struct builder *b)
 	     o->pattern == FAULTGEN_PER_THREAD_VMA) &&
 	    (!pft_repeats(o) || o->numa_opt))
 		check_set(b, faultgen_attr_set_node_pages(b->a, 1),
-			  PFT_SET_NONE, "--json", NULL, NULL);
+			  FAULTGEN_SETTING_NONE, "--json", NULL, NULL);
 }
 
 /* Where the memory is and who faults it. */
@@ -205,29 +206,29 @@ static void set_memory(struct builder *b)
 
 	set_cachelines(b);
 	set_cpus(b);
-	check_set(b, faultgen_attr_set_cpuset(a, o->cpuset), PFT_SET_CPUSET,
+	check_set(b, faultgen_attr_set_cpuset(a, o->cpuset), FAULTGEN_SETTING_CPUSET,
 		  "--cpuset", o->cpuset, "bad cpuset name");
 	if (o->size)
-		check_set(b, faultgen_attr_set_size(a, o->size), PFT_SET_SIZE,
+		check_set(b, faultgen_attr_set_size(a, o->size), FAULTGEN_SETTING_SIZE,
 			  "--size", num(buf, sizeof(buf), (double)o->size),
 			  "size too large");
 	/* Pretouch without -t: the JVM's worker count, as the library
 	 * models it. */
 	if (o->pattern != FAULTGEN_PRETOUCH || o->workers_given)
 		check_set(b, faultgen_attr_set_workers(a, o->workers, o->kind),
-			  PFT_SET_WORKERS, "--threads",
+			  FAULTGEN_SETTING_WORKERS, "--threads",
 			  num(buf, sizeof(buf), o->workers), NULL);
 	check_set(b, faultgen_attr_set_pattern(a, o->pattern),
-		  PFT_SET_PATTERN, "--pattern", pft_pattern_name(o->pattern),
+		  FAULTGEN_SETTING_PATTERN, "--pattern", pft_pattern_name(o->pattern),
 		  NULL);
 	check_set(b, faultgen_attr_set_backing(a, o->backing),
-		  PFT_SET_BACKING, "--sysv", NULL, NULL);
+		  FAULTGEN_SETTING_BACKING, "--sysv", NULL, NULL);
 	check_set(b, faultgen_attr_set_shm_lock(a, o->shm_lock),
-		  PFT_SET_SHM_LOCK, "--shm-lock", NULL, NULL);
-	check_set(b, faultgen_attr_set_touch(a, o->touch), PFT_SET_TOUCH,
+		  FAULTGEN_SETTING_SHM_LOCK, "--shm-lock", NULL, NULL);
+	check_set(b, faultgen_attr_set_touch(a, o->touch), FAULTGEN_SETTING_TOUCH,
 		  "--touch", pft_touch_name(o->touch), NULL);
 	set_numa(b);
-	check_set(b, faultgen_attr_set_thp(a, o->thp), PFT_SET_THP, "--thp",
+	check_set(b, faultgen_attr_set_thp(a, o->thp), FAULTGEN_SETTING_THP, "--thp",
 		  pft_thp_name(o->thp), NULL);
 }
 
@@ -238,28 +239,28 @@ static void set_schedule(struct builder *b)
 	struct faultgen_attr *a = b->a;
 	char buf[32];
 
-	check_set(b, faultgen_attr_set_pin(a, o->pin), PFT_SET_PIN, "--pin",
+	check_set(b, faultgen_attr_set_pin(a, o->pin), FAULTGEN_SETTING_PIN, "--pin",
 		  NULL, NULL);
 	check_set(b, faultgen_attr_set_sched_fifo(a, o->sched_fifo),
-		  PFT_SET_FIFO, "--fifo", NULL, NULL);
+		  FAULTGEN_SETTING_SCHED_FIFO, "--fifo", NULL, NULL);
 	check_set(b, faultgen_attr_set_oversubscribe(a, o->oversubscribe),
-		  PFT_SET_OVERSUBSCRIBE, "--oversubscribe",
+		  FAULTGEN_SETTING_OVERSUBSCRIBE, "--oversubscribe",
 		  yes_no(o->oversubscribe), NULL);
-	check_set(b, faultgen_attr_set_warmup(a, o->warmup), PFT_SET_WARMUP,
+	check_set(b, faultgen_attr_set_warmup(a, o->warmup), FAULTGEN_SETTING_WARMUP,
 		  "--warmup", num(buf, sizeof(buf), o->warmup), NULL);
 	/* As in 0.12x, the process that starts the workers runs worker 0
 	 * itself: one process or thread fewer to start and to tear down. */
 	if (o->pattern == FAULTGEN_SHARED_VMA ||
 	    o->pattern == FAULTGEN_PER_THREAD_VMA)
 		check_set(b, faultgen_attr_set_caller_worker(a, 1),
-			  PFT_SET_NONE, "the calling worker", NULL, NULL);
+			  FAULTGEN_SETTING_NONE, "the calling worker", NULL, NULL);
 	if (o->duration > 0)
 		check_set(b, faultgen_attr_set_duration(a, o->duration, o->zap),
-			  PFT_SET_REPEAT, "--duration",
+			  FAULTGEN_SETTING_REPEAT, "--duration",
 			  num(buf, sizeof(buf), o->duration), NULL);
 	else if (o->rounds)
 		check_set(b, faultgen_attr_set_rounds(a, o->rounds, o->zap),
-			  PFT_SET_REPEAT, "--rounds",
+			  FAULTGEN_SETTING_REPEAT, "--rounds",
 			  num(buf, sizeof(buf), o->rounds), NULL);
 }
 
@@ -272,24 +273,24 @@ static void set_pattern_knobs(struct builder *b)
 
 	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
 		check_set(b, faultgen_attr_set_protect(a, o->protect),
-			  PFT_SET_PROTECT, "--protect",
+			  FAULTGEN_SETTING_PROTECT, "--protect",
 			  pft_protect_name(o->protect), NULL);
 		check_set(b, faultgen_attr_set_collapse(a, o->collapse),
-			  PFT_SET_COLLAPSE, "--collapse",
+			  FAULTGEN_SETTING_COLLAPSE, "--collapse",
 			  pft_collapse_name(o->collapse), NULL);
 		check_set(b, faultgen_attr_set_timeout(a, o->timeout),
-			  PFT_SET_TIMEOUT, "--timeout",
+			  FAULTGEN_SETTING_TIMEOUT, "--timeout",
 			  num(buf, sizeof(buf), o->timeout), NULL);
 	}
 	if (o->pattern != FAULTGEN_PRETOUCH)
 		return;
 	check_set(b, faultgen_attr_set_pretouch_touch(a, o->pretouch),
-		  PFT_SET_PRETOUCH, "--pretouch",
+		  FAULTGEN_SETTING_PRETOUCH_TOUCH, "--pretouch",
 		  pft_pretouch_name(o->pretouch), NULL);
 	if (o->chunk_given)
 		check_set(b, faultgen_attr_set_chunk_size(a, o->chunk),
-			  PFT_SET_CHUNK, "--chunk-size", NULL, NULL);
-	check_set(b, faultgen_attr_set_jvm(a, o->jdk, o->gc), PFT_SET_JVM,
+			  FAULTGEN_SETTING_CHUNK_SIZE, "--chunk-size", NULL, NULL);
+	check_set(b, faultgen_attr_set_jvm(a, o->jdk, o->gc), FAULTGEN_SETTING_JVM,
 		  "--jdk", num(buf, sizeof(buf), o->jdk), NULL);
 }
 
@@ -298,31 +299,29 @@ static const char *option_of(const struct pft_opts *o,
 			     enum faultgen_setting setting, char *buf,
 			     size_t len)
 {
+	/* Names of settings left at pft's default. */
 	static const struct {
 		enum faultgen_setting setting;
-		enum pft_setting pft;
 		const char *name;
 	} tab[] = {
-		{ FAULTGEN_SETTING_SIZE, PFT_SET_SIZE, "--size" },
-		{ FAULTGEN_SETTING_BACKING, PFT_SET_BACKING, "--sysv" },
-		{ FAULTGEN_SETTING_SHM_LOCK, PFT_SET_SHM_LOCK, "-L" },
-		{ FAULTGEN_SETTING_CACHELINES, PFT_SET_CACHELINES, "-c" },
-		{ FAULTGEN_SETTING_NUMA, PFT_SET_NUMA, "--numa" },
-		{ FAULTGEN_SETTING_THP, PFT_SET_THP, "--thp" },
-		{ FAULTGEN_SETTING_CPUS, PFT_SET_CPUS, "--cpus" },
-		{ FAULTGEN_SETTING_CPUSET, PFT_SET_CPUSET, "--cpuset" },
-		{ FAULTGEN_SETTING_PIN, PFT_SET_PIN, "-a" },
-		{ FAULTGEN_SETTING_SCHED_FIFO, PFT_SET_FIFO, "-f" },
-		{ FAULTGEN_SETTING_OVERSUBSCRIBE, PFT_SET_OVERSUBSCRIBE,
-		  "--oversubscribe" },
-		{ FAULTGEN_SETTING_WARMUP, PFT_SET_WARMUP, "--warmup" },
-		{ FAULTGEN_SETTING_PROTECT, PFT_SET_PROTECT, "--protect" },
-		{ FAULTGEN_SETTING_COLLAPSE, PFT_SET_COLLAPSE, "--collapse" },
-		{ FAULTGEN_SETTING_TIMEOUT, PFT_SET_TIMEOUT, "--timeout" },
-		{ FAULTGEN_SETTING_PRETOUCH_TOUCH, PFT_SET_PRETOUCH,
-		  "--pretouch" },
-		{ FAULTGEN_SETTING_CHUNK_SIZE, PFT_SET_CHUNK, "--chunk-size" },
-		{ FAULTGEN_SETTING_JVM, PFT_SET_JVM, "--gc" },
+		{ FAULTGEN_SETTING_SIZE, "--size" },
+		{ FAULTGEN_SETTING_BACKING, "--sysv" },
+		{ FAULTGEN_SETTING_SHM_LOCK, "-L" },
+		{ FAULTGEN_SETTING_CACHELINES, "-c" },
+		{ FAULTGEN_SETTING_NUMA, "--numa" },
+		{ FAULTGEN_SETTING_THP, "--thp" },
+		{ FAULTGEN_SETTING_CPUS, "--cpus" },
+		{ FAULTGEN_SETTING_CPUSET, "--cpuset" },
+		{ FAULTGEN_SETTING_PIN, "-a" },
+		{ FAULTGEN_SETTING_SCHED_FIFO, "-f" },
+		{ FAULTGEN_SETTING_OVERSUBSCRIBE, "--oversubscribe" },
+		{ FAULTGEN_SETTING_WARMUP, "--warmup" },
+		{ FAULTGEN_SETTING_PROTECT, "--protect" },
+		{ FAULTGEN_SETTING_COLLAPSE, "--collapse" },
+		{ FAULTGEN_SETTING_TIMEOUT, "--timeout" },
+		{ FAULTGEN_SETTING_PRETOUCH_TOUCH, "--pretouch" },
+		{ FAULTGEN_SETTING_CHUNK_SIZE, "--chunk-size" },
+		{ FAULTGEN_SETTING_JVM, "--gc" },
 	};
 
 	switch (setting) {
@@ -330,8 +329,8 @@ static const char *option_of(const struct pft_opts *o,
 		snprintf(buf, len, "--pattern=%s", pft_pattern_name(o->pattern));
 		return buf;
 	case FAULTGEN_SETTING_WORKERS:
-		return o->given[PFT_SET_WORKERS].opt ?
-			       o->given[PFT_SET_WORKERS].opt :
+		return o->given[FAULTGEN_SETTING_WORKERS].opt ?
+			       o->given[FAULTGEN_SETTING_WORKERS].opt :
 		       o->kind == FAULTGEN_PROCESSES ? "--processes" :
 						       "--threads";
 	case FAULTGEN_SETTING_TOUCH:
@@ -348,8 +347,8 @@ static const char *option_of(const struct pft_opts *o,
 	}
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 		if (tab[i].setting == setting)
-			return o->given[tab[i].pft].opt ?
-				       o->given[tab[i].pft].opt : tab[i].name;
+			return o->given[setting].opt ? o->given[setting].opt :
+						       tab[i].name;
 	return "the options";
 }
 
@@ -471,9 +470,10 @@ void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
 				    PFT_CPULIST_LEN) < 0)
 		strcpy(o->allowed_list, "?");
 	free(mask);
-	/* The JVM's pretouch may run more workers than CPUs. */
+	/* A pattern with unbound workers (the JVM's pretouch) may run more
+	 * workers than CPUs. */
 	if (o->workers > o->allowed && !o->oversubscribe &&
-	    o->pattern != FAULTGEN_PRETOUCH) {
+	    faultgen_pattern_unbound_workers(o->pattern) != 1) {
 		/* 0.12x's words, which scripts may look for. */
 		fprintf(stderr, "clipping nr_tests to nr_cpus_allowed [%u]\n",
 			o->allowed);

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pft.h"
 
@@ -46,9 +47,10 @@ static const char usage_text[] =
 "  -h, --help             print this help and exit\n"
 "      --list-patterns    print the pattern names, one a line, and exit\n"
 "  TAG                    label for the TAG line of -T\n"
-"Workload:\n"
-"  --pattern=P            shared-vma (default), per-thread-vma, ro-collapse,\n"
-"                         pretouch\n"
+"Workload:\n";
+
+/* The rest, after the pattern list (the library's patterns). */
+static const char usage_rest[] =
 "  --cpus=LIST            narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8\n"
 "  --cpuset=NAME          move pft into cpuset NAME and run on its CPUs\n"
 "  --touch=HOW            write (default), read, memset, mlock, populate\n"
@@ -87,9 +89,37 @@ static const char usage_text[] =
 "1 the run failed, 2 bad usage, 128+N stopped by signal N.\n"
 "See pft(1).\n";
 
+/* "  --pattern=P" and the library's patterns, wrapped as the rest is. */
+static void print_patterns_option(void)
+{
+	static const char head[] = "  --pattern=P            ";
+	size_t col = sizeof(head) - 1;
+	char list[1024], *word;
+
+	pft_pattern_list(list, sizeof(list), " (default)");
+	fputs(head, stdout);
+	col = sizeof(head) - 1;
+	for (word = strtok(list, " "); word; word = strtok(NULL, " ")) {
+		size_t len = strlen(word);
+
+		if (col > sizeof(head) - 1 && col + 1 + len > 79) {
+			printf("\n%*s", (int)sizeof(head) - 1, "");
+			col = sizeof(head) - 1;
+		} else if (col > sizeof(head) - 1) {
+			putchar(' ');
+			col++;
+		}
+		fputs(word, stdout);
+		col += len;
+	}
+	putchar('\n');
+}
+
 void pft_print_help(void)
 {
 	fputs(usage_text, stdout);
+	print_patterns_option();
+	fputs(usage_rest, stdout);
 	exit(fflush(stdout) ? PFT_EXIT_FAIL : PFT_EXIT_OK);
 }
 
@@ -105,7 +135,7 @@ void pft_print_version(void)
 /* The names --pattern takes, for scripts (pft-sweep). */
 void pft_print_patterns(void)
 {
-	for (const struct pft_name *p = pft_patterns; p->name; p++)
-		puts(p->name);
+	for (int i = 0; i < faultgen_pattern_count(); i++)
+		puts(faultgen_pattern_name(i));
 	exit(fflush(stdout) ? PFT_EXIT_FAIL : PFT_EXIT_OK);
 }
