@@ -203,15 +203,24 @@ __attribute__((noreturn)) void pft_cpuset_error(const char *name, int err);
 
 /* supervisor.c: the parent, which forks the run and waits for it */
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr);
-void pft_stop_signals(sigset_t *set);
-bool pft_is_fault_signal(int sig);
-void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 
 /* runner.c: the child that runs the workload and prints */
 int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr);
-void pft_child_signals(void);
+
+/* signals.c: the stop signals, their handlers and flags, in the
+ * supervisor and in the run child */
+void pft_stop_signals(sigset_t *set);
+bool pft_is_fault_signal(int sig);
+void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 int pft_stop_signal(void);
+void pft_supervisor_signals(sigset_t *child_mask);
+void pft_forward_signals(pid_t pid);
+void pft_forward_signals_end(void);
+void pft_child_signals(void);
+void pft_cancel_on_stop(struct faultgen_run *run);
 void pft_block_stops(sigset_t *old);
+void pft_sleep_unless_stopped(double seconds);
+void pft_pause_until_resumed(void);
 
 /* failure.c: the one line that says why a run failed */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
