@@ -2,6 +2,20 @@
 /*
  * pft.h - the page fault test's options and the parts of the program.
  *
+ * The files depend on each other in one direction (tests/deps.sh checks
+ * that there is no cycle): each uses only files to its right or on the
+ * lines below it.
+ *
+ *   pft.c -> supervisor.c -> runner.c -> perfctl.c
+ *         -> failure.c, print-collapse.c, args.c
+ *         -> print-json.c, oom.c, setup.c, memcheck.c, usage.c
+ *         -> signals.c, summary.c, cgroup.c, cpuset.c, rules.c, names.c
+ *         -> sysinfo.c, print-legacy.c, json.c, messages.c
+ *
+ * signals.c holds the signal state of both processes, the supervisor
+ * and the run child: the files that wait for a stop signal or react to
+ * it use signals.c, not each other.
+ *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #ifndef PFT_H
