@@ -2,6 +2,20 @@
 /*
  * pft.h - the page fault test's options and the parts of the program.
  *
+ * The files depend on each other in one direction (tests/deps.sh checks
+ * that there is no cycle): each uses only files to its right or on the
+ * lines below it.
+ *
+ *   pft.c -> supervisor.c -> runner.c -> perfctl.c
+ *         -> failure.c, print-collapse.c, args.c
+ *         -> print-json.c, oom.c, setup.c, memcheck.c, usage.c
+ *         -> signals.c, summary.c, cgroup.c, cpuset.c, rules.c, names.c
+ *         -> sysinfo.c, print-legacy.c, json.c, messages.c
+ *
+ * signals.c holds the signal state of both processes, the supervisor
+ * and the run child: the files that wait for a stop signal or react to
+ * it use signals.c, not each other.
+ *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #ifndef PFT_H
@@ -179,15 +193,24 @@ __attribute__((noreturn)) void pft_cpuset_error(const char *name, int err);
 
 /* supervisor.c: the parent, which forks the run and waits for it */
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr);
-void pft_stop_signals(sigset_t *set);
-bool pft_is_fault_signal(int sig);
-void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 
 /* runner.c: the child that runs the workload and prints */
 int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr);
-void pft_child_signals(void);
+
+/* signals.c: the stop signals, their handlers and flags, in the
+ * supervisor and in the run child */
+void pft_stop_signals(sigset_t *set);
+bool pft_is_fault_signal(int sig);
+void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 int pft_stop_signal(void);
+void pft_supervisor_signals(sigset_t *child_mask);
+void pft_forward_signals(pid_t pid);
+void pft_forward_signals_end(void);
+void pft_child_signals(void);
+void pft_cancel_on_stop(struct faultgen_run *run);
 void pft_block_stops(sigset_t *old);
+void pft_sleep_unless_stopped(double seconds);
+void pft_pause_until_resumed(void);
 
 /* failure.c: the one line that says why a run failed */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,

@@ -6,139 +6,17 @@
  * Each stop signal the supervisor passes on (SIGINT, SIGTERM, SIGHUP, ...)
  * cancels the run in progress (faultgen_run_cancel is async-signal-safe);
  * the run is then freed and the child exits 128+signal, which the
- * supervising parent passes on.
+ * supervising parent passes on.  The handlers are in signals.c.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "config.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "pft.h"
-
-static struct faultgen_run *_Atomic current_run;
-static volatile sig_atomic_t stop_signo;
-static volatile sig_atomic_t resumed;
-
-static void on_stop(int sig)
-{
-	struct faultgen_run *run = atomic_load(&current_run);
-
-	if (!stop_signo)
-		stop_signo = sig;
-	/* Async-signal-safe by contract: atomic stores and futex wakes. */
-	if (run)
-		faultgen_run_cancel(run); // NOLINT(bugprone-signal-handler)
-}
-
-int pft_stop_signal(void)
-{
-	return stop_signo;
-}
-
-static void on_resume(int sig)
-{
-	(void)sig;
-	resumed = 1;
-}
-
-/* The signals that stop the run, and SIGUSR1. */
-static sigset_t stop_set;
-
-/*
- * The same stop signals as the supervisor's, each of which cancels the
- * run; SIGUSR1 ends -P's pause.  Handlers without SA_RESTART: a sleep or
- * a pause must return when a signal comes.
- */
-void pft_child_signals(void)
-{
-	struct sigaction sa;
-	sigset_t stops;
-
-	pft_stop_signals(&stops);
-	stop_set = stops;
-	sigaddset(&stop_set, SIGUSR1);
-	pft_catch_signals(&stops, on_stop);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_mask = stop_set;
-	sa.sa_handler = on_resume;
-	sigaction(SIGUSR1, &sa, NULL);
-	/* A reader that goes away (perf, or "| head") is an error to
-	 * report, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
-/* Blocks the stop signals and SIGUSR1 between a check and a wait. */
-void pft_block_stops(sigset_t *old)
-{
-	sigprocmask(SIG_BLOCK, &stop_set, old);
-}
-
-static struct timespec deadline_in(double seconds)
-{
-	struct timespec end;
-
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)seconds;
-	end.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
-	if (end.tv_nsec >= 1000000000) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000;
-	}
-	return end;
-}
-
-/* Time left until end; false once it has passed. */
-static bool time_left(const struct timespec *end, struct timespec *left)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	left->tv_sec = end->tv_sec - now.tv_sec;
-	left->tv_nsec = end->tv_nsec - now.tv_nsec;
-	if (left->tv_nsec < 0) {
-		left->tv_sec--;
-		left->tv_nsec += 1000000000;
-	}
-	return left->tv_sec >= 0;
-}
-
-/* -s: waits `seconds`, or until a stop signal. */
-static void sleep_unless_stopped(double seconds)
-{
-	struct timespec end = deadline_in(seconds), left;
-	sigset_t old;
-
-	pft_block_stops(&old);
-	while (!stop_signo && time_left(&end, &left))
-		ppoll(NULL, 0, &left, &old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
- * -P: waits for SIGUSR1 or a stop signal.  Only a SIGUSR1 sent after the
- * message counts: one that came during the run (or -s) is forgotten, and
- * none sent after the message is missed (blocked until ppoll).
- */
-static void pause_until_resumed(void)
-{
-	sigset_t old;
-
-	pft_block_stops(&old);
-	resumed = 0;
-	pft_msg("paused with the memory mapped, pid %d: send SIGUSR1 to go "
-		"on, SIGINT to stop", (int)getpid());
-	while (!stop_signo && !resumed)
-		ppoll(NULL, 0, NULL, &old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
 
 /*
  * A reader gone (EPIPE: "pft | head" that stopped reading, or a harness
@@ -244,8 +122,8 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 	/* Process mode forks: nothing buffered may be written twice. */
 	fflush(stdout);
 	fflush(stderr);
-	atomic_store(&current_run, run);
-	if (stop_signo) {
+	pft_cancel_on_stop(run);
+	if (pft_stop_signal()) {
 		ret = -ECANCELED;
 	} else {
 		pft_perf_command(o, "enable");
@@ -260,20 +138,20 @@ static int one_run(struct pft_opts *o, struct faultgen_attr *attr,
 	if (o->verbose)
 		verbose_run(o, run);
 	if (o->sleep_s)
-		sleep_unless_stopped(o->sleep_s);
-	if (stop_signo)
+		pft_sleep_unless_stopped(o->sleep_s);
+	if (pft_stop_signal())
 		goto out;
 	status = print_run(o, run, &info, index, rate);
 	if (!status)
 		status = flush_output();
 	if (!status && o->pause)
-		pause_until_resumed();
+		pft_pause_until_resumed();
 out:
-	atomic_store(&current_run, NULL);
+	pft_cancel_on_stop(NULL);
 	faultgen_run_free(run);
 	release_info(&info);
-	if (stop_signo)
-		return 128 + stop_signo;
+	if (pft_stop_signal())
+		return 128 + pft_stop_signal();
 	return status;
 }
 

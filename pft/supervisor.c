@@ -8,7 +8,7 @@
  * SIGUSR1, on to the child, exits only once the run is gone (killing it
  * if it has not stopped STOP_GRACE_S seconds after such a signal), and is
  * the reaper of any worker process left behind by a child that died, so
- * none survives.
+ * none survives.  The handler that passes signals on is in signals.c.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -29,70 +29,7 @@
 /* How long a run has to stop after a signal before it is killed. */
 #define STOP_GRACE_S 5
 
-static volatile pid_t child_pid;
-static volatile sig_atomic_t stop_signo; /* the first stop signal */
 static bool run_killed; /* pft killed the run after STOP_GRACE_S */
-
-static void forward_signal(int sig)
-{
-	pid_t pid = child_pid;
-
-	if (sig != SIGUSR1 && !stop_signo)
-		stop_signo = sig;
-	if (pid > 0)
-		kill(pid, sig);
-}
-
-/*
- * Every signal whose default action ends a process and that a process can
- * catch, and SIGUSR1 (-P's "go on"): the run child handles the same set,
- * so each one sent to pft stops the run, which pft outlives.  A SIGHUP
- * ignored by whoever started pft (nohup) stays ignored; SIGPIPE is
- * ignored: pft reports a closed output itself.
- */
-void pft_stop_signals(sigset_t *set)
-{
-	static const int sigs[] = {
-		SIGHUP,  SIGINT,  SIGQUIT,  SIGILL,    SIGTRAP, SIGABRT,
-		SIGBUS,  SIGFPE,  SIGUSR2,  SIGSEGV,   SIGALRM, SIGTERM,
-		SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,
-		SIGPWR,  SIGSYS,
-	};
-	struct sigaction cur;
-
-	sigemptyset(set);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(set, sigs[i]);
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaddset(set, sig);
-	if (sigaction(SIGHUP, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
-		sigdelset(set, SIGHUP);
-}
-
-/* Faults are the process's own only when it raised them: after one
- * forwarded, a real one takes the default action. */
-bool pft_is_fault_signal(int sig)
-{
-	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT ||
-	       sig == SIGBUS || sig == SIGFPE || sig == SIGSEGV ||
-	       sig == SIGSYS;
-}
-
-void pft_catch_signals(const sigset_t *set, void (*handler)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_mask = *set;
-	sa.sa_handler = handler;
-	for (int sig = 1; sig < NSIG; sig++) {
-		if (!sigismember(set, sig))
-			continue;
-		/* No SA_RESTART: a wait must return when a signal comes. */
-		sa.sa_flags = pft_is_fault_signal(sig) ? SA_RESETHAND : 0;
-		sigaction(sig, &sa, NULL);
-	}
-}
 
 /* The parent of pid, from /proc/pid/stat (after the command's ')'). */
 static pid_t parent_of(const char *pid)
@@ -232,14 +169,14 @@ static int wait_run(pid_t pid)
 			pft_msg("lost the run: %s", strerror(errno));
 			return PFT_EXIT_FAIL << 8;
 		}
-		if (!stop_signo || run_killed) {
+		if (!pft_stop_signal() || run_killed) {
 			sigwaitinfo(&chld, NULL);
 			continue;
 		}
 		if (sigtimedwait(&chld, NULL, &grace) < 0 && errno == EAGAIN) {
 			pft_msg("the run did not stop within %d s of signal "
 				"%d: killing it", STOP_GRACE_S,
-				(int)stop_signo);
+				pft_stop_signal());
 			kill(pid, SIGKILL);
 			run_killed = true;
 		}
@@ -249,26 +186,10 @@ static int wait_run(pid_t pid)
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr)
 {
 	pid_t self = getpid(), pid;
-	sigset_t stops, old, child_mask;
+	sigset_t child_mask;
 	int st, status;
 
-	/* Whoever started pft may have ignored SIGCHLD (then no child can
-	 * be waited for) or blocked signals: pft sets what it needs. */
-	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-	pft_stop_signals(&stops);
-	sigaddset(&stops, SIGUSR1);
-	sigprocmask(SIG_BLOCK, NULL, &old);
-	child_mask = old;
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sigismember(&stops, sig) || sig == SIGCHLD)
-			sigdelset(&child_mask, sig);
-	/* Until child_pid is known, a signal waits (blocked) rather than
-	 * being lost; SIGCHLD stays blocked, for wait_run. */
-	sigaddset(&stops, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &stops, NULL);
-	sigdelset(&stops, SIGCHLD);
-	pft_catch_signals(&stops, forward_signal);
+	pft_supervisor_signals(&child_mask);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pft_oom_read(&o->oom_at_fork);
 	fflush(stdout);
@@ -278,11 +199,10 @@ int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr)
 		pft_fatal("cannot fork: %s", strerror(errno));
 	if (pid == 0)
 		run_child(o, attr, self, &child_mask);
-	child_pid = pid;
-	sigprocmask(SIG_UNBLOCK, &stops, NULL);
+	pft_forward_signals(pid);
 	st = wait_run(pid);
-	child_pid = 0;
-	status = run_killed ? 128 + stop_signo : exit_status_of(o, st);
+	pft_forward_signals_end();
+	status = run_killed ? 128 + pft_stop_signal() : exit_status_of(o, st);
 	reap_orphans();
 	return status;
 }
