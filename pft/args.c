@@ -3,7 +3,8 @@
  * args.c - pft's command line: 0.12x's short options and the GNU long
  * options, read into struct pft_opts.  One handler per option, found in
  * a table by getopt's code; each checks its own value.  What no single
- * option can judge is checked afterwards (rules.c).
+ * option can judge is checked afterwards (rules.c).  Each value goes
+ * into the attr as it is read, through pft_set (setup.c).
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -12,9 +13,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -110,35 +113,30 @@ static const struct option long_options[] = {
 /* A leading ':' lets pft tell a missing argument from an unknown option. */
 static const char short_options[] = ":ac:fhlm:n:ps:t:vzCFLMNPSTVZ";
 
+/* The front end's own defaults; the workload's are the library's, in
+ * the attr that the options set. */
 void pft_opts_init(struct pft_opts *o)
 {
+	int ret;
+
 	memset(o, 0, sizeof(*o));
-	o->pattern = FAULTGEN_SHARED_VMA;
-	o->workers = 1;
-	o->kind = FAULTGEN_THREADS;
-	o->cachelines = 1;
-	o->touch = FAULTGEN_TOUCH_WRITE;
-	o->backing = FAULTGEN_BACKING_ANON;
-	o->thp = FAULTGEN_THP_DEFAULT;
-	o->zap = FAULTGEN_ZAP_DONTNEED;
-	o->protect = FAULTGEN_PROTECT_MPROTECT;
-	o->collapse = FAULTGEN_COLLAPSE_MADVISE;
-	o->timeout = 60;
-	o->pretouch = FAULTGEN_PRETOUCH_ATOMIC_ADD;
-	o->jdk = 21;
-	o->gc = FAULTGEN_GC_NONE;
 	o->repeat = 1;
 	o->perf_fd = -1;
 	o->perf_ack_fd = -1;
 	o->oom_at_fork.cgroup = -1;
 	o->oom_at_fork.system = -1;
 	o->pagesize = sysconf(_SC_PAGESIZE);
+	ret = faultgen_attr_new(&o->attr);
+	if (ret)
+		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
 }
 
 void pft_opts_release(struct pft_opts *o)
 {
 	free(o->allowed_list);
 	o->allowed_list = NULL;
+	faultgen_attr_free(o->attr);
+	o->attr = NULL;
 }
 
 /*
@@ -225,6 +223,7 @@ struct pft_option {
 	const char *name;         /* as messages name it */
 	pft_handler handle;       /* NULL: a flag, switched on */
 	size_t flag;              /* the flag's offset in pft_opts */
+	int (*set_switch)(struct faultgen_attr *a, int on); /* opt_switch */
 	int code;                 /* getopt's answer */
 	enum faultgen_setting setting; /* the library setting it feeds */
 	int val;                  /* what the option stands for, if fixed */
@@ -233,77 +232,82 @@ struct pft_option {
 static void opt_size(struct pft_opts *o, const struct pft_option *opt,
 		     const char *s)
 {
-	int ret = faultgen_parse_size(s, &o->size);
+	uint64_t size;
+	int ret = faultgen_parse_size(s, &size);
 
 	if (ret == -ERANGE)
 		pft_usage_error("%s '%s': size too large", opt->name, s);
 	if (ret)
 		pft_usage_error("%s '%s': bad size (a number with an optional "
 				"K, M, G or P suffix)", opt->name, s);
-	if (o->size == 0)
+	if (size == 0)
 		pft_usage_error("%s '%s': the size must be more than 0",
 				opt->name, s);
+	pft_set(faultgen_attr_set_size(o->attr, size), opt->name, s,
+		"size too large");
 }
 
 /* -t and -n: the later one wins (0.12x zeroed the wrong count). */
-static void set_workers(struct pft_opts *o, const char *opt, const char *s,
-			enum faultgen_workers kind)
-{
-	if (o->workers_given && o->kind != kind && o->verbose)
-		pft_msg("%s: switching to %s mode", opt,
-			kind == FAULTGEN_THREADS ? "thread" : "process");
-	o->workers =
-		(unsigned int)pft_parse_count(opt, s, 1, FAULTGEN_MAX_WORKERS);
-	o->kind = kind;
-	o->workers_given = true;
-}
-
 static void opt_workers(struct pft_opts *o, const struct pft_option *opt,
 			const char *s)
 {
-	set_workers(o, opt->name, s, (enum faultgen_workers)opt->val);
+	enum faultgen_workers kind = (enum faultgen_workers)opt->val;
+	unsigned int n;
+
+	if (o->given[FAULTGEN_SETTING_WORKERS].opt &&
+	    faultgen_attr_get_worker_kind(o->attr) != kind && o->verbose)
+		pft_msg("%s: switching to %s mode", opt->name,
+			kind == FAULTGEN_THREADS ? "thread" : "process");
+	n = (unsigned int)pft_parse_count(opt->name, s, 1,
+					  FAULTGEN_MAX_WORKERS);
+	pft_set(faultgen_attr_set_workers(o->attr, n, kind), opt->name, s,
+		NULL);
 }
 
 /* -z, -l and --touch choose one touch; two different ones conflict, except
  * that -l and -L override each other as in 0.12x. */
-static void set_touch(struct pft_opts *o, const char *opt,
+static void set_touch(struct pft_opts *o, const char *opt, const char *arg,
 		      enum faultgen_touch touch)
 {
-	if (o->touch_opt && o->touch != touch)
+	const char *before = o->given[FAULTGEN_SETTING_TOUCH].opt;
+
+	if (before && faultgen_attr_get_touch(o->attr) != touch)
 		pft_usage_error("%s conflicts with %s: choose one way to touch "
-				"the memory", opt, o->touch_opt);
-	if (touch == FAULTGEN_TOUCH_MLOCK && o->shm_lock) {
+				"the memory", opt, before);
+	if (touch == FAULTGEN_TOUCH_MLOCK &&
+	    faultgen_attr_get_shm_lock(o->attr)) {
 		pft_msg("-l overrides -L: mlock instead of SHM_LOCK");
-		o->shm_lock = false;
+		pft_set(faultgen_attr_set_shm_lock(o->attr, 0), opt, arg,
+			NULL);
 	}
-	o->touch = touch;
-	o->touch_opt = opt;
+	pft_set(faultgen_attr_set_touch(o->attr, touch), opt, arg, NULL);
 }
 
 /* -l, -z: the touch is the option's value. */
 static void opt_touch_flag(struct pft_opts *o, const struct pft_option *opt,
 			   const char *s)
 {
-	(void)s;
-	set_touch(o, opt->name, (enum faultgen_touch)opt->val);
+	set_touch(o, opt->name, s, (enum faultgen_touch)opt->val);
 }
 
 static void opt_touch(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
 {
-	set_touch(o, opt->name,
+	set_touch(o, opt->name, s,
 		  (enum faultgen_touch)pft_keyword(opt->name, s, pft_touches));
 }
 
 static void set_backing(struct pft_opts *o, const char *opt,
 			enum faultgen_backing backing)
 {
-	if (o->backing_opt && o->backing != backing)
+	const char *before = o->given[FAULTGEN_SETTING_BACKING].opt;
+
+	if (before && faultgen_attr_get_backing(o->attr) != backing)
 		pft_usage_error(
 		    "%s conflicts with %s: choose one kind of memory", opt,
-		    o->backing_opt);
-	o->backing = backing;
-	o->backing_opt = opt;
+		    before);
+	pft_set(faultgen_attr_set_backing(o->attr, backing), opt, NULL,
+		NULL);
 }
 
 /* -S, -Z: the backing is the option's value. */
@@ -314,25 +318,43 @@ static void opt_backing(struct pft_opts *o, const struct pft_option *opt,
 	set_backing(o, opt->name, (enum faultgen_backing)opt->val);
 }
 
+/* -L: SysV memory, locked; the backing is -L's too. */
 static void opt_shm_lock(struct pft_opts *o, const struct pft_option *opt,
 		         const char *s)
 {
+	struct pft_given *touch = &o->given[FAULTGEN_SETTING_TOUCH];
+
 	(void)s;
-	if (o->touch == FAULTGEN_TOUCH_MLOCK && o->touch_opt) {
+	if (faultgen_attr_get_touch(o->attr) == FAULTGEN_TOUCH_MLOCK &&
+	    touch->opt) {
 		pft_msg("-L overrides %s: SHM_LOCK instead of mlock",
-			o->touch_opt);
-		o->touch = FAULTGEN_TOUCH_WRITE;
-		o->touch_opt = NULL;
+			touch->opt);
+		pft_set(faultgen_attr_set_touch(o->attr,
+						   FAULTGEN_TOUCH_WRITE),
+			opt->name, NULL, NULL);
+		touch->opt = NULL;
 	}
 	set_backing(o, opt->name, FAULTGEN_BACKING_SYSV);
-	o->shm_lock = true;
+	o->given[FAULTGEN_SETTING_BACKING].opt = opt->name;
+	pft_set(faultgen_attr_set_shm_lock(o->attr, 1), opt->name, NULL,
+		NULL);
 }
 
+/* -c: the library's limit, in the figures it comes from. */
 static void opt_cachelines(struct pft_opts *o, const struct pft_option *opt,
 		           const char *s)
 {
-	o->cachelines =
-	    (unsigned int)pft_parse_count(opt->name, s, 1, 1u << 20);
+	long line = (long)faultgen_cacheline_size();
+	unsigned int n;
+	char why[128];
+
+	n = (unsigned int)pft_parse_count(opt->name, s, 1, 1u << 20);
+	snprintf(why, sizeof(why),
+		 "at most %ld cachelines fit in a page (%ld-byte pages, "
+		 "%ld-byte cachelines)",
+		 o->pagesize / line, o->pagesize, line);
+	pft_set(faultgen_attr_set_cachelines(o->attr, n), opt->name, s,
+		why);
 }
 
 static void opt_sleep(struct pft_opts *o, const struct pft_option *opt,
@@ -391,21 +413,29 @@ static void opt_verbose(struct pft_opts *o, const struct pft_option *opt,
 static void opt_multimap(struct pft_opts *o, const struct pft_option *opt,
 		         const char *s)
 {
-	(void)opt, (void)s;
-	o->pattern = FAULTGEN_PER_THREAD_VMA;
+	pft_set(faultgen_attr_set_pattern(o->attr,
+					     FAULTGEN_PER_THREAD_VMA),
+		opt->name, s, NULL);
 }
 
 static void opt_pattern(struct pft_opts *o, const struct pft_option *opt,
 		        const char *s)
 {
-	o->pattern = pft_pattern_keyword(opt->name, s);
+	pft_set(faultgen_attr_set_pattern(o->attr,
+					     pft_pattern_keyword(opt->name, s)),
+		opt->name, s, NULL);
 }
 
 static void opt_cpus(struct pft_opts *o, const struct pft_option *opt,
 		     const char *s)
 {
-	(void)opt;
-	o->cpus = s;
+	int ret = faultgen_attr_set_cpus(o->attr, s);
+
+	if (ret == -ERANGE)
+		pft_usage_error("%s '%s': a CPU beyond the kernel's %d "
+				"possible CPUs", opt->name, s,
+				faultgen_possible_cpus());
+	pft_set(ret, opt->name, s, "bad CPU list (e.g. 0-3,7 or 0-63:8)");
 }
 
 static void opt_cpuset(struct pft_opts *o, const struct pft_option *opt,
@@ -413,7 +443,8 @@ static void opt_cpuset(struct pft_opts *o, const struct pft_option *opt,
 {
 	if (!*s)
 		pft_usage_error("%s '': a cpuset name is needed", opt->name);
-	o->cpuset = s;
+	pft_set(faultgen_attr_set_cpuset(o->attr, s), opt->name, s,
+		"bad cpuset name");
 }
 
 /* -p, --localalloc, --numa, --membind, ...: one memory policy.  The same
@@ -422,17 +453,17 @@ static void opt_cpuset(struct pft_opts *o, const struct pft_option *opt,
 static void set_numa(struct pft_opts *o, const char *opt,
 		     enum faultgen_numa numa, const char *nodes)
 {
-	if (o->numa_opt && (o->numa != numa ||
-			    (nodes && o->numa_nodes &&
-			     strcmp(nodes, o->numa_nodes) != 0)))
+	const char *before = o->given[FAULTGEN_SETTING_NUMA].opt;
+	const char *had = faultgen_attr_get_numa_nodes(o->attr);
+
+	if (before && (faultgen_attr_get_numa(o->attr) != numa ||
+		       (nodes && had && strcmp(nodes, had) != 0)))
 		pft_usage_error("%s conflicts with %s: choose one memory "
-				"policy", opt, o->numa_opt);
+				"policy", opt, before);
 	if (nodes && !*nodes)
 		pft_usage_error("%s '': a node list is needed (such as 0, "
 				"0-3 or all)", opt);
-	o->numa = numa;
-	o->numa_nodes = nodes;
-	o->numa_opt = opt;
+	pft_set_numa(o, opt, numa, nodes);
 }
 
 /* -p, --numa-local, --localalloc; --membind, --interleave, --preferred:
@@ -458,40 +489,63 @@ static void opt_numa(struct pft_opts *o, const struct pft_option *opt,
 static void opt_thp(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	o->thp = (enum faultgen_thp)pft_keyword(opt->name, s, pft_thps);
+	pft_set(faultgen_attr_set_thp(o->attr, (enum faultgen_thp)pft_keyword(
+						opt->name, s, pft_thps)),
+		opt->name, s, NULL);
 }
 
 static void opt_duration(struct pft_opts *o, const struct pft_option *opt,
 		         const char *s)
 {
-	if (o->rounds)
+	double v;
+
+	if (faultgen_attr_get_rounds(o->attr))
 		pft_usage_error(
 		    "--duration conflicts with --rounds: choose one");
-	o->duration = parse_seconds(opt->name, s, false);
+	v = parse_seconds(opt->name, s, false);
+	pft_set(faultgen_attr_set_duration(o->attr, v,
+					      faultgen_attr_get_zap(o->attr)),
+		opt->name, s, NULL);
 }
 
 static void opt_rounds(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
-	if (o->duration > 0)
+	unsigned int n;
+
+	if (faultgen_attr_get_duration(o->attr) > 0)
 		pft_usage_error(
 		    "--rounds conflicts with --duration: choose one");
-	o->rounds = (unsigned int)pft_parse_count(opt->name, s, 1, 1000000000);
+	n = (unsigned int)pft_parse_count(opt->name, s, 1, 1000000000);
+	pft_set(faultgen_attr_set_rounds(o->attr, n,
+					    faultgen_attr_get_zap(o->attr)),
+		opt->name, s, NULL);
 }
 
+/* The zap goes with the rounds or the duration, given before or after. */
 static void opt_zap(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	o->zap = (enum faultgen_zap)pft_keyword(opt->name, s, pft_zaps);
-	o->zap_given = true;
+	enum faultgen_zap zap =
+		(enum faultgen_zap)pft_keyword(opt->name, s, pft_zaps);
+	double seconds = faultgen_attr_get_duration(o->attr);
+	int ret;
+
+	if (seconds > 0)
+		ret = faultgen_attr_set_duration(o->attr, seconds, zap);
+	else
+		ret = faultgen_attr_set_rounds(
+			o->attr, faultgen_attr_get_rounds(o->attr), zap);
+	pft_set(ret, opt->name, s, NULL);
 }
 
 static void opt_warmup(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
-	o->warmup = (unsigned int)pft_parse_count(opt->name, s, 0,
-						   FAULTGEN_MAX_WARMUP);
-	o->warmup_given = true;
+	unsigned int n = (unsigned int)pft_parse_count(opt->name, s, 0,
+							FAULTGEN_MAX_WARMUP);
+
+	pft_set(faultgen_attr_set_warmup(o->attr, n), opt->name, s, NULL);
 }
 
 static void opt_repeat(struct pft_opts *o, const struct pft_option *opt,
@@ -512,71 +566,106 @@ static void opt_perf_ctl(struct pft_opts *o, const struct pft_option *opt,
 static void opt_collapse(struct pft_opts *o, const struct pft_option *opt,
 		         const char *s)
 {
-	o->collapse = (enum faultgen_collapse)pft_keyword(opt->name, s,
-							  pft_collapses);
-	o->collapse_given = true;
+	pft_set(faultgen_attr_set_collapse(
+			   o->attr, (enum faultgen_collapse)pft_keyword(
+					    opt->name, s, pft_collapses)),
+		opt->name, s, NULL);
 }
 
 static void opt_protect(struct pft_opts *o, const struct pft_option *opt,
 		        const char *s)
 {
-	o->protect =
-	    (enum faultgen_protect)pft_keyword(opt->name, s, pft_protects);
-	o->protect_given = true;
+	pft_set(faultgen_attr_set_protect(
+			   o->attr, (enum faultgen_protect)pft_keyword(
+					    opt->name, s, pft_protects)),
+		opt->name, s, NULL);
 }
 
 static void opt_timeout(struct pft_opts *o, const struct pft_option *opt,
 		        const char *s)
 {
-	o->timeout = parse_seconds(opt->name, s, false);
-	o->timeout_given = true;
+	pft_set(faultgen_attr_set_timeout(o->attr,
+					     parse_seconds(opt->name, s, false)),
+		opt->name, s, NULL);
 }
 
 static void opt_pretouch(struct pft_opts *o, const struct pft_option *opt,
 		         const char *s)
 {
-	o->pretouch = (enum faultgen_pretouch_touch)pft_keyword(
-		opt->name, s, pft_pretouches);
-	o->pretouch_given = true;
+	pft_set(faultgen_attr_set_pretouch_touch(
+			   o->attr, (enum faultgen_pretouch_touch)pft_keyword(
+					    opt->name, s, pft_pretouches)),
+		opt->name, s, NULL);
 }
 
+/* --chunk-size: the library's limits, said in the figures they come
+ * from. */
 static void opt_chunk(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
 {
-	if (faultgen_parse_size(s, &o->chunk))
+	uint64_t chunk;
+	char why[128];
+
+	if (faultgen_parse_size(s, &chunk))
 		pft_usage_error("%s '%s': bad size (a number with an optional "
 				"K, M, G or P suffix)", opt->name, s);
-	pft_check_chunk(o, s);
-	o->chunk_given = true;
+	snprintf(why, sizeof(why),
+		 "a multiple of the page size (%ld), at most %" PRIu64 "G",
+		 o->pagesize, (uint64_t)(FAULTGEN_MAX_CHUNK >> 30));
+	pft_set(faultgen_attr_set_chunk_size(o->attr, chunk), opt->name, s,
+		why);
 }
 
+/* --jdk and --gc: one setting, set with what the other holds. */
 static void opt_jdk(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	o->jdk = (unsigned int)pft_parse_count(opt->name, s, 8,
-						 FAULTGEN_MAX_JDK);
-	o->jdk_given = true;
+	unsigned int jdk = (unsigned int)pft_parse_count(opt->name, s, 8,
+							  FAULTGEN_MAX_JDK);
+	enum faultgen_jvm_gc gc;
+	unsigned int was;
+
+	faultgen_attr_get_jvm(o->attr, &was, &gc);
+	pft_set(faultgen_attr_set_jvm(o->attr, jdk, gc), opt->name, s,
+		NULL);
 }
 
 static void opt_gc(struct pft_opts *o, const struct pft_option *opt,
 		   const char *s)
 {
-	o->gc = (enum faultgen_jvm_gc)pft_keyword(opt->name, s, pft_gcs);
-	o->gc_given = true;
+	enum faultgen_jvm_gc gc =
+		(enum faultgen_jvm_gc)pft_keyword(opt->name, s, pft_gcs);
+	enum faultgen_jvm_gc was;
+	unsigned int jdk;
+
+	faultgen_attr_get_jvm(o->attr, &jdk, &was);
+	pft_set(faultgen_attr_set_jvm(o->attr, jdk, gc), opt->name, s,
+		NULL);
+}
+
+/* -a, -f, --oversubscribe: a switch of the attr. */
+static void opt_switch(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	pft_set(opt->set_switch(o->attr, 1), opt->name, s, NULL);
 }
 
 #define OPT_VAL(c, n, s, h, v)                                            \
 	{ .code = (c), .name = (n), .setting = (s), .handle = (h), .val = (v) }
 #define OPT(c, n, s, h) OPT_VAL(c, n, s, h, 0)
+#define SWITCH(c, n, s, setter)                                           \
+	{ .code = (c), .name = (n), .setting = (s), .handle = opt_switch,  \
+	  .set_switch = (setter) }
 #define FLAG(c, n, s, field)                                              \
 	{ .code = (c), .name = (n), .setting = (s),                       \
 	  .flag = offsetof(struct pft_opts, field) }
 
 static const struct pft_option options[] = {
-	FLAG('a', "-a", FAULTGEN_SETTING_PIN, pin),
+	SWITCH('a', "-a", FAULTGEN_SETTING_PIN, faultgen_attr_set_pin),
 	OPT('c', "-c", FAULTGEN_SETTING_CACHELINES, opt_cachelines),
 	OPT(OPT_CACHELINES, "--cachelines", FAULTGEN_SETTING_CACHELINES, opt_cachelines),
-	FLAG('f', "-f", FAULTGEN_SETTING_SCHED_FIFO, sched_fifo),
+	SWITCH('f', "-f", FAULTGEN_SETTING_SCHED_FIFO,
+	       faultgen_attr_set_sched_fifo),
 	OPT('h', "-h", FAULTGEN_SETTING_NONE, opt_help),
 	OPT_VAL('l', "-l", FAULTGEN_SETTING_TOUCH, opt_touch_flag, FAULTGEN_TOUCH_MLOCK),
 	OPT('m', "-m", FAULTGEN_SETTING_SIZE, opt_size),
@@ -606,8 +695,8 @@ static const struct pft_option options[] = {
 		FAULTGEN_TOUCH_MEMSET),
 	OPT('C', "-C", FAULTGEN_SETTING_NONE, opt_noclear),
 	OPT('F', "-F", FAULTGEN_SETTING_NONE, opt_accepted),
-	FLAG(OPT_OVERSUBSCRIBE, "--oversubscribe", FAULTGEN_SETTING_OVERSUBSCRIBE,
-	     oversubscribe),
+	SWITCH(OPT_OVERSUBSCRIBE, "--oversubscribe",
+	       FAULTGEN_SETTING_OVERSUBSCRIBE, faultgen_attr_set_oversubscribe),
 	FLAG(OPT_FORCE, "--force", FAULTGEN_SETTING_NONE, force),
 	OPT('L', "-L", FAULTGEN_SETTING_SHM_LOCK, opt_shm_lock),
 	OPT('M', "-M", FAULTGEN_SETTING_PATTERN, opt_multimap),
@@ -729,4 +818,5 @@ void pft_parse_args(struct pft_opts *o, int argc, char **argv)
 		pft_usage_error("unexpected argument '%s' (only one TAG)",
 				argv[optind]);
 	pft_check_combinations(o);
+	pft_finish_attr(o);
 }

@@ -42,6 +42,7 @@ static void task_limits(char *buf, size_t len)
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		       int ret, const struct pft_oom *oom_before)
 {
+	const struct faultgen_attr *a = o->attr;
 	int worker = -1, signo = 0, error = 0;
 
 	if (ret == -ECANCELED && pft_stop_signal())
@@ -62,20 +63,24 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("worker %d exited unexpectedly", worker);
 		return PFT_EXIT_FAIL;
 	}
-	if (ret == -EOPNOTSUPP && o->pattern == FAULTGEN_RO_COLLAPSE) {
+	if (ret == -EOPNOTSUPP &&
+	    faultgen_attr_get_pattern(a) == FAULTGEN_RO_COLLAPSE) {
 		pft_msg("--pattern=ro-collapse: not supported by this kernel "
 			"or build (libfaultgen %s)", faultgen_version());
 		return PFT_EXIT_FAIL;
 	}
-	if ((ret == -EPERM || ret == -EACCES) && o->sched_fifo) {
+	if ((ret == -EPERM || ret == -EACCES) &&
+	    faultgen_attr_get_sched_fifo(a)) {
 		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "
 			"or an RLIMIT_RTPRIO)");
 		return PFT_EXIT_FAIL;
 	}
 	if ((ret == -EPERM || ret == -ENOMEM || ret == -EAGAIN) &&
-	    (o->shm_lock || o->touch == FAULTGEN_TOUCH_MLOCK)) {
+	    (faultgen_attr_get_shm_lock(a) ||
+	     faultgen_attr_get_touch(a) == FAULTGEN_TOUCH_MLOCK)) {
 		pft_msg("%s: cannot lock the memory: %s (RLIMIT_MEMLOCK or "
-			"CAP_IPC_LOCK)", o->shm_lock ? "-L" : "-l",
+			"CAP_IPC_LOCK)",
+			faultgen_attr_get_shm_lock(a) ? "-L" : "-l",
 			faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}
@@ -85,9 +90,11 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		task_limits(limits, sizeof(limits));
 		pft_msg("cannot start %s %u: the limit on processes and "
 			"threads was reached (%s)",
-			o->kind == FAULTGEN_PROCESSES ? "worker process" :
+			faultgen_attr_get_worker_kind(a) == FAULTGEN_PROCESSES ?
+				"worker process" :
 							 "worker thread",
-			worker >= 0 ? (unsigned int)worker : o->workers,
+			worker >= 0 ? (unsigned int)worker :
+				      faultgen_attr_get_workers(a),
 			limits);
 		return PFT_EXIT_FAIL;
 	}

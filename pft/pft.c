@@ -43,8 +43,9 @@ static bool keep_std_fds_open(void)
 
 int main(int argc, char **argv)
 {
-	struct faultgen_attr *attr;
 	struct pft_opts o;
+	const struct faultgen_attr *a;
+	const char *cpuset;
 	bool stdout_open;
 	int ret;
 
@@ -56,23 +57,26 @@ int main(int argc, char **argv)
 	if (!stdout_open)
 		pft_fatal("standard output is closed: nowhere to write the "
 			  "result");
-	attr = pft_build_attr(&o);
-	if (o.cpuset)
-		pft_enter_cpuset_within_mask(o.cpuset);
-	pft_resolve_cpus(&o, attr);
+	a = o.attr;
+	cpuset = faultgen_attr_get_cpuset(a);
+	if (cpuset)
+		pft_enter_cpuset_within_mask(cpuset);
+	pft_resolve_cpus(&o);
 	pft_check_memory(&o);
 	pft_open_perf_ctl(&o);
-	if (!o.workers_given && o.pattern != FAULTGEN_PRETOUCH)
+	if (!o.given[FAULTGEN_SETTING_WORKERS].opt && !pft_jvm_workers(&o))
 		fputs("Using 1 thread\n", stderr);
 	if (o.verbose)
 		pft_msg("%u %s, %s, %s memory, touch %s, allowed CPUs %s%s",
-			o.workers,
-			o.kind == FAULTGEN_PROCESSES ? "processes" : "threads",
-			pft_pattern_name(o.pattern),
-			pft_backing_name(o.backing), pft_touch_name(o.touch),
-			o.allowed_list, o.pin ? ", pinned" : "");
-	ret = pft_supervise(&o, attr);
-	faultgen_attr_free(attr);
+			faultgen_attr_get_workers(a),
+			faultgen_attr_get_worker_kind(a) == FAULTGEN_PROCESSES ?
+				"processes" : "threads",
+			pft_pattern_name(faultgen_attr_get_pattern(a)),
+			pft_backing_name(faultgen_attr_get_backing(a)),
+			pft_touch_name(faultgen_attr_get_touch(a)),
+			o.allowed_list,
+			faultgen_attr_get_pin(a) ? ", pinned" : "");
+	ret = pft_supervise(&o, o.attr);
 	pft_opts_release(&o);
 	return ret;
 }

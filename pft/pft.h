@@ -8,9 +8,13 @@
  *
  *   pft.c -> supervisor.c -> runner.c -> perfctl.c
  *         -> failure.c, print-collapse.c, args.c
- *         -> print-json.c, oom.c, setup.c, memcheck.c, usage.c
- *         -> signals.c, summary.c, cgroup.c, cpuset.c, rules.c, names.c
- *         -> sysinfo.c, print-legacy.c, json.c, messages.c
+ *         -> print-json.c, oom.c, memcheck.c, usage.c, rules.c
+ *         -> signals.c, summary.c, cgroup.c, cpuset.c, setup.c
+ *         -> sysinfo.c, print-legacy.c, json.c, names.c, messages.c
+ *
+ * The workload is the library's attr, which the options set as they are
+ * read (args.c through setup.c's pft_set): pft keeps no copy of the
+ * library's settings, and asks the library's getters what a run was.
  *
  * signals.c holds the signal state of both processes, the supervisor
  * and the run child: the files that wait for a stop signal or react to
@@ -60,42 +64,9 @@ struct pft_oom {
 };
 
 struct pft_opts {
-	/* The workload, as the user gave it; mapped onto attr. */
-	enum faultgen_pattern pattern;
-	uint64_t size;
-	unsigned int workers;
-	bool workers_given;
-	enum faultgen_workers kind;
-	unsigned int cachelines;
-	enum faultgen_touch touch;
-	const char *touch_opt; /* the option that chose touch, or NULL */
-	enum faultgen_backing backing;
-	const char *backing_opt;
-	bool shm_lock;
-	enum faultgen_numa numa;
-	const char *numa_nodes; /* bind, interleave, preferred: as given */
-	const char *numa_opt;   /* the option that chose numa, or NULL */
-	enum faultgen_thp thp;
-	const char *cpus;
-	const char *cpuset;
-	bool pin;
-	bool sched_fifo;
-	bool oversubscribe;
-	unsigned int rounds;
-	double duration;
-	enum faultgen_zap zap;
-	bool zap_given;
-	unsigned int warmup;
-	bool warmup_given;
-	enum faultgen_protect protect;
-	enum faultgen_collapse collapse;
-	double timeout;
-	bool protect_given, collapse_given, timeout_given;
-	enum faultgen_pretouch_touch pretouch;
-	uint64_t chunk;
-	unsigned int jdk;
-	enum faultgen_jvm_gc gc;
-	bool pretouch_given, chunk_given, jdk_given, gc_given;
+	/* The workload: the options set it as they are read. */
+	struct faultgen_attr *attr;
+	struct pft_given given[PFT_NR_SETTINGS]; /* who set what */
 
 	/* The front end's own behaviour. */
 	unsigned int sleep_s;
@@ -114,7 +85,6 @@ struct pft_opts {
 	 * starts from them instead of reading them again. */
 	struct pft_oom oom_at_fork;
 	const char *tag;
-	struct pft_given given[PFT_NR_SETTINGS];
 
 	/* Resolved before the run. */
 	long pagesize;
@@ -161,7 +131,7 @@ const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
 const char *pft_gc_name(enum faultgen_jvm_gc g);
 const char *pft_numa_name(enum faultgen_numa n);
 
-/* args.c: the command line into pft_opts */
+/* args.c: the command line into pft_opts and its attr */
 void pft_opts_init(struct pft_opts *o);
 void pft_parse_args(struct pft_opts *o, int argc, char **argv);
 unsigned long pft_parse_count(const char *opt, const char *s,
@@ -169,15 +139,18 @@ unsigned long pft_parse_count(const char *opt, const char *s,
 void pft_opts_release(struct pft_opts *o);
 
 /* rules.c: the front end's own rules */
-bool pft_repeats(const struct pft_opts *o);
+bool pft_jvm_workers(const struct pft_opts *o);
 void pft_check_combinations(struct pft_opts *o);
-void pft_check_chunk(const struct pft_opts *o, const char *s);
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		     const struct faultgen_result *r);
 
-/* setup.c: the library's attr from the options, and the allowed CPUs */
-struct faultgen_attr *pft_build_attr(struct pft_opts *o);
-void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr);
+/* setup.c: the options' values into the attr, and the allowed CPUs */
+void pft_set(int ret, const char *opt, const char *val, const char *why);
+void pft_set_numa(struct pft_opts *o, const char *opt,
+		  enum faultgen_numa numa, const char *nodes);
+bool pft_repeats(const struct pft_opts *o);
+void pft_finish_attr(struct pft_opts *o);
+void pft_resolve_cpus(struct pft_opts *o);
 
 /* memcheck.c */
 void pft_check_memory(const struct pft_opts *o);

@@ -108,17 +108,20 @@ static void print_collapse_line(const struct pft_opts *o,
 	else if (ratio > 0)
 		snprintf(sweep, sizeof(sweep), ", read sweep %.1fx slower",
 			 1 / ratio);
-	if (o->collapse == FAULTGEN_COLLAPSE_MADVISE)
+	if (faultgen_attr_get_collapse(o->attr) == FAULTGEN_COLLAPSE_MADVISE)
 		printf("collapsed %u/%u %s by MADV_COLLAPSE in %.1f ms, "
 		       "%.2f ms/range%s%s\n",
-		       c->collapsed, c->ranges, protect_words(o->protect),
+		       c->collapsed, c->ranges,
+		       protect_words(faultgen_attr_get_protect(o->attr)),
 		       pft_printable(c->collapse_s) * 1e3,
 		       pft_printable(c->range_mean_s) * 1e3, sweep, verdict);
 	else
 		printf("collapsed %u/%u %s by khugepaged in %.1f s (timeout "
 		       "%.0f s)%s%s\n",
-		       c->collapsed, c->ranges, protect_words(o->protect),
-		       pft_printable(c->collapse_s), o->timeout, sweep,
+		       c->collapsed, c->ranges,
+		       protect_words(faultgen_attr_get_protect(o->attr)),
+		       pft_printable(c->collapse_s),
+		       faultgen_attr_get_timeout(o->attr), sweep,
 		       verdict);
 	if (!c->content_ok)
 		pft_msg("warning: the content of the region changed during "

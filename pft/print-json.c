@@ -102,64 +102,93 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info)
 /* The knobs of the read-only collapse and pretouch patterns. */
 static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 {
-	if (o->pattern == FAULTGEN_PRETOUCH) {
-		pj_str(j, "pretouch", pft_pretouch_name(o->pretouch));
-		if (o->chunk_given)
-			pj_u64(j, "chunk_size", o->chunk);
+	const struct faultgen_attr *a = o->attr;
+	enum faultgen_pattern p = faultgen_attr_get_pattern(a);
+	enum faultgen_jvm_gc gc;
+	unsigned int jdk;
+
+	if (p == FAULTGEN_PRETOUCH) {
+		pj_str(j, "pretouch",
+		       pft_pretouch_name(faultgen_attr_get_pretouch_touch(a)));
+		if (o->given[FAULTGEN_SETTING_CHUNK_SIZE].opt)
+			pj_u64(j, "chunk_size", faultgen_attr_get_chunk_size(a));
 		else
 			pj_null(j, "chunk_size");
-		pj_u64(j, "jdk", o->jdk);
-		pj_str(j, "gc", pft_gc_name(o->gc));
+		faultgen_attr_get_jvm(a, &jdk, &gc);
+		pj_u64(j, "jdk", jdk);
+		pj_str(j, "gc", pft_gc_name(gc));
 	}
-	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
-		pj_str(j, "protect", pft_protect_name(o->protect));
-		pj_str(j, "collapse", pft_collapse_name(o->collapse));
-		pj_dbl(j, "timeout_s", o->timeout);
+	if (p == FAULTGEN_RO_COLLAPSE) {
+		pj_str(j, "protect",
+		       pft_protect_name(faultgen_attr_get_protect(a)));
+		pj_str(j, "collapse",
+		       pft_collapse_name(faultgen_attr_get_collapse(a)));
+		pj_dbl(j, "timeout_s", faultgen_attr_get_timeout(a));
 	}
 }
 
+/* What runs: every setting as the library holds it (its getters). */
 static void json_config(struct pft_json *j, const struct pft_opts *o,
 			struct faultgen_run *run)
 {
+	const struct faultgen_attr *a = o->attr;
+	enum faultgen_pattern p = faultgen_attr_get_pattern(a);
 	const char *src = faultgen_run_cpuset_source(run);
 
 	pj_obj(j, "config");
-	pj_str(j, "pattern", pft_pattern_name(o->pattern));
+	pj_str(j, "pattern", pft_pattern_name(p));
 	/* 0: pretouch's default, the JVM's count (result.workers). */
-	pj_u64(j, "workers", o->pattern == FAULTGEN_PRETOUCH &&
-				     !o->workers_given ? 0 : o->workers);
-	pj_str(j, "kind", o->kind == FAULTGEN_PROCESSES ? "processes" :
-							  "threads");
-	pj_u64(j, "size", o->size ? o->size : (uint64_t)o->pagesize);
+	pj_u64(j, "workers", pft_jvm_workers(o) ? 0 :
+				     faultgen_attr_get_workers(a));
+	pj_str(j, "kind", faultgen_attr_get_worker_kind(a) ==
+					  FAULTGEN_PROCESSES ? "processes" :
+							       "threads");
+	pj_u64(j, "size", faultgen_attr_get_size(a));
 	pj_u64(j, "pagesize", (uint64_t)o->pagesize);
-	pj_u64(j, "cachelines", o->cachelines);
-	pj_str(j, "touch", pft_touch_name(o->touch));
-	pj_str(j, "backing", pft_backing_name(o->backing));
-	pj_bool(j, "shm_lock", o->shm_lock);
-	pj_str(j, "numa", pft_numa_name(o->numa));
-	pj_str_or_null(j, "numa_nodes", o->numa_nodes);
-	pj_str(j, "thp", pft_thp_name(o->thp));
-	pj_bool(j, "pin", o->pin);
-	pj_bool(j, "sched_fifo", o->sched_fifo);
-	pj_bool(j, "oversubscribe", o->oversubscribe);
-	pj_str_or_null(j, "cpus", o->cpus);
-	pj_str_or_null(j, "cpuset", o->cpuset);
+	pj_u64(j, "cachelines", faultgen_attr_get_cachelines(a));
+	pj_str(j, "touch", pft_touch_name(faultgen_attr_get_touch(a)));
+	pj_str(j, "backing", pft_backing_name(faultgen_attr_get_backing(a)));
+	pj_bool(j, "shm_lock", faultgen_attr_get_shm_lock(a));
+	pj_str(j, "numa", pft_numa_name(faultgen_attr_get_numa(a)));
+	pj_str_or_null(j, "numa_nodes", faultgen_attr_get_numa_nodes(a));
+	pj_str(j, "thp", pft_thp_name(faultgen_attr_get_thp(a)));
+	pj_bool(j, "pin", faultgen_attr_get_pin(a));
+	pj_bool(j, "sched_fifo", faultgen_attr_get_sched_fifo(a));
+	pj_bool(j, "oversubscribe", faultgen_attr_get_oversubscribe(a));
+	pj_str_or_null(j, "cpus", faultgen_attr_get_cpulist(a));
+	pj_str_or_null(j, "cpuset", faultgen_attr_get_cpuset(a));
 	if (src && *src)
 		pj_str(j, "cpuset_source", src);
-	pj_u64(j, "rounds", o->rounds);
-	pj_dbl(j, "duration_s", o->duration);
-	pj_str(j, "zap", pft_zap_name(o->zap));
-	pj_u64(j, "warmup", o->warmup);
+	pj_u64(j, "rounds", faultgen_attr_get_rounds(a));
+	pj_dbl(j, "duration_s", faultgen_attr_get_duration(a));
+	pj_str(j, "zap", pft_zap_name(faultgen_attr_get_zap(a)));
+	pj_u64(j, "warmup", faultgen_attr_get_warmup(a));
 	json_pattern_config(j, o);
 	pj_u64(j, "sleep_s", o->sleep_s);
 	pj_str_or_null(j, "tag", o->tag);
 	pj_obj_end(j);
 }
 
+/* The CPUs in a list, as the library's parser counts them. */
+static unsigned int cpus_in(const char *list)
+{
+	int possible = faultgen_possible_cpus();
+	size_t nbits = possible > 0 ? (size_t)possible : 1;
+	unsigned long *mask = calloc((nbits + 8 * sizeof(long) - 1) /
+					     (8 * sizeof(long)),
+				     sizeof(long));
+	int n = mask ? faultgen_parse_cpulist(list, mask, nbits) : -1;
+
+	free(mask);
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+/* The allowed CPUs: the run's, as a list and their count. */
 void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 		     struct faultgen_run *run, unsigned int index)
 {
 	char *cpus = malloc(PFT_CPULIST_LEN);
+	const char *allowed = o->allowed_list;
 
 	pj_str(j, "schema", "pft-run/1");
 	pj_str(j, "pft", "0.12x-compatible");
@@ -169,10 +198,9 @@ void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 	json_config(j, o, run);
 	pj_obj(j, "cpus");
 	if (cpus && faultgen_run_cpulist(run, cpus, PFT_CPULIST_LEN) >= 0)
-		pj_str(j, "allowed", cpus);
-	else
-		pj_str(j, "allowed", o->allowed_list);
-	pj_u64(j, "count", o->allowed);
+		allowed = cpus;
+	pj_str(j, "allowed", allowed);
+	pj_u64(j, "count", cpus_in(allowed));
 	pj_obj_end(j);
 	free(cpus);
 }
@@ -221,7 +249,7 @@ static void json_legacy(struct pft_json *j, const struct pft_opts *o,
 	pj_str(j, "line", line);
 	pj_i64(j, "gbyte", pft_legacy_gbyte(r));
 	pj_u64(j, "workers", r->workers);
-	pj_u64(j, "cachelines", o->cachelines);
+	pj_u64(j, "cachelines", faultgen_attr_get_cachelines(o->attr));
 	pj_dbl(j, "user_s", pft_printable(r->user_s));
 	pj_dbl(j, "sys_s", pft_printable(r->sys_s));
 	pj_dbl(j, "wall_s", pft_printable(r->elapsed_s));

@@ -26,14 +26,17 @@ double pft_printable(double v)
 
 void pft_print_title(const struct pft_opts *o)
 {
+	const struct faultgen_attr *a = o->attr;
+
 	if (o->tag)
 		printf("TAG pft:%s-%s%s:%s\n",
-		       o->backing == FAULTGEN_BACKING_SYSV ? "shmem" : "anon",
-		       o->numa != FAULTGEN_NUMA_DEFAULT ? "vma-policy" :
-						      "sys-default",
-		       o->touch == FAULTGEN_TOUCH_MLOCK ? "-mlocked" :
-		       o->shm_lock			 ? "-shm_locked" :
-							   "",
+		       faultgen_attr_get_backing(a) == FAULTGEN_BACKING_SYSV ?
+			       "shmem" : "anon",
+		       faultgen_attr_get_numa(a) != FAULTGEN_NUMA_DEFAULT ?
+			       "vma-policy" : "sys-default",
+		       faultgen_attr_get_touch(a) == FAULTGEN_TOUCH_MLOCK ?
+			       "-mlocked" :
+		       faultgen_attr_get_shm_lock(a) ? "-shm_locked" : "",
 		       o->tag);
 	fputs("  Gb  Thr CLine   User     System     Wall    flt/cpu/s "
 	      "fault/wsec\n",
@@ -52,7 +55,7 @@ void pft_format_legacy(const struct pft_opts *o,
 {
 	snprintf(buf, len,
 		 " %3ld %4ld %3ld %8.2fs %8.2fs %8.2fs  %10.3f %10.3f\n",
-		 pft_legacy_gbyte(r), (long)r->workers, (long)o->cachelines,
+		 pft_legacy_gbyte(r), (long)r->workers, (long)faultgen_attr_get_cachelines(o->attr),
 		 pft_printable(r->user_s), pft_printable(r->sys_s),
 		 pft_printable(r->elapsed_s), pft_printable(r->pages_per_cpu_s),
 		 pft_printable(r->rate));

@@ -45,7 +45,8 @@ static void check_pattern_reads(const struct pft_opts *o)
 
 	for (int s = 1; s < PFT_NR_SETTINGS; s++) {
 		if (!o->given[s].opt ||
-		    faultgen_pattern_reads(o->pattern, s) != 0)
+		    faultgen_pattern_reads(faultgen_attr_get_pattern(o->attr),
+					   s) != 0)
 			continue;
 		readers_of(s, readers, sizeof(readers));
 		pft_usage_error("%s needs --pattern=%s", o->given[s].opt,
@@ -53,10 +54,12 @@ static void check_pattern_reads(const struct pft_opts *o)
 	}
 }
 
-/* Repeat-with-zap: measured rounds or a duration. */
-bool pft_repeats(const struct pft_opts *o)
+/* Pretouch without -t: the JVM's own worker count, which the library
+ * works out for the run. */
+bool pft_jvm_workers(const struct pft_opts *o)
 {
-	return o->rounds || o->duration > 0;
+	return !o->given[FAULTGEN_SETTING_WORKERS].opt &&
+	       faultgen_attr_get_pattern(o->attr) == FAULTGEN_PRETOUCH;
 }
 
 /* Combinations no single option can judge; checked after all are read. */
@@ -64,27 +67,18 @@ void pft_check_combinations(struct pft_opts *o)
 {
 	bool repeat_mode = pft_repeats(o);
 
-	if (!repeat_mode && o->zap_given)
+	if (!repeat_mode && o->given[FAULTGEN_SETTING_ZAP].opt)
 		pft_usage_error("--zap needs --duration or --rounds");
-	if (!repeat_mode && o->warmup_given)
+	if (!repeat_mode && o->given[FAULTGEN_SETTING_WARMUP].opt)
 		pft_usage_error("--warmup needs --duration or --rounds");
-	if (repeat_mode && !o->warmup_given)
-		o->warmup = PFT_DEFAULT_WARMUP;
+	if (repeat_mode && !o->given[FAULTGEN_SETTING_WARMUP].opt)
+		pft_set(faultgen_attr_set_warmup(o->attr,
+						    PFT_DEFAULT_WARMUP),
+			"--warmup", NULL, NULL);
 	check_pattern_reads(o);
 	if (o->title && o->json)
 		pft_usage_error("-T conflicts with --json: the title belongs "
 				"to the result lines");
-}
-
-/* --chunk-size: what faultgen_attr_set_chunk_size accepts. */
-void pft_check_chunk(const struct pft_opts *o, const char *s)
-{
-	if (o->chunk == 0 || o->chunk % (uint64_t)o->pagesize ||
-	    o->chunk > FAULTGEN_MAX_CHUNK)
-		pft_usage_error(
-		    "--chunk-size '%s': a multiple of the page size "
-		    "(%ld), at most %" PRIu64 "G",
-		    s, o->pagesize, (uint64_t)(FAULTGEN_MAX_CHUNK >> 30));
 }
 
 /* 0.12x's three checks, one line each at most (4096 workers must not
@@ -104,7 +98,8 @@ void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("warning: %u of %u workers counted fewer minor faults "
 			"than the pages they touched%s",
 			short_workers, r->workers,
-			o->thp != FAULTGEN_THP_NOHUGEPAGE ?
+			faultgen_attr_get_thp(o->attr) !=
+					FAULTGEN_THP_NOHUGEPAGE ?
 				" (huge pages take fewer faults)" : "");
 	if (r->majflt)
 		pft_msg("warning: %" PRIu64 " major faults", r->majflt);

@@ -61,7 +61,7 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 	size_t len;
 	int ret;
 
-	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
+	if (faultgen_attr_get_pattern(o->attr) == FAULTGEN_RO_COLLAPSE) {
 		ret = pft_print_collapse(o, run, info, index);
 		if (ret)
 			pft_msg("no collapse result: %s",
@@ -158,6 +158,8 @@ out:
 int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr)
 {
 	double *rates = calloc(o->repeat, sizeof(*rates));
+	bool collapse = faultgen_attr_get_pattern(o->attr) ==
+			FAULTGEN_RO_COLLAPSE;
 	unsigned int done = 0;
 	int status = 0;
 
@@ -165,14 +167,14 @@ int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr)
 		pft_msg("out of memory");
 		return PFT_EXIT_FAIL;
 	}
-	if (o->title && o->pattern != FAULTGEN_RO_COLLAPSE)
+	if (o->title && !collapse)
 		pft_print_title(o);
 	while (done < o->repeat && !status) {
 		status = one_run(o, attr, done, &rates[done]);
 		if (!status)
 			done++;
 	}
-	if (!status && o->repeat > 1 && o->pattern != FAULTGEN_RO_COLLAPSE) {
+	if (!status && o->repeat > 1 && !collapse) {
 		pft_print_summary(o, rates, done);
 		status = flush_output();
 	}

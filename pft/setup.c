@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * setup.c - the library's attr from pft's options, and the CPUs a run
- * may use.
+ * setup.c - the options' values into the library's attr, and the CPUs a
+ * run may use.
  *
- * The options were checked when read, so a setter that refuses a value is
- * the library disagreeing with pft (another libfaultgen, or a rule pft
- * does not copy): that is still the user's value, so it is a usage error
- * naming the option and the value as typed.  Only running out of memory
- * is a runtime error.
+ * Each option sets the attr as it is read (args.c), through pft_set: a
+ * setter that refuses a value is a usage error naming the option and the
+ * value as typed, with the library's limit where pft can say it.  Only
+ * running out of memory is a runtime error.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -19,11 +18,6 @@
 #include <string.h>
 
 #include "pft.h"
-
-struct builder {
-	struct faultgen_attr *a;
-	const struct pft_opts *o;
-};
 
 /* Exits: the library refused `val` of option `opt` with `ret`. */
 __attribute__((noreturn)) static void refused(int ret, const char *opt,
@@ -46,66 +40,12 @@ __attribute__((noreturn)) static void refused(int ret, const char *opt,
 			faultgen_version(), faultgen_strerror(ret));
 }
 
-/*
- * The setter of `setting` returned ret.  On an error: the option and
- * value the user gave, or, for a setting left at pft's default, the long
- * option and pft's value (def_opt, def_val).
- */
-static void check_set(struct builder *b, int ret,
-		      enum faultgen_setting setting,
-		      const char *def_opt, const char *def_val,
-		      const char *why)
+/* A setter's answer to option `opt` with value `val` (NULL for a flag):
+ * on an error, one line naming them, and why when pft can say. */
+void pft_set(int ret, const char *opt, const char *val, const char *why)
 {
-	const struct pft_given *g = &b->o->given[setting];
-
-	if (!ret)
-		return;
-	faultgen_attr_free(b->a);
-	if (g->opt)
-		refused(ret, g->opt, g->arg, why);
-	refused(ret, def_opt, def_val, why);
-}
-
-static const char *num(char *buf, size_t len, double v)
-{
-	snprintf(buf, len, "%g", v);
-	return buf;
-}
-
-static const char *yes_no(bool on)
-{
-	return on ? "on" : "off";
-}
-
-/* -c: the library's limit, in the figures it comes from. */
-static void set_cachelines(struct builder *b)
-{
-	const struct pft_opts *o = b->o;
-	long line = (long)faultgen_cacheline_size();
-	char why[128], val[16];
-
-	snprintf(why, sizeof(why),
-		 "at most %ld cachelines fit in a page (%ld-byte pages, "
-		 "%ld-byte cachelines)",
-		 o->pagesize / line, o->pagesize, line);
-	snprintf(val, sizeof(val), "%u", o->cachelines);
-	check_set(b, faultgen_attr_set_cachelines(b->a, o->cachelines),
-		  FAULTGEN_SETTING_CACHELINES, "-c", val, why);
-}
-
-static void set_cpus(struct builder *b)
-{
-	const char *list = b->o->cpus;
-	int ret = faultgen_attr_set_cpus(b->a, list);
-
-	if (ret == -ERANGE) {
-		faultgen_attr_free(b->a);
-		pft_usage_error("--cpus '%s': a CPU beyond the kernel's %d "
-				"possible CPUs", list,
-				faultgen_possible_cpus());
-	}
-	check_set(b, ret, FAULTGEN_SETTING_CPUS, "--cpus", list,
-		  "bad CPU list (e.g. 0-3,7 or 0-63:8)");
+	if (ret)
+		refused(ret, opt, val, why);
 }
 
 /*
@@ -129,25 +69,25 @@ static int node_outside(const char *list, const unsigned long *mask,
 }
 
 /* A node list the library refused: the node it could not use, named. */
-__attribute__((noreturn)) static void bad_nodes(struct builder *b, int ret)
+__attribute__((noreturn)) static void bad_nodes(const char *opt,
+						enum faultgen_numa numa,
+						const char *nodes, int ret)
 {
-	const struct pft_opts *o = b->o;
 	unsigned long mask[PFT_NODE_WORDS];
 	size_t nbits = sizeof(mask) * 8;
 	char have[256] = "";
 	int n = -1;
 
-	faultgen_attr_free(b->a);
 	if (ret == -ENOENT || ret == -ENXIO) {
 		if ((ret == -ENOENT ? faultgen_numa_nodes(mask, nbits) :
 				      faultgen_numa_allowed(mask, nbits)) >= 0) {
-			n = node_outside(o->numa_nodes, mask, nbits);
+			n = node_outside(nodes, mask, nbits);
 			faultgen_format_cpulist(mask, nbits, have,
 						sizeof(have));
 		}
 		if (n >= 0)
-			pft_usage_error("%s '%s': node %d %s (%s: %s)",
-					o->numa_opt, o->numa_nodes, n,
+			pft_usage_error("%s '%s': node %d %s (%s: %s)", opt,
+					nodes, n,
 					ret == -ENOENT ? "does not exist" :
 					"is not allowed here",
 					ret == -ENOENT ? "nodes" : "allowed",
@@ -155,143 +95,32 @@ __attribute__((noreturn)) static void bad_nodes(struct builder *b, int ret)
 	}
 	if (ret == -EOPNOTSUPP)
 		pft_usage_error("%s: this kernel or machine has no NUMA "
-				"support", o->numa_opt);
+				"support", opt);
 	if (ret == -EINVAL)
 		pft_usage_error("%s '%s': bad node list (such as 0, 0-3, 1,3 "
-				"or all%s)", o->numa_opt, o->numa_nodes,
-				o->numa == FAULTGEN_NUMA_PREFERRED ?
+				"or all%s)", opt, nodes,
+				numa == FAULTGEN_NUMA_PREFERRED ?
 				"; one node" : "");
-	pft_usage_error("%s '%s': %s", o->numa_opt, o->numa_nodes,
-			faultgen_strerror(ret));
+	pft_usage_error("%s '%s': %s", opt, nodes, faultgen_strerror(ret));
 }
 
-/*
- * The memory policy; with --json or --per-worker, the pages each worker
- * of a pattern with slices has on each node are counted after its
- * faults.  After --duration or --rounds the last round has zapped them,
- * and counting faults each slice once more (unmeasured, but inside
- * --perf-ctl's window): there only when a policy option asks.
- */
-static void set_numa(struct builder *b)
+/* A memory policy, with its nodes (NULL for the policies that take
+ * none). */
+void pft_set_numa(struct pft_opts *o, const char *opt,
+		  enum faultgen_numa numa, const char *nodes)
 {
-	const struct pft_opts *o = b->o;
 	int ret;
 
-	if (o->numa_nodes) {
-		ret = faultgen_attr_set_numa_nodes(b->a, o->numa,
-						   o->numa_nodes);
+	if (nodes) {
+		ret = faultgen_attr_set_numa_nodes(o->attr, numa, nodes);
 		if (ret)
-			bad_nodes(b, ret);
-	} else {
-		ret = faultgen_attr_set_numa(b->a, o->numa);
-		if (ret == -EOPNOTSUPP)
-			bad_nodes(b, ret);
-		check_set(b, ret, FAULTGEN_SETTING_NUMA, "--numa",
-			  pft_numa_name(o->numa), NULL);
-	}
-	if ((o->json || o->per_worker) &&
-	    (o->pattern == FAULTGEN_SHARED_VMA ||
-	     o->pattern == FAULTGEN_PER_THREAD_VMA) &&
-	    (!pft_repeats(o) || o->numa_opt))
-		check_set(b, faultgen_attr_set_node_pages(b->a, 1),
-			  FAULTGEN_SETTING_NONE, "--json", NULL, NULL);
-}
-
-/* Where the memory is and who faults it. */
-static void set_memory(struct builder *b)
-{
-	const struct pft_opts *o = b->o;
-	struct faultgen_attr *a = b->a;
-	char buf[32];
-
-	set_cachelines(b);
-	set_cpus(b);
-	check_set(b, faultgen_attr_set_cpuset(a, o->cpuset), FAULTGEN_SETTING_CPUSET,
-		  "--cpuset", o->cpuset, "bad cpuset name");
-	if (o->size)
-		check_set(b, faultgen_attr_set_size(a, o->size), FAULTGEN_SETTING_SIZE,
-			  "--size", num(buf, sizeof(buf), (double)o->size),
-			  "size too large");
-	/* Pretouch without -t: the JVM's worker count, as the library
-	 * models it. */
-	if (o->pattern != FAULTGEN_PRETOUCH || o->workers_given)
-		check_set(b, faultgen_attr_set_workers(a, o->workers, o->kind),
-			  FAULTGEN_SETTING_WORKERS, "--threads",
-			  num(buf, sizeof(buf), o->workers), NULL);
-	check_set(b, faultgen_attr_set_pattern(a, o->pattern),
-		  FAULTGEN_SETTING_PATTERN, "--pattern", pft_pattern_name(o->pattern),
-		  NULL);
-	check_set(b, faultgen_attr_set_backing(a, o->backing),
-		  FAULTGEN_SETTING_BACKING, "--sysv", NULL, NULL);
-	check_set(b, faultgen_attr_set_shm_lock(a, o->shm_lock),
-		  FAULTGEN_SETTING_SHM_LOCK, "--shm-lock", NULL, NULL);
-	check_set(b, faultgen_attr_set_touch(a, o->touch), FAULTGEN_SETTING_TOUCH,
-		  "--touch", pft_touch_name(o->touch), NULL);
-	set_numa(b);
-	check_set(b, faultgen_attr_set_thp(a, o->thp), FAULTGEN_SETTING_THP, "--thp",
-		  pft_thp_name(o->thp), NULL);
-}
-
-/* How the workers are placed, and how long they run. */
-static void set_schedule(struct builder *b)
-{
-	const struct pft_opts *o = b->o;
-	struct faultgen_attr *a = b->a;
-	char buf[32];
-
-	check_set(b, faultgen_attr_set_pin(a, o->pin), FAULTGEN_SETTING_PIN, "--pin",
-		  NULL, NULL);
-	check_set(b, faultgen_attr_set_sched_fifo(a, o->sched_fifo),
-		  FAULTGEN_SETTING_SCHED_FIFO, "--fifo", NULL, NULL);
-	check_set(b, faultgen_attr_set_oversubscribe(a, o->oversubscribe),
-		  FAULTGEN_SETTING_OVERSUBSCRIBE, "--oversubscribe",
-		  yes_no(o->oversubscribe), NULL);
-	check_set(b, faultgen_attr_set_warmup(a, o->warmup), FAULTGEN_SETTING_WARMUP,
-		  "--warmup", num(buf, sizeof(buf), o->warmup), NULL);
-	/* As in 0.12x, the process that starts the workers runs worker 0
-	 * itself: one process or thread fewer to start and to tear down. */
-	if (o->pattern == FAULTGEN_SHARED_VMA ||
-	    o->pattern == FAULTGEN_PER_THREAD_VMA)
-		check_set(b, faultgen_attr_set_caller_worker(a, 1),
-			  FAULTGEN_SETTING_NONE, "the calling worker", NULL, NULL);
-	if (o->duration > 0)
-		check_set(b, faultgen_attr_set_duration(a, o->duration, o->zap),
-			  FAULTGEN_SETTING_REPEAT, "--duration",
-			  num(buf, sizeof(buf), o->duration), NULL);
-	else if (o->rounds)
-		check_set(b, faultgen_attr_set_rounds(a, o->rounds, o->zap),
-			  FAULTGEN_SETTING_REPEAT, "--rounds",
-			  num(buf, sizeof(buf), o->rounds), NULL);
-}
-
-/* The knobs of the read-only collapse and pretouch patterns. */
-static void set_pattern_knobs(struct builder *b)
-{
-	const struct pft_opts *o = b->o;
-	struct faultgen_attr *a = b->a;
-	char buf[32];
-
-	if (o->pattern == FAULTGEN_RO_COLLAPSE) {
-		check_set(b, faultgen_attr_set_protect(a, o->protect),
-			  FAULTGEN_SETTING_PROTECT, "--protect",
-			  pft_protect_name(o->protect), NULL);
-		check_set(b, faultgen_attr_set_collapse(a, o->collapse),
-			  FAULTGEN_SETTING_COLLAPSE, "--collapse",
-			  pft_collapse_name(o->collapse), NULL);
-		check_set(b, faultgen_attr_set_timeout(a, o->timeout),
-			  FAULTGEN_SETTING_TIMEOUT, "--timeout",
-			  num(buf, sizeof(buf), o->timeout), NULL);
-	}
-	if (o->pattern != FAULTGEN_PRETOUCH)
+			bad_nodes(opt, numa, nodes, ret);
 		return;
-	check_set(b, faultgen_attr_set_pretouch_touch(a, o->pretouch),
-		  FAULTGEN_SETTING_PRETOUCH_TOUCH, "--pretouch",
-		  pft_pretouch_name(o->pretouch), NULL);
-	if (o->chunk_given)
-		check_set(b, faultgen_attr_set_chunk_size(a, o->chunk),
-			  FAULTGEN_SETTING_CHUNK_SIZE, "--chunk-size", NULL, NULL);
-	check_set(b, faultgen_attr_set_jvm(a, o->jdk, o->gc), FAULTGEN_SETTING_JVM,
-		  "--jdk", num(buf, sizeof(buf), o->jdk), NULL);
+	}
+	ret = faultgen_attr_set_numa(o->attr, numa);
+	if (ret == -EOPNOTSUPP)
+		bad_nodes(opt, numa, nodes, ret);
+	pft_set(ret, opt, NULL, NULL);
 }
 
 /* The option that set `setting`, as the user typed it when given. */
@@ -299,7 +128,7 @@ static const char *option_of(const struct pft_opts *o,
 			     enum faultgen_setting setting, char *buf,
 			     size_t len)
 {
-	/* Names of settings left at pft's default. */
+	/* Names of settings left at their default. */
 	static const struct {
 		enum faultgen_setting setting;
 		const char *name;
@@ -323,22 +152,27 @@ static const char *option_of(const struct pft_opts *o,
 		{ FAULTGEN_SETTING_CHUNK_SIZE, "--chunk-size" },
 		{ FAULTGEN_SETTING_JVM, "--gc" },
 	};
+	const struct faultgen_attr *a = o->attr;
 
 	switch (setting) {
 	case FAULTGEN_SETTING_PATTERN:
-		snprintf(buf, len, "--pattern=%s", pft_pattern_name(o->pattern));
+		snprintf(buf, len, "--pattern=%s",
+			 pft_pattern_name(faultgen_attr_get_pattern(a)));
 		return buf;
 	case FAULTGEN_SETTING_WORKERS:
-		return o->given[FAULTGEN_SETTING_WORKERS].opt ?
-			       o->given[FAULTGEN_SETTING_WORKERS].opt :
-		       o->kind == FAULTGEN_PROCESSES ? "--processes" :
+		return o->given[setting].opt ? o->given[setting].opt :
+		       faultgen_attr_get_worker_kind(a) == FAULTGEN_PROCESSES ?
+						       "--processes" :
 						       "--threads";
 	case FAULTGEN_SETTING_TOUCH:
-		return o->touch_opt ? o->touch_opt : "--touch";
+		return o->given[setting].opt ? o->given[setting].opt :
+					       "--touch";
 	case FAULTGEN_SETTING_REPEAT:
-		return o->duration > 0 ? "--duration" : "--rounds";
+		return faultgen_attr_get_duration(a) > 0 ? "--duration" :
+							    "--rounds";
 	case FAULTGEN_SETTING_ZAP:
-		snprintf(buf, len, "--zap=%s", pft_zap_name(o->zap));
+		snprintf(buf, len, "--zap=%s",
+			 pft_zap_name(faultgen_attr_get_zap(a)));
 		return buf;
 	case FAULTGEN_SETTING_NODE_PAGES:
 		return o->json ? "--json" : "--per-worker";
@@ -356,38 +190,56 @@ static const char *option_of(const struct pft_opts *o,
  * Which settings run together is the library's rule: a combination it
  * refuses is a usage error naming the two options, with its reason.
  */
-static void check_combination(struct builder *b)
+static void check_combination(const struct pft_opts *o)
 {
 	struct faultgen_conflict c = { .size = sizeof(c) };
 	char one[64], two[64];
-	int ret = faultgen_attr_check(b->a, &c);
+	int ret = faultgen_attr_check(o->attr, &c);
 
 	if (!ret)
 		return;
-	faultgen_attr_free(b->a);
 	if (ret != -EINVAL)
 		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
 	pft_usage_error("%s conflicts with %s: %s",
-			option_of(b->o, c.setting, one, sizeof(one)),
-			option_of(b->o, c.with, two, sizeof(two)), c.why);
+			option_of(o, c.setting, one, sizeof(one)),
+			option_of(o, c.with, two, sizeof(two)), c.why);
 }
 
-/* One setter per option.  Each error path frees the attr: pft exits
- * there, but the option fuzzer (tests/fuzz) comes back and checks for
- * leaks. */
-struct faultgen_attr *pft_build_attr(struct pft_opts *o)
+/* Repeat-with-zap: measured rounds or a duration. */
+bool pft_repeats(const struct pft_opts *o)
 {
-	struct builder b = { .o = o };
-	int ret;
+	return faultgen_attr_get_rounds(o->attr) ||
+	       faultgen_attr_get_duration(o->attr) > 0;
+}
 
-	ret = faultgen_attr_new(&b.a);
-	if (ret)
-		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
-	set_memory(&b);
-	set_schedule(&b);
-	set_pattern_knobs(&b);
-	check_combination(&b);
-	return b.a;
+/* 0.12x's two patterns, whose launcher was worker 0 itself. */
+static bool legacy_pattern(enum faultgen_pattern p)
+{
+	return p == FAULTGEN_SHARED_VMA || p == FAULTGEN_PER_THREAD_VMA;
+}
+
+/*
+ * What pft adds to the options, then the library's check.  As in 0.12x,
+ * the process that starts the workers runs worker 0 itself: one process
+ * or thread fewer to start and to tear down.  With --json or
+ * --per-worker, the pages each worker of a pattern with slices has on
+ * each node are counted after its faults; after --duration or --rounds
+ * the last round has zapped them, and counting faults each slice once
+ * more (unmeasured, but inside --perf-ctl's window): there only when a
+ * policy option asks.
+ */
+void pft_finish_attr(struct pft_opts *o)
+{
+	enum faultgen_pattern p = faultgen_attr_get_pattern(o->attr);
+
+	if (legacy_pattern(p))
+		pft_set(faultgen_attr_set_caller_worker(o->attr, 1),
+			"the calling worker", NULL, NULL);
+	if ((o->json || o->per_worker) && legacy_pattern(p) &&
+	    (!pft_repeats(o) || o->given[FAULTGEN_SETTING_NUMA].opt))
+		pft_set(faultgen_attr_set_node_pages(o->attr, 1),
+			o->json ? "--json" : "--per-worker", NULL, NULL);
+	check_combination(o);
 }
 
 /* An empty mask of every possible CPU, and its size in bits. */
@@ -423,26 +275,29 @@ static char *affinity_list(void)
 __attribute__((noreturn)) static void
 cpus_resolve_error(const struct pft_opts *o, int n)
 {
+	const char *cpus = faultgen_attr_get_cpulist(o->attr);
+	const char *cpuset = faultgen_attr_get_cpuset(o->attr);
+
 	if (n == -ENXIO) {
 		char msg[512], *aff = affinity_list();
 
-		if (o->cpus)
+		if (cpus)
 			snprintf(msg, sizeof(msg),
 				 "--cpus '%s': not within the CPUs pft may run "
-				 "on (%s)", o->cpus, aff ? aff : "?");
+				 "on (%s)", cpus, aff ? aff : "?");
 		else
 			snprintf(msg, sizeof(msg),
 				 "--cpuset '%s': its CPUs are not all within "
-				 "those pft was started on (%s)", o->cpuset,
+				 "those pft was started on (%s)", cpuset,
 				 aff ? aff : "?");
 		free(aff);
 		pft_usage_error("%s", msg);
 	}
 	if (n == -ENOENT)
-		pft_usage_error("--cpuset '%s': no such cpuset", o->cpuset);
-	if (n == -EINVAL && o->cpuset)
+		pft_usage_error("--cpuset '%s': no such cpuset", cpuset);
+	if (n == -EINVAL && cpuset)
 		pft_usage_error("--cpuset '%s': the cpuset has no CPUs pft may "
-				"run on", o->cpuset);
+				"run on", cpuset);
 	pft_fatal("cannot read the allowed CPUs: %s",
 		  faultgen_strerror(n ? n : -EINVAL));
 }
@@ -451,8 +306,10 @@ cpus_resolve_error(const struct pft_opts *o, int n)
  * The allowed CPUs now (affinity narrowed by --cpus / --cpuset); more
  * workers than that are clipped as 0.12x did, unless --oversubscribe.
  */
-void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
+void pft_resolve_cpus(struct pft_opts *o)
 {
+	struct faultgen_attr *attr = o->attr;
+	unsigned int workers = faultgen_attr_get_workers(attr);
 	size_t nbits;
 	unsigned long *mask = cpu_mask(&nbits);
 	int n;
@@ -472,12 +329,13 @@ void pft_resolve_cpus(struct pft_opts *o, struct faultgen_attr *attr)
 	free(mask);
 	/* A pattern with unbound workers (the JVM's pretouch) may run more
 	 * workers than CPUs. */
-	if (o->workers > o->allowed && !o->oversubscribe &&
-	    faultgen_pattern_unbound_workers(o->pattern) != 1) {
+	if (workers > o->allowed && !faultgen_attr_get_oversubscribe(attr) &&
+	    faultgen_pattern_unbound_workers(
+		    faultgen_attr_get_pattern(attr)) != 1) {
 		/* 0.12x's words, which scripts may look for. */
 		fprintf(stderr, "clipping nr_tests to nr_cpus_allowed [%u]\n",
 			o->allowed);
-		o->workers = o->allowed;
-		faultgen_attr_set_workers(attr, o->workers, o->kind);
+		faultgen_attr_set_workers(attr, o->allowed,
+					  faultgen_attr_get_worker_kind(attr));
 	}
 }

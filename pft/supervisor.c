@@ -142,8 +142,7 @@ __attribute__((noreturn)) static void run_child(struct pft_opts *o,
 	pft_child_signals();
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	status = pft_child_main(o, attr);
-	faultgen_attr_free(attr);
-	pft_opts_release(o);
+	pft_opts_release(o); /* and the attr, which it holds */
 	exit(status);
 }
 

@@ -41,7 +41,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	static char *argv[MAX_ARGS + 2];
 	static struct pft_opts o;
-	static struct faultgen_attr *attr;
 	char *buf = malloc(len + 1);
 	int argc = 1;
 
@@ -60,20 +59,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		p = nl + 1;
 	}
 	argv[argc] = NULL;
-	attr = NULL;
 	optind = 0; /* glibc: a full reset of getopt's state */
 	if (setjmp(back) == 0) {
 		armed = 1;
 		pft_opts_init(&o);
 		pft_parse_args(&o, argc, argv);
-		attr = pft_build_attr(&o);
-		pft_resolve_cpus(&o, attr);
+		pft_resolve_cpus(&o);
 		armed = 0;
 	} else if (exited != PFT_EXIT_OK && exited != PFT_EXIT_FAIL &&
 		   exited != PFT_EXIT_USAGE) {
 		abort();
 	}
-	faultgen_attr_free(attr);
 	pft_opts_release(&o);
 	free(buf);
 	return 0;
