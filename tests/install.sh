@@ -58,9 +58,9 @@ for f in "$includedir/faultgen.h" "$pkgconfigdir/libfaultgen.pc" \
 	"$mandir/man1/pft.1" "$mandir/man7/faultgen.7"; do
 	[ -f "$dest$f" ] || fail "not installed: $f"
 done
-if [ -n "$(make_var jni_LTLIBRARIES examples/jni)" ]; then
-	jnidir=$(make_var jnidir examples/jni)
-	javadir=$(make_var javadir examples/jni)
+if [ -n "$(make_var jni_LTLIBRARIES bindings/java)" ]; then
+	jnidir=$(make_var jnidir bindings/java)
+	javadir=$(make_var javadir bindings/java)
 	[ -f "$dest$jnidir/libfaultgen-jni.so" ] ||
 		fail "not installed: $jnidir/libfaultgen-jni.so"
 	# As Java libraries are packaged: NAME-VERSION.jar, a NAME.jar link

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# JDK detection for the JNI shim (examples/jni), included by configure.ac.
+# JDK detection for the JNI shim (bindings/java), included by configure.ac.
 #
 # The JDK is JAVA_HOME's when set, else the one javac on PATH belongs to.
 # It needs javac, java and jar, jni.h and jni_md.h, and a javac that takes
