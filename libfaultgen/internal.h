@@ -151,6 +151,7 @@ struct fg_shared {
 	struct fg_gate measure; /* after warm-up, measuring starts together */
 	_Atomic uint32_t cancel; /* 1: stop as soon as possible */
 	_Atomic uint32_t done;   /* workers that finished (futex word) */
+	_Atomic uint32_t helpers_stop; /* 1: every worker is through */
 	struct fg_wstat w[];
 };
 
@@ -412,14 +413,26 @@ FG_TESTABLE unsigned int fg_round_rates(const struct faultgen_run *run,
 /* worker.c */
 bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g);
 void fg_gates_abort(struct fg_shared *sh);
-/* What each worker runs: prepare (may be NULL) before the start gate,
- * body after it. */
+/*
+ * What each worker runs: prepare (may be NULL) before the start gate,
+ * body after it.  A pattern may add helpers: threads of the calling
+ * process beside the measured workers (a thread that maps and unmaps,
+ * one that forks), none of them a worker: not at the gates' count, not
+ * in the figures.  Helper h runs helper(run, h) once the start gate
+ * opens, until fg_helpers_stop says every worker is through (or the run
+ * is cancelled); its own figures go into the pattern's state.  Threads
+ * only, with the barrier.
+ */
 struct fg_work {
 	int (*prepare)(struct faultgen_run *run, unsigned int i);
 	int (*body)(struct faultgen_run *run, unsigned int i);
 	bool barrier; /* all start together at one gate */
+	unsigned int (*helpers)(const struct faultgen_run *run); /* or NULL */
+	int (*helper)(struct faultgen_run *run, unsigned int h);
 };
-int fg_workers_run(struct faultgen_run *run, const struct fg_work *work);
+FG_TESTABLE int fg_workers_run(struct faultgen_run *run,
+			       const struct fg_work *work);
+FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run);
 
 /* thp.c */
 int fg_hpage_size(size_t *size);
@@ -483,6 +496,7 @@ const struct fg_pattern *fg_pattern(enum faultgen_pattern p);
 const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a);
 int fg_attr_check(const struct faultgen_attr *a, struct faultgen_conflict *c);
 int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out);
+FG_TESTABLE int fg_run_prepare(struct faultgen_run *run);
 int fg_run_exec(struct faultgen_run *run);
 void fg_run_cancel(struct faultgen_run *run);
 void fg_run_free(struct faultgen_run *run);

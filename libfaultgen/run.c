@@ -159,7 +159,7 @@ static int alloc_node_pages(struct faultgen_run *run)
 
 /* The CPUs, the worker count, the shared state: everything before the
  * pattern maps memory. */
-static int prepare(struct faultgen_run *run)
+FG_TESTABLE int fg_run_prepare(struct faultgen_run *run)
 {
 	struct faultgen_attr *a = &run->attr;
 	int ret = fg_cpus_resolve(a, &run->cpus, &run->cpuset_source,
@@ -193,7 +193,7 @@ int fg_run_exec(struct faultgen_run *run)
 	run->executed = true;
 	ret = fg_attr_check(&run->attr, NULL);
 	if (!ret)
-		ret = prepare(run);
+		ret = fg_run_prepare(run);
 	if (!ret && atomic_load(&run->cancelled))
 		ret = -ECANCELED;
 	if (!ret)

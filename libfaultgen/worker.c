@@ -282,17 +282,105 @@ static int start_threads(struct faultgen_run *run, struct worker_arg *args,
 	return ret;
 }
 
+/* A helper thread (struct fg_work): it waits for the start gate without
+ * being counted there. */
+struct helper_arg {
+	struct faultgen_run *run;
+	const struct fg_work *work;
+	unsigned int index;
+	int error;
+};
+
+static void *helper_main(void *arg)
+{
+	struct helper_arg *ha = arg;
+	struct fg_shared *sh = ha->run->sh;
+	uint32_t go;
+
+	while ((go = atomic_load(&sh->start.go)) == 0)
+		fg_futex_wait(&sh->start.go, 0, -1);
+	if (go == 1)
+		ha->error = ha->work->helper(ha->run, ha->index);
+	/* A failing helper stops the workers, as a failing worker does. */
+	if (ha->error && ha->error != -ECANCELED)
+		fg_gates_abort(sh);
+	return NULL;
+}
+
+/* Every worker is through, or the run is being cancelled. */
+FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run)
+{
+	return atomic_load(&run->sh->helpers_stop) ||
+	       fg_cancel_requested(run->sh);
+}
+
+struct helpers {
+	unsigned int n, started;
+	pthread_t *tids;
+	struct helper_arg *args;
+};
+
+/* Started before the workers, with their signal mask: they are ready
+ * when the gate opens. */
+static int start_helpers(struct faultgen_run *run, const struct fg_work *work,
+			 struct helpers *h)
+{
+	sigset_t old;
+	int ret = 0;
+
+	h->n = work->helpers ? work->helpers(run) : 0;
+	if (!h->n)
+		return 0;
+	h->tids = calloc(h->n, sizeof(*h->tids));
+	h->args = calloc(h->n, sizeof(*h->args));
+	if (!h->tids || !h->args)
+		return -ENOMEM;
+	block_async_signals(&old);
+	for (; h->started < h->n && !ret; h->started++) {
+		h->args[h->started] = (struct helper_arg){
+			.run = run, .work = work, .index = h->started };
+		ret = -pthread_create(&h->tids[h->started], NULL, helper_main,
+				      &h->args[h->started]);
+	}
+	if (ret)
+		h->started--;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* Once the workers are through: the helpers' first error, or 0. */
+static int stop_helpers(struct faultgen_run *run, struct helpers *h)
+{
+	int ret = 0;
+
+	atomic_store(&run->sh->helpers_stop, 1);
+	/* Gates a failed start left closed. */
+	if (atomic_load(&run->sh->start.go) == 0)
+		fg_gates_abort(run->sh);
+	for (unsigned int i = 0; i < h->started; i++) {
+		pthread_join(h->tids[i], NULL);
+		if (!ret && h->args[i].error != -ECANCELED)
+			ret = h->args[i].error;
+	}
+	free(h->tids);
+	free(h->args);
+	return ret;
+}
+
 static int run_threads(struct faultgen_run *run, struct worker_arg *args,
 		       unsigned int n)
 {
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	unsigned int first = run->attr.caller_worker ? 1 : 0;
 	unsigned int started = first;
-	int ret;
+	struct helpers helpers = { 0 };
+	int ret, hret;
 
 	if (!tids)
 		return -ENOMEM;
-	ret = start_threads(run, args, n, tids, &started);
+	ret = start_helpers(run, args[0].work, &helpers);
+	if (!ret)
+		ret = start_threads(run, args, n, tids, &started);
 	/* The last worker opens the gate; when some could not start (or a
 	 * cancel stopped the start), the others must be let out. */
 	if (ret || started < n)
@@ -303,9 +391,15 @@ static int run_threads(struct faultgen_run *run, struct worker_arg *args,
 	for (unsigned int i = first; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+	hret = stop_helpers(run, &helpers);
 	if (ret)
 		return ret;
-	return first_worker_error(run, n);
+	ret = first_worker_error(run, n);
+	if (hret && (!ret || ret == -ECANCELED)) {
+		run->fail_error = hret;
+		ret = hret;
+	}
+	return ret;
 }
 
 /* A child is gone when waitpid reaps it; records the first failure. */
@@ -569,17 +663,26 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 /*
  * Starts nr_workers workers, each running work->prepare (when given) and
  * work->body for its index.  With work->barrier, all wait at one gate
- * between the two and start together.  Returns the first error: a worker's own
- * (-errno), -ECHILD for a dead child, -ECANCELED.
+ * between the two and start together; the helpers of work (threads
+ * only) run beside them from that gate until the last worker is through.
+ * Returns the first error: a worker's own (-errno), -ECHILD for a dead
+ * child, a helper's, -ECANCELED.
  */
-int fg_workers_run(struct faultgen_run *run, const struct fg_work *work)
+FG_TESTABLE int fg_workers_run(struct faultgen_run *run,
+			       const struct fg_work *work)
 {
 	unsigned int n = run->attr.nr_workers;
-	struct worker_arg *args = calloc(n, sizeof(*args));
-	char *masks = calloc(n, run->cpuset_size);
+	struct worker_arg *args;
+	char *masks;
 	unsigned int base = 0;
 	int ret;
 
+	/* Helpers share the workers' memory and start at their gate. */
+	if (work->helpers && (run->attr.kind != FAULTGEN_THREADS ||
+			      !work->barrier || !work->helper))
+		return -EINVAL;
+	args = calloc(n, sizeof(*args));
+	masks = calloc(n, run->cpuset_size);
 	if (!args || !masks) {
 		free(args);
 		free(masks);

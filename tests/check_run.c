@@ -19,6 +19,8 @@
 #include <sys/shm.h>
 #include <sys/syscall.h>
 
+#include "internal.h"
+
 #ifndef SHM_DEST
 #define SHM_DEST 01000
 #endif
@@ -1019,10 +1021,127 @@ START_TEST(caller_runs_worker_0)
 }
 END_TEST
 
+
+/* ---- helper threads beside the workers (struct fg_work) ------------------ */
+
+static _Atomic unsigned int helper_ops, helper_stopped;
+static int helper_error;
+
+/* Counts operations until told to stop. */
+static int counting_helper(struct faultgen_run *run, unsigned int h)
+{
+	(void)h;
+	if (helper_error)
+		return helper_error;
+	while (!fg_helpers_stop(run)) {
+		atomic_fetch_add(&helper_ops, 1);
+		sched_yield();
+	}
+	atomic_fetch_add(&helper_stopped, 1);
+	return 0;
+}
+
+static unsigned int two_helpers(const struct faultgen_run *run)
+{
+	(void)run;
+	return 2;
+}
+
+/* A worker that is through only once the helpers have done 100
+ * operations: it sees them run beside it (10 s at most). */
+static int waiting_worker(struct faultgen_run *run, unsigned int i)
+{
+	int64_t until = fg_now_ns() + 10000000000LL;
+
+	(void)i;
+	while (atomic_load(&helper_ops) < 100) {
+		if (fg_cancel_requested(run->sh))
+			return -ECANCELED;
+		if (fg_now_ns() > until)
+			return -ETIMEDOUT;
+		sched_yield();
+	}
+	return 0;
+}
+
+static const struct fg_work helped_work = {
+	.body = waiting_worker,
+	.barrier = true,
+	.helpers = two_helpers,
+	.helper = counting_helper,
+};
+
+/* A prepared run of 2 workers (threads or processes): its shared state
+ * and CPUs, no memory. */
+static struct faultgen_run *prepared_run(enum faultgen_workers kind)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
+	ck_assert_int_eq(fg_run_create(a, &run), 0);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(fg_run_prepare(run), 0);
+	atomic_store(&helper_ops, 0);
+	atomic_store(&helper_stopped, 0);
+	helper_error = 0;
+	return run;
+}
+
+START_TEST(helpers_run_beside_workers_and_stop_after_them)
+{
+	struct faultgen_run *run = prepared_run(FAULTGEN_THREADS);
+
+	ck_assert_int_eq(fg_workers_run(run, &helped_work), 0);
+	ck_assert_uint_ge(atomic_load(&helper_ops), 100);
+	/* Both stopped because the workers were through, not cancelled. */
+	ck_assert_uint_eq(atomic_load(&helper_stopped), 2);
+	ck_assert_uint_eq(atomic_load(&run->sh->cancel), 0);
+	/* The gate counted the workers only, and so did the figures. */
+	ck_assert_uint_eq(atomic_load(&run->sh->start.ready), 2);
+	ck_assert_uint_eq(atomic_load(&run->sh->done), 2);
+	fg_run_free(run);
+}
+END_TEST
+
+START_TEST(failing_helper_fails_the_run)
+{
+	struct faultgen_run *run = prepared_run(FAULTGEN_THREADS);
+
+	helper_error = -EIO;
+	/* The workers, waiting for operations that never come, are let
+	 * out by the cancel the failure raises. */
+	ck_assert_int_eq(fg_workers_run(run, &helped_work), -EIO);
+	ck_assert_uint_eq(atomic_load(&run->sh->cancel), 1);
+	ck_assert_int_eq(run->fail_error, -EIO);
+	fg_run_free(run);
+}
+END_TEST
+
+START_TEST(helpers_refused_beside_processes)
+{
+	struct faultgen_run *run = prepared_run(FAULTGEN_PROCESSES);
+
+	ck_assert_int_eq(fg_workers_run(run, &helped_work), -EINVAL);
+	ck_assert_uint_eq(atomic_load(&run->sh->start.ready), 0);
+	fg_run_free(run);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
-	TCase *tc = tcase_create("matrix");
+	TCase *tc = tcase_create("helpers");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, helpers_run_beside_workers_and_stop_after_them);
+	tcase_add_test(tc, failing_helper_fails_the_run);
+	tcase_add_test(tc, helpers_refused_beside_processes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("matrix");
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, faults_agree_for_every_pattern_kind_backing, 0,
