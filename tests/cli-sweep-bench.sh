@@ -87,7 +87,7 @@ fi
 # figures and a verdict per target.
 workers=1
 [ "$threads" -eq 2 ] && workers=1,2
-QUICK=1 WORKERS=$workers AA_SETS='--no-interleave; ' PFT=$PFT SWEEP=$top_srcdir/pft/pft-sweep \
+QUICK=1 WORKERS=$workers AA_SETS='--no-interleave; ' PFT=$PFT SWEEP=$top_builddir/pft/pft-sweep \
 	"$bench/sweep-trust.sh" >"$tmp/t.out" 2>"$tmp/t.err"
 rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then

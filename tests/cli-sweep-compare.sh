@@ -14,7 +14,7 @@
 . "${top_srcdir:?}/tests/cli-lib.sh"
 
 have_python || skip "python3 is needed (pft-sweep is a Python 3 script)"
-sweep=$top_srcdir/pft/pft-sweep
+sweep=$top_builddir/pft/pft-sweep
 
 # Points CSV files only: medians, gains and noise, no significance.
 header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median

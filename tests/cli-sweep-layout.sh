@@ -12,7 +12,7 @@
 . "${top_srcdir:?}/tests/cli-lib.sh"
 
 have_python || skip "python3 is needed (pft-sweep is a Python 3 script)"
-sweep=$top_srcdir/pft/pft-sweep
+sweep=$top_builddir/pft/pft-sweep
 
 # mkfake DIR NCPUS PER_L3 PER_NODE THREADS: a sysfs tree.  Core k holds
 # THREADS consecutive CPUs; an L3 domain PER_L3 consecutive CPUs; a node

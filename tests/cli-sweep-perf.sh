@@ -10,7 +10,7 @@
 . "${top_srcdir:?}/tests/cli-lib.sh"
 
 have_python || skip "python3 is needed (pft-sweep is a Python 3 script)"
-sweep=$top_srcdir/pft/pft-sweep
+sweep=$top_builddir/pft/pft-sweep
 
 # Without perf in PATH: python3 alone there.
 mkdir "$tmp/bin"

@@ -12,7 +12,7 @@
 . "${top_srcdir:?}/tests/cli-lib.sh"
 
 have_python || skip "python3 is needed (pft-sweep is a Python 3 script)"
-sweep=$top_srcdir/pft/pft-sweep
+sweep=$top_builddir/pft/pft-sweep
 ncpu=$(nr_allowed)
 first_cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 

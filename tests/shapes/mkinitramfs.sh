@@ -3,8 +3,9 @@
 # mkinitramfs.sh - the guests' initramfs, built from the freshly built
 # tree: busybox-static, util-linux's taskset, pft (the libtool-built
 # binary, not its wrapper script) with libfaultgen and every library ldd
-# names, pft-sweep with the Python interpreter and the standard modules it
-# and check.py load, and this directory's /init, cases and checks.
+# names, pft-sweep (the zipapp built in pft/) with the Python interpreter
+# and the standard modules it and check.py load, and this directory's
+# /init, cases and checks.
 #
 #   mkinitramfs.sh TOP_SRCDIR TOP_BUILDDIR OUT.cpio
 #
@@ -64,7 +65,10 @@ pft=$build/pft/.libs/pft
 is_elf "$pft" || missing "no pft binary in $build/pft (build the tree first)"
 copy_file "$pft" /opt/pft/bin/pft
 copy_libs "$pft"
-copy_file "$src/pft/pft-sweep" /opt/pft/bin/pft-sweep
+# pft-sweep: the built zipapp (its package's modules inside it).
+[ -f "$build/pft/pft-sweep" ] ||
+	missing "no pft-sweep in $build/pft (build the tree first, with python3)"
+copy_file "$build/pft/pft-sweep" /opt/pft/bin/pft-sweep
 
 bb=$(command -v busybox || true)
 [ -n "$bb" ] || missing "busybox not found (Debian package busybox-static)"
@@ -87,6 +91,10 @@ chmod 755 "$root/opt/shapes/pft-log" "$root/opt/shapes/check.py"
 # The Python interpreter and the modules pft-sweep and check.py load,
 # found by running both on this machine (a one-point sweep of 64 KiB)
 # and listing sys.modules, with their compiled files and extensions.
+# pft-sweep is a zipapp, run here as python3 runs it (runpy, zipimport):
+# its own modules are in the archive, not listed; zipimport is frozen in
+# the interpreter, and the archive is stored uncompressed, so zipimport
+# needs no zlib; runpy and what it loads are listed.
 python_parts() {
 	# Debian's interpreter rather than one of a user's own (pyenv...).
 	py=/usr/bin/python3
@@ -123,7 +131,7 @@ sys.argv = [sweep, "--pft=" + pft, "-w", "1", "-p", "shared-vma",
             "--no-plot", "-q", "-o", prefix]
 runpy.run_path(sweep, run_name="__main__")
 PY
-	if ! "$py" "$out.py" "$src/pft/pft-sweep" "$build/pft/pft" \
+	if ! "$py" "$out.py" "$build/pft/pft-sweep" "$build/pft/pft" \
 		"$here/check.py" "$list" "$out.sweep" >/dev/null \
 		2>"$out.sweep.err"; then
 		missing "python3 could not run pft-sweep: $(tail -n 1 "$out.sweep.err")"

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# mkzipapp.py - builds pft-sweep, one executable file: a zipapp of the
+# pft_sweep package behind a "#!/usr/bin/env python3" line.
+#
+#   mkzipapp.py OUTPUT SRCDIR PREFIX FILE...
+#
+# FILEs are paths under SRCDIR that begin with PREFIX, stored under
+# their names without it (sweep/pft_sweep/cli.py as pft_sweep/cli.py).
+# The archive is reproducible: entries sorted, stored uncompressed (no
+# zlib, neither here nor where it runs), one timestamp (SOURCE_DATE_EPOCH,
+# else 1980-01-01, the earliest a zip file can say), fixed permissions,
+# no compiled files.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import os
+import sys
+import time
+import zipfile
+
+SHEBANG = b"#!/usr/bin/env python3\n"
+# The archive's own __main__: python3 runs it when given the file.
+MAIN = b"""\
+import sys
+
+from pft_sweep.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def timestamp():
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return (1980, 1, 1, 0, 0, 0)
+    # A zip file cannot say a date before 1980.
+    return max(time.gmtime(int(epoch))[:6], (1980, 1, 1, 0, 0, 0))
+
+
+def entry(name, date):
+    info = zipfile.ZipInfo(name, date)
+    info.compress_type = zipfile.ZIP_STORED
+    info.create_system = 3          # Unix, wherever it was built
+    info.external_attr = 0o100644 << 16
+    return info
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.exit("usage: mkzipapp.py OUTPUT SRCDIR PREFIX FILE...")
+    out, srcdir, prefix, paths = argv[0], argv[1], argv[2], argv[3:]
+    files = {"__main__.py": MAIN}
+    for path in paths:
+        if not path.startswith(prefix) or not path.endswith(".py"):
+            sys.exit("mkzipapp.py: %s: not a Python source file under %s"
+                     % (path, prefix))
+        with open(os.path.join(srcdir, path), "rb") as f:
+            files[path[len(prefix):]] = f.read()
+    date = timestamp()
+    with open(out, "wb") as f:
+        f.write(SHEBANG)
+        with zipfile.ZipFile(f, "w") as z:
+            for name in sorted(files):
+                z.writestr(entry(name, date), files[name])
+    os.chmod(out, 0o755)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

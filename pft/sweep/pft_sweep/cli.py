@@ -1,0 +1,394 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_sweep.cli - the command line: options, their checks, and main().
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import argparse
+import re
+import shlex
+import signal
+import sys
+
+from .common import PROG, UsageError, msg, usage_error
+from .compare import compare
+from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
+                  sweep_patterns)
+from .runs import METRICS
+from .sweep import sweep
+from .topology import GROUPS, GROUP_NAMES
+
+
+FORMATS = ("plain", "email", "markdown", "csv", "json")
+# pft options the sweep sets itself: given after "--" they would clash.
+RESERVED = re.compile(
+    r"^(-[tnmMhVTP]|--(threads|processes|size|json|repeat|duration|"
+    r"rounds|warmup|pattern|per-worker|help|version|title|pause)(=|$))")
+RESERVED_PINNED = re.compile(r"^--(cpus|cpuset)(=|$)")
+RESERVED_PERF = re.compile(r"^--perf-ctl(=|$)")
+
+USAGE = """\
+Usage: pft-sweep [OPTION]... [-- PFT-OPTION...]
+       pft-sweep --compare [OPTION]... BASE NEW [NEW...]
+Run pft over a list of worker counts or CPU layouts for each pattern,
+several runs per point, and report the median faults per second of each
+point: a table on stdout, CSV and JSON files, and a plot when gnuplot is
+installed.  Compare sweeps, with a mark where a difference is significant.
+
+Sweep:
+  -w, --workers=LIST     worker counts, e.g. 1,2,4,8 or 1-4 (default 1, 2,
+                         4, ... below the allowed CPUs, and their number)
+  -p, --patterns=LIST    patterns, comma separated: those pft
+                         --list-patterns prints, and processes (pft -n)
+                         (default: shared-vma, per-thread-vma, processes)
+  -m, --size=SIZE        pft -m for every point, as pft reads it (default
+                         1G)
+      --size-per-worker=SIZE
+                         pft -m is SIZE times the workers of the point
+      --heap=SIZE        pft -m of the pretouch points (the JVM heap)
+      --pretouch-options=OPTIONS
+                         pft options for the pretouch points only, e.g.
+                         --pretouch-options='--gc=g1 --jdk=25'
+  -r, --repeat=N         measured runs per point (default 5)
+      --duration=SECONDS each run faults, zaps and faults again for
+                         SECONDS (pft --duration; default 1)
+      --rounds=N         ... or N rounds per worker (pft --rounds)
+      --one-shot         each run faults the region once (pft 0.12x)
+      --warmup=N         duration and rounds: N unmeasured rounds first in
+                         every run; one-shot and pretouch: N unmeasured
+                         runs first in the same pft process (default 1)
+      --no-interleave    each point's runs one after the other in one pft
+                         (the default with --perf) instead of every point
+                         once, then every point again, ..., each run a pft
+                         of its own; --compare marks no such sweep
+      --metric=M         the figure of a run: legacy (fault/wsec, the
+                         default), round (median rate of its rounds) or
+                         faults (faults the kernel counted per wall s)
+      --cpu-groups=KIND[=NAME][:GxW[,GxW]...]
+                         points by CPU layout, from sysfs topology: KIND
+                         is l3, l2, core or node; GxW is G groups with W
+                         workers each, G and W numbers or 'all', e.g.
+                         l3=CCD:1x7,7x1,allx1; NAME names the groups in
+                         the labels; repeatable.  Without :GxW, the point
+                         with N workers (--workers) has one in each of
+                         the first N groups
+      --cpu-list=LIST    pft --cpus=LIST -a for every point: the point
+                         with N workers runs on the first N CPUs of LIST
+      --perf=stat|record perf stat or perf record around the measured runs
+                         of each point (pft --perf-ctl): a file per point
+                         in PREFIX-perf/; a point's runs in one pft
+      --perf-options=OPTIONS
+                         more options for perf, e.g. '-e page-faults'
+      --pft=PATH         the pft to run (default: $PFT, else the pft
+                         next to this script, else pft in PATH)
+  PFT-OPTION...          more options for every pft run, e.g. -- -c 4 -a
+
+Output:
+  -o, --output=PREFIX    write PREFIX.csv (points), PREFIX-runs.csv,
+                         PREFIX.json, and with gnuplot PREFIX.gp,
+                         PREFIX.png and PREFIX.svg (default
+                         pft-sweep-DATE-TIME in the current directory)
+      --no-plot          no plot even with gnuplot installed
+      --gnuplot=PATH     the gnuplot to run (default: gnuplot in PATH)
+      --dry-run          check the options with pft (one page), print the
+                         pft command lines and stop
+  -q, --quiet            no progress on stderr
+      --format=F         plain (default), markdown; with --compare also
+                         email, csv, json
+      --markdown         --format=markdown
+
+Comparison:
+      --compare BASE NEW [NEW...]
+                         compare sweeps (each PREFIX, PREFIX.csv,
+                         PREFIX-runs.csv or PREFIX.json): a column per
+                         sweep, the gain of the last against BASE, and
+                         (I) or (R) where a new median is significantly
+                         higher or lower than BASE's at 95% (Welch's
+                         t-test on the logarithms of the runs' rates)
+      --names=LIST       the columns' titles, comma separated (default
+                         base, new or base, new 1, new 2, ...)
+      --gains=each       a gain column for every new sweep
+      --interval         the 95% interval of each gain
+  -o, --output=PREFIX    also write PREFIX.csv, PREFIX.json and the plot
+
+  -h, --help             print this help and exit
+  -V, --version          print the version and exit
+
+Exit status: 0 success, 1 a run failed, 2 bad usage, 128+N stopped by
+signal N (SIGINT, SIGTERM; what was measured is written).
+See pft-sweep(1).
+"""
+
+
+# ---- the command line ---------------------------------------------------
+
+class ArgParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def type_count(lo, hi):
+    def conv(text):
+        if not re.fullmatch(r"[0-9]+", text):
+            raise argparse.ArgumentTypeError("'%s' is not a number" % text)
+        n = int(text)
+        if n < lo or n > hi:
+            raise argparse.ArgumentTypeError("%d is out of range %d..%d" %
+                                             (n, lo, hi))
+        return n
+    return conv
+
+
+def type_seconds(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a number of seconds"
+                                         % text)
+    if not 0 < v <= 1e6:
+        raise argparse.ArgumentTypeError("%s is out of range (0, 1e6]" %
+                                         text)
+    return v
+
+
+def type_workers(text):
+    """Worker counts (not CPUs): "1,2,4", "1-4"."""
+    counts = []
+    for item in text.split(","):
+        m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item)
+        if not m:
+            raise argparse.ArgumentTypeError("'%s' is not a list of counts"
+                                             % text)
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        if lo < 1 or hi < lo:
+            raise argparse.ArgumentTypeError("bad count '%s'" % item)
+        counts += [n for n in range(lo, hi + 1) if n not in counts]
+    return counts
+
+
+def type_patterns(text):
+    """Checked against pft's list once the pft to run is known."""
+    names = []
+    for name in text.split(","):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def type_groups(text):
+    """KIND[=NAME][:GxW,...]: the groups and the layouts asked in them."""
+    m = re.fullmatch(r"([a-z0-9]+)(?:=([^:]*))?(?::(.*))?", text, re.S)
+    if not m or m.group(1) not in GROUPS:
+        raise argparse.ArgumentTypeError(
+            "'%s' is not KIND[=NAME][:GxW,...] with KIND one of %s" %
+            (text, ", ".join(GROUPS)))
+    kind, name, specs = m.groups()
+    names = GROUP_NAMES[kind]
+    if name is not None:
+        if not name.strip():
+            raise argparse.ArgumentTypeError("an empty group name")
+        one, _, many = name.partition("/")
+        names = (one, many or one + "s")
+    layouts = None
+    if specs is not None:
+        layouts = []
+        for item in specs.split(","):
+            s = re.fullmatch(r"([0-9]+|all)x([0-9]+|all)", item)
+            if not s or any(x != "all" and int(x) < 1 for x in s.groups()):
+                raise argparse.ArgumentTypeError(
+                    "'%s' is not GxW (G groups, W workers each: numbers "
+                    "from 1, or all)" % item)
+            layouts.append(tuple(x if x == "all" else int(x)
+                                 for x in s.groups()))
+    return {"kind": kind, "names": names, "specs": layouts, "text": text}
+
+
+def type_words(text):
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError("'%s': %s" % (text, e))
+
+
+def type_names(text):
+    return text.split(",")
+
+
+def type_prefix(text):
+    if not text:
+        raise argparse.ArgumentTypeError("an empty prefix")
+    return text
+
+
+def build_parser():
+    ap = ArgParser(prog=PROG, add_help=False)
+    a = ap.add_argument
+    a("-h", "--help", action="store_true")
+    a("-V", "--version", action="store_true")
+    a("-w", "--workers", type=type_workers)
+    a("-p", "--patterns", type=type_patterns)
+    size = ap.add_mutually_exclusive_group()
+    size.add_argument("-m", "--size")
+    size.add_argument("--size-per-worker")
+    a("--heap")
+    a("--pretouch-options", type=type_words, default=[])
+    a("-r", "--repeat", type=type_count(1, 100000), default=5)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--duration", type=type_seconds)
+    mode.add_argument("--rounds", type=type_count(1, 1 << 31))
+    mode.add_argument("--one-shot", action="store_true")
+    a("--warmup", type=type_count(0, 100000), default=1)
+    a("--interleave", dest="interleave", action="store_const", const=True)
+    a("--no-interleave", dest="interleave", action="store_const",
+      const=False)
+    a("--metric", choices=tuple(METRICS), default="legacy")
+    a("--cpu-groups", type=type_groups, action="append")
+    a("--cpu-list")
+    a("--perf", choices=("stat", "record"))
+    a("--perf-options", type=type_words, default=[])
+    a("--pft")
+    a("-o", "--output", type=type_prefix)
+    a("--no-plot", action="store_true")
+    a("--gnuplot")
+    a("--dry-run", action="store_true")
+    a("-q", "--quiet", action="store_true")
+    a("--format", choices=FORMATS)
+    a("--markdown", action="store_true")
+    a("--compare", action="store_true")
+    a("--names", type=type_names)
+    a("--gains", choices=("last", "each"))
+    a("--interval", action="store_true")
+    a("files", nargs="*")
+    return ap
+
+
+def parse_args(argv):
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    c = build_parser().parse_intermixed_args(argv)
+    if c.help:
+        sys.stdout.write(USAGE)
+        sys.exit(0)
+    if c.version:
+        print_version(c)
+        sys.exit(0)
+    c.extra = extra
+    if not c.compare:
+        c.pft_path = locate_pft(c)
+        check_patterns(c, sweep_patterns(c.pft_path))
+    check_format(c)
+    if c.compare:
+        check_compare_args(c)
+    else:
+        check_sweep_args(c)
+    return c
+
+
+def check_patterns(c, known):
+    """The patterns asked (-p, or the default ones) against those the
+    sweep takes with the pft it runs."""
+    if c.patterns is None:
+        c.patterns = [p for p in DEFAULT_PATTERNS if p in known]
+        return
+    for name in c.patterns:
+        if name not in known:
+            raise UsageError("argument -p/--patterns: '%s' is not one of %s"
+                             % (name, ", ".join(known)))
+
+
+def check_format(c):
+    if c.markdown:
+        if c.format not in (None, "markdown"):
+            raise UsageError("--markdown and --format=%s exclude each other"
+                             % c.format)
+        c.format = "markdown"
+    c.format = c.format or "plain"
+
+
+def check_compare_args(c):
+    if len(c.files) < 2:
+        raise UsageError("--compare needs two sweeps or more: BASE NEW "
+                         "[NEW...]")
+    if c.names and len(c.names) != len(c.files):
+        raise UsageError("--names: %d names for %d sweeps" %
+                         (len(c.names), len(c.files)))
+    c.gains = c.gains or "last"
+
+
+def check_sweep_args(c):
+    if c.files:
+        raise UsageError("unexpected argument '%s' (pft options go after "
+                         "'--')" % c.files[0])
+    for opt, val in (("--names", c.names), ("--gains", c.gains),
+                     ("--interval", c.interval)):
+        if val:
+            raise UsageError("%s works with --compare only" % opt)
+    if c.format not in ("plain", "markdown"):
+        raise UsageError("--format=%s works with --compare only" % c.format)
+    c.mode = "rounds" if c.rounds else "one-shot" if c.one_shot else \
+        "duration"
+    c.duration = c.duration or 1.0
+    if c.size is None and c.size_per_worker is None:
+        c.size = "1G"
+    if c.metric == "round" and c.mode == "one-shot":
+        raise UsageError("--metric=round needs --duration or --rounds")
+    if c.metric == "round" and "pretouch" in c.patterns:
+        raise UsageError("--metric=round: pretouch runs once, it has no "
+                         "rounds")
+    if (c.heap or c.pretouch_options) and "pretouch" not in c.patterns:
+        raise UsageError("--heap and --pretouch-options need the pretouch "
+                         "pattern (-p ...,pretouch)")
+    if c.perf_options and not c.perf:
+        raise UsageError("--perf-options needs --perf")
+    if c.perf and c.interleave:
+        raise UsageError("--perf and --interleave exclude each other (perf "
+                         "writes one file per point)")
+    if c.interleave is None:
+        c.interleave = not c.perf
+    check_cpu_args(c)
+    check_reserved(c)
+
+
+def check_cpu_args(c):
+    if c.cpu_groups and c.cpu_list is not None:
+        raise UsageError("--cpu-groups and --cpu-list exclude each other")
+    groups = c.cpu_groups or []
+    legacy = [g for g in groups if g["specs"] is None]
+    if legacy and len(groups) > 1:
+        raise UsageError("--cpu-groups=%s (one worker per group) cannot be "
+                         "combined with another --cpu-groups" %
+                         legacy[0]["text"])
+    if groups and not legacy and c.workers:
+        raise UsageError("--workers and --cpu-groups=%s exclude each other "
+                         "(the layouts give the workers)" % groups[0]["text"])
+
+
+def check_reserved(c):
+    pinned = c.cpu_groups or c.cpu_list is not None
+    for words, where in ((c.extra, "after '--'"),
+                         (c.pretouch_options, "in --pretouch-options")):
+        for a in words:
+            if RESERVED.match(a) or (pinned and RESERVED_PINNED.match(a)) \
+                    or (c.perf and RESERVED_PERF.match(a)):
+                raise UsageError("'%s' %s: pft-sweep sets it itself" %
+                                 (a, where))
+
+
+def main(argv):
+    try:
+        c = parse_args(argv)
+        if c.compare:
+            return compare(c)
+        return sweep(c)
+    except UsageError as e:
+        usage_error(str(e))
+    except BrokenPipeError:
+        return 141
+    except KeyboardInterrupt:
+        # Before or after the points: nothing measured to write.
+        return 128 + signal.SIGINT
+    except (OSError, RuntimeError) as e:
+        msg(str(e))
+        return 1

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_sweep.pft - finding the pft to run and asking it what it is, what
+# patterns it runs, and reading its JSON Lines.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import json
+import os
+import re
+import shutil
+import subprocess
+
+
+# The sweep's own pattern, not one of pft's: shared-vma in processes
+# (pft -n).
+PROCESSES = "processes"
+# The patterns of a sweep without -p (those of them the pft runs).
+DEFAULT_PATTERNS = ("shared-vma", "per-thread-vma", PROCESSES)
+
+
+def command_dir():
+    """The directory of the pft-sweep command, links followed: the one the
+    zipapp is in, or pft/ for this package run from pft/sweep/."""
+    path = getattr(__spec__.loader, "archive", None) or \
+        os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    return os.path.dirname(os.path.realpath(path))
+
+
+def find_pft(c):
+    if c.pft:
+        return c.pft
+    if os.environ.get("PFT"):
+        return os.environ["PFT"]
+    sibling = os.path.join(command_dir(), "pft")
+    if os.access(sibling, os.X_OK) and os.path.isfile(sibling):
+        return sibling
+    return shutil.which("pft") or "pft"
+
+
+def locate_pft(c):
+    """The pft to run; RuntimeError when there is none."""
+    path = find_pft(c)
+    if not (os.path.isfile(path) or shutil.which(path)):
+        raise RuntimeError("cannot find pft ('%s'): give --pft=PATH" % path)
+    return path
+
+
+def list_patterns(path):
+    """The names pft's --pattern takes, as that pft lists them (pft
+    --list-patterns); RuntimeError, one line, when it cannot say."""
+    cmd = "%s --list-patterns" % path
+    try:
+        res = subprocess.run([path, "--list-patterns"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError("'%s' did not finish in 30 s" % cmd)
+    except (OSError, ValueError) as e:
+        raise RuntimeError("cannot run pft ('%s'): %s" %
+                           (path, getattr(e, "strerror", None) or e))
+    if res.returncode < 0:
+        raise RuntimeError("'%s' was killed by signal %d" %
+                           (cmd, -res.returncode))
+    if res.returncode != 0:
+        raise RuntimeError("'%s' failed (exit %d): %s" %
+                           (cmd, res.returncode, pft_error(res.stderr)))
+    names = res.stdout.split()
+    if not names or not all(re.fullmatch(r"[a-z0-9][a-z0-9_-]*", n)
+                            for n in names):
+        raise RuntimeError("'%s' listed no patterns: not this project's "
+                           "pft?" % cmd)
+    return names
+
+
+def sweep_patterns(path):
+    """The patterns a sweep with this pft takes: the default ones first,
+    in their order, then pft's others in pft's."""
+    names = list_patterns(path)
+    return [p for p in DEFAULT_PATTERNS if p == PROCESSES or p in names] + \
+        [n for n in names if n not in DEFAULT_PATTERNS]
+
+
+def print_version(c):
+    version = "unknown"
+    try:
+        out = subprocess.run([find_pft(c), "-V"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT,
+                             universal_newlines=True, timeout=30).stdout
+        m = re.search(r"libfaultgen ([^\s,]+)", out)
+        if m:
+            version = m.group(1)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    print("pft-sweep (libfaultgen %s)" % version)
+
+
+def pft_error(stderr):
+    """pft's line saying what was wrong (before its "Try" hint)."""
+    lines = [x for x in stderr.strip().splitlines() if x.strip()]
+    while lines and lines[-1].startswith("Try '"):
+        lines.pop()
+    return lines[-1] if lines else "no message"
+
+
+def json_records(lines):
+    for line in lines:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            yield obj

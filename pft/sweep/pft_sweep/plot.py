@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_sweep.plot - the gnuplot scripts of a sweep and of a comparison, and
+# running gnuplot.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import os
+import shutil
+import subprocess
+
+from .common import PROG, msg
+from .report import describe
+from .runs import METRICS, find_point
+
+
+# ---- plots --------------------------------------------------------------
+
+def gp_string(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def gp_xaxis(ticks, numeric):
+    """gnuplot lines for an x axis of (x, label) ticks."""
+    xs = [x for x, _ in ticks]
+    lines = ["set xtics (%s)" % ", ".join(
+        "%s %s" % (gp_string(label), x) for x, label in ticks)]
+    if not numeric:
+        lines += ["set xtics rotate by -30 noenhanced",
+                  "set bmargin 8"]
+    if numeric and max(xs) >= 8:
+        lines.append("set logscale x 2")
+    else:
+        lines.append("set xrange [%g:%g]" % (min(xs) - 0.5, max(xs) + 0.5))
+    return lines
+
+
+def gp_plot(blocks, prefix, terminal):
+    """The plot command for (data block, title[, style]) tuples, PNG then
+    SVG."""
+    plot = "plot " + ", \\\n     ".join(
+        "%s using 1:2:3:4 with yerrorlines lw 2 %stitle %s" %
+        (b[0], b[2] + " " if len(b) > 2 else "", gp_string(b[1]))
+        for b in blocks)
+    return [
+        "set terminal %s size 900,600" % terminal,
+        "set output %s" % gp_string(prefix + ".png"),
+        plot,
+        "set terminal svg size 900,600 dynamic",
+        "set output %s" % gp_string(prefix + ".svg"),
+        "replot",
+        "unset output",
+    ]
+
+
+def gnuplot_script(c, prefix, terminal):
+    lines = ["# %s: %s" % (PROG, describe(c))]
+    layouts = any(r["layout"] for r in c.rows)
+    ticks = [(i if layouts else r["workers"],
+              r["label"] if layouts else str(r["workers"]))
+             for i, r in enumerate(c.rows)]
+    blocks = []
+    for i, pat in enumerate(c.patterns):
+        data = []
+        for (x, _), r in zip(ticks, c.rows):
+            p = find_point(c.points, pat, r["layout"] or str(r["workers"]))
+            s = p.get("stats") if p else None
+            if s:
+                data.append("%s %.3f %.3f %.3f" %
+                            (x, s["median"], s["min"], s["max"]))
+        if data:
+            lines += ["$p%d << EOD" % i] + data + ["EOD"]
+            blocks.append(("$p%d" % i, pat))
+    title = "pft: %s against %s (%s)" % (
+        METRICS[c.metric][1], "CPU layout" if layouts else "workers",
+        c.host["kernel"])
+    lines += [
+        "set title %s noenhanced" % gp_string(title),
+        "set xlabel %s" % gp_string("" if layouts else "workers"),
+        "set ylabel %s noenhanced" % gp_string(
+            "%s, median of %d runs; bars: min to max" %
+            (METRICS[c.metric][1], c.repeat)),
+        "set key top left noenhanced",
+        "set grid",
+        "set yrange [0:*]",
+        "set format y '%.1s%c'",
+    ] + gp_xaxis(ticks, not layouts)
+    return "\n".join(lines + gp_plot(blocks, prefix, terminal)) + "\n", \
+        bool(blocks)
+
+
+def make_plot(c, prefix, script_of):
+    """PREFIX.gp, .png and .svg from script_of(prefix, terminal); returns
+    the files written."""
+    gp = c.gnuplot or shutil.which("gnuplot")
+    if not gp or not os.access(gp, os.X_OK):
+        msg("gnuplot not found: no plot (install gnuplot-nox)")
+        return []
+    # pngcairo draws better; gnuplot-nox builds may have only libgd's png.
+    probe = subprocess.run([gp, "-e", "set terminal pngcairo"],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    terminal = "pngcairo" if probe.returncode == 0 else "png"
+    script, any_data = script_of(prefix, terminal)
+    if not any_data:
+        msg("no point has data: no plot")
+        return []
+    with open(prefix + ".gp", "w") as f:
+        f.write(script)
+    res = subprocess.run([gp, prefix + ".gp"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, universal_newlines=True)
+    if res.returncode != 0:
+        msg("gnuplot failed: %s" % (res.stdout.strip().splitlines() or
+                                    ["exit %d" % res.returncode])[-1])
+        return [prefix + ".gp"]
+    return [prefix + ".gp", prefix + ".png", prefix + ".svg"]
+
+
+def compare_plot_script(table, names, metric, prefix, terminal):
+    """One line per sweep (and pattern), bars from min to max."""
+    points = list(dict.fromkeys(r["point"] for r in table))
+    labels = {r["point"]: r["label"] for r in table}
+    numeric = all(p.isdigit() for p in points)
+    ticks = [(int(p) if numeric else i, labels[p])
+             for i, p in enumerate(points)]
+    x = dict(zip(points, (t[0] for t in ticks)))
+    patterns = list(dict.fromkeys(r["pattern"] for r in table))
+    lines, blocks = ["# %s --compare" % PROG], []
+    for i, name in enumerate(names):
+        for j, pat in enumerate(patterns):
+            data = ["%s %.3f %.3f %.3f" % (x[r["point"]], cell["median"],
+                                           cell["min"] or cell["median"],
+                                           cell["max"] or cell["median"])
+                    for r in table if r["pattern"] == pat
+                    for cell in [r["cells"][i]] if cell]
+            if data:
+                lines += ["$s%d_%d << EOD" % (i, j)] + data + ["EOD"]
+                # A colour per pattern, a dash pattern per sweep.
+                blocks.append(("$s%d_%d" % (i, j), name if len(patterns) ==
+                               1 else "%s, %s" % (name, pat),
+                               "lc %d dt %d" % (j + 1, i + 1)))
+    lines += [
+        "set title %s noenhanced" % gp_string(
+            "pft: %s, %s" % (METRICS.get(metric, (None, metric))[1],
+                             " against ".join(names))),
+        "set ylabel %s noenhanced" % gp_string(
+            "%s, median; bars: min to max" %
+            METRICS.get(metric, (None, metric))[1]),
+        "set xlabel %s" % gp_string("workers" if numeric else ""),
+        "set key top left noenhanced", "set grid", "set yrange [0:*]",
+        "set format y '%.1s%c'",
+    ] + gp_xaxis(ticks, numeric)
+    return "\n".join(lines + gp_plot(blocks, prefix, terminal)) + "\n", \
+        bool(blocks)

@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_sweep.report - the tables on stdout: a sweep's, and --compare's plain,
+# Markdown and email layouts.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import sys
+
+from .common import PROG
+from .runs import METRICS, find_point, num
+from .stats import TEST_NAME
+
+
+def print_table(rows, header, markdown, out=sys.stdout):
+    """Right-aligned columns (the first left-aligned), or Markdown."""
+    if markdown:
+        out.write("| " + " | ".join(header) + " |\n")
+        out.write("|" + "|".join(":---" if i == 0 else "---:"
+                                 for i in range(len(header))) + "|\n")
+        for r in rows:
+            out.write("| " + " | ".join(r) + " |\n")
+        return
+    widths = [max(len(str(x[i])) for x in [header] + rows)
+              for i in range(len(header))]
+    for r in [header] + rows:
+        cells = []
+        for i, x in enumerate(r):
+            cells.append(str(x).ljust(widths[i]) if i == 0
+                         else str(x).rjust(widths[i]))
+        out.write("  ".join(cells).rstrip() + "\n")
+
+
+def sweep_table(c):
+    layouts = any(r["layout"] for r in c.rows)
+    header = ["layout" if layouts else "workers"]
+    for p in c.patterns:
+        header += [p, "spread"]
+    for p in c.patterns[1:]:
+        header.append("%s/%s" % (p, c.patterns[0]))
+    rows = []
+    for r in c.rows:
+        key = r["layout"] or str(r["workers"])
+        row = [r["label"] or str(r["workers"])]
+        for pat in c.patterns:
+            p = find_point(c.points, pat, key)
+            s = p.get("stats") if p else None
+            if s:
+                row += [num(s["median"], "%.0f"),
+                        num(s["spread_pct"], "%.1f%%")]
+            else:
+                row += ["failed" if p and p.get("status") else "not run",
+                        "-"]
+        for pat in c.patterns[1:]:
+            p = find_point(c.points, pat, key)
+            row.append(num(p.get("ratio"), "%.3f") if p and
+                       p.get("ratio") is not None else "-")
+        rows.append(row)
+    return header, rows
+
+
+def describe(c):
+    if c.size_per_worker:
+        size = "%s per worker" % c.size_per_worker
+    else:
+        size = c.size
+    if c.heap:
+        size += ", pretouch heap %s" % c.heap
+    if c.mode == "duration":
+        how = "duration %g s, %d warm-up round(s)" % (c.duration, c.warmup)
+    elif c.mode == "rounds":
+        how = "%d rounds, %d warm-up round(s)" % (c.rounds, c.warmup)
+    else:
+        how = "one-shot, %d warm-up run(s)" % c.warmup
+    if "pretouch" in c.patterns and c.mode != "one-shot":
+        how += " (pretouch: one-shot, %d warm-up run(s))" % c.warmup
+    how += ", points in turn, a pft per run" if c.interleave else \
+        ", a point's runs in one pft"
+    return "%s, %s, %d run(s) per point; %s, median; spread = (max - " \
+        "min) / median" % (size, how, c.repeat, METRICS[c.metric][1])
+
+
+def tested(table):
+    return any(t and t["welch"] for r in table for t in r["tests"])
+
+
+def gain_columns(c, n):
+    """The sweeps (indexes) whose gain against the base gets a column."""
+    return list(range(1, n)) if c.gains == "each" else [n - 1]
+
+
+def fmt_gain(t):
+    return "%+.1f%%" % (t["gain"] * 100) if t and t["gain"] is not None \
+        else "-"
+
+
+def fmt_interval(t):
+    w = t and t["welch"]
+    if not w:
+        return "-"
+    return "[%+.1f%%, %+.1f%%]" % ((w["low"] - 1) * 100,
+                                   (w["high"] - 1) * 100)
+
+
+def mark_text(t, marks):
+    if not marks:
+        return ""
+    m = t["mark"] if t else ""
+    return " (%s)" % m if m else "    "
+
+
+def compare_cells(c, row, names, marks, value):
+    """A row's cells after its label: the sweeps' medians (with marks),
+    the gains and their intervals."""
+    cells = []
+    for i, cell in enumerate(row["cells"]):
+        text = value(cell["median"]) if cell else "-"
+        cells.append(text + (mark_text(row["tests"][i], marks) if i else ""))
+    for i in gain_columns(c, len(names)):
+        cells.append(fmt_gain(row["tests"][i]))
+        if c.interval:
+            cells.append(fmt_interval(row["tests"][i]))
+    return cells
+
+
+def gain_headers(c, names):
+    out = []
+    for i in gain_columns(c, len(names)):
+        out.append("gain" if c.gains != "each" or len(names) == 2
+                   else "gain %s" % names[i])
+        if c.interval:
+            out.append("95% interval")
+    return out
+
+
+def key_header(table):
+    return "workers" if all(r["point"].isdigit() for r in table) \
+        else "layout"
+
+
+def noise(row):
+    spreads = [x["spread"] for x in row["cells"]
+               if x and x["spread"] is not None]
+    return "%.1f%%" % max(spreads) if spreads else "-"
+
+
+def print_compare_plain(c, sweeps, table, names, metric):
+    marks = tested(table)
+    header = ["pattern", key_header(table)] + names + \
+        gain_headers(c, names) + ["noise"]
+    rows = [[r["pattern"], r["label"]] +
+            compare_cells(c, r, names, marks, lambda v: "%.0f" % v) +
+            [noise(r)] for r in table]
+    text = "%s: base %s, new %s; %s, median; gain: %s against %s; " \
+        "noise = the larger min-max spread" % (
+            PROG, sweeps[0].arg, ", ".join(s.arg for s in sweeps[1:]),
+            METRICS.get(metric, (None, metric))[1],
+            "each" if c.gains == "each" else names[-1], names[0])
+    if marks:
+        text += "; (I)/(R): higher/lower than %s at 95%% (%s)" % (
+            names[0], TEST_NAME)
+    print(text)
+    print_table(rows, header, c.format == "markdown")
+
+
+def unit(values):
+    top = max(values) if values else 0
+    if top >= 1e6:
+        return lambda v: "%.3fM" % (v / 1e6)
+    if top >= 1e3:
+        return lambda v: "%.3fK" % (v / 1e3)
+    return lambda v: "%.3f" % v
+
+
+def runs_text(rows):
+    ns = sorted({len(x["values"]) for r in rows for x in r["cells"]
+                 if x and x["values"]})
+    if not ns:
+        return ""
+    return ", median of %s runs" % (str(ns[0]) if len(ns) == 1 else
+                                    "%d-%d" % (ns[0], ns[-1]))
+
+
+def print_compare_email(c, sweeps, table, names, metric):
+    """A block per pattern, laid out as the tables posted to linux-mm."""
+    marks = tested(table)
+    first = True
+    for pattern in dict.fromkeys(r["pattern"] for r in table):
+        rows = [r for r in table if r["pattern"] == pattern]
+        value = unit([x["median"] for r in rows for x in r["cells"] if x])
+        if not first:
+            print()
+        first = False
+        print("%s, %s%s" % (pattern, METRICS.get(metric, (None, metric))[1],
+                            runs_text(rows)))
+        header = ["CPUs" if key_header(rows) == "layout" else "workers"] + \
+            names + gain_headers(c, names)
+        print_table([[r["label"]] + compare_cells(c, r, names, marks, value)
+                     for r in rows], header, False)
+    if marks:
+        print("\n(I), (R): higher, lower than %s at 95%% confidence (%s)" %
+              (names[0], TEST_NAME))
+    kernels = [(n, s.host.get("kernel")) for n, s in zip(names, sweeps)
+               if s.host]
+    if kernels:
+        print("kernels: " + "; ".join("%s %s" % k for k in kernels))

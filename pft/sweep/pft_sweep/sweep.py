@@ -1,0 +1,472 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_sweep.sweep - a sweep: pft's command lines, the points, running them
+# with progress and signals, and writing what was measured.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from .common import PROG, UsageError, msg, read_text
+from .pft import json_records, pft_error
+from .plot import gnuplot_script, make_plot
+from .report import describe, print_table, sweep_table
+from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
+                   run_rows, write_csv, write_json)
+from .stats import summarize
+from .topology import Topology, default_counts, format_cpus, layout_rows
+
+
+class Stopped(Exception):
+    """SIGINT or SIGTERM: the exit status is 128 + the signal."""
+
+    def __init__(self, signo):
+        super().__init__(signo)
+        self.signo = signo
+
+
+def on_signal(signo, frame):
+    raise Stopped(signo)
+
+
+def scale_size(text, n):
+    """SIZE times n, in SIZE's unit: "256M" x 4 = "1024M".  The number and
+    the unit stay pft's to judge."""
+    m = re.match(r"([0-9]+)(.*)\Z", text, re.S)
+    if not m:
+        return text
+    return "%d%s" % (int(m.group(1)) * n, m.group(2))
+
+
+def point_size(c, pattern, n):
+    if pattern == "pretouch" and c.heap:
+        return c.heap
+    if c.size_per_worker:
+        return scale_size(c.size_per_worker, n)
+    return c.size
+
+
+def warmup_runs(c, pattern):
+    """Unmeasured runs at the start of a point's pft."""
+    return c.warmup if pattern == "pretouch" or c.mode == "one-shot" else 0
+
+
+def pft_command(c, pattern, n, size, cpus, check=False):
+    """pft's argument vector for a point.  A check runs one page: the
+    later -m wins, the first has been parsed by pft all the same."""
+    cmd = [c.pft_path, "--json", "-m", size] + (["-m", "1P"] if check
+                                                  else [])
+    if pattern == "processes":
+        cmd += ["-n", str(n)]
+    else:
+        cmd += ["--pattern=" + pattern, "-t", str(n)]
+    runs = (1 if c.interleave else c.repeat) + warmup_runs(c, pattern)
+    if not warmup_runs(c, pattern) and c.mode != "one-shot":
+        if check:
+            cmd += ["--rounds=1", "--warmup=0"]
+        elif c.mode == "duration":
+            cmd += ["--duration=%g" % c.duration, "--warmup=%d" % c.warmup]
+        else:
+            cmd += ["--rounds=%d" % c.rounds, "--warmup=%d" % c.warmup]
+    if runs > 1 and not check:
+        cmd.append("--repeat=%d" % runs)
+    if cpus:
+        cmd += ["--cpus=" + cpus, "-a"]
+    cmd += c.extra
+    if pattern == "pretouch":
+        cmd += c.pretouch_options
+    return cmd
+
+
+def check_pft(c):
+    """One run of one page per pattern, with the sweep's sizes, CPU list
+    and pft options: pft judges them all before the sweep starts.  Returns
+    pft's first JSON record (what it ran on)."""
+    first = None
+    for pattern in c.patterns:
+        cmd = pft_command(c, pattern, 1, point_size(c, pattern, 1),
+                          c.cpu_list, check=True)
+        try:
+            res = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE,
+                                 universal_newlines=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("pft did not finish a one-page check run in "
+                               "120 s")
+        except OSError as e:
+            raise RuntimeError("cannot run pft ('%s'): %s" %
+                               (cmd[0], e.strerror))
+        if res.returncode == 2:
+            raise UsageError("pft refused the options: %s" %
+                             pft_error(res.stderr))
+        if res.returncode != 0:
+            raise RuntimeError("pft failed a one-page check run (exit %d): "
+                               "%s" % (res.returncode,
+                                       pft_error(res.stderr)))
+        rec = next((r for r in json_records(res.stdout.splitlines())
+                    if r.get("schema") == "pft-run/1"), None)
+        if rec is None:
+            raise RuntimeError("'%s' printed no pft-run/1 record: not this "
+                               "project's pft?" % cmd[0])
+        first = first or rec
+    return first
+
+
+def find_perf(c):
+    path = shutil.which("perf")
+    if not path:
+        raise RuntimeError("--perf=%s: perf is not installed (Debian: "
+                           "apt-get install linux-perf)" % c.perf)
+    try:
+        res = subprocess.run([path, "version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT,
+                             universal_newlines=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise RuntimeError("--perf=%s: cannot run %s: %s" % (c.perf, path, e))
+    if res.returncode != 0:
+        raise RuntimeError("--perf=%s: '%s version' failed: %s" %
+                           (c.perf, path, pft_error(res.stdout)))
+    return path
+
+
+def perf_command(c, point, control, ctl):
+    """perf with events off until pft's "enable" (--control, -D -1)."""
+    return [c.perf_path, c.perf, "-D", "-1", "--control", control, "-o",
+            point["perf_file"]] + c.perf_options + ["--"] + \
+        point["command"] + ["--perf-ctl=" + ctl]
+
+
+# ---- the points ---------------------------------------------------------
+
+def plan(c, topo):
+    """Fills c.rows (layouts or counts) and c.points, one per row and
+    pattern: the pft command of each."""
+    allowed = topo.allowed()
+    if c.cpu_groups:
+        c.rows = layout_rows(c, topo, allowed)
+    else:
+        limit = c.list_count if c.cpu_list is not None else len(allowed)
+        counts = c.workers or default_counts(limit)
+        if c.cpu_list is not None and max(counts) > limit:
+            raise UsageError("--workers: %d workers, but only %d CPU(s) in "
+                             "--cpu-list to pin them to" %
+                             (max(counts), limit))
+        c.rows = [{"layout": "", "label": "", "workers": n, "cpus": None}
+                  for n in counts]
+    c.counts = [r["workers"] for r in c.rows]
+    c.points = []
+    for r in c.rows:
+        for pattern in c.patterns:
+            c.points.append(make_point(c, pattern, r))
+
+
+def make_point(c, pattern, row):
+    n = row["workers"]
+    cpus = format_cpus(row["cpus"]) if row["cpus"] else c.cpu_list
+    size = point_size(c, pattern, n)
+    p = {"pattern": pattern, "workers": n, "layout": row["layout"],
+         "label": row["label"], "cpus": cpus or "", "size": size,
+         "discard": warmup_runs(c, pattern),
+         "command": pft_command(c, pattern, n, size, cpus)}
+    if c.perf:
+        name = "%s-%s.%s" % (pattern, row["layout"].replace(":", "-") or
+                             "%dw" % n, "stat" if c.perf == "stat" else
+                             "data")
+        p["perf_file"] = os.path.join(c.prefix + "-perf", name)
+    return p
+
+
+def run_seconds(c):
+    """A guess of one run's seconds before any was measured."""
+    if c.mode == "duration":
+        return c.duration * (1 + 0.2 * c.warmup) + 0.1
+    return 0.5
+
+
+def total_runs(c):
+    if c.interleave:
+        return sum(c.repeat * (1 + p["discard"]) for p in c.points)
+    return sum(c.repeat + p["discard"] for p in c.points)
+
+
+def fmt_time(s):
+    s = int(round(max(s, 0)))
+    if s >= 3600:
+        return "%d:%02d:%02d" % (s // 3600, s % 3600 // 60, s % 60)
+    return "%d:%02d" % (s // 60, s % 60)
+
+
+def point_words(point):
+    if point["label"]:
+        return point["label"]
+    n = point["workers"]
+    return "%d worker%s" % (n, "" if n == 1 else "s")
+
+
+class Progress:
+    def __init__(self, c):
+        self.c = c
+        self.total = total_runs(c)
+        self.done = 0
+        self.start = time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def left(self):
+        spent = time.monotonic() - self.start
+        per = spent / self.done if self.done else run_seconds(self.c)
+        return per * (self.total - self.done)
+
+    def show(self, index, point, run):
+        """Before run `run` (1-based) of a point; warm-up runs are 0."""
+        if self.c.quiet or run > self.c.repeat:
+            return
+        text = ("point %d of %d: %s, %s, %s; %s elapsed, ~%s left" %
+                (index + 1, len(self.c.points), point["pattern"],
+                 point_words(point), "run %d of %d" %
+                 (run, self.c.repeat) if run else "warm-up",
+                 fmt_time(time.monotonic() - self.start),
+                 fmt_time(self.left())))
+        if self.tty:
+            sys.stderr.write("\r\033[K%s: %s" % (PROG, text))
+            sys.stderr.flush()
+        else:
+            msg(text)
+
+    def finish(self):
+        if self.tty and not self.c.quiet:
+            sys.stderr.write("\n")
+        if not self.c.quiet:
+            msg("%d runs in %s" % (self.done,
+                                   fmt_time(time.monotonic() - self.start)))
+
+
+# The child runs in a process group of its own, so that a signal to the
+# sweep stops pft, and perf's workload with it, through one killpg.
+if sys.version_info >= (3, 11):
+    OWN_GROUP = {"process_group": 0}
+else:
+    OWN_GROUP = {"preexec_fn": os.setpgrp}
+
+
+def start_child(c, point, errf):
+    cmd, fds = point["command"], ()
+    if c.perf:
+        ctl_r, ctl_w = os.pipe()    # pft writes commands, perf reads
+        ack_r, ack_w = os.pipe()    # perf acknowledges, pft reads
+        fds = (ctl_r, ctl_w, ack_r, ack_w)
+        cmd = perf_command(c, point, "fd:%d,%d" % (ctl_r, ack_w),
+                           "%d,%d" % (ctl_w, ack_r))
+    try:
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf,
+                                universal_newlines=True, pass_fds=fds,
+                                **OWN_GROUP)
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def stop_child(c):
+    if c.child:
+        try:
+            os.killpg(c.child.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        c.child.wait()
+
+
+def run_point(c, index, point, progress, done=0):
+    """Runs one pft of a point, whose measured runs follow the `done`
+    ones; fills point["runs"], point["status"] and point["stderr"]."""
+    discard = point["discard"]
+    if not done:
+        point["runs"] = []
+    progress.show(index, point, 0 if discard else done + 1)
+    # stderr to a file: a pipe read only at the end could fill and block
+    # a verbose pft.
+    with tempfile.TemporaryFile("w+") as errf:
+        proc = start_child(c, point, errf)
+        c.child = proc
+        for obj in json_records(proc.stdout):
+            if obj.get("schema") != "pft-run/1":
+                continue
+            progress.done += 1
+            k = obj.get("run", 0)
+            if k == 1 and not point["runs"]:
+                note_cpus(point, obj)
+            if k > discard:
+                point["runs"].append(run_record(point, obj, discard - done))
+            if not c.interleave or k <= discard:
+                progress.show(index, point, 0 if k + 1 <= discard else
+                              done + k + 1 - discard)
+        proc.wait()
+        # Only now: a signal above must still find the child to stop.
+        c.child = None
+        errf.seek(0)
+        err = errf.read().strip()
+    if not point.get("status"):
+        point["status"] = proc.returncode
+        point["stderr"] = err.splitlines()[-3:] if err else []
+    if proc.returncode != 0:
+        if progress.tty and not c.quiet:
+            sys.stderr.write("\n")
+        msg("%s, %s: %s exited %d%s" %
+            (point["pattern"], point_words(point),
+             "perf" if c.perf else "pft", proc.returncode,
+             (": " + point["stderr"][-1]) if point["stderr"] else ""))
+
+
+def note_cpus(point, obj):
+    """The CPUs pft pinned the workers to, as pft reports them."""
+    cpus = sorted({w.get("cpu", -1) for w in obj.get("workers", [])
+                   if isinstance(w.get("cpu"), int) and w["cpu"] >= 0})
+    if cpus:
+        point["cpus"] = format_cpus(cpus)
+
+
+# ---- what a sweep ran on ------------------------------------------------
+
+def cpu_model():
+    text = read_text("/proc/cpuinfo") or ""
+    for field in ("model name", "Model", "Hardware", "cpu model",
+                  "Processor"):
+        m = re.search(r"^%s\s*:\s*(.+)$" % re.escape(field), text, re.M)
+        if m:
+            return m.group(1).strip()
+    return None
+
+
+def host_info(topo, facts):
+    u = os.uname()
+    allowed = topo.allowed()
+    return {
+        "kernel": u.release, "kernel_version": u.version,
+        "cmdline": read_text("/proc/cmdline"),
+        "machine": u.machine, "hostname": u.nodename,
+        "cpu_model": cpu_model(),
+        "cpus_allowed": format_cpus(allowed),
+        "topology": topo.summary(allowed),
+        "sysfs": topo.root,
+        "thp": facts.get("thp"),
+        "pft": facts.get("pft"), "libfaultgen": facts.get("libfaultgen"),
+        "loadavg_start": read_text("/proc/loadavg"),
+    }
+
+
+# ---- sweep --------------------------------------------------------------
+
+def shell_quote(a):
+    if re.fullmatch(r"[A-Za-z0-9_./=,:+%@-]+", a):
+        return a
+    return "'" + a.replace("'", "'\\''") + "'"
+
+
+def print_plan(c):
+    for p in c.points:
+        cmd = perf_command(c, p, "fd:CTL,ACK", "CTL,ACK") if c.perf \
+            else p["command"]
+        print(" ".join(shell_quote(a) for a in cmd) +
+              ("  # " + p["label"] if p["label"] else ""))
+    procs = len(c.points) * (c.repeat if c.interleave else 1)
+    msg("%d point(s), %d runs in %d pft process(es), about %s" %
+        (len(c.points), total_runs(c), procs,
+         fmt_time(total_runs(c) * run_seconds(c))))
+
+
+def prepare(c, topo):
+    """Everything before the first run (pft found by the command line):
+    pft's options checked,
+    perf found, the points planned.  Returns pft's first record."""
+    c.prefix = c.output or time.strftime("pft-sweep-%Y%m%d-%H%M%S")
+    d = os.path.dirname(c.prefix)
+    if d and not os.path.isdir(d):
+        raise RuntimeError("no directory '%s' for the output" % d)
+    c.perf_path = find_perf(c) if c.perf else None
+    facts = check_pft(c)
+    c.list_count = facts.get("cpus", {}).get("count")
+    plan(c, topo)
+    return facts
+
+
+def run_points(c, progress):
+    """Runs every point; returns the exit status."""
+    status = 0
+    try:
+        if not c.interleave:
+            for i, p in enumerate(c.points):
+                run_point(c, i, p, progress)
+        for done in range(c.repeat if c.interleave else 0):
+            # A point that failed once is not run again.
+            for i, p in enumerate(c.points):
+                if not p.get("status"):
+                    run_point(c, i, p, progress, done)
+        status = int(any(p.get("status") for p in c.points))
+    except (KeyboardInterrupt, Stopped) as e:
+        # pft cancels its run on SIGTERM and releases its memory.
+        stop_child(c)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if progress.tty and not c.quiet:
+            sys.stderr.write("\n")
+        msg("stopped: writing the points measured so far")
+        status = 128 + (e.signo if isinstance(e, Stopped) else
+                        signal.SIGINT)
+    return status
+
+
+def write_sweep(c):
+    prefix = c.prefix
+    files = [prefix + ".csv", prefix + "-runs.csv", prefix + ".json"]
+    write_csv(prefix + ".csv", POINT_COLUMNS, list(point_rows(c)))
+    write_csv(prefix + "-runs.csv", RUN_COLUMNS, list(run_rows(c)))
+    write_json(c, prefix + ".json")
+    if not c.no_plot:
+        files += make_plot(c, prefix, lambda pre, term:
+                           gnuplot_script(c, pre, term))
+    return files
+
+
+def sweep(c):
+    topo = Topology()
+    try:
+        facts = prepare(c, topo)
+    except RuntimeError as e:
+        msg(str(e))
+        return 1
+    if c.dry_run:
+        print_plan(c)
+        return 0
+    c.started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    c.host = host_info(topo, facts)
+    c.child = None
+    if c.perf:
+        os.makedirs(c.prefix + "-perf", exist_ok=True)
+    progress = Progress(c)
+    signal.signal(signal.SIGTERM, on_signal)
+    if not c.quiet:
+        msg("%d points (%s; %s): %s" %
+            (len(c.points), ", ".join(c.patterns),
+             "; ".join(r["label"] for r in c.rows) if c.rows[0]["layout"]
+             else "workers " + ",".join(str(n) for n in c.counts),
+             describe(c)))
+    status = run_points(c, progress)
+    progress.finish()
+    c.host["loadavg_end"] = read_text("/proc/loadavg")
+    summarize(c)
+    try:
+        files = write_sweep(c)
+    except OSError as e:
+        msg("cannot write the results: %s" % e)
+        return 1
+    print("%s: %s" % (PROG, describe(c)))
+    header, rows = sweep_table(c)
+    print_table(rows, header, c.format == "markdown")
+    sys.stdout.flush()
+    if not c.quiet:
+        msg("wrote " + ", ".join(files))
+    return status
