@@ -192,7 +192,7 @@ struct faultgen_run;
  * through its operations.  run.c resolves the CPUs and allocates the
  * shared state, then calls exec, which maps, starts the workers through
  * fg_workers_run and folds the figures; release frees what exec left.
- * Adding one: docs/adding-a-pattern.md.
+ * Adding one: doc/adding-a-pattern.md.
  */
 struct fg_pattern {
 	const char *name; /* as faultgen_pattern_name gives it */
