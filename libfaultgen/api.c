@@ -13,6 +13,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -736,6 +737,21 @@ FG_EXPORT int faultgen_numa_allowed(unsigned long *mask, size_t nbits)
 }
 
 /* ---- read-only collapse ------------------------------------------------ */
+
+FG_EXPORT int faultgen_run_figure(const struct faultgen_run *run,
+				  unsigned int index,
+				  struct faultgen_figure *figure)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	int ret;
+
+	if (!run || !sized_ok(figure, offsetof(struct faultgen_figure, value)))
+		return api_rc(-EINVAL);
+	ret = fg_run_figure(run, index, &f);
+	if (ret > 0)
+		fg_copy_sized(figure, &f, sizeof(f));
+	return api_rc(ret);
+}
 
 FG_EXPORT int faultgen_run_collapse(const struct faultgen_run *run,
 				    struct faultgen_collapse_result *res)

@@ -785,6 +785,44 @@ static int collapse_check(const struct faultgen_attr *a,
 	return 0;
 }
 
+static const struct fg_collapse_state *done_state(const struct faultgen_run *run);
+
+/* The collapse result's figures, by name. */
+static int result_figure(const struct faultgen_collapse_result *r,
+			 unsigned int index, struct faultgen_figure *f)
+{
+	const struct {
+		const char *name;
+		double value;
+		const char *unit;
+	} figs[] = {
+		{ "ranges", r->ranges, "ranges" },
+		{ "collapsed", r->collapsed, "ranges" },
+		{ "failed", r->failed, "ranges" },
+		{ "collapse_s", r->collapse_s, "s" },
+		{ "range_mean_s", r->range_mean_s, "s" },
+		{ "sweep_before_ns", r->sweep_before_ns, "ns/page" },
+		{ "sweep_after_ns", r->sweep_after_ns, "ns/page" },
+		{ "content_ok", r->content_ok, "bool" },
+	};
+	unsigned int n = sizeof(figs) / sizeof(figs[0]);
+
+	if (index >= n)
+		return -ERANGE;
+	f->name = figs[index].name;
+	f->value = figs[index].value;
+	f->unit = figs[index].unit;
+	return (int)n;
+}
+
+static int collapse_figure(const struct faultgen_run *run, unsigned int index,
+			   struct faultgen_figure *f)
+{
+	const struct fg_collapse_state *st = done_state(run);
+
+	return st ? result_figure(&st->res, index, f) : -ENODATA;
+}
+
 const struct fg_pattern fg_ro_collapse_pattern = {
 	.name = "ro-collapse",
 	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_PROTECT) |
@@ -794,6 +832,7 @@ const struct fg_pattern fg_ro_collapse_pattern = {
 	.check = collapse_check,
 	.exec = collapse_exec,
 	.release = collapse_release,
+	.figure = collapse_figure,
 };
 
 /* The collapse state of a run that completed, or NULL. */

@@ -211,6 +211,10 @@ struct fg_pattern {
 	/* Each worker faults a mapping of its own (memory.c lays them out
 	 * apart; the result's bytes are the workers' mappings). */
 	bool own_mappings;
+	/* Its figure `index` of a measured run: the number of its figures,
+	 * or -ERANGE past the last (NULL: none). */
+	int (*figure)(const struct faultgen_run *run, unsigned int index,
+		      struct faultgen_figure *f);
 };
 
 /*
@@ -507,5 +511,7 @@ int fg_run_rounds(const struct faultgen_run *run, unsigned int worker,
 		  double *seconds, size_t max);
 int fg_run_node_pages(const struct faultgen_run *run, int worker,
 		      uint64_t *pages, size_t max);
+int fg_run_figure(const struct faultgen_run *run, unsigned int index,
+		  struct faultgen_figure *f);
 
 #endif /* FAULTGEN_INTERNAL_H */

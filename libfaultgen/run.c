@@ -307,6 +307,17 @@ int fg_run_rounds(const struct faultgen_run *run, unsigned int worker,
 	return (int)n;
 }
 
+/* The pattern's own figures of a measured run. */
+int fg_run_figure(const struct faultgen_run *run, unsigned int index,
+		  struct faultgen_figure *f)
+{
+	if (!fg_run_measured(run))
+		return -ENODATA;
+	if (!run->ops->figure)
+		return -ERANGE;
+	return run->ops->figure(run, index, f);
+}
+
 /* Pages per node of one worker, or of all (worker -1). */
 int fg_run_node_pages(const struct faultgen_run *run, int worker,
 		      uint64_t *pages, size_t max)

@@ -490,6 +490,70 @@ START_TEST(progress_1_0_fills_the_old_struct_and_nothing_past_it)
 }
 END_TEST
 
+/* ---- the pattern's named figures (faultgen_run_figure) ------------------- */
+
+/* The figures name the collapse result's fields, whatever the kernel
+ * did with the ranges. */
+START_TEST(figures_name_the_collapse_result)
+{
+	static const char *const names[] = { "ranges", "collapsed", "failed",
+					     "content_ok" };
+	struct faultgen_collapse_result res;
+	struct faultgen_figure f = { .size = sizeof(f) };
+	struct faultgen_run *run;
+	double want[4], got[4] = { -1, -1, -1, -1 };
+	int n;
+
+	run = run_collapse(4ULL << 20, 1, FAULTGEN_PROTECT_WRITABLE,
+			   FAULTGEN_COLLAPSE_MADVISE, 0, &res);
+	want[0] = res.ranges;
+	want[1] = res.collapsed;
+	want[2] = res.failed;
+	want[3] = res.content_ok;
+	n = faultgen_run_figure(run, 0, &f);
+	ck_assert_int_ge(n, 4);
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)i, &f),
+				 n);
+		ck_assert_ptr_nonnull(f.name);
+		ck_assert_ptr_nonnull(f.unit);
+		for (int k = 0; k < 4; k++)
+			if (strcmp(f.name, names[k]) == 0)
+				got[k] = f.value;
+		if (strcmp(f.name, "collapse_s") == 0)
+			ck_assert(f.value == res.collapse_s);
+	}
+	for (int k = 0; k < 4; k++)
+		ck_assert_msg(got[k] == want[k], "%s: %g, not %g", names[k],
+			      got[k], want[k]);
+	ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)n, &f),
+			 -ERANGE);
+	ck_assert_int_eq(faultgen_run_figure(run, 0, NULL), -EINVAL);
+	f.size = 0;
+	ck_assert_int_eq(faultgen_run_figure(run, 0, &f), -EINVAL);
+	ck_assert_int_eq(faultgen_run_figure(NULL, 0, &f), -EINVAL);
+	faultgen_run_free(run);
+}
+END_TEST
+
+/* A pattern without figures of its own has none; a run not yet run has
+ * nothing to read. */
+START_TEST(figures_absent_where_the_pattern_has_none)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_figure(run, 0, &f), -ENODATA);
+	ck_assert_int_eq(faultgen_run_exec(run), 0);
+	ck_assert_int_eq(faultgen_run_figure(run, 0, &f), -ERANGE);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(names_every_verdict)
 {
 	static const struct {
@@ -647,6 +711,12 @@ static Suite *collapse_suite(void)
 {
 	Suite *s = suite_create("collapse");
 	TCase *tc;
+
+	tc = tcase_create("figures");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, figures_name_the_collapse_result);
+	tcase_add_test(tc, figures_absent_where_the_pattern_has_none);
+	suite_add_tcase(s, tc);
 
 	tc = tcase_create("verdict");
 	tcase_add_test(tc, names_every_verdict);
