@@ -88,7 +88,6 @@ struct pft_opts {
 
 	/* Resolved before the run. */
 	long pagesize;
-	unsigned int cacheline_size;
 	unsigned int allowed; /* number of allowed CPUs */
 	char *allowed_list;   /* "0-1" */
 };
