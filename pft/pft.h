@@ -150,6 +150,7 @@ void pft_set_numa(struct pft_opts *o, const char *opt,
 bool pft_repeats(const struct pft_opts *o);
 void pft_finish_attr(struct pft_opts *o);
 void pft_resolve_cpus(struct pft_opts *o);
+unsigned long *pft_cpu_mask(size_t *nbits);
 
 /* memcheck.c */
 void pft_check_memory(const struct pft_opts *o);

@@ -172,11 +172,8 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 /* The CPUs in a list, as the library's parser counts them. */
 static unsigned int cpus_in(const char *list)
 {
-	int possible = faultgen_possible_cpus();
-	size_t nbits = possible > 0 ? (size_t)possible : 1;
-	unsigned long *mask = calloc((nbits + 8 * sizeof(long) - 1) /
-					     (8 * sizeof(long)),
-				     sizeof(long));
+	size_t nbits;
+	unsigned long *mask = pft_cpu_mask(&nbits);
 	int n = mask ? faultgen_parse_cpulist(list, mask, nbits) : -1;
 
 	free(mask);

@@ -243,7 +243,7 @@ void pft_finish_attr(struct pft_opts *o)
 }
 
 /* An empty mask of every possible CPU, and its size in bits. */
-static unsigned long *cpu_mask(size_t *nbits)
+unsigned long *pft_cpu_mask(size_t *nbits)
 {
 	int possible = faultgen_possible_cpus();
 
@@ -256,7 +256,7 @@ static unsigned long *cpu_mask(size_t *nbits)
 static char *affinity_list(void)
 {
 	size_t nbits;
-	unsigned long *mask = cpu_mask(&nbits);
+	unsigned long *mask = pft_cpu_mask(&nbits);
 	struct faultgen_attr *a = NULL;
 	char *list = malloc(PFT_CPULIST_LEN);
 
@@ -311,7 +311,7 @@ void pft_resolve_cpus(struct pft_opts *o)
 	struct faultgen_attr *attr = o->attr;
 	unsigned int workers = faultgen_attr_get_workers(attr);
 	size_t nbits;
-	unsigned long *mask = cpu_mask(&nbits);
+	unsigned long *mask = pft_cpu_mask(&nbits);
 	int n;
 
 	o->allowed_list = malloc(PFT_CPULIST_LEN);
