@@ -115,7 +115,7 @@ static const char short_options[] = ":ac:fhlm:n:ps:t:vzCFLMNPSTVZ";
 
 /* The front end's own defaults; the workload's are the library's, in
  * the attr that the options set. */
-void pft_opts_init(struct pft_opts *o)
+int pft_opts_init(struct pft_opts *o)
 {
 	int ret;
 
@@ -128,7 +128,9 @@ void pft_opts_init(struct pft_opts *o)
 	o->pagesize = sysconf(_SC_PAGESIZE);
 	ret = faultgen_attr_new(&o->attr);
 	if (ret)
-		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
+		return pft_fail("cannot set up the run: %s",
+				faultgen_strerror(ret));
+	return 0;
 }
 
 void pft_opts_release(struct pft_opts *o)
@@ -141,30 +143,45 @@ void pft_opts_release(struct pft_opts *o)
 
 /*
  * A count: decimal digits only (0.12x read these with atol, so "abc" was
- * silently 0).  Returns it, or exits with a usage error naming opt.
+ * silently 0), into *val; or a usage error naming opt.
  */
-unsigned long pft_parse_count(const char *opt, const char *s,
-			      unsigned long min, unsigned long max)
+int pft_parse_count(const char *opt, const char *s, unsigned long min,
+		    unsigned long max, unsigned long *val)
 {
 	unsigned long long v = 0;
 	const char *p = s;
 
 	if (!*p)
-		pft_usage_error("%s '': a number is needed", opt);
+		return pft_usage_error("%s '': a number is needed", opt);
 	for (; *p; p++) {
 		if (!isdigit((unsigned char)*p))
-			pft_usage_error("%s '%s': not a whole number", opt, s);
+			return pft_usage_error("%s '%s': not a whole number",
+					       opt, s);
 		if (v > (ULLONG_MAX - 9) / 10)
-			pft_usage_error("%s '%s': too large (at most %lu)", opt,
-					s, max);
+			return pft_usage_error("%s '%s': too large (at most "
+					       "%lu)", opt, s, max);
 		v = v * 10 + (unsigned long long)(*p - '0');
 	}
 	if (v < min)
-		pft_usage_error("%s '%s': must be at least %lu", opt, s, min);
+		return pft_usage_error("%s '%s': must be at least %lu", opt, s,
+				       min);
 	if (v > max)
-		pft_usage_error("%s '%s': too large (at most %lu)", opt, s,
-				max);
-	return (unsigned long)v;
+		return pft_usage_error("%s '%s': too large (at most %lu)", opt,
+				       s, max);
+	*val = (unsigned long)v;
+	return 0;
+}
+
+/* pft_parse_count for the options whose counts fit an unsigned int. */
+static int parse_uint(const char *opt, const char *s, unsigned int min,
+		      unsigned int max, unsigned int *val)
+{
+	unsigned long v;
+	int ret = pft_parse_count(opt, s, min, max, &v);
+
+	if (!ret)
+		*val = (unsigned int)v;
+	return ret;
 }
 
 /* Skips decimal digits; returns how many. */
@@ -184,7 +201,8 @@ static int skip_digits(const char **p)
  * ("0.5", "1e-3"), read in the C locale; no sign, hexadecimal, inf or
  * nan.  Any such number in range is taken: 0.000000001 and 1e-9 alike.
  */
-static double parse_seconds(const char *opt, const char *s, bool zero_ok)
+static int parse_seconds(const char *opt, const char *s, bool zero_ok,
+			 double *val)
 {
 	const char *p = s;
 	int digits = skip_digits(&p);
@@ -202,22 +220,43 @@ static double parse_seconds(const char *opt, const char *s, bool zero_ok)
 			digits = 0;
 	}
 	if (!digits || *p)
-		pft_usage_error("%s '%s': not a number of seconds (such as 2, "
-				"0.5 or 1e-3)", opt, s);
+		return pft_usage_error("%s '%s': not a number of seconds (such "
+				       "as 2, 0.5 or 1e-3)", opt, s);
 	v = strtod(s, NULL);
 	if (!isfinite(v) || v > FAULTGEN_MAX_SECONDS)
-		pft_usage_error("%s '%s': too long (at most %.0f seconds)",
-				opt, s, FAULTGEN_MAX_SECONDS);
+		return pft_usage_error("%s '%s': too long (at most %.0f "
+				       "seconds)", opt, s,
+				       FAULTGEN_MAX_SECONDS);
 	if (v <= 0 && !zero_ok)
-		pft_usage_error("%s '%s': must be more than 0 seconds", opt, s);
-	return v;
+		return pft_usage_error("%s '%s': must be more than 0 seconds",
+				       opt, s);
+	*val = v;
+	return 0;
+}
+
+/* A size with its suffix, into *val; or a usage error naming opt. */
+static int parse_size(const char *opt, const char *s, uint64_t *val)
+{
+	int ret = faultgen_parse_size(s, val);
+
+	if (ret == -ERANGE)
+		return pft_usage_error("%s '%s': size too large", opt, s);
+	if (ret)
+		return pft_usage_error("%s '%s': bad size (a number with an "
+				       "optional K, M, G or P suffix)", opt, s);
+	return 0;
 }
 
 /* ---- one handler per option ------------------------------------------ */
 
+/*
+ * Each handler takes its option's argument into pft_opts or the attr;
+ * it returns 0, or the status that ends pft once it has said why
+ * (PFT_DONE for --help and the like).
+ */
 struct pft_option;
-typedef void (*pft_handler)(struct pft_opts *o, const struct pft_option *opt,
-			    const char *arg);
+typedef int (*pft_handler)(struct pft_opts *o, const struct pft_option *opt,
+			   const char *arg);
 
 struct pft_option {
 	const char *name;         /* as messages name it */
@@ -229,166 +268,178 @@ struct pft_option {
 	int val;                  /* what the option stands for, if fixed */
 };
 
-static void opt_size(struct pft_opts *o, const struct pft_option *opt,
-		     const char *s)
+static int opt_size(struct pft_opts *o, const struct pft_option *opt,
+		    const char *s)
 {
 	uint64_t size;
-	int ret = faultgen_parse_size(s, &size);
+	int ret = parse_size(opt->name, s, &size);
 
-	if (ret == -ERANGE)
-		pft_usage_error("%s '%s': size too large", opt->name, s);
 	if (ret)
-		pft_usage_error("%s '%s': bad size (a number with an optional "
-				"K, M, G or P suffix)", opt->name, s);
+		return ret;
 	if (size == 0)
-		pft_usage_error("%s '%s': the size must be more than 0",
-				opt->name, s);
-	pft_set(faultgen_attr_set_size(o->attr, size), opt->name, s,
-		"size too large");
+		return pft_usage_error("%s '%s': the size must be more than 0",
+				       opt->name, s);
+	return pft_set(faultgen_attr_set_size(o->attr, size), opt->name, s,
+		       "size too large");
 }
 
 /* -t and -n: the later one wins (0.12x zeroed the wrong count). */
-static void opt_workers(struct pft_opts *o, const struct pft_option *opt,
-			const char *s)
+static int opt_workers(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
 {
 	enum faultgen_workers kind = (enum faultgen_workers)opt->val;
 	unsigned int n;
+	int ret;
 
 	if (o->given[FAULTGEN_SETTING_WORKERS].opt &&
 	    faultgen_attr_get_worker_kind(o->attr) != kind && o->verbose)
 		pft_msg("%s: switching to %s mode", opt->name,
 			kind == FAULTGEN_THREADS ? "thread" : "process");
-	n = (unsigned int)pft_parse_count(opt->name, s, 1,
-					  FAULTGEN_MAX_WORKERS);
-	pft_set(faultgen_attr_set_workers(o->attr, n, kind), opt->name, s,
-		NULL);
+	ret = parse_uint(opt->name, s, 1, FAULTGEN_MAX_WORKERS, &n);
+	if (ret)
+		return ret;
+	return pft_set(faultgen_attr_set_workers(o->attr, n, kind), opt->name,
+		       s, NULL);
 }
 
 /* -z, -l and --touch choose one touch; two different ones conflict, except
  * that -l and -L override each other as in 0.12x. */
-static void set_touch(struct pft_opts *o, const char *opt, const char *arg,
-		      enum faultgen_touch touch)
+static int set_touch(struct pft_opts *o, const char *opt, const char *arg,
+		     enum faultgen_touch touch)
 {
 	const char *before = o->given[FAULTGEN_SETTING_TOUCH].opt;
+	int ret;
 
 	if (before && faultgen_attr_get_touch(o->attr) != touch)
-		pft_usage_error("%s conflicts with %s: choose one way to touch "
-				"the memory", opt, before);
+		return pft_usage_error("%s conflicts with %s: choose one way "
+				       "to touch the memory", opt, before);
 	if (touch == FAULTGEN_TOUCH_MLOCK &&
 	    faultgen_attr_get_shm_lock(o->attr)) {
 		pft_msg("-l overrides -L: mlock instead of SHM_LOCK");
-		pft_set(faultgen_attr_set_shm_lock(o->attr, 0), opt, arg,
-			NULL);
+		ret = pft_set(faultgen_attr_set_shm_lock(o->attr, 0), opt, arg,
+			      NULL);
+		if (ret)
+			return ret;
 	}
-	pft_set(faultgen_attr_set_touch(o->attr, touch), opt, arg, NULL);
+	return pft_set(faultgen_attr_set_touch(o->attr, touch), opt, arg,
+		       NULL);
 }
 
 /* -l, -z: the touch is the option's value. */
-static void opt_touch_flag(struct pft_opts *o, const struct pft_option *opt,
-			   const char *s)
+static int opt_touch_flag(struct pft_opts *o, const struct pft_option *opt,
+			  const char *s)
 {
-	set_touch(o, opt->name, s, (enum faultgen_touch)opt->val);
+	return set_touch(o, opt->name, s, (enum faultgen_touch)opt->val);
 }
 
-static void opt_touch(struct pft_opts *o, const struct pft_option *opt,
-		      const char *s)
+static int opt_touch(struct pft_opts *o, const struct pft_option *opt,
+		     const char *s)
 {
-	set_touch(o, opt->name, s,
-		  (enum faultgen_touch)pft_keyword(opt->name, s, pft_touches));
+	int touch, ret = pft_keyword(opt->name, s, pft_touches, &touch);
+
+	return ret ? ret :
+		     set_touch(o, opt->name, s, (enum faultgen_touch)touch);
 }
 
-static void set_backing(struct pft_opts *o, const char *opt,
-			enum faultgen_backing backing)
+static int set_backing(struct pft_opts *o, const char *opt,
+		       enum faultgen_backing backing)
 {
 	const char *before = o->given[FAULTGEN_SETTING_BACKING].opt;
 
 	if (before && faultgen_attr_get_backing(o->attr) != backing)
-		pft_usage_error(
-		    "%s conflicts with %s: choose one kind of memory", opt,
-		    before);
-	pft_set(faultgen_attr_set_backing(o->attr, backing), opt, NULL,
-		NULL);
+		return pft_usage_error("%s conflicts with %s: choose one kind "
+				       "of memory", opt, before);
+	return pft_set(faultgen_attr_set_backing(o->attr, backing), opt, NULL,
+		       NULL);
 }
 
 /* -S, -Z: the backing is the option's value. */
-static void opt_backing(struct pft_opts *o, const struct pft_option *opt,
-			const char *s)
+static int opt_backing(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
 {
 	(void)s;
-	set_backing(o, opt->name, (enum faultgen_backing)opt->val);
+	return set_backing(o, opt->name, (enum faultgen_backing)opt->val);
 }
 
 /* -L: SysV memory, locked; the backing is -L's too. */
-static void opt_shm_lock(struct pft_opts *o, const struct pft_option *opt,
-		         const char *s)
+static int opt_shm_lock(struct pft_opts *o, const struct pft_option *opt,
+		        const char *s)
 {
 	struct pft_given *touch = &o->given[FAULTGEN_SETTING_TOUCH];
+	int ret;
 
 	(void)s;
 	if (faultgen_attr_get_touch(o->attr) == FAULTGEN_TOUCH_MLOCK &&
 	    touch->opt) {
 		pft_msg("-L overrides %s: SHM_LOCK instead of mlock",
 			touch->opt);
-		pft_set(faultgen_attr_set_touch(o->attr,
-						   FAULTGEN_TOUCH_WRITE),
-			opt->name, NULL, NULL);
+		ret = pft_set(faultgen_attr_set_touch(o->attr,
+						      FAULTGEN_TOUCH_WRITE),
+			      opt->name, NULL, NULL);
+		if (ret)
+			return ret;
 		touch->opt = NULL;
 	}
-	set_backing(o, opt->name, FAULTGEN_BACKING_SYSV);
+	ret = set_backing(o, opt->name, FAULTGEN_BACKING_SYSV);
+	if (ret)
+		return ret;
 	o->given[FAULTGEN_SETTING_BACKING].opt = opt->name;
-	pft_set(faultgen_attr_set_shm_lock(o->attr, 1), opt->name, NULL,
-		NULL);
+	return pft_set(faultgen_attr_set_shm_lock(o->attr, 1), opt->name, NULL,
+		       NULL);
 }
 
 /* -c: the library's limit, in the figures it comes from. */
-static void opt_cachelines(struct pft_opts *o, const struct pft_option *opt,
-		           const char *s)
+static int opt_cachelines(struct pft_opts *o, const struct pft_option *opt,
+		          const char *s)
 {
 	long line = (long)faultgen_cacheline_size();
 	unsigned int n;
 	char why[128];
+	int ret = parse_uint(opt->name, s, 1, 1u << 20, &n);
 
-	n = (unsigned int)pft_parse_count(opt->name, s, 1, 1u << 20);
+	if (ret)
+		return ret;
 	snprintf(why, sizeof(why),
 		 "at most %ld cachelines fit in a page (%ld-byte pages, "
 		 "%ld-byte cachelines)",
 		 o->pagesize / line, o->pagesize, line);
-	pft_set(faultgen_attr_set_cachelines(o->attr, n), opt->name, s,
-		why);
+	return pft_set(faultgen_attr_set_cachelines(o->attr, n), opt->name, s,
+		       why);
 }
 
-static void opt_sleep(struct pft_opts *o, const struct pft_option *opt,
-		      const char *s)
-{
-	o->sleep_s = (unsigned int)pft_parse_count(opt->name, s, 0, 86400);
-}
-
-static void opt_help(struct pft_opts *o, const struct pft_option *opt,
+static int opt_sleep(struct pft_opts *o, const struct pft_option *opt,
 		     const char *s)
 {
-	(void)o, (void)opt, (void)s;
-	pft_print_help();
+	return parse_uint(opt->name, s, 0, 86400, &o->sleep_s);
 }
 
-static void opt_version(struct pft_opts *o, const struct pft_option *opt,
-		        const char *s)
+static int opt_help(struct pft_opts *o, const struct pft_option *opt,
+		    const char *s)
 {
 	(void)o, (void)opt, (void)s;
-	pft_print_version();
+	return pft_print_help();
 }
 
-static void opt_list_patterns(struct pft_opts *o,
-			      const struct pft_option *opt, const char *s)
+static int opt_version(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
 {
 	(void)o, (void)opt, (void)s;
-	pft_print_patterns();
+	return pft_print_version();
 }
 
-static void opt_noclear(struct pft_opts *o, const struct pft_option *opt,
-		        const char *s)
+static int opt_list_patterns(struct pft_opts *o,
+			     const struct pft_option *opt, const char *s)
 {
 	(void)o, (void)opt, (void)s;
-	pft_usage_error("-C (no-clear pages) is not supported by this kernel");
+	return pft_print_patterns();
+}
+
+static int opt_noclear(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	(void)o, (void)opt, (void)s;
+	return pft_usage_error("-C (no-clear pages) is not supported by this "
+			       "kernel");
 }
 
 /*
@@ -397,257 +448,305 @@ static void opt_noclear(struct pft_opts *o, const struct pft_option *opt,
  * 0.12x's clipping, so it is accepted and does nothing;
  * --oversubscribe is what oversubscribes.
  */
-static void opt_accepted(struct pft_opts *o, const struct pft_option *opt,
-			 const char *s)
+static int opt_accepted(struct pft_opts *o, const struct pft_option *opt,
+			const char *s)
 {
 	(void)o, (void)opt, (void)s;
+	return 0;
 }
 
-static void opt_verbose(struct pft_opts *o, const struct pft_option *opt,
-		        const char *s)
+static int opt_verbose(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
 {
 	(void)opt, (void)s;
 	o->verbose++;
+	return 0;
 }
 
-static void opt_multimap(struct pft_opts *o, const struct pft_option *opt,
-		         const char *s)
-{
-	pft_set(faultgen_attr_set_pattern(o->attr,
-					     FAULTGEN_PER_THREAD_VMA),
-		opt->name, s, NULL);
-}
-
-static void opt_pattern(struct pft_opts *o, const struct pft_option *opt,
+static int opt_multimap(struct pft_opts *o, const struct pft_option *opt,
 		        const char *s)
 {
-	pft_set(faultgen_attr_set_pattern(o->attr,
-					     pft_pattern_keyword(opt->name, s)),
-		opt->name, s, NULL);
+	return pft_set(faultgen_attr_set_pattern(o->attr,
+						 FAULTGEN_PER_THREAD_VMA),
+		       opt->name, s, NULL);
 }
 
-static void opt_cpus(struct pft_opts *o, const struct pft_option *opt,
-		     const char *s)
+static int opt_pattern(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	enum faultgen_pattern p;
+	int ret = pft_pattern_keyword(opt->name, s, &p);
+
+	return ret ? ret :
+		     pft_set(faultgen_attr_set_pattern(o->attr, p), opt->name,
+			     s, NULL);
+}
+
+static int opt_cpus(struct pft_opts *o, const struct pft_option *opt,
+		    const char *s)
 {
 	int ret = faultgen_attr_set_cpus(o->attr, s);
 
 	if (ret == -ERANGE)
-		pft_usage_error("%s '%s': a CPU beyond the kernel's %d "
-				"possible CPUs", opt->name, s,
-				faultgen_possible_cpus());
-	pft_set(ret, opt->name, s, "bad CPU list (e.g. 0-3,7 or 0-63:8)");
+		return pft_usage_error("%s '%s': a CPU beyond the kernel's %d "
+				       "possible CPUs", opt->name, s,
+				       faultgen_possible_cpus());
+	return pft_set(ret, opt->name, s,
+		       "bad CPU list (e.g. 0-3,7 or 0-63:8)");
 }
 
-static void opt_cpuset(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
+static int opt_cpuset(struct pft_opts *o, const struct pft_option *opt,
+		      const char *s)
 {
 	if (!*s)
-		pft_usage_error("%s '': a cpuset name is needed", opt->name);
-	pft_set(faultgen_attr_set_cpuset(o->attr, s), opt->name, s,
-		"bad cpuset name");
+		return pft_usage_error("%s '': a cpuset name is needed",
+				       opt->name);
+	return pft_set(faultgen_attr_set_cpuset(o->attr, s), opt->name, s,
+		       "bad cpuset name");
 }
 
 /* -p, --localalloc, --numa, --membind, ...: one memory policy.  The same
  * policy twice is taken (0.12x's -p was a flag); two different ones
  * conflict. */
-static void set_numa(struct pft_opts *o, const char *opt,
-		     enum faultgen_numa numa, const char *nodes)
+static int set_numa(struct pft_opts *o, const char *opt,
+		    enum faultgen_numa numa, const char *nodes)
 {
 	const char *before = o->given[FAULTGEN_SETTING_NUMA].opt;
 	const char *had = faultgen_attr_get_numa_nodes(o->attr);
 
 	if (before && (faultgen_attr_get_numa(o->attr) != numa ||
 		       (nodes && had && strcmp(nodes, had) != 0)))
-		pft_usage_error("%s conflicts with %s: choose one memory "
-				"policy", opt, before);
+		return pft_usage_error("%s conflicts with %s: choose one "
+				       "memory policy", opt, before);
 	if (nodes && !*nodes)
-		pft_usage_error("%s '': a node list is needed (such as 0, "
-				"0-3 or all)", opt);
-	pft_set_numa(o, opt, numa, nodes);
+		return pft_usage_error("%s '': a node list is needed (such as "
+				       "0, 0-3 or all)", opt);
+	return pft_set_numa(o, opt, numa, nodes);
 }
 
 /* -p, --numa-local, --localalloc; --membind, --interleave, --preferred:
  * the policy is the option's value, and the argument its nodes. */
-static void opt_numa_policy(struct pft_opts *o, const struct pft_option *opt,
-			    const char *s)
+static int opt_numa_policy(struct pft_opts *o, const struct pft_option *opt,
+			   const char *s)
 {
-	set_numa(o, opt->name, (enum faultgen_numa)opt->val, s);
+	return set_numa(o, opt->name, (enum faultgen_numa)opt->val, s);
 }
 
-static void opt_numa(struct pft_opts *o, const struct pft_option *opt,
-		     const char *s)
-{
-	if (!strcmp(s, "bind") || !strcmp(s, "interleave") ||
-	    !strcmp(s, "preferred"))
-		pft_usage_error("%s '%s': give the nodes with --membind, "
-				"--interleave or --preferred", opt->name, s);
-	set_numa(o, opt->name,
-		 (enum faultgen_numa)pft_keyword(opt->name, s, pft_numa_modes),
-		 NULL);
-}
-
-static void opt_thp(struct pft_opts *o, const struct pft_option *opt,
+static int opt_numa(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	pft_set(faultgen_attr_set_thp(o->attr, (enum faultgen_thp)pft_keyword(
-						opt->name, s, pft_thps)),
-		opt->name, s, NULL);
+	int numa, ret;
+
+	if (!strcmp(s, "bind") || !strcmp(s, "interleave") ||
+	    !strcmp(s, "preferred"))
+		return pft_usage_error("%s '%s': give the nodes with "
+				       "--membind, --interleave or "
+				       "--preferred", opt->name, s);
+	ret = pft_keyword(opt->name, s, pft_numa_modes, &numa);
+	return ret ? ret :
+		     set_numa(o, opt->name, (enum faultgen_numa)numa, NULL);
 }
 
-static void opt_duration(struct pft_opts *o, const struct pft_option *opt,
-		         const char *s)
+static int opt_duration(struct pft_opts *o, const struct pft_option *opt,
+		        const char *s)
 {
 	double v;
+	int ret;
 
 	if (faultgen_attr_get_rounds(o->attr))
-		pft_usage_error(
-		    "--duration conflicts with --rounds: choose one");
-	v = parse_seconds(opt->name, s, false);
-	pft_set(faultgen_attr_set_duration(o->attr, v,
-					      faultgen_attr_get_zap(o->attr)),
-		opt->name, s, NULL);
+		return pft_usage_error(
+			"--duration conflicts with --rounds: choose one");
+	ret = parse_seconds(opt->name, s, false, &v);
+	if (ret)
+		return ret;
+	return pft_set(faultgen_attr_set_duration(
+			       o->attr, v, faultgen_attr_get_zap(o->attr)),
+		       opt->name, s, NULL);
 }
 
-static void opt_rounds(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
+static int opt_rounds(struct pft_opts *o, const struct pft_option *opt,
+		      const char *s)
 {
 	unsigned int n;
+	int ret;
 
 	if (faultgen_attr_get_duration(o->attr) > 0)
-		pft_usage_error(
-		    "--rounds conflicts with --duration: choose one");
-	n = (unsigned int)pft_parse_count(opt->name, s, 1, 1000000000);
-	pft_set(faultgen_attr_set_rounds(o->attr, n,
-					    faultgen_attr_get_zap(o->attr)),
-		opt->name, s, NULL);
+		return pft_usage_error(
+			"--rounds conflicts with --duration: choose one");
+	ret = parse_uint(opt->name, s, 1, 1000000000, &n);
+	if (ret)
+		return ret;
+	return pft_set(faultgen_attr_set_rounds(
+			       o->attr, n, faultgen_attr_get_zap(o->attr)),
+		       opt->name, s, NULL);
 }
 
 /* The zap goes with the rounds or the duration, given before or after. */
-static void opt_zap(struct pft_opts *o, const struct pft_option *opt,
-		    const char *s)
+static int opt_zap(struct pft_opts *o, const struct pft_option *opt,
+		   const char *s)
 {
-	enum faultgen_zap zap =
-		(enum faultgen_zap)pft_keyword(opt->name, s, pft_zaps);
 	double seconds = faultgen_attr_get_duration(o->attr);
-	int ret;
+	int zap, ret = pft_keyword(opt->name, s, pft_zaps, &zap);
 
+	if (ret)
+		return ret;
 	if (seconds > 0)
-		ret = faultgen_attr_set_duration(o->attr, seconds, zap);
+		ret = faultgen_attr_set_duration(o->attr, seconds,
+						 (enum faultgen_zap)zap);
 	else
 		ret = faultgen_attr_set_rounds(
-			o->attr, faultgen_attr_get_rounds(o->attr), zap);
-	pft_set(ret, opt->name, s, NULL);
+			o->attr, faultgen_attr_get_rounds(o->attr),
+			(enum faultgen_zap)zap);
+	return pft_set(ret, opt->name, s, NULL);
 }
 
-static void opt_warmup(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
+static int opt_warmup(struct pft_opts *o, const struct pft_option *opt,
+		      const char *s)
 {
-	unsigned int n = (unsigned int)pft_parse_count(opt->name, s, 0,
-							FAULTGEN_MAX_WARMUP);
+	unsigned int n;
+	int ret = parse_uint(opt->name, s, 0, FAULTGEN_MAX_WARMUP, &n);
 
-	pft_set(faultgen_attr_set_warmup(o->attr, n), opt->name, s, NULL);
+	return ret ? ret :
+		     pft_set(faultgen_attr_set_warmup(o->attr, n), opt->name,
+			     s, NULL);
 }
 
-static void opt_repeat(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
+static int opt_repeat(struct pft_opts *o, const struct pft_option *opt,
+		      const char *s)
 {
-	o->repeat = (unsigned int)pft_parse_count(opt->name, s, 1, 1000000);
+	return parse_uint(opt->name, s, 1, 1000000, &o->repeat);
 }
 
-static void opt_perf_ctl(struct pft_opts *o, const struct pft_option *opt,
-		         const char *s)
+static int opt_perf_ctl(struct pft_opts *o, const struct pft_option *opt,
+		        const char *s)
 {
 	if (!*s)
-		pft_usage_error("%s '': a file descriptor or FIFO is needed",
-				opt->name);
+		return pft_usage_error("%s '': a file descriptor or FIFO is "
+				       "needed", opt->name);
 	o->perf_ctl = s;
+	return 0;
 }
 
-static void opt_collapse(struct pft_opts *o, const struct pft_option *opt,
-		         const char *s)
+/*
+ * --thp, --collapse, --protect, --pretouch: a keyword of the option's
+ * table, given to the option's setter.
+ */
+struct pft_keyword_option {
+	int code;
+	const struct pft_name *keywords;
+	int (*set)(struct faultgen_attr *a, int val);
+};
+
+static int set_thp(struct faultgen_attr *a, int val)
 {
-	pft_set(faultgen_attr_set_collapse(
-			   o->attr, (enum faultgen_collapse)pft_keyword(
-					    opt->name, s, pft_collapses)),
-		opt->name, s, NULL);
+	return faultgen_attr_set_thp(a, (enum faultgen_thp)val);
 }
 
-static void opt_protect(struct pft_opts *o, const struct pft_option *opt,
-		        const char *s)
+static int set_collapse(struct faultgen_attr *a, int val)
 {
-	pft_set(faultgen_attr_set_protect(
-			   o->attr, (enum faultgen_protect)pft_keyword(
-					    opt->name, s, pft_protects)),
-		opt->name, s, NULL);
+	return faultgen_attr_set_collapse(a, (enum faultgen_collapse)val);
 }
 
-static void opt_timeout(struct pft_opts *o, const struct pft_option *opt,
-		        const char *s)
+static int set_protect(struct faultgen_attr *a, int val)
 {
-	pft_set(faultgen_attr_set_timeout(o->attr,
-					     parse_seconds(opt->name, s, false)),
-		opt->name, s, NULL);
+	return faultgen_attr_set_protect(a, (enum faultgen_protect)val);
 }
 
-static void opt_pretouch(struct pft_opts *o, const struct pft_option *opt,
-		         const char *s)
+static int set_pretouch(struct faultgen_attr *a, int val)
 {
-	pft_set(faultgen_attr_set_pretouch_touch(
-			   o->attr, (enum faultgen_pretouch_touch)pft_keyword(
-					    opt->name, s, pft_pretouches)),
-		opt->name, s, NULL);
+	return faultgen_attr_set_pretouch_touch(
+		a, (enum faultgen_pretouch_touch)val);
+}
+
+static const struct pft_keyword_option keyword_options[] = {
+	{ OPT_THP, pft_thps, set_thp },
+	{ OPT_COLLAPSE, pft_collapses, set_collapse },
+	{ OPT_PROTECT, pft_protects, set_protect },
+	{ OPT_PRETOUCH, pft_pretouches, set_pretouch },
+};
+
+static int opt_keyword(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	for (size_t i = 0;
+	     i < sizeof(keyword_options) / sizeof(keyword_options[0]); i++) {
+		const struct pft_keyword_option *k = &keyword_options[i];
+		int val, ret;
+
+		if (k->code != opt->code)
+			continue;
+		ret = pft_keyword(opt->name, s, k->keywords, &val);
+		return ret ? ret :
+			     pft_set(k->set(o->attr, val), opt->name, s, NULL);
+	}
+	return pft_fail("%s: no keywords", opt->name);
+}
+
+static int opt_timeout(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	double v;
+	int ret = parse_seconds(opt->name, s, false, &v);
+
+	return ret ? ret :
+		     pft_set(faultgen_attr_set_timeout(o->attr, v), opt->name,
+			     s, NULL);
 }
 
 /* --chunk-size: the library's limits, said in the figures they come
  * from. */
-static void opt_chunk(struct pft_opts *o, const struct pft_option *opt,
-		      const char *s)
+static int opt_chunk(struct pft_opts *o, const struct pft_option *opt,
+		     const char *s)
 {
 	uint64_t chunk;
 	char why[128];
 
 	if (faultgen_parse_size(s, &chunk))
-		pft_usage_error("%s '%s': bad size (a number with an optional "
-				"K, M, G or P suffix)", opt->name, s);
+		return pft_usage_error("%s '%s': bad size (a number with an "
+				       "optional K, M, G or P suffix)",
+				       opt->name, s);
 	snprintf(why, sizeof(why),
 		 "a multiple of the page size (%ld), at most %" PRIu64 "G",
 		 o->pagesize, (uint64_t)(FAULTGEN_MAX_CHUNK >> 30));
-	pft_set(faultgen_attr_set_chunk_size(o->attr, chunk), opt->name, s,
-		why);
+	return pft_set(faultgen_attr_set_chunk_size(o->attr, chunk), opt->name,
+		       s, why);
 }
 
 /* --jdk and --gc: one setting, set with what the other holds. */
-static void opt_jdk(struct pft_opts *o, const struct pft_option *opt,
-		    const char *s)
-{
-	unsigned int jdk = (unsigned int)pft_parse_count(opt->name, s, 8,
-							  FAULTGEN_MAX_JDK);
-	enum faultgen_jvm_gc gc;
-	unsigned int was;
-
-	faultgen_attr_get_jvm(o->attr, &was, &gc);
-	pft_set(faultgen_attr_set_jvm(o->attr, jdk, gc), opt->name, s,
-		NULL);
-}
-
-static void opt_gc(struct pft_opts *o, const struct pft_option *opt,
+static int opt_jdk(struct pft_opts *o, const struct pft_option *opt,
 		   const char *s)
 {
-	enum faultgen_jvm_gc gc =
-		(enum faultgen_jvm_gc)pft_keyword(opt->name, s, pft_gcs);
+	enum faultgen_jvm_gc gc;
+	unsigned int jdk, was;
+	int ret = parse_uint(opt->name, s, 8, FAULTGEN_MAX_JDK, &jdk);
+
+	if (ret)
+		return ret;
+	faultgen_attr_get_jvm(o->attr, &was, &gc);
+	return pft_set(faultgen_attr_set_jvm(o->attr, jdk, gc), opt->name, s,
+		       NULL);
+}
+
+static int opt_gc(struct pft_opts *o, const struct pft_option *opt,
+		  const char *s)
+{
 	enum faultgen_jvm_gc was;
 	unsigned int jdk;
+	int gc, ret = pft_keyword(opt->name, s, pft_gcs, &gc);
 
+	if (ret)
+		return ret;
 	faultgen_attr_get_jvm(o->attr, &jdk, &was);
-	pft_set(faultgen_attr_set_jvm(o->attr, jdk, gc), opt->name, s,
-		NULL);
+	return pft_set(faultgen_attr_set_jvm(o->attr, jdk,
+					     (enum faultgen_jvm_gc)gc),
+		       opt->name, s, NULL);
 }
 
 /* -a, -f, --oversubscribe: a switch of the attr. */
-static void opt_switch(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
+static int opt_switch(struct pft_opts *o, const struct pft_option *opt,
+		      const char *s)
 {
-	pft_set(opt->set_switch(o->attr, 1), opt->name, s, NULL);
+	return pft_set(opt->set_switch(o->attr, 1), opt->name, s, NULL);
 }
 
 #define OPT_VAL(c, n, s, h, v)                                            \
@@ -713,7 +812,7 @@ static const struct pft_option options[] = {
 	OPT(OPT_CPUS, "--cpus", FAULTGEN_SETTING_CPUS, opt_cpus),
 	OPT(OPT_CPUSET, "--cpuset", FAULTGEN_SETTING_CPUSET, opt_cpuset),
 	OPT(OPT_TOUCH, "--touch", FAULTGEN_SETTING_TOUCH, opt_touch),
-	OPT(OPT_THP, "--thp", FAULTGEN_SETTING_THP, opt_thp),
+	OPT(OPT_THP, "--thp", FAULTGEN_SETTING_THP, opt_keyword),
 	OPT(OPT_DURATION, "--duration", FAULTGEN_SETTING_REPEAT, opt_duration),
 	OPT(OPT_ROUNDS, "--rounds", FAULTGEN_SETTING_REPEAT, opt_rounds),
 	OPT(OPT_ZAP, "--zap", FAULTGEN_SETTING_ZAP, opt_zap),
@@ -722,58 +821,59 @@ static const struct pft_option options[] = {
 	FLAG(OPT_JSON, "--json", FAULTGEN_SETTING_NONE, json),
 	OPT(OPT_PERF_CTL, "--perf-ctl", FAULTGEN_SETTING_NONE, opt_perf_ctl),
 	FLAG(OPT_PER_WORKER, "--per-worker", FAULTGEN_SETTING_NONE, per_worker),
-	OPT(OPT_COLLAPSE, "--collapse", FAULTGEN_SETTING_COLLAPSE, opt_collapse),
-	OPT(OPT_PROTECT, "--protect", FAULTGEN_SETTING_PROTECT, opt_protect),
+	OPT(OPT_COLLAPSE, "--collapse", FAULTGEN_SETTING_COLLAPSE, opt_keyword),
+	OPT(OPT_PROTECT, "--protect", FAULTGEN_SETTING_PROTECT, opt_keyword),
 	OPT(OPT_TIMEOUT, "--timeout", FAULTGEN_SETTING_TIMEOUT, opt_timeout),
-	OPT(OPT_PRETOUCH, "--pretouch", FAULTGEN_SETTING_PRETOUCH_TOUCH, opt_pretouch),
+	OPT(OPT_PRETOUCH, "--pretouch", FAULTGEN_SETTING_PRETOUCH_TOUCH, opt_keyword),
 	OPT(OPT_CHUNK, "--chunk-size", FAULTGEN_SETTING_CHUNK_SIZE, opt_chunk),
 	OPT(OPT_JDK, "--jdk", FAULTGEN_SETTING_JVM, opt_jdk),
 	OPT(OPT_GC, "--gc", FAULTGEN_SETTING_JVM, opt_gc),
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
-static void bad_option(int argc, char **argv)
+static int bad_option(int argc, char **argv)
 {
 	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 
 	if (optopt && optopt < 256 && strncmp(arg, "--", 2) != 0)
-		pft_usage_error("unknown option '-%c'", optopt);
+		return pft_usage_error("unknown option '-%c'", optopt);
 	if (optopt) /* a long option that takes no argument got one */
-		pft_usage_error("option '%.*s' takes no argument",
-				(int)strcspn(arg, "="), arg);
-	pft_usage_error("unknown option '%s'", arg);
+		return pft_usage_error("option '%.*s' takes no argument",
+				       (int)strcspn(arg, "="), arg);
+	return pft_usage_error("unknown option '%s'", arg);
 }
 
-static void missing_argument(int argc, char **argv)
+static int missing_argument(int argc, char **argv)
 {
 	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 
 	if (strncmp(arg, "--", 2) == 0)
-		pft_usage_error("option '%s' needs an argument", arg);
-	pft_usage_error("option '-%c' needs an argument", optopt);
+		return pft_usage_error("option '%s' needs an argument", arg);
+	return pft_usage_error("option '-%c' needs an argument", optopt);
 }
 
-static void parse_one(struct pft_opts *o, int c, const char *arg, int argc,
-		      char **argv)
+static int parse_one(struct pft_opts *o, int c, const char *arg, int argc,
+		     char **argv)
 {
 	if (c == ':')
-		missing_argument(argc, argv);
+		return missing_argument(argc, argv);
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
 		const struct pft_option *opt = &options[i];
+		int ret = 0;
 
 		if (opt->code != c)
 			continue;
 		if (opt->handle)
-			opt->handle(o, opt, arg);
+			ret = opt->handle(o, opt, arg);
 		else
 			*(bool *)((char *)o + opt->flag) = true;
 		if (opt->setting != FAULTGEN_SETTING_NONE) {
 			o->given[opt->setting].opt = opt->name;
 			o->given[opt->setting].arg = arg;
 		}
-		return;
+		return ret;
 	}
-	bad_option(argc, argv);
+	return bad_option(argc, argv);
 }
 
 /*
@@ -782,41 +882,54 @@ static void parse_one(struct pft_opts *o, int c, const char *arg, int argc,
  * that read as a result), and JSON must be UTF-8.  Neither is escaped
  * behind the user's back: such a TAG is refused.
  */
-static const char *check_tag(const char *tag)
+static int check_tag(const char *tag)
 {
 	for (const char *p = tag; *p;) {
 		unsigned char c = (unsigned char)*p;
 		size_t n = pft_utf8_len(p);
 
 		if (c < 0x20 || c == 0x7f)
-			pft_usage_error("TAG: a control character (byte 0x%02x "
-					"at offset %zu) is not allowed", c,
-					(size_t)(p - tag));
+			return pft_usage_error("TAG: a control character (byte "
+					       "0x%02x at offset %zu) is not "
+					       "allowed", c,
+					       (size_t)(p - tag));
 		if (!n)
-			pft_usage_error("TAG: not UTF-8 (byte 0x%02x at offset "
-					"%zu)", c, (size_t)(p - tag));
+			return pft_usage_error("TAG: not UTF-8 (byte 0x%02x at "
+					       "offset %zu)", c,
+					       (size_t)(p - tag));
 		p += n;
 	}
-	return tag;
+	return 0;
 }
 
-void pft_parse_args(struct pft_opts *o, int argc, char **argv)
+/*
+ * The command line into o and its attr, then pft's rules and the
+ * library's check.  Returns 0, or the status that ends pft (it has said
+ * why); the first bad option ends the parse.
+ */
+int pft_parse_args(struct pft_opts *o, int argc, char **argv)
 {
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_options, long_options,
 				NULL)) != -1) {
+		ret = parse_one(o, c, optarg, argc, argv);
 		/* getopt leaves optopt alone on success; keep it clean for
 		 * the error paths. */
-		parse_one(o, c, optarg, argc, argv);
 		optopt = 0;
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		ret = check_tag(argv[optind]);
+		if (ret)
+			return ret;
+		o->tag = argv[optind++];
 	}
 	if (optind < argc)
-		o->tag = check_tag(argv[optind++]);
-	if (optind < argc)
-		pft_usage_error("unexpected argument '%s' (only one TAG)",
-				argv[optind]);
-	pft_check_combinations(o);
-	pft_finish_attr(o);
+		return pft_usage_error("unexpected argument '%s' (only one TAG)",
+				       argv[optind]);
+	ret = pft_check_combinations(o);
+	return ret ? ret : pft_finish_attr(o);
 }

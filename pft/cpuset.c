@@ -79,7 +79,7 @@ static void read_first(const char *dir, const char *const *files, char *buf,
  * for a cpuset without CPUs or without memory nodes: a usage error that
  * shows both lists, not "No space left on device".
  */
-void pft_cpuset_error(const char *name, int err)
+static int cpuset_error(const char *name, int err)
 {
 	static const char *const cpus[] = { "cpuset.cpus.effective",
 					    "cpuset.cpus", "cpus", NULL };
@@ -88,13 +88,13 @@ void pft_cpuset_error(const char *name, int err)
 	char dir[4096], c[1024], m[1024];
 
 	if (err != -ENOSPC || faultgen_cpuset_dir(name, dir, sizeof(dir)))
-		pft_fatal("--cpuset '%s': cannot move pft into it: %s", name,
-			  strerror(-err));
+		return pft_fail("--cpuset '%s': cannot move pft into it: %s",
+				name, strerror(-err));
 	read_first(dir, cpus, c, sizeof(c));
 	read_first(dir, mems, m, sizeof(m));
-	pft_usage_error("--cpuset '%s': the cpuset has no CPUs or no memory "
-			"nodes to run on (CPUs '%s', memory nodes '%s')", name,
-			c, m);
+	return pft_usage_error("--cpuset '%s': the cpuset has no CPUs or no "
+			       "memory nodes to run on (CPUs '%s', memory "
+			       "nodes '%s')", name, c, m);
 }
 
 /* The calling thread's affinity, sized for every possible CPU. */
@@ -124,7 +124,7 @@ static void list_of(const cpu_set_t *set, size_t size, char *buf, size_t len)
  * the library's faultgen_attr_get_cpus), a CPU outside the mask pft was
  * started with is an error, not a silent widening.
  */
-void pft_enter_cpuset_within_mask(const char *name)
+int pft_enter_cpuset_within_mask(const char *name)
 {
 	size_t size, size2 = 0;
 	cpu_set_t *start = affinity(&size), *now = NULL;
@@ -142,17 +142,17 @@ void pft_enter_cpuset_within_mask(const char *name)
 		if (outside)
 			list_of(now, size, b, sizeof(b));
 	}
-	/* Freed before any error exit: nothing of pft's own is left behind. */
+	if (ret == -ENOENT || ret == -EINVAL)
+		ret = pft_usage_error("--cpuset '%s': no such cpuset", name);
+	else if (ret)
+		ret = cpuset_error(name, ret);
+	else if (!start || !now || size != size2)
+		ret = pft_fail("--cpuset '%s': cannot read the CPU mask", name);
+	else if (outside)
+		ret = pft_usage_error("--cpuset '%s': its CPUs are not all "
+				      "within those pft was started on (%s; "
+				      "outside: %s)", name, a, b);
 	CPU_FREE(start);
 	CPU_FREE(now);
-	if (ret == -ENOENT || ret == -EINVAL)
-		pft_usage_error("--cpuset '%s': no such cpuset", name);
-	if (ret)
-		pft_cpuset_error(name, ret);
-	if (!start || !now || size != size2)
-		pft_fatal("--cpuset '%s': cannot read the CPU mask", name);
-	if (outside)
-		pft_usage_error("--cpuset '%s': its CPUs are not all within "
-				"those pft was started on (%s; outside: %s)",
-				name, a, b);
+	return ret;
 }

@@ -81,23 +81,25 @@ static bool cgroup_room(struct cgroup_room *best)
 	return best->file != NULL;
 }
 
-void pft_check_memory(const struct pft_opts *o)
+int pft_check_memory(const struct pft_opts *o)
 {
 	uint64_t avail = mem_available();
 	uint64_t size = faultgen_attr_get_size(o->attr);
 	struct cgroup_room cg;
 
 	if (o->force)
-		return;
+		return 0;
 	if (avail && size > avail)
-		pft_fatal("-m: %.2f GiB is more than the %.2f GiB of memory "
-			  "available (MemAvailable); --force runs it anyway",
-			  (double)size / GIB, (double)avail / GIB);
+		return pft_fail("-m: %.2f GiB is more than the %.2f GiB of "
+				"memory available (MemAvailable); --force runs "
+				"it anyway",
+				(double)size / GIB, (double)avail / GIB);
 	if (cgroup_room(&cg) && size > cg.room)
-		pft_fatal("-m: %.2f GiB is more than the %.2f GiB its memory "
-			  "cgroup allows (%s of %s: limit %.2f MiB, %.2f MiB "
-			  "in use); --force runs it anyway",
-			  (double)size / GIB, (double)cg.room / GIB,
-			  cg.file, cg.dir, (double)cg.limit / MIB,
-			  (double)cg.used / MIB);
+		return pft_fail("-m: %.2f GiB is more than the %.2f GiB its "
+				"memory cgroup allows (%s of %s: limit %.2f "
+				"MiB, %.2f MiB in use); --force runs it anyway",
+				(double)size / GIB, (double)cg.room / GIB,
+				cg.file, cg.dir, (double)cg.limit / MIB,
+				(double)cg.used / MIB);
+	return 0;
 }

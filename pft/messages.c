@@ -3,10 +3,10 @@
  * messages.c - every diagnostic pft writes: one line on stderr that
  * starts with "pft: ".
  *
- * Bad usage adds the hint line and exits 2 (nothing has run yet, so there
- * is nothing to release but this process); a runtime failure before the
- * run exits 1.  Every such line holds letters, so a harness that merges
- * stderr into what it parses never takes one for a result.
+ * Bad usage adds the hint line, and its caller returns PFT_EXIT_USAGE up
+ * to main(); a failure before the run returns PFT_EXIT_FAIL.  Every such
+ * line holds letters, so a harness that merges stderr into what it
+ * parses never takes one for a result.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -14,7 +14,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "pft.h"
 
@@ -36,7 +35,8 @@ void pft_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-void pft_usage_error(const char *fmt, ...)
+/* Says what was wrong with the command line; returns PFT_EXIT_USAGE. */
+int pft_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,15 +44,16 @@ void pft_usage_error(const char *fmt, ...)
 	vmsg(fmt, ap);
 	va_end(ap);
 	fputs("Try 'pft --help' for more information.\n", stderr);
-	exit(PFT_EXIT_USAGE);
+	return PFT_EXIT_USAGE;
 }
 
-void pft_fatal(const char *fmt, ...)
+/* Says why pft cannot run; returns PFT_EXIT_FAIL. */
+int pft_fail(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	exit(PFT_EXIT_FAIL);
+	return PFT_EXIT_FAIL;
 }

@@ -95,16 +95,20 @@ static void list_choices(const struct pft_name *tab, char *buf, size_t len)
 					 used ? ", " : "", tab->name);
 }
 
-/* The value of keyword s in tab, or a usage error naming opt. */
-int pft_keyword(const char *opt, const char *s, const struct pft_name *tab)
+/* The value of keyword s in tab into *val; or a usage error naming
+ * opt. */
+int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,
+		int *val)
 {
 	char choices[256];
 
 	for (const struct pft_name *t = tab; t->name; t++)
-		if (strcmp(s, t->name) == 0)
-			return t->val;
+		if (strcmp(s, t->name) == 0) {
+			*val = t->val;
+			return 0;
+		}
 	list_choices(tab, choices, sizeof(choices));
-	pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
+	return pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
 }
 
 static const char *name_of(const struct pft_name *tab, int val)
@@ -136,15 +140,15 @@ void pft_pattern_list(char *buf, size_t len, const char *first_note)
 					 i == 0 && first_note ? first_note : "");
 }
 
-enum faultgen_pattern pft_pattern_keyword(const char *opt, const char *s)
+int pft_pattern_keyword(const char *opt, const char *s,
+			enum faultgen_pattern *p)
 {
-	enum faultgen_pattern p;
 	char choices[512];
 
-	if (faultgen_pattern_from_name(s, &p) == 0)
-		return p;
+	if (faultgen_pattern_from_name(s, p) == 0)
+		return 0;
 	pft_pattern_list(choices, sizeof(choices), NULL);
-	pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
+	return pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
 }
 
 const char *pft_touch_name(enum faultgen_touch t)

@@ -22,55 +22,62 @@
 #include "pft.h"
 
 /* "7" is a descriptor pft inherited; anything else a FIFO (or file). */
-static int open_ctl(const char *what, const char *s, int flags)
+/* Opens CTL or ACK into *fd; or says why not. */
+static int open_ctl(const char *what, const char *s, int flags, int *fd)
 {
 	bool number = *s != '\0';
-	int fd;
+	unsigned long n;
+	int ret;
 
 	for (const char *p = s; *p; p++)
 		if (!isdigit((unsigned char)*p))
 			number = false;
 	if (number) {
-		fd = (int)pft_parse_count(what, s, 0, 1u << 20);
-		if (fcntl(fd, F_GETFD) < 0)
-			pft_usage_error("%s %s: not an open file descriptor",
-					what, s);
-		return fd;
+		ret = pft_parse_count(what, s, 0, 1u << 20, &n);
+		if (ret)
+			return ret;
+		*fd = (int)n;
+		if (fcntl(*fd, F_GETFD) < 0)
+			return pft_usage_error("%s %s: not an open file "
+					       "descriptor", what, s);
+		return 0;
 	}
 	/* O_NONBLOCK: a FIFO without a reader is an error, not a hang. */
-	fd = open(s, flags | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 && errno == ENXIO)
-		pft_usage_error("%s '%s': nobody reads this FIFO (start perf "
-				"with --control first)", what, s);
-	if (fd < 0)
-		pft_usage_error("%s '%s': %s", what, s, strerror(errno));
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
+	*fd = open(s, flags | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0 && errno == ENXIO)
+		return pft_usage_error("%s '%s': nobody reads this FIFO (start "
+				       "perf with --control first)", what, s);
+	if (*fd < 0)
+		return pft_usage_error("%s '%s': %s", what, s,
+				       strerror(errno));
+	fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK);
+	return 0;
 }
 
-void pft_open_perf_ctl(struct pft_opts *o)
+int pft_open_perf_ctl(struct pft_opts *o)
 {
 	char *ctl, *ack;
+	int ret;
 
 	if (!o->perf_ctl)
-		return;
+		return 0;
 	ctl = strdup(o->perf_ctl);
 	if (!ctl)
-		pft_fatal("out of memory");
+		return pft_fail("out of memory");
 	ack = strchr(ctl, ',');
 	if (ack)
 		*ack++ = '\0';
-	if (!*ctl || (ack && !*ack)) {
-		free(ctl);
-		pft_usage_error("--perf-ctl '%s': expected CTL or CTL,ACK",
-				o->perf_ctl);
-	}
-	o->perf_fd = open_ctl("--perf-ctl", ctl, O_WRONLY);
+	if (!*ctl || (ack && !*ack))
+		ret = pft_usage_error("--perf-ctl '%s': expected CTL or "
+				      "CTL,ACK", o->perf_ctl);
+	else
+		ret = open_ctl("--perf-ctl", ctl, O_WRONLY, &o->perf_fd);
 	/* perf writes "ack" into a FIFO it opened for writing: reading
 	 * it needs no writer yet, so open it read-write to never block. */
-	if (ack)
-		o->perf_ack_fd = open_ctl("--perf-ctl", ack, O_RDWR);
+	if (!ret && ack)
+		ret = open_ctl("--perf-ctl", ack, O_RDWR, &o->perf_ack_fd);
 	free(ctl);
+	return ret;
 }
 
 static int write_all(int fd, const char *s, size_t len)

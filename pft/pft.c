@@ -41,32 +41,39 @@ static bool keep_std_fds_open(void)
 	return out_open;
 }
 
-int main(int argc, char **argv)
+/*
+ * The steps before the run: each returns 0, or the status that ends pft
+ * once it has said why.
+ */
+static int prepare(struct pft_opts *o, int argc, char **argv,
+		   bool stdout_open)
 {
-	struct pft_opts o;
 	const struct faultgen_attr *a;
 	const char *cpuset;
-	bool stdout_open;
-	int ret;
+	int ret = pft_parse_args(o, argc, argv);
 
-	/* Numbers in the C locale whatever LC_ALL says: tools parse them. */
-	setlocale(LC_ALL, "C");
-	stdout_open = keep_std_fds_open();
-	pft_opts_init(&o);
-	pft_parse_args(&o, argc, argv);
+	if (ret)
+		return ret;
 	if (!stdout_open)
-		pft_fatal("standard output is closed: nowhere to write the "
-			  "result");
-	a = o.attr;
+		return pft_fail("standard output is closed: nowhere to write "
+				"the result");
+	a = o->attr;
 	cpuset = faultgen_attr_get_cpuset(a);
-	if (cpuset)
-		pft_enter_cpuset_within_mask(cpuset);
-	pft_resolve_cpus(&o);
-	pft_check_memory(&o);
-	pft_open_perf_ctl(&o);
-	if (!o.given[FAULTGEN_SETTING_WORKERS].opt && !pft_jvm_workers(&o))
+	if (cpuset) {
+		ret = pft_enter_cpuset_within_mask(cpuset);
+		if (ret)
+			return ret;
+	}
+	ret = pft_resolve_cpus(o);
+	if (!ret)
+		ret = pft_check_memory(o);
+	if (!ret)
+		ret = pft_open_perf_ctl(o);
+	if (ret)
+		return ret;
+	if (!o->given[FAULTGEN_SETTING_WORKERS].opt && !pft_jvm_workers(o))
 		fputs("Using 1 thread\n", stderr);
-	if (o.verbose)
+	if (o->verbose)
 		pft_msg("%u %s, %s, %s memory, touch %s, allowed CPUs %s%s",
 			faultgen_attr_get_workers(a),
 			faultgen_attr_get_worker_kind(a) == FAULTGEN_PROCESSES ?
@@ -74,9 +81,25 @@ int main(int argc, char **argv)
 			pft_pattern_name(faultgen_attr_get_pattern(a)),
 			pft_backing_name(faultgen_attr_get_backing(a)),
 			pft_touch_name(faultgen_attr_get_touch(a)),
-			o.allowed_list,
+			o->allowed_list,
 			faultgen_attr_get_pin(a) ? ", pinned" : "");
-	ret = pft_supervise(&o, o.attr);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pft_opts o;
+	bool stdout_open;
+	int ret;
+
+	/* Numbers in the C locale whatever LC_ALL says: tools parse them. */
+	setlocale(LC_ALL, "C");
+	stdout_open = keep_std_fds_open();
+	ret = pft_opts_init(&o);
+	if (!ret)
+		ret = prepare(&o, argc, argv, stdout_open);
+	if (!ret)
+		ret = pft_supervise(&o, o.attr);
 	pft_opts_release(&o);
-	return ret;
+	return pft_exit_status(ret);
 }

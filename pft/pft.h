@@ -9,7 +9,8 @@
  *   pft.c -> supervisor.c -> runner.c -> perfctl.c
  *         -> failure.c, print-collapse.c, args.c
  *         -> print-json.c, oom.c, memcheck.c, usage.c, rules.c
- *         -> signals.c, summary.c, cgroup.c, cpuset.c, setup.c
+ *         -> signals.c, summary.c, cgroup.c, cpuset.c, setup.c,
+ *            print-figures.c
  *         -> sysinfo.c, print-legacy.c, json.c, names.c, messages.c
  *
  * The workload is the library's attr, which the options set as they are
@@ -37,6 +38,16 @@
 #define PFT_EXIT_OK 0
 #define PFT_EXIT_FAIL 1
 #define PFT_EXIT_USAGE 2
+
+/*
+ * The steps before the run (the options, the attr, the cpuset, the CPUs,
+ * the memory check, perf's channel) return 0 to go on, or a status that
+ * ends pft: PFT_EXIT_USAGE or PFT_EXIT_FAIL once the step has said why,
+ * or PFT_DONE when the command's work is done (--help, --version,
+ * --list-patterns).  Only main() exits, with pft_exit_status() of it.
+ */
+#define PFT_DONE 0x100
+#define pft_exit_status(st) ((st) & 0xff)
 
 /* Longest CPU list pft formats: a worst case of ~8192 sparse CPUs. */
 #define PFT_CPULIST_LEN 65536
@@ -93,16 +104,17 @@ struct pft_opts {
 };
 
 /* messages.c: every line pft writes on stderr */
-__attribute__((noreturn, format(printf, 1, 2))) void
+__attribute__((warn_unused_result, format(printf, 1, 2))) int
 pft_usage_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void pft_msg(const char *fmt, ...);
-__attribute__((noreturn, format(printf, 1, 2))) void
-pft_fatal(const char *fmt, ...);
+__attribute__((warn_unused_result, format(printf, 1, 2))) int
+pft_fail(const char *fmt, ...);
 
-/* usage.c */
-__attribute__((noreturn)) void pft_print_help(void);
-__attribute__((noreturn)) void pft_print_version(void);
-__attribute__((noreturn)) void pft_print_patterns(void);
+/* usage.c: each returns PFT_DONE, or PFT_EXIT_FAIL if the text could not
+ * be written */
+int pft_print_help(void);
+int pft_print_version(void);
+int pft_print_patterns(void);
 
 /* Node masks pft reads from the library: up to 1024 nodes. */
 #define PFT_MAX_NODES 1024
@@ -116,10 +128,12 @@ struct pft_name {
 extern const struct pft_name pft_touches[], pft_thps[],
 	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[],
 	pft_gcs[], pft_numa_modes[];
-int pft_keyword(const char *opt, const char *s, const struct pft_name *tab);
+int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,
+		int *val);
 const char *pft_pattern_name(enum faultgen_pattern p);
 void pft_pattern_list(char *buf, size_t len, const char *first_note);
-enum faultgen_pattern pft_pattern_keyword(const char *opt, const char *s);
+int pft_pattern_keyword(const char *opt, const char *s,
+			enum faultgen_pattern *p);
 const char *pft_touch_name(enum faultgen_touch t);
 const char *pft_backing_name(enum faultgen_backing b);
 const char *pft_thp_name(enum faultgen_thp t);
@@ -131,38 +145,38 @@ const char *pft_gc_name(enum faultgen_jvm_gc g);
 const char *pft_numa_name(enum faultgen_numa n);
 
 /* args.c: the command line into pft_opts and its attr */
-void pft_opts_init(struct pft_opts *o);
-void pft_parse_args(struct pft_opts *o, int argc, char **argv);
-unsigned long pft_parse_count(const char *opt, const char *s,
-			      unsigned long min, unsigned long max);
+int pft_opts_init(struct pft_opts *o);
+int pft_parse_args(struct pft_opts *o, int argc, char **argv);
+int pft_parse_count(const char *opt, const char *s, unsigned long min,
+		    unsigned long max, unsigned long *val);
 void pft_opts_release(struct pft_opts *o);
 
 /* rules.c: the front end's own rules */
 bool pft_jvm_workers(const struct pft_opts *o);
-void pft_check_combinations(struct pft_opts *o);
+int pft_check_combinations(struct pft_opts *o);
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		     const struct faultgen_result *r);
 
 /* setup.c: the options' values into the attr, and the allowed CPUs */
-void pft_set(int ret, const char *opt, const char *val, const char *why);
-void pft_set_numa(struct pft_opts *o, const char *opt,
-		  enum faultgen_numa numa, const char *nodes);
+int pft_set(int ret, const char *opt, const char *val, const char *why);
+int pft_set_numa(struct pft_opts *o, const char *opt,
+		 enum faultgen_numa numa, const char *nodes);
 bool pft_repeats(const struct pft_opts *o);
-void pft_finish_attr(struct pft_opts *o);
-void pft_resolve_cpus(struct pft_opts *o);
+int pft_finish_attr(struct pft_opts *o);
+int pft_resolve_cpus(struct pft_opts *o);
 unsigned long *pft_cpu_mask(size_t *nbits);
 
 /* memcheck.c */
-void pft_check_memory(const struct pft_opts *o);
+int pft_check_memory(const struct pft_opts *o);
 
 /* perfctl.c: perf's control channel (--perf-ctl) */
-void pft_open_perf_ctl(struct pft_opts *o);
+int pft_open_perf_ctl(struct pft_opts *o);
 void pft_perf_command(struct pft_opts *o, const char *cmd);
 
 /* cpuset.c */
 int pft_enter_cpuset(const char *name);
-void pft_enter_cpuset_within_mask(const char *name);
-__attribute__((noreturn)) void pft_cpuset_error(const char *name, int err);
+int pft_enter_cpuset_within_mask(const char *name);
+int pft_cpuset_error(const char *name, int err);
 
 /* supervisor.c: the parent, which forks the run and waits for it */
 int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr);
@@ -264,6 +278,10 @@ void pft_print_json(const struct pft_opts *o, struct faultgen_run *run,
 void pft_json_common(struct pft_json *j, const struct pft_opts *o,
 		     struct faultgen_run *run, unsigned int index);
 void pft_json_system(struct pft_json *j, const struct pft_run_info *info);
+
+/* print-figures.c: a pattern's own figures (faultgen_run_figure) */
+void pft_print_figures(FILE *out, struct faultgen_run *run);
+void pft_json_figures(struct pft_json *j, struct faultgen_run *run);
 
 /* print-collapse.c: the read-only collapse line and object */
 int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,

@@ -39,7 +39,7 @@ static void readers_of(enum faultgen_setting setting, char *buf, size_t len)
  * have no effect: refused, naming the patterns that read it (the
  * library's answer, faultgen_pattern_reads).
  */
-static void check_pattern_reads(const struct pft_opts *o)
+static int check_pattern_reads(const struct pft_opts *o)
 {
 	char readers[256];
 
@@ -49,9 +49,10 @@ static void check_pattern_reads(const struct pft_opts *o)
 					   s) != 0)
 			continue;
 		readers_of(s, readers, sizeof(readers));
-		pft_usage_error("%s needs --pattern=%s", o->given[s].opt,
-				readers);
+		return pft_usage_error("%s needs --pattern=%s",
+				       o->given[s].opt, readers);
 	}
+	return 0;
 }
 
 /* Pretouch without -t: the JVM's own worker count, which the library
@@ -63,22 +64,29 @@ bool pft_jvm_workers(const struct pft_opts *o)
 }
 
 /* Combinations no single option can judge; checked after all are read. */
-void pft_check_combinations(struct pft_opts *o)
+int pft_check_combinations(struct pft_opts *o)
 {
 	bool repeat_mode = pft_repeats(o);
+	int ret;
 
 	if (!repeat_mode && o->given[FAULTGEN_SETTING_ZAP].opt)
-		pft_usage_error("--zap needs --duration or --rounds");
+		return pft_usage_error("--zap needs --duration or --rounds");
 	if (!repeat_mode && o->given[FAULTGEN_SETTING_WARMUP].opt)
-		pft_usage_error("--warmup needs --duration or --rounds");
-	if (repeat_mode && !o->given[FAULTGEN_SETTING_WARMUP].opt)
-		pft_set(faultgen_attr_set_warmup(o->attr,
-						    PFT_DEFAULT_WARMUP),
-			"--warmup", NULL, NULL);
-	check_pattern_reads(o);
+		return pft_usage_error("--warmup needs --duration or --rounds");
+	if (repeat_mode && !o->given[FAULTGEN_SETTING_WARMUP].opt) {
+		ret = pft_set(faultgen_attr_set_warmup(o->attr,
+						       PFT_DEFAULT_WARMUP),
+			      "--warmup", NULL, NULL);
+		if (ret)
+			return ret;
+	}
+	ret = check_pattern_reads(o);
+	if (ret)
+		return ret;
 	if (o->title && o->json)
-		pft_usage_error("-T conflicts with --json: the title belongs "
-				"to the result lines");
+		return pft_usage_error("-T conflicts with --json: the title "
+				       "belongs to the result lines");
+	return 0;
 }
 
 /* 0.12x's three checks, one line each at most (4096 workers must not

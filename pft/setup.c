@@ -19,9 +19,9 @@
 
 #include "pft.h"
 
-/* Exits: the library refused `val` of option `opt` with `ret`. */
-__attribute__((noreturn)) static void refused(int ret, const char *opt,
-					      const char *val, const char *why)
+/* The library refused `val` of option `opt` with `ret`: says so. */
+static int refused(int ret, const char *opt, const char *val,
+		   const char *why)
 {
 	char what[512];
 
@@ -30,22 +30,22 @@ __attribute__((noreturn)) static void refused(int ret, const char *opt,
 	else
 		snprintf(what, sizeof(what), "%s", opt);
 	if (ret == -ENOMEM)
-		pft_fatal("%s: cannot set up the run: %s", what,
-			  faultgen_strerror(ret));
+		return pft_fail("%s: cannot set up the run: %s", what,
+				faultgen_strerror(ret));
 	if (ret != -EINVAL && ret != -ERANGE)
-		pft_fatal("%s: %s", what, faultgen_strerror(ret));
+		return pft_fail("%s: %s", what, faultgen_strerror(ret));
 	if (why)
-		pft_usage_error("%s: %s", what, why);
-	pft_usage_error("%s: not accepted by libfaultgen %s (%s)", what,
-			faultgen_version(), faultgen_strerror(ret));
+		return pft_usage_error("%s: %s", what, why);
+	return pft_usage_error("%s: not accepted by libfaultgen %s (%s)",
+			       what, faultgen_version(),
+			       faultgen_strerror(ret));
 }
 
 /* A setter's answer to option `opt` with value `val` (NULL for a flag):
  * on an error, one line naming them, and why when pft can say. */
-void pft_set(int ret, const char *opt, const char *val, const char *why)
+int pft_set(int ret, const char *opt, const char *val, const char *why)
 {
-	if (ret)
-		refused(ret, opt, val, why);
+	return ret ? refused(ret, opt, val, why) : 0;
 }
 
 /*
@@ -69,9 +69,8 @@ static int node_outside(const char *list, const unsigned long *mask,
 }
 
 /* A node list the library refused: the node it could not use, named. */
-__attribute__((noreturn)) static void bad_nodes(const char *opt,
-						enum faultgen_numa numa,
-						const char *nodes, int ret)
+static int bad_nodes(const char *opt, enum faultgen_numa numa,
+		     const char *nodes, int ret)
 {
 	unsigned long mask[PFT_NODE_WORDS];
 	size_t nbits = sizeof(mask) * 8;
@@ -86,41 +85,39 @@ __attribute__((noreturn)) static void bad_nodes(const char *opt,
 						sizeof(have));
 		}
 		if (n >= 0)
-			pft_usage_error("%s '%s': node %d %s (%s: %s)", opt,
-					nodes, n,
-					ret == -ENOENT ? "does not exist" :
-					"is not allowed here",
-					ret == -ENOENT ? "nodes" : "allowed",
-					have);
+			return pft_usage_error(
+				"%s '%s': node %d %s (%s: %s)", opt, nodes, n,
+				ret == -ENOENT ? "does not exist" :
+						 "is not allowed here",
+				ret == -ENOENT ? "nodes" : "allowed", have);
 	}
 	if (ret == -EOPNOTSUPP)
-		pft_usage_error("%s: this kernel or machine has no NUMA "
-				"support", opt);
+		return pft_usage_error("%s: this kernel or machine has no NUMA "
+				       "support", opt);
 	if (ret == -EINVAL)
-		pft_usage_error("%s '%s': bad node list (such as 0, 0-3, 1,3 "
-				"or all%s)", opt, nodes,
-				numa == FAULTGEN_NUMA_PREFERRED ?
-				"; one node" : "");
-	pft_usage_error("%s '%s': %s", opt, nodes, faultgen_strerror(ret));
+		return pft_usage_error("%s '%s': bad node list (such as 0, "
+				       "0-3, 1,3 or all%s)", opt, nodes,
+				       numa == FAULTGEN_NUMA_PREFERRED ?
+					       "; one node" : "");
+	return pft_usage_error("%s '%s': %s", opt, nodes,
+			       faultgen_strerror(ret));
 }
 
 /* A memory policy, with its nodes (NULL for the policies that take
  * none). */
-void pft_set_numa(struct pft_opts *o, const char *opt,
-		  enum faultgen_numa numa, const char *nodes)
+int pft_set_numa(struct pft_opts *o, const char *opt,
+		 enum faultgen_numa numa, const char *nodes)
 {
 	int ret;
 
 	if (nodes) {
 		ret = faultgen_attr_set_numa_nodes(o->attr, numa, nodes);
-		if (ret)
-			bad_nodes(opt, numa, nodes, ret);
-		return;
+		return ret ? bad_nodes(opt, numa, nodes, ret) : 0;
 	}
 	ret = faultgen_attr_set_numa(o->attr, numa);
 	if (ret == -EOPNOTSUPP)
-		bad_nodes(opt, numa, nodes, ret);
-	pft_set(ret, opt, NULL, NULL);
+		return bad_nodes(opt, numa, nodes, ret);
+	return pft_set(ret, opt, NULL, NULL);
 }
 
 /* The option that set `setting`, as the user typed it when given. */
@@ -190,19 +187,20 @@ static const char *option_of(const struct pft_opts *o,
  * Which settings run together is the library's rule: a combination it
  * refuses is a usage error naming the two options, with its reason.
  */
-static void check_combination(const struct pft_opts *o)
+static int check_combination(const struct pft_opts *o)
 {
 	struct faultgen_conflict c = { .size = sizeof(c) };
 	char one[64], two[64];
 	int ret = faultgen_attr_check(o->attr, &c);
 
 	if (!ret)
-		return;
+		return 0;
 	if (ret != -EINVAL)
-		pft_fatal("cannot set up the run: %s", faultgen_strerror(ret));
-	pft_usage_error("%s conflicts with %s: %s",
-			option_of(o, c.setting, one, sizeof(one)),
-			option_of(o, c.with, two, sizeof(two)), c.why);
+		return pft_fail("cannot set up the run: %s",
+				faultgen_strerror(ret));
+	return pft_usage_error("%s conflicts with %s: %s",
+			       option_of(o, c.setting, one, sizeof(one)),
+			       option_of(o, c.with, two, sizeof(two)), c.why);
 }
 
 /* Repeat-with-zap: measured rounds or a duration. */
@@ -228,18 +226,19 @@ static bool legacy_pattern(enum faultgen_pattern p)
  * more (unmeasured, but inside --perf-ctl's window): there only when a
  * policy option asks.
  */
-void pft_finish_attr(struct pft_opts *o)
+int pft_finish_attr(struct pft_opts *o)
 {
 	enum faultgen_pattern p = faultgen_attr_get_pattern(o->attr);
+	int ret = 0;
 
 	if (legacy_pattern(p))
-		pft_set(faultgen_attr_set_caller_worker(o->attr, 1),
-			"the calling worker", NULL, NULL);
-	if ((o->json || o->per_worker) && legacy_pattern(p) &&
+		ret = pft_set(faultgen_attr_set_caller_worker(o->attr, 1),
+			      "the calling worker", NULL, NULL);
+	if (!ret && (o->json || o->per_worker) && legacy_pattern(p) &&
 	    (!pft_repeats(o) || o->given[FAULTGEN_SETTING_NUMA].opt))
-		pft_set(faultgen_attr_set_node_pages(o->attr, 1),
-			o->json ? "--json" : "--per-worker", NULL, NULL);
-	check_combination(o);
+		ret = pft_set(faultgen_attr_set_node_pages(o->attr, 1),
+			      o->json ? "--json" : "--per-worker", NULL, NULL);
+	return ret ? ret : check_combination(o);
 }
 
 /* An empty mask of every possible CPU, and its size in bits. */
@@ -271,9 +270,8 @@ static char *affinity_list(void)
 	return list;
 }
 
-/* Why the allowed CPUs could not be had; does not return. */
-__attribute__((noreturn)) static void
-cpus_resolve_error(const struct pft_opts *o, int n)
+/* Why the allowed CPUs could not be had. */
+static int cpus_resolve_error(const struct pft_opts *o, int n)
 {
 	const char *cpus = faultgen_attr_get_cpulist(o->attr);
 	const char *cpuset = faultgen_attr_get_cpuset(o->attr);
@@ -291,22 +289,23 @@ cpus_resolve_error(const struct pft_opts *o, int n)
 				 "those pft was started on (%s)", cpuset,
 				 aff ? aff : "?");
 		free(aff);
-		pft_usage_error("%s", msg);
+		return pft_usage_error("%s", msg);
 	}
 	if (n == -ENOENT)
-		pft_usage_error("--cpuset '%s': no such cpuset", cpuset);
+		return pft_usage_error("--cpuset '%s': no such cpuset",
+				       cpuset);
 	if (n == -EINVAL && cpuset)
-		pft_usage_error("--cpuset '%s': the cpuset has no CPUs pft may "
-				"run on", cpuset);
-	pft_fatal("cannot read the allowed CPUs: %s",
-		  faultgen_strerror(n ? n : -EINVAL));
+		return pft_usage_error("--cpuset '%s': the cpuset has no CPUs "
+				       "pft may run on", cpuset);
+	return pft_fail("cannot read the allowed CPUs: %s",
+			faultgen_strerror(n ? n : -EINVAL));
 }
 
 /*
  * The allowed CPUs now (affinity narrowed by --cpus / --cpuset); more
  * workers than that are clipped as 0.12x did, unless --oversubscribe.
  */
-void pft_resolve_cpus(struct pft_opts *o)
+int pft_resolve_cpus(struct pft_opts *o)
 {
 	struct faultgen_attr *attr = o->attr;
 	unsigned int workers = faultgen_attr_get_workers(attr);
@@ -315,12 +314,14 @@ void pft_resolve_cpus(struct pft_opts *o)
 	int n;
 
 	o->allowed_list = malloc(PFT_CPULIST_LEN);
-	if (!mask || !o->allowed_list)
-		pft_fatal("out of memory");
+	if (!mask || !o->allowed_list) {
+		free(mask);
+		return pft_fail("out of memory");
+	}
 	n = faultgen_attr_get_cpus(attr, mask, nbits);
 	if (n <= 0) {
 		free(mask);
-		cpus_resolve_error(o, n);
+		return cpus_resolve_error(o, n);
 	}
 	o->allowed = (unsigned int)n;
 	if (faultgen_format_cpulist(mask, nbits, o->allowed_list,
@@ -338,4 +339,5 @@ void pft_resolve_cpus(struct pft_opts *o)
 		faultgen_attr_set_workers(attr, o->allowed,
 					  faultgen_attr_get_worker_kind(attr));
 	}
+	return 0;
 }

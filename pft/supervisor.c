@@ -195,7 +195,7 @@ int pft_supervise(struct pft_opts *o, struct faultgen_attr *attr)
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0)
-		pft_fatal("cannot fork: %s", strerror(errno));
+		return pft_fail("cannot fork: %s", strerror(errno));
 	if (pid == 0)
 		run_child(o, attr, self, &child_mask);
 	pft_forward_signals(pid);

@@ -115,27 +115,27 @@ static void print_patterns_option(void)
 	putchar('\n');
 }
 
-void pft_print_help(void)
+int pft_print_help(void)
 {
 	fputs(usage_text, stdout);
 	print_patterns_option();
 	fputs(usage_rest, stdout);
-	exit(fflush(stdout) ? PFT_EXIT_FAIL : PFT_EXIT_OK);
+	return fflush(stdout) ? PFT_EXIT_FAIL : PFT_DONE;
 }
 
-void pft_print_version(void)
+int pft_print_version(void)
 {
 	fprintf(stderr,
 		"pft 0.12x-compatible, libfaultgen %s, libcpuset %s\n",
 		faultgen_version(),
 		faultgen_has_libcpuset() ? "built in" : "not built in");
-	exit(PFT_EXIT_OK);
+	return PFT_DONE;
 }
 
 /* The names --pattern takes, for scripts (pft-sweep). */
-void pft_print_patterns(void)
+int pft_print_patterns(void)
 {
 	for (int i = 0; i < faultgen_pattern_count(); i++)
 		puts(faultgen_pattern_name(i));
-	exit(fflush(stdout) ? PFT_EXIT_FAIL : PFT_EXIT_OK);
+	return fflush(stdout) ? PFT_EXIT_FAIL : PFT_DONE;
 }

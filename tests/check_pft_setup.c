@@ -15,6 +15,8 @@
  */
 #include "check-util.h"
 
+#include <fcntl.h>
+
 #include "../pft/pft.h"
 
 static const char *fail_setter; /* the setter that fails, by name */
@@ -200,10 +202,11 @@ static int build_failing(const struct setter_case *c, int code, char *err,
 			argv[argc++] = (char *)c->args[i];
 		fail_setter = c->setter;
 		fail_code = code;
-		pft_opts_init(&o);
-		pft_parse_args(&o, argc, argv);
+		st = pft_opts_init(&o);
+		if (!st)
+			st = pft_parse_args(&o, argc, argv);
 		pft_opts_release(&o);
-		_exit(0);
+		_exit(pft_exit_status(st));
 	}
 	close(fds[1]);
 	while ((n = read(fds[0], err + got, len - 1 - (size_t)got)) > 0)
@@ -274,12 +277,88 @@ START_TEST(options_reach_the_attr)
 	struct pft_opts o;
 
 	fail_setter = NULL;
-	pft_opts_init(&o);
-	pft_parse_args(&o, 7, argv);
+	ck_assert_int_eq(pft_opts_init(&o), 0);
+	ck_assert_int_eq(pft_parse_args(&o, 7, argv), 0);
 	ck_assert_uint_eq(faultgen_attr_get_workers(o.attr), 3);
 	ck_assert_uint_eq(faultgen_attr_get_size(o.attr), 8u << 20);
 	ck_assert_uint_eq(faultgen_attr_get_cachelines(o.attr), 2);
 	pft_opts_release(&o);
+}
+END_TEST
+
+/*
+ * Parses argv in this process, with stderr sent to /dev/null; returns
+ * what pft_parse_args returned.  The parser never exits: only pft's
+ * main() does.
+ */
+static int parse_here(int argc, char **argv)
+{
+	struct pft_opts o;
+	int saved = dup(2), null = open("/dev/null", O_WRONLY), ret;
+
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_ge(null, 0);
+	dup2(null, 2);
+	close(null);
+	optind = 0; /* getopt starts afresh */
+	ret = pft_opts_init(&o);
+	if (!ret)
+		ret = pft_parse_args(&o, argc, argv);
+	pft_opts_release(&o);
+	dup2(saved, 2);
+	close(saved);
+	return ret;
+}
+
+/* A bad option, a refused setter, --help: the parser returns the status,
+ * and the process goes on. */
+START_TEST(parser_returns_its_status)
+{
+	static char *bad_count[] = { "pft", "-t", "many" };
+	static char *unknown[] = { "pft", "--no-such-option" };
+	static char *conflict[] = { "pft", "--zap=dontneed" };
+	static char *refused[] = { "pft", "-m", "8M" };
+	static char *help[] = { "pft", "--list-patterns" };
+	static char *good[] = { "pft", "-t", "2", "-m", "8M" };
+	int out = dup(1), null = open("/dev/null", O_WRONLY);
+
+	fail_setter = NULL;
+	ck_assert_int_eq(parse_here(3, bad_count), PFT_EXIT_USAGE);
+	ck_assert_int_eq(parse_here(2, unknown), PFT_EXIT_USAGE);
+	ck_assert_int_eq(parse_here(2, conflict), PFT_EXIT_USAGE);
+	fail_setter = "size";
+	fail_code = -ENOMEM;
+	ck_assert_int_eq(parse_here(3, refused), PFT_EXIT_FAIL);
+	fail_setter = NULL;
+	ck_assert_int_ge(out, 0);
+	ck_assert_int_ge(null, 0);
+	dup2(null, 1);
+	ck_assert_int_eq(parse_here(2, help), PFT_DONE);
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	close(null);
+	ck_assert_int_eq(pft_exit_status(PFT_DONE), PFT_EXIT_OK);
+	ck_assert_int_eq(parse_here(5, good), 0);
+}
+END_TEST
+
+/* pft sets no setting the user did not give: without --pattern or -M,
+ * the pattern setter is never called, so its failure cannot stop pft. */
+START_TEST(untyped_pattern_is_not_set)
+{
+	static char *argv[] = { "pft", "-t", "2", "-m", "8M" };
+	struct pft_opts o;
+
+	fail_setter = "pattern";
+	fail_code = -EINVAL;
+	optind = 0;
+	ck_assert_int_eq(pft_opts_init(&o), 0);
+	ck_assert_int_eq(pft_parse_args(&o, 5, argv), 0);
+	ck_assert_int_eq(faultgen_attr_get_pattern(o.attr),
+			 FAULTGEN_SHARED_VMA);
+	pft_opts_release(&o);
+	fail_setter = NULL;
 }
 END_TEST
 
@@ -298,6 +377,8 @@ int main(void)
 			    NR_CASES);
 	tcase_add_test(tc, caller_worker_failure_is_runtime_error);
 	tcase_add_test(tc, options_reach_the_attr);
+	tcase_add_test(tc, parser_returns_its_status);
+	tcase_add_test(tc, untyped_pattern_is_not_set);
 	suite_add_tcase(s, tc);
 	return fgc_main(s);
 }
