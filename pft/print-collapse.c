@@ -198,11 +198,15 @@ int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
 		return ret;
 	if (!o->json) {
 		print_collapse_line(o, &c);
+		/* Its line says the figures in words; -v adds them exact. */
+		if (o->verbose)
+			pft_print_figures(stdout, run);
 		return 0;
 	}
 	pj_begin(&j, stdout);
 	pft_json_common(&j, o, run, index);
 	json_collapse(&j, run, &c);
+	pft_json_figures(&j, run);
 	pft_json_system(&j, info);
 	pj_end(&j);
 	if (!c.content_ok)

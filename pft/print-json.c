@@ -334,6 +334,7 @@ void pft_print_json(const struct pft_opts *o, struct faultgen_run *run,
 	json_workers(&j, run, r);
 	if (o->numa_maps)
 		json_numa_maps(&j, run);
+	pft_json_figures(&j, run);
 	pft_json_system(&j, info);
 	pj_end(&j);
 }

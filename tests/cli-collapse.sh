@@ -69,8 +69,20 @@ assert states.count("failed") == c["failed"], (states, c)
 assert all(r["error"] is None for r in d["ranges"] if r["state"] == "collapsed")
 assert c["content_ok"] is True, c
 assert "vmstat_delta" in d and "thp" in d
+# The pattern's figures, named by the library, agree with its result.
+f = d["figures"]
+for name in ("ranges", "collapsed", "failed"):
+    assert f[name] == {"value": c[name], "unit": "ranges"}, (name, f[name])
+assert f["collapse_s"]["unit"] == "s" and f["collapse_s"]["value"] == c["collapse_s"], f
+assert f["content_ok"] == {"value": True, "unit": "bool"}, f
 EOF
 [ $? -eq 0 ] && [ "$rc" -eq 0 ] && ok || fail "--json: exit $rc: $(cat "$tmp/json.check")"
+
+# -v adds the figures line after the pattern's own line.
+run_pft verbose -v --pattern=ro-collapse -m 8M
+[ "$rc" -eq 0 ] && [ "$(grep -c . "$tmp/verbose.out")" -eq 2 ] &&
+	sed -n 2p "$tmp/verbose.out" | grep -q '^figures: ranges 4 ranges, collapsed [0-4] ranges, failed [0-4] ranges, collapse_s [0-9.e-]* s, .*, content_ok yes$' &&
+	ok || fail "-v: exit $rc: '$(cat "$tmp/verbose.out")'"
 
 # khugepaged: it runs and reports, whatever khugepaged managed in 1 s,
 # unless THP is "never" (then it cannot work at all).
