@@ -187,7 +187,6 @@ int pft_child_main(struct pft_opts *o, struct faultgen_attr *attr);
 /* signals.c: the stop signals, their handlers and flags, in the
  * supervisor and in the run child */
 void pft_stop_signals(sigset_t *set);
-bool pft_is_fault_signal(int sig);
 void pft_catch_signals(const sigset_t *set, void (*handler)(int));
 int pft_stop_signal(void);
 void pft_supervisor_signals(sigset_t *child_mask);

@@ -66,7 +66,7 @@ void pft_stop_signals(sigset_t *set)
 
 /* Faults are the process's own only when it raised them: after one
  * forwarded, a real one takes the default action. */
-bool pft_is_fault_signal(int sig)
+static bool is_fault_signal(int sig)
 {
 	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT ||
 	       sig == SIGBUS || sig == SIGFPE || sig == SIGSEGV ||
@@ -84,7 +84,7 @@ void pft_catch_signals(const sigset_t *set, void (*handler)(int))
 		if (!sigismember(set, sig))
 			continue;
 		/* No SA_RESTART: a wait must return when a signal comes. */
-		sa.sa_flags = pft_is_fault_signal(sig) ? SA_RESETHAND : 0;
+		sa.sa_flags = is_fault_signal(sig) ? SA_RESETHAND : 0;
 		sigaction(sig, &sa, NULL);
 	}
 }
