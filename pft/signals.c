@@ -38,12 +38,23 @@ static struct faultgen_run *_Atomic current_run;
 static volatile sig_atomic_t resumed;
 static sigset_t stop_set;
 
+/* Faults are the process's own only when it raised them: after one
+ * forwarded, a real one takes the default action. */
+static bool is_fault_signal(int sig)
+{
+	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT ||
+	       sig == SIGBUS || sig == SIGFPE || sig == SIGSEGV ||
+	       sig == SIGSYS;
+}
+
 /*
  * Every signal whose default action ends a process and that a process can
  * catch, and SIGUSR1 (-P's "go on"): the run child handles the same set,
- * so each one sent to pft stops the run, which pft outlives.  A SIGHUP
- * ignored by whoever started pft (nohup) stays ignored; SIGPIPE is
- * ignored: pft reports a closed output itself.
+ * so each one sent to pft stops the run, which pft outlives.  A signal
+ * ignored by whoever started pft stays ignored (SIGHUP under nohup;
+ * SIGINT and SIGQUIT for a command a script runs in the background,
+ * which Ctrl-C must not stop), except the faults, which are pft's own;
+ * SIGPIPE is ignored: pft reports a closed output itself.
  */
 void pft_stop_signals(sigset_t *set)
 {
@@ -60,17 +71,11 @@ void pft_stop_signals(sigset_t *set)
 		sigaddset(set, sigs[i]);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaddset(set, sig);
-	if (sigaction(SIGHUP, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
-		sigdelset(set, SIGHUP);
-}
-
-/* Faults are the process's own only when it raised them: after one
- * forwarded, a real one takes the default action. */
-static bool is_fault_signal(int sig)
-{
-	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT ||
-	       sig == SIGBUS || sig == SIGFPE || sig == SIGSEGV ||
-	       sig == SIGSYS;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(set, sig) == 1 && !is_fault_signal(sig) &&
+		    sigaction(sig, NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN)
+			sigdelset(set, sig);
 }
 
 void pft_catch_signals(const sigset_t *set, void (*handler)(int))

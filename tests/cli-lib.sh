@@ -155,8 +155,14 @@ start_pft() {
 	name=$1
 	shift
 	rm -f "$tmp/$name.pid"
-	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/$name.pid" "$PFT" "$@" \
-		>"$tmp/$name.out" 2>"$tmp/$name.err" &
+	# A background command of a script starts with SIGINT and SIGQUIT
+	# ignored, which pft keeps: these runs start with them at their
+	# default, as from a terminal, and with the signals named in
+	# $start_ignoring ignored.
+	PFT_IGNORE=${start_ignoring:-} setsid -w env --default-signal=INT,QUIT \
+		sh -c '[ -z "$PFT_IGNORE" ] || trap "" $PFT_IGNORE
+			unset PFT_IGNORE; echo $$ >"$0"; exec "$@"' \
+		"$tmp/$name.pid" "$PFT" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	bg=$!
 	i=0
 	while [ ! -s "$tmp/$name.pid" ] && [ $i -lt 500 ]; do

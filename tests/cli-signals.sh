@@ -179,6 +179,30 @@ gone() {
 	check_no_leftovers "$sid" "$gname"
 	check_no_new_segment "$gname"
 }
+# A signal ignored by whoever started pft stays ignored: a script's
+# background command (SIGINT and SIGQUIT ignored) is not stopped by them,
+# and its run ends with its result; SIGTERM still stops it.
+start_ignoring="INT QUIT" start_pft ignored -t 1 -m 4M --duration=2
+start_ignoring=
+wait_descendants "$pid" 1 || fail "ignored: the run never started"
+kill -INT "$pid"
+kill -QUIT "$pid"
+wait "$bg"
+irc=$?
+[ "$irc" -eq 0 ] && [ "$(count_results "$tmp/ignored.out")" -eq 1 ] && ok ||
+	fail "SIGINT and SIGQUIT ignored at start: exit $irc, output '$(cat "$tmp/ignored.out")' $(cat "$tmp/ignored.err")"
+check_no_leftovers "$sid" ignored
+start_ignoring="INT QUIT" start_pft ignored-term -t 1 -m 4M --duration=60
+start_ignoring=
+wait_descendants "$pid" 1 || fail "ignored-term: the run never started"
+kill -INT "$pid"
+kill -TERM "$pid"
+wait "$bg"
+irc=$?
+[ "$irc" -eq 143 ] && ok ||
+	fail "SIGINT ignored, then SIGTERM: exit $irc, not 143: $(cat "$tmp/ignored-term.err")"
+check_no_leftovers "$sid" ignored-term
+
 # A SIGHUP ignored by whoever started the tests (nohup) stays ignored in
 # pft, as pft(1) says, and a shell cannot undo it: then the SIGHUP cases
 # are said and not counted.

@@ -87,7 +87,10 @@ ctrl_c() {
 	worst=0
 	for t in $(seq "$trials"); do
 		tag=kt-int-$$-$t
-		"$pft" -n 4096 --oversubscribe -m 16M --duration=30 "$tag" \
+		# (at SIGINT's default: a script's background command starts
+		# with it ignored, which pft keeps)
+		env --default-signal=INT "$pft" -n 4096 --oversubscribe \
+			-m 16M --duration=30 "$tag" \
 			>/dev/null 2>&1 &
 		p=$!
 		sleep_ms "$(random_ms 500)"
