@@ -876,23 +876,43 @@ static int parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 	return bad_option(argc, argv);
 }
 
+/* The code point of the UTF-8 sequence of n bytes at p. */
+static unsigned int code_point(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	unsigned int cp = n == 1 ? u[0] : u[0] & (0x7fu >> n);
+
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (u[i] & 0x3fu);
+	return cp;
+}
+
 /*
  * The TAG goes into the TAG line and the JSON: a control character would
  * break the one-line-per-record rule (a newline under -T printed a line
- * that read as a result), and JSON must be UTF-8.  Neither is escaped
- * behind the user's back: such a TAG is refused.
+ * that read as a result), and so would the C1 controls and U+2028 and
+ * U+2029 for readers that split lines on them (Python's splitlines); JSON
+ * must be UTF-8.  None is escaped behind the user's back: such a TAG is
+ * refused.
  */
 static int check_tag(const char *tag)
 {
 	for (const char *p = tag; *p;) {
 		unsigned char c = (unsigned char)*p;
 		size_t n = pft_utf8_len(p);
+		unsigned int cp = n ? code_point(p, n) : 0;
 
 		if (c < 0x20 || c == 0x7f)
 			return pft_usage_error("TAG: a control character (byte "
 					       "0x%02x at offset %zu) is not "
 					       "allowed", c,
 					       (size_t)(p - tag));
+		if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
+			return pft_usage_error("TAG: %s (U+%04X at offset %zu) "
+					       "is not allowed",
+					       cp < 0x100 ? "a control character" :
+					       "a line or paragraph separator",
+					       cp, (size_t)(p - tag));
 		if (!n)
 			return pft_usage_error("TAG: not UTF-8 (byte 0x%02x at "
 					       "offset %zu)", c,

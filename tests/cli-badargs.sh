@@ -146,6 +146,10 @@ tag-tab|TAG|--json "\$(printf 'a\\tb')"
 tag-escape|TAG|"\$(printf 'a\\033[2Jb')"
 tag-latin1|TAG|--json "\$(printf 'caf\\351')"
 tag-overlong|TAG|"\$(printf '\\300\\257')"
+tag-c1|TAG|-T "\$(printf 'a\\302\\205b')"
+tag-c1-last|TAG|--json "\$(printf 'a\\302\\237')"
+tag-line-separator|TAG|"\$(printf 'a\\342\\200\\250b')"
+tag-paragraph-separator|TAG|--json "\$(printf 'a\\342\\200\\251b')"
 protect-alone|--protect|--protect=fork
 collapse-alone|--collapse|--collapse=madvise
 timeout-alone|--timeout|--timeout=5
