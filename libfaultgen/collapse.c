@@ -650,6 +650,9 @@ static int setup(struct faultgen_run *run, struct fg_collapse_state *st)
 	ret = plan(run, st);
 	if (!ret)
 		ret = map_region(st);
+	/* The memory policy asked (-p: local), or the cpuset's nodes. */
+	if (!ret)
+		ret = fg_numa_policy(run, st->region, st->len);
 	if (ret)
 		return ret;
 	run->base = st->region;

@@ -10,7 +10,9 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <numaif.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #define MIB (1ULL << 20)
@@ -601,6 +603,37 @@ START_TEST(rejects_processes_and_non_anonymous_backing)
 }
 END_TEST
 
+/* The local policy (pft -p) is the region's policy, as the kernel has
+ * it (get_mempolicy of the address). */
+START_TEST(applies_the_local_policy_to_its_region)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	int mode = -1, ret;
+	size_t len;
+	void *addr;
+
+	a = collapse_attr(2 * hpage(), 1, FAULTGEN_PROTECT_MPROTECT,
+			  FAULTGEN_COLLAPSE_MADVISE);
+	ret = faultgen_attr_set_numa(a, FAULTGEN_NUMA_LOCAL);
+	if (ret == -EOPNOTSUPP) {
+		faultgen_attr_free(a);
+		FGC_SKIP("no NUMA support in this kernel");
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_int_eq(syscall(SYS_get_mempolicy, &mode, NULL, 0UL, addr,
+				 (unsigned long)MPOL_F_ADDR), 0);
+	/* An empty MPOL_PREFERRED reads back as MPOL_LOCAL on newer
+	 * kernels. */
+	ck_assert_msg(mode == MPOL_PREFERRED || mode == MPOL_LOCAL,
+		      "policy %d", mode);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(rejects_bad_collapse_settings)
 {
 	struct faultgen_attr *a;
@@ -747,6 +780,7 @@ static Suite *collapse_suite(void)
 	tc = tcase_create("api");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, rejects_processes_and_non_anonymous_backing);
+	tcase_add_test(tc, applies_the_local_policy_to_its_region);
 	tcase_add_test(tc, rejects_bad_collapse_settings);
 	tcase_add_test(tc, getters_answer_only_a_completed_collapse_run);
 	tcase_add_test(tc, copies_no_more_than_the_callers_size);
