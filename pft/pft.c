@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,6 +95,8 @@ int main(int argc, char **argv)
 
 	/* Numbers in the C locale whatever LC_ALL says: tools parse them. */
 	setlocale(LC_ALL, "C");
+	/* A reader gone is an error pft reports, never a silent death. */
+	signal(SIGPIPE, SIG_IGN);
 	stdout_open = keep_std_fds_open();
 	ret = pft_opts_init(&o);
 	if (!ret)

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,12 +116,24 @@ static void print_patterns_option(void)
 	putchar('\n');
 }
 
+/* A reader gone (pft -h | head) is said as for a result: one line, exit
+ * 1 (SIGPIPE is ignored from the start).  errno is the first write's
+ * error: the printers clear it before they write. */
+static int flushed(const char *what)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return PFT_DONE;
+	return pft_fail("cannot write %s on standard output: %s", what,
+			errno ? strerror(errno) : "write error");
+}
+
 int pft_print_help(void)
 {
+	errno = 0;
 	fputs(usage_text, stdout);
 	print_patterns_option();
 	fputs(usage_rest, stdout);
-	return fflush(stdout) ? PFT_EXIT_FAIL : PFT_DONE;
+	return flushed("the help");
 }
 
 int pft_print_version(void)
@@ -135,7 +148,8 @@ int pft_print_version(void)
 /* The names --pattern takes, for scripts (pft-sweep). */
 int pft_print_patterns(void)
 {
+	errno = 0;
 	for (int i = 0; i < faultgen_pattern_count(); i++)
 		puts(faultgen_pattern_name(i));
-	return fflush(stdout) ? PFT_EXIT_FAIL : PFT_DONE;
+	return flushed("the pattern names");
 }

@@ -175,8 +175,9 @@ python3 - "$PFT" >"$tmp/pipe.check" 2>&1 <<'EOF2'
 import os, subprocess, sys
 r, w = os.pipe()
 os.close(r)  # the reader is gone before pft writes
-for args in (["-t", "1"], ["-n", "2", "--oversubscribe"], ["--json", "-t", "1"]):
-    p = subprocess.run([sys.argv[1]] + args + ["-m", "4M"], stdout=w,
+for args in (["-t", "1", "-m", "4M"], ["-n", "2", "--oversubscribe", "-m", "4M"],
+             ["--json", "-t", "1", "-m", "4M"], ["-h"], ["--list-patterns"]):
+    p = subprocess.run([sys.argv[1]] + args, stdout=w,
                        stderr=subprocess.PIPE)
     err = p.stderr.decode().splitlines()
     if p.returncode != 1 or len(err) != 1 or "Broken pipe" not in err[0]:
