@@ -243,7 +243,7 @@ static int parse_size(const char *opt, const char *s, uint64_t *val)
 		return pft_usage_error("%s '%s': size too large", opt, s);
 	if (ret)
 		return pft_usage_error("%s '%s': bad size (a number with an "
-				       "optional K, M, G or P suffix)", opt, s);
+				       "optional K, M, G, T or P suffix)", opt, s);
 	return 0;
 }
 
@@ -703,7 +703,7 @@ static int opt_chunk(struct pft_opts *o, const struct pft_option *opt,
 
 	if (faultgen_parse_size(s, &chunk))
 		return pft_usage_error("%s '%s': bad size (a number with an "
-				       "optional K, M, G or P suffix)",
+				       "optional K, M, G, T or P suffix)",
 				       opt->name, s);
 	snprintf(why, sizeof(why),
 		 "a multiple of the page size (%ld), at most %" PRIu64 "G",
