@@ -736,6 +736,11 @@ FG_EXPORT int faultgen_numa_allowed(unsigned long *mask, size_t nbits)
 	return api_rc(fg_numa_allowed(mask, nbits));
 }
 
+FG_EXPORT int faultgen_sysv_cleanup(void)
+{
+	return api_rc(fg_sysv_cleanup());
+}
+
 /* ---- read-only collapse ------------------------------------------------ */
 
 FG_EXPORT int faultgen_run_figure(const struct faultgen_run *run,

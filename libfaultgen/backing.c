@@ -15,6 +15,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -119,10 +121,39 @@ static const struct fg_backing devzero_backing = {
 /* ---- SysV shared memory -------------------------------------------------- */
 
 /*
+ * A new segment under a key of libfaultgen's range (FG_SHM_KEY_BASE and
+ * 65536 keys up), the first free one from a point that differs between
+ * processes.  The key is what makes a segment that a killed run left
+ * recognisable (faultgen_sysv_cleanup): IPC_RMID turns a live segment's
+ * key private at once.
+ */
+static int sysv_create(size_t len)
+{
+	static _Atomic unsigned int next;
+	unsigned int start = (unsigned int)getpid() * 2654435761u;
+
+	for (unsigned int i = 0; i <= FG_SHM_KEYS; i++) {
+		unsigned int n = (start + atomic_fetch_add(&next, 1)) %
+				 FG_SHM_KEYS;
+		int shmid = shmget((key_t)(FG_SHM_KEY_BASE + n), len,
+				   IPC_CREAT | IPC_EXCL | 0600);
+
+		if (shmid >= 0)
+			return shmid;
+		if (errno != EEXIST)
+			/* ENOSPC: SHMMNI segments or SHMALL pages in use;
+			 * EINVAL: the size is beyond SHMMAX. */
+			return errno == EINVAL ? -EFBIG : -errno;
+	}
+	return -ENOSPC;
+}
+
+/*
  * A segment, attached (at `at`, over the reservation, when not NULL) and
  * at once marked for removal: it goes with the last detach, so a run
  * killed from then on cannot leak it.  Only a kill between shmget and
- * that IPC_RMID can, and nothing else happens in between.  The id stays
+ * that IPC_RMID can, and nothing else happens in between; such a segment
+ * keeps its key, by which faultgen_sysv_cleanup finds it.  The id stays
  * valid while attached, for SHM_LOCK.
  */
 static int sysv_map(const struct faultgen_run *run, size_t len, void *at,
@@ -132,12 +163,9 @@ static int sysv_map(const struct faultgen_run *run, size_t len, void *at,
 	void *p;
 
 	(void)noreplace; /* never remapped: zap by munmap is refused */
-	shmid = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
-	if (shmid < 0) {
-		/* ENOSPC: SHMMNI segments or SHMALL pages in use; EINVAL:
-		 * the size is beyond SHMMAX. */
-		return errno == EINVAL ? -EFBIG : -errno;
-	}
+	shmid = sysv_create(len);
+	if (shmid < 0)
+		return shmid;
 	p = shmat(shmid, at, at ? SHM_REMAP : 0);
 	err = p == (void *)-1 ? -errno : 0;
 	shmctl(shmid, IPC_RMID, NULL);
@@ -157,6 +185,38 @@ static void sysv_unmap(char *addr, size_t len, int id)
 {
 	(void)len, (void)id;
 	shmdt(addr);
+}
+
+/*
+ * The segments of libfaultgen's key range that nobody attaches and whose
+ * creator is gone: left by a run killed between shmget and IPC_RMID.
+ * A segment whose creator lives may be in that window now, and stays.
+ */
+int fg_sysv_cleanup(void)
+{
+	struct shm_info info;
+	int max = shmctl(0, SHM_INFO, (struct shmid_ds *)(void *)&info);
+	int removed = 0;
+
+	if (max < 0)
+		return errno == ENOSYS ? 0 : -errno;
+	for (int i = 0; i <= max; i++) {
+		struct shmid_ds ds;
+		int id = shmctl(i, SHM_STAT, &ds);
+		key_t key;
+
+		if (id < 0)
+			continue;
+		key = ds.shm_perm.__key;
+		if (key < (key_t)FG_SHM_KEY_BASE ||
+		    key >= (key_t)(FG_SHM_KEY_BASE + FG_SHM_KEYS) ||
+		    ds.shm_nattch != 0 || ds.shm_cpid <= 0 ||
+		    kill(ds.shm_cpid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (shmctl(id, IPC_RMID, NULL) == 0)
+			removed++;
+	}
+	return removed;
 }
 
 /* MADV_DONTNEED only unmaps: the pages stay in the segment, and touches

@@ -373,6 +373,12 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 
 /* backing.c */
 const struct fg_backing *fg_backing_of(const struct faultgen_attr *a);
+/* SysV segments are created under keys FG_SHM_KEY_BASE ("pf" 0 0) to
+ * FG_SHM_KEY_BASE + FG_SHM_KEYS - 1, until IPC_RMID makes them private:
+ * one a killed run left keeps its key (faultgen_sysv_cleanup). */
+#define FG_SHM_KEY_BASE 0x70660000u
+#define FG_SHM_KEYS 65536u
+int fg_sysv_cleanup(void);
 
 /* memory.c */
 int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start);

@@ -1130,6 +1130,112 @@ START_TEST(helpers_refused_beside_processes)
 }
 END_TEST
 
+/* A segment under a free key of the range faultgen_sysv_cleanup(3)
+ * documents, 0x70660000 up; its id. */
+static int segment_in_range(void)
+{
+	for (unsigned int k = (unsigned int)getpid() % 60000; k < 65536; k++) {
+		int id = shmget((key_t)(0x70660000u + k), 4096,
+				IPC_CREAT | IPC_EXCL | 0600);
+
+		if (id >= 0)
+			return id;
+		ck_assert_int_eq(errno, EEXIST);
+	}
+	ck_abort_msg("no free key in the range");
+	return -1;
+}
+
+static bool segment_exists(int id)
+{
+	struct shmid_ds ds;
+
+	return shmctl(id, IPC_STAT, &ds) == 0;
+}
+
+/* The segments of the range that this process created, as the kernel
+ * lists them (/proc/sysvipc/shm: key shmid perms size cpid ...). */
+static int own_segments_in_range(void)
+{
+	FILE *f = fopen("/proc/sysvipc/shm", "re");
+	char line[512];
+	long long key, cpid;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lld %*d %*o %*u %lld", &key, &cpid) == 2 &&
+		    key >= 0x70660000LL && key <= 0x7066ffffLL &&
+		    cpid == getpid())
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * A segment of the library's range that a dead process created and
+ * nobody attaches goes; one whose creator lives (here: this process)
+ * stays, and so does a private one.
+ */
+START_TEST(sysv_cleanup_removes_only_segments_of_dead_creators)
+{
+	int fds[2], dead = -1, live, priv, st, n;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int id = segment_in_range();
+
+		_exit(write(fds[1], &id, sizeof(id)) == sizeof(id) ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(read(fds[0], &dead, sizeof(dead)), sizeof(dead));
+	close(fds[0]);
+	close(fds[1]);
+	live = segment_in_range();
+	priv = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	ck_assert_int_ge(priv, 0);
+	ck_assert(segment_exists(dead));
+	ck_assert_int_eq(own_segments_in_range(), 1); /* live's */
+
+	n = faultgen_sysv_cleanup();
+	ck_assert_int_ge(n, 1);
+	ck_assert_msg(!segment_exists(dead), "the dead creator's segment "
+		      "is still there");
+	ck_assert(segment_exists(live));
+	ck_assert(segment_exists(priv));
+	shmctl(live, IPC_RMID, NULL);
+	shmctl(priv, IPC_RMID, NULL);
+}
+END_TEST
+
+/* A run's segments are of the range while it creates them, and none is
+ * left once the run is over. */
+START_TEST(sysv_run_leaves_no_segment_of_the_range)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
+	fgc_allow_workers(a, 2);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 2 * 4096 * 4), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	/* Nothing this process created is left (other programs' segments
+	 * are theirs). */
+	ck_assert_int_eq(own_segments_in_range(), 0);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -1175,6 +1281,12 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, refuses_munmap_zap_for_sysv);
 	tcase_add_loop_test(tc, refuses_mlock_with_rounds_or_duration, 0, 24);
 	tcase_add_test(tc, refuses_more_workers_than_cpus);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sysv");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, sysv_cleanup_removes_only_segments_of_dead_creators);
+	tcase_add_test(tc, sysv_run_leaves_no_segment_of_the_range);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("privilege");
