@@ -14,6 +14,7 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,6 +44,42 @@ static bool keep_std_fds_open(void)
 }
 
 /*
+ * The nodes of a memory policy, checked again inside the cpuset pft has
+ * entered: a node outside its memory nodes is a usage error naming the
+ * node, as outside the mask pft was started with.
+ */
+static int recheck_nodes(struct pft_opts *o)
+{
+	const char *had = faultgen_attr_get_numa_nodes(o->attr);
+	const char *opt = o->given[FAULTGEN_SETTING_NUMA].opt;
+	char *nodes;
+	int ret;
+
+	if (!had || !opt)
+		return 0;
+	/* The attr's own string goes when the setter replaces it. */
+	nodes = strdup(had);
+	if (!nodes)
+		return pft_fail("out of memory");
+	ret = pft_set_numa(o, opt, faultgen_attr_get_numa(o->attr), nodes);
+	free(nodes);
+	return ret;
+}
+
+/*
+ * Before a SysV run: the segments that killed runs left (killed between
+ * creating a segment and marking it for removal) go, with a note.
+ */
+static void sysv_cleanup(void)
+{
+	int n = faultgen_sysv_cleanup();
+
+	if (n > 0)
+		pft_msg("note: removed %d SysV segment%s that a killed run "
+			"left", n, n == 1 ? "" : "s");
+}
+
+/*
  * The steps before the run: each returns 0, or the status that ends pft
  * once it has said why.
  */
@@ -62,9 +99,13 @@ static int prepare(struct pft_opts *o, int argc, char **argv,
 	cpuset = faultgen_attr_get_cpuset(a);
 	if (cpuset) {
 		ret = pft_enter_cpuset_within_mask(cpuset);
+		if (!ret)
+			ret = recheck_nodes(o);
 		if (ret)
 			return ret;
 	}
+	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_SYSV)
+		sysv_cleanup();
 	ret = pft_resolve_cpus(o);
 	if (!ret)
 		ret = pft_check_memory(o);
