@@ -35,6 +35,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* The interface of the native methods: NativeLibrary.SHIM_VERSION. */
+#define SHIM_VERSION 2
 #define FIGURES 6
 #define OOM "java/lang/OutOfMemoryError"
 #define IAE "java/lang/IllegalArgumentException"
@@ -300,4 +302,12 @@ JNIEXPORT jlong JNICALL Java_org_libfaultgen_PreTouch_auxBytes0(
 	return (jlong)faultgen_jvm_aux_bytes((unsigned int)jdk,
 					     (enum faultgen_jvm_gc)gc,
 					     (uint64_t)heap);
+}
+
+JNIEXPORT jint JNICALL Java_org_libfaultgen_PreTouch_shimVersion0(JNIEnv *env,
+								 jclass cls)
+{
+	(void)env;
+	(void)cls;
+	return SHIM_VERSION;
 }

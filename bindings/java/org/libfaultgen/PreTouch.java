@@ -21,9 +21,13 @@ import java.util.Objects;
  * {@code libfaultgen-jni.so}: the file the system property
  * {@code org.libfaultgen.jni} names if it is set (a relative name is taken
  * from the working directory), else the one {@code java.library.path}
- * holds, else the one in the JNI directory of the prefix the jar is
- * installed under.  When it cannot be loaded, every method that needs it
- * throws an {@link UnsatisfiedLinkError} that names each place looked in.
+ * holds, else the one in a JNI directory of the prefix the jar is
+ * installed under, else the one in the distributions' JNI directories
+ * (Debian's {@code /usr/lib/<multiarch>/jni}, Fedora's
+ * {@code /usr/lib64/libfaultgen}).  When it cannot be loaded, or native
+ * access is denied, every method that needs it throws an
+ * {@link UnsatisfiedLinkError} that names each place looked in and what
+ * to do.
  *
  * <p>Every method may be called from any thread.  A {@code null}
  * argument throws {@link NullPointerException} naming the parameter; a
@@ -138,6 +142,9 @@ public final class PreTouch {
 	private static native long auxBytes0(int jdk, int gc, long heap);
 
 	private static native int gcThreads0(int cpus);
+
+	/* The shim's interface version: NativeLibrary.SHIM_VERSION. */
+	static native int shimVersion0();
 
 	static IllegalArgumentException bad(String what, Object value,
 					    String want) {
