@@ -120,8 +120,12 @@ public final class PreTouch {
 		}
 	}
 
-	/* The JDK releases libfaultgen models. */
+	/* The JDK releases libfaultgen models (FAULTGEN_MIN_JDK, _MAX_JDK). */
 	private static final int JDK_MIN = 8, JDK_MAX = 99;
+	/* The largest size libfaultgen maps, FAULTGEN_MAX_SIZE: 2^47 - 1. */
+	static final long MAX_BYTES = (1L << 47) - 1;
+	/* The most workers it starts, FAULTGEN_MAX_WORKERS. */
+	static final int MAX_THREADS = 1 << 20;
 
 	private PreTouch() {
 	}
@@ -159,9 +163,16 @@ public final class PreTouch {
 	}
 
 	static void checkThreads(int threads) {
-		if (threads < 0)
+		if (threads < 0 || threads > MAX_THREADS)
 			throw bad("threads", threads,
-				  "must be 0 (the JVM's choice) or more");
+				  "must be 0 (the JVM's choice) to " +
+				  MAX_THREADS);
+	}
+
+	private static void checkHeap(String name, long bytes) {
+		if (bytes <= 0 || bytes > MAX_BYTES)
+			throw bad(name, bytes, "must be from 1 to " + MAX_BYTES +
+				  " (2^47 - 1, the most libfaultgen maps)");
 	}
 
 	/**
@@ -186,11 +197,12 @@ public final class PreTouch {
 	 * with its pattern, and for G1 and Parallel its tables and start-up
 	 * memory.  The memory is released before this returns.
 	 *
-	 * @param bytes   the heap size, as {@code -Xms}; more than 0
+	 * @param bytes   the heap size, as {@code -Xms}; from 1 to 2^47 - 1
 	 * @param jdk     the JDK feature release, 8 to 99
 	 * @param gc      the collector
 	 * @param threads 0 for the JVM's own choice (the ParallelGCThreads
-	 *                rule on the allowed CPUs, at most one per chunk)
+	 *                rule on the allowed CPUs, at most one per chunk),
+	 *                at most 2^20
 	 * @param touch   how each page is touched ({@link #jvmTouch})
 	 * @return the figures of the pretouch
 	 * @throws OutOfMemoryError if the heap and the rest need more
@@ -198,8 +210,7 @@ public final class PreTouch {
 	 */
 	public static Result emulateHeap(long bytes, int jdk, Gc gc,
 					 int threads, Touch touch) {
-		if (bytes <= 0)
-			throw bad("bytes", bytes, "must be more than 0");
+		checkHeap("bytes", bytes);
 		checkJdk(jdk);
 		Objects.requireNonNull(gc, "gc");
 		checkThreads(threads);
@@ -243,14 +254,14 @@ public final class PreTouch {
 	 *
 	 * @param jdk       the JDK feature release, 8 to 99
 	 * @param gc        the collector
-	 * @param heapBytes the heap size, as {@code -Xms}; more than 0
+	 * @param heapBytes the heap size, as {@code -Xms}; from 1 to
+	 *                  2^47 - 1, the largest heap libfaultgen maps
 	 * @return a number of bytes, 0 for {@link Gc#NONE}
 	 */
 	public static long auxBytes(int jdk, Gc gc, long heapBytes) {
 		checkJdk(jdk);
 		Objects.requireNonNull(gc, "gc");
-		if (heapBytes <= 0)
-			throw bad("heapBytes", heapBytes, "must be more than 0");
+		checkHeap("heapBytes", heapBytes);
 		NativeLibrary.require();
 		return auxBytes0(jdk, gc.ordinal(), heapBytes);
 	}

@@ -109,6 +109,29 @@ class PreTouchTest {
 			() -> PreTouch.jvmTouch(5), "jdk", "5");
 	}
 
+	/* libfaultgen's range (FAULTGEN_MAX_SIZE, FAULTGEN_MAX_WORKERS):
+	 * refused by name, not 0 or a bare refusal from the C side. */
+	@Test
+	void beyondTheLibrarysRangeIsNamed() {
+		long max = (1L << 47) - 1;
+
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.auxBytes(17, Gc.G1, 1L << 48),
+			"heapBytes", "281474976710656", "2^47");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.auxBytes(17, Gc.PARALLEL, Long.MAX_VALUE),
+			"heapBytes", String.valueOf(Long.MAX_VALUE));
+		assertTrue(PreTouch.auxBytes(17, Gc.G1, max) > 0);
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(1L << 48, 25, Gc.G1, 0,
+						   Touch.STORE),
+			"bytes", "281474976710656");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(MIB, 25, Gc.G1,
+						   (1 << 20) + 1, Touch.STORE),
+			"threads", "1048577");
+	}
+
 	@Test
 	void nullsAreNamed() {
 		refused(NullPointerException.class,
