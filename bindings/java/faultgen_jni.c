@@ -8,7 +8,9 @@
  * call, the figures out as a long[] (elapsed ns, bytes, pages, minor
  * faults, expected faults, workers), and OffHeap's mapping.  Errors become
  * Java exceptions that say what was asked and why it failed; nothing here
- * keeps state, so any Java thread may call at any time.
+ * keeps state, so any Java thread may call at any time.  A run goes on a
+ * thread of its own while the calling thread waits, looking at its
+ * interrupt status: Thread.interrupt() cancels the run.
  *
  * Build: javac --release 17 -h . -d classes module-info.java \
  *          org/libfaultgen/{PreTouch,OffHeap,NativeLibrary}.java
@@ -27,12 +29,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The interface of the native methods: NativeLibrary.SHIM_VERSION. */
@@ -40,6 +44,9 @@
 #define FIGURES 6
 #define OOM "java/lang/OutOfMemoryError"
 #define IAE "java/lang/IllegalArgumentException"
+#define CANCELLED "java/util/concurrent/CancellationException"
+/* How often a waiting caller looks at its interrupt status. */
+#define POLL_NS (10 * 1000 * 1000L)
 
 static void throw_fmt(JNIEnv *env, const char *cls, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -124,18 +131,119 @@ static jlongArray figures(JNIEnv *env, const struct faultgen_result *r)
 	return out;
 }
 
+/* Thread.currentThread().isInterrupted(), which leaves the status set. */
+static int interrupted(JNIEnv *env)
+{
+	jclass t = (*env)->FindClass(env, "java/lang/Thread");
+	jmethodID cur, is;
+	jobject self;
+	jboolean yes;
+
+	if (!t)
+		return 0;
+	cur = (*env)->GetStaticMethodID(env, t, "currentThread",
+					"()Ljava/lang/Thread;");
+	is = (*env)->GetMethodID(env, t, "isInterrupted", "()Z");
+	self = cur && is ? (*env)->CallStaticObjectMethod(env, t, cur) : NULL;
+	yes = self ? (*env)->CallBooleanMethod(env, self, is) : JNI_FALSE;
+	if ((*env)->ExceptionCheck(env))
+		(*env)->ExceptionClear(env);
+	(*env)->DeleteLocalRef(env, t);
+	if (self)
+		(*env)->DeleteLocalRef(env, self);
+	return yes == JNI_TRUE;
+}
+
+/* A run executing on a thread of its own. */
+struct job {
+	struct faultgen_run *run;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int done, err;
+};
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	int err = faultgen_run_exec(j->run);
+
+	pthread_mutex_lock(&j->lock);
+	j->err = err;
+	j->done = 1;
+	pthread_cond_signal(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+	return NULL;
+}
+
+/*
+ * Executes run while the calling Java thread waits, cancelling it when
+ * that thread is interrupted (*cancelled = 1): 0 or a negative errno.
+ */
+static int exec_interruptible(JNIEnv *env, struct faultgen_run *run,
+			      int *cancelled)
+{
+	struct job j = { .run = run };
+	pthread_condattr_t ca;
+	struct timespec ts;
+	pthread_t tid;
+	int err;
+
+	if (interrupted(env)) {
+		*cancelled = 1;
+		return -ECANCELED;
+	}
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j.cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&tid, NULL, job_main, &j) != 0) {
+		/* No thread to spare: run here, not cancellable. */
+		err = faultgen_run_exec(run);
+		goto out;
+	}
+	pthread_mutex_lock(&j.lock);
+	while (!j.done) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += POLL_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&j.cond, &j.lock, &ts);
+		if (j.done || *cancelled)
+			continue;
+		pthread_mutex_unlock(&j.lock);
+		if (interrupted(env)) {
+			faultgen_run_cancel(run);
+			*cancelled = 1;
+		}
+		pthread_mutex_lock(&j.lock);
+	}
+	err = j.err;
+	pthread_mutex_unlock(&j.lock);
+	pthread_join(tid, NULL);
+out:
+	pthread_cond_destroy(&j.cond);
+	pthread_mutex_destroy(&j.lock);
+	return err;
+}
+
 /* One pretouch with the attr's knobs set: 0, or a negative errno. */
-static int run(void *addr, size_t len, jlong bytes, jint jdk, jint gc,
-	       jint threads, jint touch, struct faultgen_result *res)
+static int run(JNIEnv *env, void *addr, size_t len, jlong bytes, jint jdk,
+	       jint gc, jint threads, jint touch, struct faultgen_result *res,
+	       int *cancelled)
 {
 	struct faultgen_attr *attr;
+	struct faultgen_run *r = NULL;
 	int err = faultgen_attr_new(&attr);
 
 	if (err)
 		return err;
-	if (addr)
+	err = faultgen_attr_set_pattern(attr, FAULTGEN_PRETOUCH);
+	if (!err && addr)
 		err = faultgen_attr_set_region(attr, addr, len);
-	else
+	else if (!err)
 		err = faultgen_attr_set_size(attr, (uint64_t)bytes);
 	if (!err)
 		err = faultgen_attr_set_jvm(attr, (unsigned int)jdk,
@@ -147,9 +255,23 @@ static int run(void *addr, size_t len, jlong bytes, jint jdk, jint gc,
 		err = faultgen_attr_set_workers(attr, (unsigned int)threads,
 						FAULTGEN_THREADS);
 	if (!err)
-		err = faultgen_pretouch(attr, res);
+		err = faultgen_run_create(attr, &r);
 	faultgen_attr_free(attr);
+	if (!err)
+		err = exec_interruptible(env, r, cancelled);
+	if (!err)
+		err = faultgen_run_result(r, res);
+	if (r)
+		faultgen_run_free(r);
 	return err;
+}
+
+/* What a cancelled run says: the caller's interrupt status stays set. */
+static void throw_cancelled(JNIEnv *env, const char *what)
+{
+	throw_fmt(env, CANCELLED,
+		  "%s: the calling thread was interrupted; the run was "
+		  "cancelled and its memory released", what);
 }
 
 /*
@@ -167,7 +289,7 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_emulateHeap0(
 					      (uint64_t)bytes);
 	uint64_t avail = mem_available(), need = (uint64_t)bytes + aux;
 	char h1[32], h2[32], h3[32];
-	int err;
+	int err, cancelled = 0;
 
 	(void)cls;
 	if (avail && need > avail) {
@@ -179,8 +301,11 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_emulateHeap0(
 			  human(need, h2, 32), human(avail, h3, 32));
 		return NULL;
 	}
-	err = run(NULL, 0, bytes, jdk, gc, threads, touch, &res);
-	if (err == -ENOMEM)
+	err = run(env, NULL, 0, bytes, jdk, gc, threads, touch, &res,
+		  &cancelled);
+	if (cancelled && err)
+		throw_cancelled(env, "emulateHeap");
+	else if (err == -ENOMEM)
 		throw_fmt(env, OOM,
 			  "emulateHeap: cannot map a heap of %" PRId64
 			  " bytes (%s) and the rest: %s",
@@ -206,7 +331,7 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_pretouch0(
 	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
 	char *addr = (*env)->GetDirectBufferAddress(env, buf);
 	jlong cap = (*env)->GetDirectBufferCapacity(env, buf);
-	int err;
+	int err, cancelled = 0;
 
 	(void)cls;
 	lo = ((uintptr_t)addr + ps - 1) / ps * ps;
@@ -219,8 +344,11 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_pretouch0(
 		return NULL;
 	}
 	/* The JDK model only sizes a heap of the library's own. */
-	err = run((void *)lo, hi - lo, 0, 21, 0, threads, touch, &res);
-	if (err == -EINVAL)
+	err = run(env, (void *)lo, hi - lo, 0, 21, 0, threads, touch, &res,
+		  &cancelled);
+	if (cancelled && err)
+		throw_cancelled(env, "pretouch");
+	else if (err == -EINVAL)
 		throw_fmt(env, IAE, "pretouch: libfaultgen refused threads=%d "
 			  "touch=%d on %zu bytes: %s", (int)threads,
 			  (int)touch, (size_t)(hi - lo),

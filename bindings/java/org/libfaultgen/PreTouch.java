@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 
 /**
  * Page-fault figures of a pretouch, and the calls that make them.
@@ -32,7 +33,10 @@ import java.util.Objects;
  * <p>Every method may be called from any thread.  A {@code null}
  * argument throws {@link NullPointerException} naming the parameter; a
  * value out of range throws {@link IllegalArgumentException} naming it and
- * the value.
+ * the value.  A run ({@link #emulateHeap}, {@link #pretouch}) is cancelled
+ * when the calling thread is interrupted, before or while it runs: it
+ * throws {@link CancellationException} and leaves the thread's interrupt
+ * status set.
  */
 public final class PreTouch {
 	/** How each page is touched; the order is libfaultgen's. */
@@ -207,6 +211,10 @@ public final class PreTouch {
 	 * @return the figures of the pretouch
 	 * @throws OutOfMemoryError if the heap and the rest need more
 	 *                          memory than this machine has available
+	 * @throws CancellationException if the calling thread is
+	 *                               interrupted (its interrupt status
+	 *                               stays set): the run is cancelled and
+	 *                               its memory released
 	 */
 	public static Result emulateHeap(long bytes, int jdk, Gc gc,
 					 int threads, Touch touch) {
@@ -232,6 +240,9 @@ public final class PreTouch {
 	 * @return the figures of the pretouch
 	 * @throws IllegalStateException if the buffer belongs to an
 	 *                               {@link OffHeap} that is closed
+	 * @throws CancellationException if the calling thread is
+	 *                               interrupted (its interrupt status
+	 *                               stays set)
 	 */
 	public static Result pretouch(ByteBuffer buffer, int threads,
 				      Touch touch) {

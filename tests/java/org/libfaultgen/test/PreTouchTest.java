@@ -16,6 +16,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -130,6 +132,65 @@ class PreTouchTest {
 			() -> PreTouch.emulateHeap(MIB, 25, Gc.G1,
 						   (1 << 20) + 1, Touch.STORE),
 			"threads", "1048577");
+	}
+
+	/* An interrupted caller: no run at all, the status kept. */
+	@Test
+	void anInterruptedThreadRunsNothing() {
+		Thread.currentThread().interrupt();
+		try {
+			refused(CancellationException.class,
+				() -> PreTouch.emulateHeap(8 * MIB, 17, Gc.NONE,
+							   1, Touch.STORE),
+				"emulateHeap", "interrupted");
+			assertTrue(Thread.currentThread().isInterrupted(),
+				   "the interrupt status was cleared");
+		} finally {
+			Thread.interrupted();
+		}
+	}
+
+	/*
+	 * A long run cancelled by Thread.interrupt(): it ends soon after,
+	 * with CancellationException, not after the whole heap.
+	 */
+	@Test
+	void interruptCancelsALongRun() throws Exception {
+		long heap = 4L << 30;
+		long full;
+		AtomicReference<Throwable> got = new AtomicReference<>();
+		long t0 = System.nanoTime();
+
+		// The time of a 256 MiB run, to size what the interrupt cuts.
+		PreTouch.emulateHeap(256 * MIB, 17, Gc.NONE, 1, Touch.STORE);
+		full = (System.nanoTime() - t0) * (heap / (256 * MIB));
+		Thread t = new Thread(() -> {
+			try {
+				PreTouch.emulateHeap(heap, 17, Gc.NONE, 1,
+						     Touch.STORE);
+			} catch (Throwable e) {
+				got.set(e);
+			}
+		});
+		try {
+			t.start();
+			Thread.sleep(100);
+			long sent = System.nanoTime();
+			t.interrupt();
+			t.join(60_000);
+			long took = System.nanoTime() - sent;
+
+			if (got.get() instanceof OutOfMemoryError)
+				assumeTrue(false, "no room here: " + got.get());
+			assertTrue(got.get() instanceof CancellationException,
+				   "not cancelled: " + got.get());
+			assertTrue(took < full / 4, "took " + took / 1e6 +
+				   " ms after the interrupt; the whole run " +
+				   "takes about " + full / 1e6 + " ms");
+		} finally {
+			t.interrupt();
+			t.join();
+		}
 	}
 
 	@Test
