@@ -99,24 +99,6 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-/* MemAvailable in bytes, or 0 when unknown. */
-static uint64_t mem_available(void)
-{
-	char line[128];
-	uint64_t kib = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "MemAvailable:", 13) == 0) {
-			kib = strtoull(line + 13, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return kib << 10;
-}
-
 static jlongArray figures(JNIEnv *env, const struct faultgen_result *r)
 {
 	jlong v[FIGURES] = {
@@ -275,32 +257,19 @@ static void throw_cancelled(JNIEnv *env, const char *what)
 }
 
 /*
- * The Java side has checked each argument.  A heap the machine cannot
- * hold is refused before it is touched: the kernel would otherwise kill
- * the process that touches it, the JVM.
+ * The Java side has checked each argument, and that the memory can be
+ * had (MemAvailable and the memory cgroup's limits): the kernel would
+ * otherwise kill the process that touches it, the JVM.
  */
 JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_emulateHeap0(
 	JNIEnv *env, jclass cls, jlong bytes, jint jdk, jint gc, jint threads,
 	jint touch)
 {
 	struct faultgen_result res = { .size = sizeof(res) };
-	uint64_t aux = faultgen_jvm_aux_bytes((unsigned int)jdk,
-					      (enum faultgen_jvm_gc)gc,
-					      (uint64_t)bytes);
-	uint64_t avail = mem_available(), need = (uint64_t)bytes + aux;
-	char h1[32], h2[32], h3[32];
 	int err, cancelled = 0;
+	char h1[32];
 
 	(void)cls;
-	if (avail && need > avail) {
-		throw_fmt(env, OOM,
-			  "emulateHeap: a heap of %" PRId64 " bytes (%s, %s "
-			  "with the rest the JVM pretouches) is more memory "
-			  "than this machine has available (MemAvailable %s)",
-			  (int64_t)bytes, human((uint64_t)bytes, h1, 32),
-			  human(need, h2, 32), human(avail, h3, 32));
-		return NULL;
-	}
 	err = run(env, NULL, 0, bytes, jdk, gc, threads, touch, &res,
 		  &cancelled);
 	if (cancelled && err)

@@ -211,6 +211,10 @@ public final class PreTouch {
 	 * @return the figures of the pretouch
 	 * @throws OutOfMemoryError if the heap and the rest need more
 	 *                          memory than this machine has available
+	 *                          (MemAvailable) or than the limits of this
+	 *                          process's memory cgroup and its ancestors
+	 *                          leave (cgroup v1 or v2), before anything
+	 *                          is touched; the message names the limit
 	 * @throws CancellationException if the calling thread is
 	 *                               interrupted (its interrupt status
 	 *                               stays set): the run is cancelled and
@@ -224,6 +228,8 @@ public final class PreTouch {
 		checkThreads(threads);
 		Objects.requireNonNull(touch, "touch");
 		NativeLibrary.require();
+		MemoryCheck.check("emulateHeap", bytes,
+				  bytes + auxBytes0(jdk, gc.ordinal(), bytes));
 		return new Result(emulateHeap0(bytes, jdk, gc.ordinal(),
 					       threads, touch.ordinal()));
 	}
