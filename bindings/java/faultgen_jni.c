@@ -18,6 +18,9 @@
  *          -I$JAVA_HOME/include/linux faultgen_jni.c \
  *          -o libfaultgen-jni.so $(pkg-config --cflags --libs libfaultgen)
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* pipe2 */
+#endif
 #include <faultgen.h>
 #include <jni.h>
 
@@ -28,6 +31,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -36,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -291,6 +296,132 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_emulateHeap0(
 	return err ? NULL : figures(env, &res);
 }
 
+/*
+ * A touch of a page of a file mapping past the file's end raises SIGBUS,
+ * which kills the JVM when a worker takes it: a MappedByteBuffer whose
+ * file was truncated.  Before the touch, each file-backed mapping the
+ * range [lo, hi) lies in (from /proc/self/maps) is probed at the last
+ * page the range has of it, with a write() of one byte from there into
+ * a pipe: the kernel reads it for us and returns EFAULT where a touch
+ * would raise SIGBUS.  One page per mapping is enough: within one
+ * mapping file offsets grow with addresses, and the pages that fail
+ * are those from the file's (page-rounded) end on.  The probe reads,
+ * so it maps that one page; a range not mapped at all is refused too.
+ * A truncation after the probe is not seen (nothing short of a signal
+ * handler could), nor is a private mapping whose last page was copied
+ * on write before its file shrank.  0 when the range is fine, else an
+ * exception is pending.
+ */
+/* One line of /proc/self/maps: 0, or -1 when it is not one. */
+static int maps_line(char *line, unsigned long *start, unsigned long *end,
+		     unsigned long *off, unsigned long *inode, char **path)
+{
+	char *p = line, *e;
+
+	*start = strtoul(p, &e, 16);
+	if (e == p || *e != '-')
+		return -1;
+	p = e + 1;
+	*end = strtoul(p, &e, 16);
+	if (e == p || *e != ' ')
+		return -1;
+	p = strchr(e + 1, ' '); /* past the permissions */
+	if (!p)
+		return -1;
+	*off = strtoul(++p, &e, 16);
+	if (e == p || *e != ' ')
+		return -1;
+	p = strchr(e + 1, ' '); /* past the device */
+	if (!p)
+		return -1;
+	*inode = strtoul(++p, &e, 10);
+	if (e == p)
+		return -1;
+	while (*e == ' ')
+		e++;
+	e[strcspn(e, "\n")] = '\0';
+	*path = e;
+	return 0;
+}
+
+static int check_mapped(JNIEnv *env, uintptr_t lo, uintptr_t hi)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	uintptr_t cur = lo, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	char *line = NULL, bad[1024] = "";
+	size_t cap = 0;
+	int p[2] = { -1, -1 }, ret = 0, unsure = 0;
+
+	if (!f)
+		return 0; /* no /proc: nothing to check with */
+	while (cur < hi && !ret && getline(&line, &cap, f) > 0) {
+		unsigned long start, end, off, inode;
+		uintptr_t last;
+		char *path;
+
+		if (maps_line(line, &start, &end, &off, &inode, &path))
+			continue;
+		if (end <= cur)
+			continue;
+		if (start > cur)
+			break; /* a hole */
+		last = (end < hi ? end : hi) - page;
+		if (inode) {
+			if (p[0] < 0 && pipe2(p, O_CLOEXEC) != 0) {
+				unsure = 1; /* no probe: touch as before */
+				break;
+			}
+			if (write(p[1], (const void *)last, 1) < 0 &&
+			    errno == EFAULT) {
+				struct stat st;
+
+				snprintf(bad, sizeof(bad), "%s", path);
+				ret = -EFAULT;
+				if (stat(bad, &st) == 0)
+					throw_fmt(env, IAE,
+						  "buffer: its memory maps %s"
+						  " from offset %lu, and the "
+						  "file now ends at %" PRId64
+						  " bytes, before the buffer "
+						  "does (truncated after it was"
+						  " mapped?): a touch of the "
+						  "pages past its end would "
+						  "raise SIGBUS",
+						  bad, off + (cur - start),
+						  (int64_t)st.st_size);
+				else
+					throw_fmt(env, IAE,
+						  "buffer: the file its memory "
+						  "maps (%s) ends before the "
+						  "buffer does (truncated "
+						  "after it was mapped?): a "
+						  "touch of the pages past its "
+						  "end would raise SIGBUS",
+						  bad[0] ? bad : "no name");
+				continue;
+			}
+			/* Keep the pipe empty for the next probe. */
+			if (read(p[0], bad, 1) != 1) {
+				unsure = 1;
+				break;
+			}
+		}
+		cur = end < hi ? end : hi;
+	}
+	if (!ret && !unsure && cur < hi && !ferror(f)) {
+		ret = -EFAULT;
+		throw_fmt(env, IAE, "buffer: bytes %" PRIuPTR " to %" PRIuPTR
+			  " of its memory are not mapped", cur - lo, hi - lo);
+	}
+	free(line);
+	fclose(f);
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);
+	}
+	return ret;
+}
+
 /* Only the whole pages inside the buffer are touched: a store into a
  * partial page would write outside it. */
 JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_pretouch0(
@@ -312,6 +443,8 @@ JNIEXPORT jlongArray JNICALL Java_org_libfaultgen_PreTouch_pretouch0(
 			  (unsigned int)ps, (int64_t)cap, (void *)addr);
 		return NULL;
 	}
+	if (check_mapped(env, lo, hi))
+		return NULL;
 	/* The JDK model only sizes a heap of the library's own. */
 	err = run(env, (void *)lo, hi - lo, 0, 21, 0, threads, touch, &res,
 		  &cancelled);

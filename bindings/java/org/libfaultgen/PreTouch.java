@@ -240,6 +240,14 @@ public final class PreTouch {
 	 * unmapped.  {@code STORE} writes a 0 at the start of each page: use
 	 * {@code ATOMIC_ADD} on memory that holds data.
 	 *
+	 * <p>A buffer that maps a file (a {@code MappedByteBuffer}) whose
+	 * file has been truncated below the buffer's end is refused with an
+	 * {@link IllegalArgumentException} naming the file, rather than
+	 * touched: a touch past a file's end raises SIGBUS, which would end
+	 * the JVM.  Each file the buffer maps is probed at the last page the
+	 * buffer has of it (that page is read, so faulted); a truncation
+	 * while the pretouch runs is not seen.
+	 *
 	 * @param buffer  a direct, writable buffer
 	 * @param threads 0 for the JVM's choice, or the number of workers
 	 * @param touch   how each page is touched

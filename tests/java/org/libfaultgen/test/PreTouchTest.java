@@ -13,7 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CancellationException;
@@ -21,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 import org.libfaultgen.PreTouch;
 import org.libfaultgen.PreTouch.Gc;
 import org.libfaultgen.PreTouch.Touch;
@@ -190,6 +194,35 @@ class PreTouchTest {
 		} finally {
 			t.interrupt();
 			t.join();
+		}
+	}
+
+	/* A MappedByteBuffer whose file shrank: refused, naming the file,
+	 * where a touch would raise SIGBUS and end the JVM. */
+	@Test
+	void aTruncatedMappedFileIsRefused(@TempDir Path dir)
+		throws IOException {
+		Path f = dir.resolve("mapped");
+
+		try (RandomAccessFile raf = new RandomAccessFile(f.toFile(),
+								 "rw");
+		     FileChannel ch = raf.getChannel()) {
+			raf.setLength(4 * MIB);
+			MappedByteBuffer b = ch.map(FileChannel.MapMode.READ_WRITE,
+						    0, 4 * MIB);
+			// Whole, it is pretouched.
+			PreTouch.Result r = PreTouch.pretouch(b, 1,
+							      Touch.ATOMIC_ADD);
+			assertEquals(4 * MIB / PAGE, r.pages);
+			raf.setLength(MIB + 100);
+			refused(IllegalArgumentException.class,
+				() -> PreTouch.pretouch(b, 2, Touch.ATOMIC_ADD),
+				"buffer", f.toString(), "SIGBUS",
+				String.valueOf(MIB + 100));
+			// Its first megabyte, still in the file, is fine.
+			ByteBuffer head = b.slice(0, (int) MIB);
+			r = PreTouch.pretouch(head, 1, Touch.ATOMIC_ADD);
+			assertEquals(MIB / PAGE, r.pages);
 		}
 	}
 
