@@ -80,6 +80,25 @@ class PreTouchTest {
 		faultsAgree(r);
 	}
 
+	/* The figures faultgen_jvm_aux_bytes(3) and faultgen_pretouch(3)
+	 * give, so that the pages and the model change together. */
+	@Test
+	void auxBytesAreTheManPagesFigures() {
+		long gib = 1L << 30;
+
+		assertEquals(6_750_208, PreTouch.auxBytes(17, Gc.PARALLEL, gib));
+		assertEquals(6_750_208,
+			     PreTouch.auxBytes(17, Gc.PARALLEL, 4 * gib));
+		assertEquals(9_609_216, PreTouch.auxBytes(25, Gc.PARALLEL, gib));
+		assertEquals(149_938_176, PreTouch.auxBytes(17, Gc.G1, 4 * gib));
+		assertEquals(86_941_696, PreTouch.auxBytes(21, Gc.G1, 4 * gib));
+		assertEquals(42_983_424, PreTouch.auxBytes(17, Gc.G1, gib));
+		assertEquals(30_318_592, PreTouch.auxBytes(25, Gc.G1, gib));
+		assertEquals(1_206_902_784,
+			     PreTouch.auxBytes(17, Gc.G1, 32 * gib));
+		assertEquals(615_424_000, PreTouch.auxBytes(25, Gc.G1, 32 * gib));
+	}
+
 	@Test
 	void gcThreadsFollowHotSpot() {
 		assertEquals(1, PreTouch.gcThreads(1));
