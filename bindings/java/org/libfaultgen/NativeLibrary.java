@@ -23,77 +23,183 @@ import java.util.List;
  *      set: an explicit choice is not replaced by another copy;
  *   2. java.library.path, as System.loadLibrary looks;
  *   3. the JNI directories of the prefix the jar is installed under
- *      (PREFIX/share/java/faultgen.jar: PREFIX/lib/jni, PREFIX/lib64/jni,
- *      PREFIX/lib/<multiarch>/jni), so that an installed jar finds its
- *      library without recording an architecture's directory in itself.
- * A failure is kept and thrown again, whole, on every later call (a
- * static initialiser that threw would leave NoClassDefFoundError behind).
+ *      (PREFIX/share/java/faultgen.jar, or PREFIX/lib/java/faultgen.jar as
+ *      Fedora installs a jar with native code: PREFIX/lib/jni,
+ *      PREFIX/lib64/jni, PREFIX/lib/<multiarch>/jni, PREFIX/lib64/libfaultgen
+ *      and PREFIX/lib/libfaultgen), so that an installed jar finds its
+ *      library without recording an architecture's directory in itself;
+ *   4. the distributions' JNI directories: Debian's /usr/lib/<multiarch>/jni
+ *      and /usr/lib/jni, Fedora's /usr/lib64/libfaultgen and
+ *      /usr/lib/libfaultgen (%{_libdir}/%{name}) and /usr/lib/java.
+ * A file that loads is asked for its interface version, so that a
+ * library that is not the shim, or the shim of another build, is named
+ * as such rather than failing later at the first native call.
+ * The lookup runs once, at the first call that needs the library, and
+ * never throws: a failure is kept and every later call throws a fresh
+ * UnsatisfiedLinkError with the whole story (a static initialiser that
+ * threw would leave ExceptionInInitializerError and then
+ * NoClassDefFoundError behind).
  */
 final class NativeLibrary {
 	static final String PROPERTY = "org.libfaultgen.jni";
 	static final String FILE = "libfaultgen-jni.so";
-
-	private static final String FAILURE = load();
+	/* The interface of the native methods; faultgen_jni.c's SHIM_VERSION. */
+	static final int SHIM_VERSION = 2;
+	/* Fedora's %{name}: the directory of %{_libdir} its library is in. */
+	private static final String NAME = "libfaultgen";
 
 	private NativeLibrary() {
 	}
 
-	/* Throws, with every place looked in, unless the library is loaded. */
-	static void require() {
-		if (FAILURE != null)
-			throw new UnsatisfiedLinkError(FAILURE);
+	/* Loaded at the first require(): the outcome of the lookup. */
+	private static final class Holder {
+		static final String FAILURE = lookup();
 	}
 
-	private static String load() {
+	/* Throws, with every place looked in, unless the library is loaded. */
+	static void require() {
+		String failure = Holder.FAILURE;
+
+		if (failure != null)
+			throw new UnsatisfiedLinkError(failure);
+	}
+
+	/* Never throws (but for the VM's own errors). */
+	private static String lookup() {
 		List<String> tried = new ArrayList<>();
+
+		try {
+			return load(tried);
+		} catch (RuntimeException | LinkageError e) {
+			tried.add("unexpected " + e);
+			return message(tried, null);
+		}
+	}
+
+	/* Why loads fail for everyone: native access is not allowed. */
+	private static final class Denied extends Exception {
+		private static final long serialVersionUID = 1L;
+
+		Denied(RuntimeException cause) {
+			super(cause.toString(), cause);
+		}
+	}
+
+	private static String load(List<String> tried) {
 		String prop = System.getProperty(PROPERTY);
 
-		if (prop != null) {
-			if (prop.isEmpty()) {
-				tried.add("-D" + PROPERTY + " is empty");
-			} else if (tryLoad(Paths.get(prop).toAbsolutePath()
-					   .normalize(), "-D" + PROPERTY,
-					   tried)) {
-				return null;
+		try {
+			if (prop != null) {
+				if (prop.isEmpty())
+					tried.add("-D" + PROPERTY + " is empty");
+				else if (tryLoad(Paths.get(prop)
+						 .toAbsolutePath().normalize(),
+						 "-D" + PROPERTY + "=" + prop,
+						 tried))
+					return null;
+				return message(tried, null);
 			}
-			return message(tried);
+			if (loadFromPath(tried))
+				return null;
+			List<Path> dirs = installDirs();
+
+			if (dirs.isEmpty())
+				tried.add("no install directory (the jar is " +
+					  "not in PREFIX/share/java or " +
+					  "PREFIX/lib/java: " + jarPath() + ")");
+			if (lookIn(dirs, tried) || lookIn(systemDirs(), tried))
+				return null;
+			return message(tried, null);
+		} catch (Denied d) {
+			return message(tried, (RuntimeException) d.getCause());
 		}
+	}
+
+	private static boolean loadFromPath(List<String> tried) throws Denied {
+		String where = "java.library.path (" +
+			System.getProperty("java.library.path", "") + ")";
+
 		try {
 			System.loadLibrary("faultgen-jni");
-			return null;
-		} catch (UnsatisfiedLinkError | SecurityException e) {
-			tried.add("java.library.path (" +
-				  System.getProperty("java.library.path", "") +
-				  "): " + e.getMessage());
+		} catch (UnsatisfiedLinkError e) {
+			tried.add(where + ": " + e.getMessage());
+			return false;
+		} catch (IllegalCallerException | SecurityException e) {
+			tried.add(where + ": " + e);
+			throw new Denied(e);
 		}
-		List<Path> dirs = installDirs();
+		return isShim(where + ": " + FILE, tried);
+	}
 
-		if (dirs.isEmpty())
-			tried.add("no install directory (the jar is not in " +
-				  "PREFIX/share/java: " + jarPath() + ")");
+	/* The first library of dirs that loads and is the shim. */
+	private static boolean lookIn(List<Path> dirs, List<String> tried)
+		throws Denied {
 		for (Path dir : dirs) {
 			Path f = dir.resolve(FILE);
 
-			if (Files.exists(f) && tryLoad(f, "installed", tried))
-				return null;
 			if (!Files.exists(f))
 				tried.add(f + ": no such file");
+			else if (tryLoad(f, f.toString(), tried))
+				return true;
 		}
-		return message(tried);
+		return false;
 	}
 
 	private static boolean tryLoad(Path file, String what,
-				       List<String> tried) {
+				       List<String> tried) throws Denied {
 		try {
 			System.load(file.toString());
-			return true;
-		} catch (UnsatisfiedLinkError | SecurityException e) {
-			tried.add(what + " " + file + ": " + e.getMessage());
+		} catch (UnsatisfiedLinkError e) {
+			tried.add(what + ": " + e.getMessage());
 			return false;
+		} catch (IllegalCallerException | SecurityException e) {
+			tried.add(what + ": " + e);
+			throw new Denied(e);
 		}
+		// "-Dorg.libfaultgen.jni=lib/x.so (/abs/lib/x.so)".
+		return isShim(what.endsWith(file.toString()) ? what :
+			      what + " (" + file + ")", tried);
 	}
 
-	private static String message(List<String> tried) {
+	/*
+	 * A file that loaded: the shim of this jar's interface, or not the
+	 * shim at all (any shared object loads), or the shim of another
+	 * build.  Its symbols stay loaded either way; the next place is
+	 * still looked in.
+	 */
+	private static boolean isShim(String what, List<String> tried) {
+		int v;
+
+		try {
+			v = PreTouch.shimVersion0();
+		} catch (UnsatisfiedLinkError e) {
+			tried.add(what + " loaded but is not libfaultgen's JNI " +
+				  "shim, or is one older than this jar (no " +
+				  "native method " + e.getMessage() + ")");
+			return false;
+		}
+		if (v == SHIM_VERSION)
+			return true;
+		tried.add(what + " is the JNI shim of another libfaultgen " +
+			  "build (interface " + v + ", this jar needs " +
+			  SHIM_VERSION + ")");
+		return false;
+	}
+
+	private static String message(List<String> tried,
+				      RuntimeException denied) {
+		String allow = NativeLibrary.class.getModule().isNamed() ?
+			"--enable-native-access=" +
+			NativeLibrary.class.getModule().getName() :
+			"--enable-native-access=ALL-UNNAMED";
+
+		if (denied != null)
+			return "cannot load " + FILE + " (the native half of " +
+				"org.libfaultgen): native access is not " +
+				"allowed to this code; tried: " +
+				String.join("; ", tried) +
+				". Allow it with " + allow + " (or run the jar " +
+				"with java -jar, whose manifest allows it)";
 		return "cannot load " + FILE + " (the native half of " +
 			"org.libfaultgen); tried: " + String.join("; ", tried) +
 			". Name the file with -D" + PROPERTY +
@@ -103,30 +209,92 @@ final class NativeLibrary {
 	}
 
 	/*
-	 * PREFIX/share/java/x.jar -> the JNI directories under PREFIX; a jar
-	 * anywhere else has no prefix, and a library found beside it by
-	 * guessing could be of another build.
+	 * PREFIX/share/java/x.jar (or PREFIX/lib/java/x.jar, Fedora's
+	 * %{_jnidir}) -> the JNI directories under PREFIX; a jar anywhere
+	 * else has no prefix, and a library found beside it by guessing
+	 * could be of another build.
 	 */
 	private static List<Path> installDirs() {
 		List<Path> dirs = new ArrayList<>();
 		Path jar = jarPath();
 		Path java = jar == null ? null : jar.getParent();
-		Path share = java == null ? null : java.getParent();
-		Path prefix = share == null ? null : share.getParent();
+		Path mid = java == null ? null : java.getParent();
+		Path prefix = mid == null ? null : mid.getParent();
 
 		if (prefix == null || !java.endsWith("java") ||
-		    !share.endsWith("share"))
+		    !(mid.endsWith("share") || mid.endsWith("lib")))
 			return dirs;
-		dirs.add(prefix.resolve("lib").resolve("jni"));
-		dirs.add(prefix.resolve("lib64").resolve("jni"));
-		File[] sub = prefix.resolve("lib").toFile().listFiles(
+		return libDirs(prefix);
+	}
+
+	/* The JNI directories under a prefix, in the order looked in. */
+	private static List<Path> libDirs(Path prefix) {
+		List<Path> dirs = new ArrayList<>();
+		Path lib = prefix.resolve("lib"), lib64 = prefix.resolve("lib64");
+
+		dirs.add(lib.resolve("jni"));
+		dirs.add(lib64.resolve("jni"));
+		for (String t : multiarch(lib))
+			dirs.add(lib.resolve(t).resolve("jni"));
+		dirs.add(lib64.resolve(NAME));
+		dirs.add(lib.resolve(NAME));
+		return dirs;
+	}
+
+	/*
+	 * The distributions' directories: Debian's /usr/lib/<multiarch>/jni
+	 * and /usr/lib/jni, Fedora's %{_libdir}/%{name} and %{_jnidir}
+	 * (/usr/lib/java), which the jar's own prefix did not cover.
+	 */
+	private static List<Path> systemDirs() {
+		List<Path> dirs = new ArrayList<>();
+		List<Path> own = installDirs();
+		Path usr = Paths.get("/usr"), lib = usr.resolve("lib");
+
+		for (String t : multiarch(lib))
+			dirs.add(lib.resolve(t).resolve("jni"));
+		dirs.add(lib.resolve("jni"));
+		dirs.add(usr.resolve("lib64").resolve(NAME));
+		dirs.add(lib.resolve(NAME));
+		dirs.add(lib.resolve("java"));
+		dirs.removeAll(own);
+		return dirs;
+	}
+
+	/*
+	 * This JVM's Debian multiarch tuple (x86_64-linux-gnu for amd64),
+	 * or, for an architecture not listed, the tuples that have a jni
+	 * directory under lib.
+	 */
+	private static List<String> multiarch(Path lib) {
+		List<String> out = new ArrayList<>();
+		String arch = System.getProperty("os.arch", "");
+		String t;
+
+		switch (arch) {
+		case "amd64": case "x86_64": t = "x86_64-linux-gnu"; break;
+		case "aarch64": t = "aarch64-linux-gnu"; break;
+		case "x86": case "i386": t = "i386-linux-gnu"; break;
+		case "arm": t = "arm-linux-gnueabihf"; break;
+		case "ppc64le": t = "powerpc64le-linux-gnu"; break;
+		case "s390x": t = "s390x-linux-gnu"; break;
+		case "riscv64": t = "riscv64-linux-gnu"; break;
+		case "loongarch64": t = "loongarch64-linux-gnu"; break;
+		case "mips64el": t = "mips64el-linux-gnuabi64"; break;
+		default: t = null; break;
+		}
+		if (t != null) {
+			out.add(t);
+			return out;
+		}
+		File[] sub = lib.toFile().listFiles(
 			f -> f.isDirectory() && f.getName().contains("-linux-") &&
 			     new File(f, "jni").isDirectory());
 		if (sub != null) {
 			for (File f : sub)
-				dirs.add(f.toPath().resolve("jni"));
+				out.add(f.getName());
 		}
-		return dirs;
+		return out;
 	}
 
 	private static Path jarPath() {

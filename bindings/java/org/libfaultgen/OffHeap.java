@@ -149,6 +149,8 @@ public final class OffHeap implements AutoCloseable {
 	 * @param touch   how each page is touched
 	 * @return the figures of the pretouch
 	 * @throws IllegalStateException if closed
+	 * @throws java.util.concurrent.CancellationException if the calling
+	 *         thread is interrupted (its interrupt status stays set)
 	 */
 	public PreTouch.Result pretouch(int threads, PreTouch.Touch touch) {
 		Objects.requireNonNull(touch, "touch");

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 
 /**
  * Page-fault figures of a pretouch, and the calls that make them.
@@ -21,14 +22,21 @@ import java.util.Objects;
  * {@code libfaultgen-jni.so}: the file the system property
  * {@code org.libfaultgen.jni} names if it is set (a relative name is taken
  * from the working directory), else the one {@code java.library.path}
- * holds, else the one in the JNI directory of the prefix the jar is
- * installed under.  When it cannot be loaded, every method that needs it
- * throws an {@link UnsatisfiedLinkError} that names each place looked in.
+ * holds, else the one in a JNI directory of the prefix the jar is
+ * installed under, else the one in the distributions' JNI directories
+ * (Debian's {@code /usr/lib/<multiarch>/jni}, Fedora's
+ * {@code /usr/lib64/libfaultgen}).  When it cannot be loaded, or native
+ * access is denied, every method that needs it throws an
+ * {@link UnsatisfiedLinkError} that names each place looked in and what
+ * to do.
  *
  * <p>Every method may be called from any thread.  A {@code null}
  * argument throws {@link NullPointerException} naming the parameter; a
  * value out of range throws {@link IllegalArgumentException} naming it and
- * the value.
+ * the value.  A run ({@link #emulateHeap}, {@link #pretouch}) is cancelled
+ * when the calling thread is interrupted, before or while it runs: it
+ * throws {@link CancellationException} and leaves the thread's interrupt
+ * status set.
  */
 public final class PreTouch {
 	/** How each page is touched; the order is libfaultgen's. */
@@ -116,8 +124,12 @@ public final class PreTouch {
 		}
 	}
 
-	/* The JDK releases libfaultgen models. */
+	/* The JDK releases libfaultgen models (FAULTGEN_MIN_JDK, _MAX_JDK). */
 	private static final int JDK_MIN = 8, JDK_MAX = 99;
+	/* The largest size libfaultgen maps, FAULTGEN_MAX_SIZE: 2^47 - 1. */
+	static final long MAX_BYTES = (1L << 47) - 1;
+	/* The most workers it starts, FAULTGEN_MAX_WORKERS. */
+	static final int MAX_THREADS = 1 << 20;
 
 	private PreTouch() {
 	}
@@ -139,6 +151,9 @@ public final class PreTouch {
 
 	private static native int gcThreads0(int cpus);
 
+	/* The shim's interface version: NativeLibrary.SHIM_VERSION. */
+	static native int shimVersion0();
+
 	static IllegalArgumentException bad(String what, Object value,
 					    String want) {
 		return new IllegalArgumentException(what + " " + want + ": " +
@@ -152,9 +167,16 @@ public final class PreTouch {
 	}
 
 	static void checkThreads(int threads) {
-		if (threads < 0)
+		if (threads < 0 || threads > MAX_THREADS)
 			throw bad("threads", threads,
-				  "must be 0 (the JVM's choice) or more");
+				  "must be 0 (the JVM's choice) to " +
+				  MAX_THREADS);
+	}
+
+	private static void checkHeap(String name, long bytes) {
+		if (bytes <= 0 || bytes > MAX_BYTES)
+			throw bad(name, bytes, "must be from 1 to " + MAX_BYTES +
+				  " (2^47 - 1, the most libfaultgen maps)");
 	}
 
 	/**
@@ -179,25 +201,35 @@ public final class PreTouch {
 	 * with its pattern, and for G1 and Parallel its tables and start-up
 	 * memory.  The memory is released before this returns.
 	 *
-	 * @param bytes   the heap size, as {@code -Xms}; more than 0
+	 * @param bytes   the heap size, as {@code -Xms}; from 1 to 2^47 - 1
 	 * @param jdk     the JDK feature release, 8 to 99
 	 * @param gc      the collector
 	 * @param threads 0 for the JVM's own choice (the ParallelGCThreads
-	 *                rule on the allowed CPUs, at most one per chunk)
+	 *                rule on the allowed CPUs, at most one per chunk),
+	 *                at most 2^20
 	 * @param touch   how each page is touched ({@link #jvmTouch})
 	 * @return the figures of the pretouch
 	 * @throws OutOfMemoryError if the heap and the rest need more
 	 *                          memory than this machine has available
+	 *                          (MemAvailable) or than the limits of this
+	 *                          process's memory cgroup and its ancestors
+	 *                          leave (cgroup v1 or v2), before anything
+	 *                          is touched; the message names the limit
+	 * @throws CancellationException if the calling thread is
+	 *                               interrupted (its interrupt status
+	 *                               stays set): the run is cancelled and
+	 *                               its memory released
 	 */
 	public static Result emulateHeap(long bytes, int jdk, Gc gc,
 					 int threads, Touch touch) {
-		if (bytes <= 0)
-			throw bad("bytes", bytes, "must be more than 0");
+		checkHeap("bytes", bytes);
 		checkJdk(jdk);
 		Objects.requireNonNull(gc, "gc");
 		checkThreads(threads);
 		Objects.requireNonNull(touch, "touch");
 		NativeLibrary.require();
+		MemoryCheck.check("emulateHeap", bytes,
+				  bytes + auxBytes0(jdk, gc.ordinal(), bytes));
 		return new Result(emulateHeap0(bytes, jdk, gc.ordinal(),
 					       threads, touch.ordinal()));
 	}
@@ -208,12 +240,23 @@ public final class PreTouch {
 	 * unmapped.  {@code STORE} writes a 0 at the start of each page: use
 	 * {@code ATOMIC_ADD} on memory that holds data.
 	 *
+	 * <p>A buffer that maps a file (a {@code MappedByteBuffer}) whose
+	 * file has been truncated below the buffer's end is refused with an
+	 * {@link IllegalArgumentException} naming the file, rather than
+	 * touched: a touch past a file's end raises SIGBUS, which would end
+	 * the JVM.  Each file the buffer maps is probed at the last page the
+	 * buffer has of it (that page is read, so faulted); a truncation
+	 * while the pretouch runs is not seen.
+	 *
 	 * @param buffer  a direct, writable buffer
 	 * @param threads 0 for the JVM's choice, or the number of workers
 	 * @param touch   how each page is touched
 	 * @return the figures of the pretouch
 	 * @throws IllegalStateException if the buffer belongs to an
 	 *                               {@link OffHeap} that is closed
+	 * @throws CancellationException if the calling thread is
+	 *                               interrupted (its interrupt status
+	 *                               stays set)
 	 */
 	public static Result pretouch(ByteBuffer buffer, int threads,
 				      Touch touch) {
@@ -236,14 +279,14 @@ public final class PreTouch {
 	 *
 	 * @param jdk       the JDK feature release, 8 to 99
 	 * @param gc        the collector
-	 * @param heapBytes the heap size, as {@code -Xms}; more than 0
+	 * @param heapBytes the heap size, as {@code -Xms}; from 1 to
+	 *                  2^47 - 1, the largest heap libfaultgen maps
 	 * @return a number of bytes, 0 for {@link Gc#NONE}
 	 */
 	public static long auxBytes(int jdk, Gc gc, long heapBytes) {
 		checkJdk(jdk);
 		Objects.requireNonNull(gc, "gc");
-		if (heapBytes <= 0)
-			throw bad("heapBytes", heapBytes, "must be more than 0");
+		checkHeap("heapBytes", heapBytes);
 		NativeLibrary.require();
 		return auxBytes0(jdk, gc.ordinal(), heapBytes);
 	}

@@ -39,7 +39,32 @@ public final class PreTouchDemo {
 			shift = 10;
 		if (shift > 0)
 			t = t.substring(0, t.length() - 1);
-		return Math.multiplyExact(Long.parseLong(t), 1L << shift);
+		try {
+			return Math.multiplyExact(Long.parseLong(t),
+						  1L << shift);
+		} catch (NumberFormatException | ArithmeticException e) {
+			throw new IllegalArgumentException(
+				"SIZE must be bytes or a number with k, m or " +
+				"g: " + s);
+		}
+	}
+
+	/* The number of --NAME=VALUE. */
+	private static int parseInt(String name, String v) {
+		try {
+			return Integer.parseInt(v);
+		} catch (NumberFormatException e) {
+			throw new IllegalArgumentException(
+				name + " must be a whole number: " + v);
+		}
+	}
+
+	private static PreTouch.Gc parseGc(String s) {
+		for (PreTouch.Gc g : PreTouch.Gc.values())
+			if (g.name().equalsIgnoreCase(s))
+				return g;
+		throw new IllegalArgumentException(
+			"--gc must be g1, parallel or none: " + s);
 	}
 
 	private static PreTouch.Touch parseTouch(String s, int jdk) {
@@ -57,7 +82,9 @@ public final class PreTouchDemo {
 		case "fast-huge":
 			return PreTouch.Touch.FAST_HUGE;
 		default:
-			throw new IllegalArgumentException("unknown touch " + s);
+			throw new IllegalArgumentException(
+				"--touch must be jvm, store, add, populate, " +
+				"fast or fast-huge: " + s);
 		}
 	}
 
@@ -84,13 +111,12 @@ public final class PreTouchDemo {
 		try {
 			for (String a : args) {
 				if (a.startsWith("--gc="))
-					gc = PreTouch.Gc.valueOf(a.substring(5)
-						.toUpperCase(Locale.ROOT));
+					gc = parseGc(a.substring(5));
 				else if (a.startsWith("--jdk="))
-					jdk = Integer.parseInt(a.substring(6));
+					jdk = parseInt("--jdk", a.substring(6));
 				else if (a.startsWith("--threads="))
-					threads = Integer.parseInt(
-						a.substring(10));
+					threads = parseInt("--threads",
+							   a.substring(10));
 				else if (a.startsWith("--touch="))
 					touch = a.substring(8);
 				else if (a.equals("--fast"))

@@ -13,12 +13,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 import org.libfaultgen.PreTouch;
 import org.libfaultgen.PreTouch.Gc;
 import org.libfaultgen.PreTouch.Touch;
@@ -74,6 +80,25 @@ class PreTouchTest {
 		faultsAgree(r);
 	}
 
+	/* The figures faultgen_jvm_aux_bytes(3) and faultgen_pretouch(3)
+	 * give, so that the pages and the model change together. */
+	@Test
+	void auxBytesAreTheManPagesFigures() {
+		long gib = 1L << 30;
+
+		assertEquals(6_750_208, PreTouch.auxBytes(17, Gc.PARALLEL, gib));
+		assertEquals(6_750_208,
+			     PreTouch.auxBytes(17, Gc.PARALLEL, 4 * gib));
+		assertEquals(9_609_216, PreTouch.auxBytes(25, Gc.PARALLEL, gib));
+		assertEquals(149_938_176, PreTouch.auxBytes(17, Gc.G1, 4 * gib));
+		assertEquals(86_941_696, PreTouch.auxBytes(21, Gc.G1, 4 * gib));
+		assertEquals(42_983_424, PreTouch.auxBytes(17, Gc.G1, gib));
+		assertEquals(30_318_592, PreTouch.auxBytes(25, Gc.G1, gib));
+		assertEquals(1_206_902_784,
+			     PreTouch.auxBytes(17, Gc.G1, 32 * gib));
+		assertEquals(615_424_000, PreTouch.auxBytes(25, Gc.G1, 32 * gib));
+	}
+
 	@Test
 	void gcThreadsFollowHotSpot() {
 		assertEquals(1, PreTouch.gcThreads(1));
@@ -107,6 +132,117 @@ class PreTouchTest {
 			"threads", "-3");
 		refused(IllegalArgumentException.class,
 			() -> PreTouch.jvmTouch(5), "jdk", "5");
+	}
+
+	/* libfaultgen's range (FAULTGEN_MAX_SIZE, FAULTGEN_MAX_WORKERS):
+	 * refused by name, not 0 or a bare refusal from the C side. */
+	@Test
+	void beyondTheLibrarysRangeIsNamed() {
+		long max = (1L << 47) - 1;
+
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.auxBytes(17, Gc.G1, 1L << 48),
+			"heapBytes", "281474976710656", "2^47");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.auxBytes(17, Gc.PARALLEL, Long.MAX_VALUE),
+			"heapBytes", String.valueOf(Long.MAX_VALUE));
+		assertTrue(PreTouch.auxBytes(17, Gc.G1, max) > 0);
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(1L << 48, 25, Gc.G1, 0,
+						   Touch.STORE),
+			"bytes", "281474976710656");
+		refused(IllegalArgumentException.class,
+			() -> PreTouch.emulateHeap(MIB, 25, Gc.G1,
+						   (1 << 20) + 1, Touch.STORE),
+			"threads", "1048577");
+	}
+
+	/* An interrupted caller: no run at all, the status kept. */
+	@Test
+	void anInterruptedThreadRunsNothing() {
+		Thread.currentThread().interrupt();
+		try {
+			refused(CancellationException.class,
+				() -> PreTouch.emulateHeap(8 * MIB, 17, Gc.NONE,
+							   1, Touch.STORE),
+				"emulateHeap", "interrupted");
+			assertTrue(Thread.currentThread().isInterrupted(),
+				   "the interrupt status was cleared");
+		} finally {
+			Thread.interrupted();
+		}
+	}
+
+	/*
+	 * A long run cancelled by Thread.interrupt(): it ends soon after,
+	 * with CancellationException, not after the whole heap.
+	 */
+	@Test
+	void interruptCancelsALongRun() throws Exception {
+		long heap = 4L << 30;
+		long full;
+		AtomicReference<Throwable> got = new AtomicReference<>();
+		long t0 = System.nanoTime();
+
+		// The time of a 256 MiB run, to size what the interrupt cuts.
+		PreTouch.emulateHeap(256 * MIB, 17, Gc.NONE, 1, Touch.STORE);
+		full = (System.nanoTime() - t0) * (heap / (256 * MIB));
+		Thread t = new Thread(() -> {
+			try {
+				PreTouch.emulateHeap(heap, 17, Gc.NONE, 1,
+						     Touch.STORE);
+			} catch (Throwable e) {
+				got.set(e);
+			}
+		});
+		try {
+			t.start();
+			Thread.sleep(100);
+			long sent = System.nanoTime();
+			t.interrupt();
+			t.join(60_000);
+			long took = System.nanoTime() - sent;
+
+			if (got.get() instanceof OutOfMemoryError)
+				assumeTrue(false, "no room here: " + got.get());
+			assertTrue(got.get() instanceof CancellationException,
+				   "not cancelled: " + got.get());
+			assertTrue(took < full / 4, "took " + took / 1e6 +
+				   " ms after the interrupt; the whole run " +
+				   "takes about " + full / 1e6 + " ms");
+		} finally {
+			t.interrupt();
+			t.join();
+		}
+	}
+
+	/* A MappedByteBuffer whose file shrank: refused, naming the file,
+	 * where a touch would raise SIGBUS and end the JVM. */
+	@Test
+	void aTruncatedMappedFileIsRefused(@TempDir Path dir)
+		throws IOException {
+		Path f = dir.resolve("mapped");
+
+		try (RandomAccessFile raf = new RandomAccessFile(f.toFile(),
+								 "rw");
+		     FileChannel ch = raf.getChannel()) {
+			raf.setLength(4 * MIB);
+			MappedByteBuffer b = ch.map(FileChannel.MapMode.READ_WRITE,
+						    0, 4 * MIB);
+			// Whole, it is pretouched.
+			PreTouch.Result r = PreTouch.pretouch(b, 1,
+							      Touch.ATOMIC_ADD);
+			assertEquals(4 * MIB / PAGE, r.pages);
+			raf.setLength(MIB + 100);
+			refused(IllegalArgumentException.class,
+				() -> PreTouch.pretouch(b, 2, Touch.ATOMIC_ADD),
+				"buffer", f.toString(), "SIGBUS",
+				String.valueOf(MIB + 100));
+			// Its first megabyte, still in the file, is fine.
+			ByteBuffer head = b.slice(0, (int) MIB);
+			r = PreTouch.pretouch(head, 1, Touch.ATOMIC_ADD);
+			assertEquals(MIB / PAGE, r.pages);
+		}
 	}
 
 	@Test
