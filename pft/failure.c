@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -36,6 +37,79 @@ static void task_limits(char *buf, size_t len)
 				 "%" PRId64, max);
 	}
 	snprintf(buf, len, "RLIMIT_NPROC (ulimit -u) %s%s", nproc, pids);
+}
+
+/* A number a /proc/sys file holds, or -1. */
+static long long sysctl_number(const char *path)
+{
+	char line[64], *end;
+	long long v;
+
+	if (pft_read_line(path, line, sizeof(line)) < 0 || !line[0])
+		return -1;
+	v = strtoll(line, &end, 10);
+	return end != line ? v : -1;
+}
+
+/* The lines of a /proc file (its mappings, its segments), or -1. */
+static long long lines_of(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long n = 0;
+	int c;
+
+	if (!f)
+		return -1;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/*
+ * The mappings a run of threads adds to this process: each worker
+ * thread's stack and its guard, and its own region under
+ * per-thread-vma (one shared region otherwise), with a guard each side.
+ * Forked workers map in their own processes.
+ */
+static long long run_mappings(const struct faultgen_attr *a)
+{
+	long long w = faultgen_attr_get_workers(a);
+	bool own = faultgen_attr_get_pattern(a) == FAULTGEN_PER_THREAD_VMA;
+
+	if (faultgen_attr_get_worker_kind(a) == FAULTGEN_PROCESSES)
+		return 3;
+	return 2 * w + (own ? 3 * w : 3);
+}
+
+/*
+ * -ENOMEM where the run would come near vm.max_map_count: the kernel
+ * says ENOMEM for both, so the limit is named with the count, as "may".
+ */
+static bool near_map_count(const struct faultgen_attr *a, char *buf,
+			   size_t len)
+{
+	long long max = sysctl_number("/proc/sys/vm/max_map_count");
+	long long now = lines_of("/proc/self/maps");
+	long long need = now < 0 ? -1 : now + run_mappings(a);
+
+	if (max < 0 || need < 0 || need + 64 < max)
+		return false;
+	snprintf(buf, len, "vm.max_map_count %lld: the run needs about %lld "
+		 "mappings in one process", max, need);
+	return true;
+}
+
+/* " (kernel.shmmni N, M segments in use; kernel.shmall P pages)" */
+static void shm_limits(char *buf, size_t len)
+{
+	long long mni = sysctl_number("/proc/sys/kernel/shmmni");
+	long long all = sysctl_number("/proc/sys/kernel/shmall");
+	long long used = lines_of("/proc/sysvipc/shm");
+
+	snprintf(buf, len, "kernel.shmmni %lld, %lld segments in use; "
+		 "kernel.shmall %lld pages", mni, used > 0 ? used - 1 : used,
+		 all);
 }
 
 /* The one line that says why a run failed, and the exit status. */
@@ -84,6 +158,18 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 			faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}
+	/* A thread's stack that cannot be mapped is EAGAIN too. */
+	if (ret == -ENOMEM || ret == -EAGAIN) {
+		char limit[256];
+
+		if (near_map_count(a, limit, sizeof(limit))) {
+			pft_msg("the run failed%s: %s, or the limit on "
+				"mappings was reached (%s)",
+				worker >= 0 ? " in a worker" : "",
+				faultgen_strerror(ret), limit);
+			return PFT_EXIT_FAIL;
+		}
+	}
 	if (ret == -EAGAIN) {
 		char limits[256];
 
@@ -96,6 +182,15 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 			worker >= 0 ? (unsigned int)worker :
 				      faultgen_attr_get_workers(a),
 			limits);
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -ENOSPC &&
+	    faultgen_attr_get_backing(a) == FAULTGEN_BACKING_SYSV) {
+		char limits[256];
+
+		shm_limits(limits, sizeof(limits));
+		pft_msg("cannot create a SysV segment: the system's limit on "
+			"segments was reached (%s)", limits);
 		return PFT_EXIT_FAIL;
 	}
 	if (worker >= 0)

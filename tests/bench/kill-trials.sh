@@ -5,7 +5,7 @@
 # timing); run it by hand and quote its summary lines.
 #
 #   tests/bench/kill-trials.sh [TRIALS [PARTS]]  (default 50 each, and
-#                                                 "orphans ctrl_c sysv")
+#                                   "orphans ctrl_c sysv sysv_group")
 #
 # orphans: pft -n 256 --oversubscribe, SIGKILL to pft and its run process
 #          at a random moment of the start-up or the run; then count the
@@ -15,6 +15,11 @@
 # sysv:    pft -M -S -n 2000 --oversubscribe, SIGKILL to pft's run
 #          process during the set-up of its segments; the segments that
 #          process created, left behind (/proc/sysvipc/shm, by creator).
+# sysv_group: pft -M -S -t 2000 --oversubscribe in a process group of
+#          its own, niced, SIGKILL to the whole group 0-400 ms after the
+#          start; the segments of libfaultgen's key range left with
+#          their creator gone, and those still there after the next
+#          pft -S run (which removes them).
 #
 # PFT (default pft/pft of this tree) is the program tried.
 #
@@ -144,9 +149,51 @@ sysv() {
 	echo "sysv: $trials trials, $bad with segments left behind"
 }
 
-for part in ${2:-orphans ctrl_c sysv}; do
+# Segments of libfaultgen's key range (0x70660000 to 0x7066ffff, decimal
+# in /proc/sysvipc/shm) that nothing attaches, created since second $1,
+# whose creator is gone: what a killed run left.
+stale_since() {
+	awk -v t0="$1" 'NR > 1 && $1 >= 1885732864 && $1 <= 1885798399 &&
+		$7 == 0 && $14 >= t0 { print $5 }' /proc/sysvipc/shm |
+		while read -r cpid; do
+			kill -0 "$cpid" 2>/dev/null || echo gone
+		done | wc -l
+}
+
+sysv_group() {
+	bad=0
+	kept=0
+	for t in $(seq "$trials"); do
+		tag=kt-grp-$$-$t
+		t0=$(date +%s)
+		# Its own session and process group (setsid execs in place:
+		# $! is pft), niced as a harness's runs often are; SIGINT at
+		# its default.
+		env --default-signal=INT setsid nice -n 10 "$pft" -m 64M \
+			-t 2000 --oversubscribe -M -S --duration=30 "$tag" \
+			>/dev/null 2>&1 &
+		p=$!
+		sleep_ms "$(random_ms 400)"
+		kill -KILL -- "-$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+		settle "$tag" 5 >/dev/null
+		left=$(stale_since "$t0")
+		[ "$left" -gt 0 ] || continue
+		bad=$((bad + 1))
+		# The next run with SysV memory removes them.
+		"$pft" -S -t 1 -m 4K >/dev/null 2>&1
+		after=$(stale_since "$t0")
+		echo "sysv-group: trial $t: $left segments left, $after after" \
+			"the next pft -S run" >&2
+		[ "$after" -eq 0 ] || kept=$((kept + 1))
+	done
+	echo "sysv-group: $trials whole-group kills, $bad left a segment," \
+		"$kept still there after the next pft -S run"
+}
+
+for part in ${2:-orphans ctrl_c sysv sysv_group}; do
 	case $part in
-	orphans | ctrl_c | sysv) "$part" ;;
+	orphans | ctrl_c | sysv | sysv_group) "$part" ;;
 	*) echo "kill-trials: no part '$part'" >&2; exit 2 ;;
 	esac
 done

@@ -104,6 +104,20 @@ c_refused() {
 	check.py usage err --rc $? --want-rc "$want" --names "$text"
 }
 
+# c_sysctl_refused SYSCTL VALUE WANT TEXT COMMAND...: c_refused with
+# /proc/sys/SYSCTL set to VALUE meanwhile (the guest is the test's own
+# machine: no other program meets the lowered limit).
+c_sysctl_refused() {
+	file=/proc/sys/$1 val=$2
+	shift 2
+	old=$(cat "$file") || { echo "no $file"; exit 77; }
+	echo "$val" >"$file" || { echo "cannot set $file"; exit 77; }
+	c_refused "$@"
+	rc=$?
+	echo "$old" >"$file"
+	return $rc
+}
+
 # c_legacy WORKERS PFT-ARGS...: pft's stdout and stderr merged, as mmtests
 # read them: exactly one result line, in 0.12x's format, WORKERS workers.
 c_legacy() {
@@ -402,6 +416,9 @@ shape_big_sparse() {
 	case_full cpus-outside c_refused 2 --cpus pft --cpus=0-63 -t 1
 	case_ci cgroup2-pftset c_cgroup2 pftset 128-140 1
 	case_ci cpuset-v2-pftset c_cpuset pftset 128-140 13 cgroup-v2 -a
+	case_ci cpuset-membind-outside c_refused 2 "node 0 is not allowed" pft --cpuset=pftset --membind=0 -t 1
+	case_ci shmmni-named c_sysctl_refused kernel/shmmni 8 1 kernel.shmmni pft -M -S -n 16 --oversubscribe -m 16P
+	case_ci max-map-count-named c_sysctl_refused vm/max_map_count 400 1 vm.max_map_count pft -M -t 200 --oversubscribe -m 200P
 	case_full per-thread-vma-90 c_vmas 90
 	case_ci numa-local-2-nodes c_numa 72-87 16 local -p
 	case_ci numa-policies-2-nodes c_policies 64,66,80,82
