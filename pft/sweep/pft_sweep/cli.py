@@ -4,12 +4,13 @@
 # Copyright (C) 2026 The libfaultgen authors
 
 import argparse
+import os
 import re
 import shlex
 import signal
 import sys
 
-from .common import PROG, UsageError, msg, usage_error
+from .common import PROG, UsageError, msg, os_error, usage_error
 from .compare import compare
 from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
                   sweep_patterns)
@@ -87,6 +88,8 @@ Output:
                          PREFIX.json, and with gnuplot PREFIX.gp,
                          PREFIX.png and PREFIX.svg (default
                          pft-sweep-DATE-TIME in the current directory)
+      --force            replace the files of an earlier sweep (or
+                         comparison) with this PREFIX, refused without it
       --no-plot          no plot even with gnuplot installed
       --gnuplot=PATH     the gnuplot to run (default: gnuplot in PATH)
       --dry-run          check the options with pft (one page), print the
@@ -248,6 +251,7 @@ def build_parser():
     a("--perf-options", type=type_words, default=[])
     a("--pft")
     a("-o", "--output", type=type_prefix)
+    a("--force", action="store_true")
     a("--no-plot", action="store_true")
     a("--gnuplot")
     a("--dry-run", action="store_true")
@@ -376,6 +380,17 @@ def check_reserved(c):
                                  (a, where))
 
 
+def quiet_stdout():
+    """After a broken pipe: stdout to /dev/null, so that Python's flush
+    at exit does not complain again."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv):
     try:
         c = parse_args(argv)
@@ -385,10 +400,21 @@ def main(argv):
     except UsageError as e:
         usage_error(str(e))
     except BrokenPipeError:
+        quiet_stdout()
         return 141
     except KeyboardInterrupt:
-        # Before or after the points: nothing measured to write.
+        # Before or after the points, or in --compare: nothing measured
+        # to write.
+        msg("stopped")
         return 128 + signal.SIGINT
-    except (OSError, RuntimeError) as e:
-        msg(str(e))
+    except OSError as e:
+        msg(os_error(e))
+        return 1
+    except (RuntimeError, MemoryError) as e:
+        msg(str(e) or type(e).__name__)
+        return 1
+    except Exception as e:      # pylint: disable=broad-except
+        # A bug: one line, not a traceback; the type says where to look.
+        msg("internal error (%s: %s), please report it" %
+            (type(e).__name__, e))
         return 1
