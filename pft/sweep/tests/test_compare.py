@@ -121,6 +121,51 @@ class Table(unittest.TestCase):
                       err.getvalue())
 
 
+class SingleRuns(unittest.TestCase):
+    """Against a sweep stopped early: its points of one run are marked
+    (n=1) and a warning says why there is no significance."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.a = os.path.join(self.tmp.name, "a")
+        self.b = os.path.join(self.tmp.name, "b")
+        write_runs(self.a, [("shared-vma", 1, "", BASE),
+                            ("shared-vma", 2, "", BASE)])
+        doc = sweep_doc([], stopped="SIGINT")
+        doc["config"]["repeat"] = 3
+        doc["points"] = [
+            {"pattern": "shared-vma", "workers": 1, "layout": "",
+             "label": "", "runs": [{"fault_per_wsec": 1.4e5}]},
+            {"pattern": "shared-vma", "workers": 2, "layout": "",
+             "label": "", "runs": [{"fault_per_wsec": v}
+                                   for v in shifted(0.3)]}]
+        with open(self.b + ".json", "w") as f:
+            json.dump(doc, f)
+
+    def test_marks_and_warning(self):
+        rc, out, err = run_main("--compare", self.a, self.b)
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        self.assertIn("; (n=1): a single run, no significance", lines[0])
+        self.assertRegex(lines[2], r"^shared-vma +1 +100000 +140000 \(n=1\) "
+                         r"+\+40\.0%")
+        self.assertRegex(lines[3], r"^shared-vma +2 +100000 +134986 \(I\) ")
+        self.assertIn("pft-sweep: warning: new (%s): stopped by SIGINT "
+                      "before its end; 1 of its 2 points have fewer runs "
+                      "than the 3 asked; 1 point has a single run, marked "
+                      "(n=1): no significance there (the test needs 2 runs "
+                      "a side)\n" % self.b, err)
+        rc, out, err = run_main("--compare", self.a, self.b, "--format=email")
+        self.assertIn("140.000K (n=1)", out)
+        self.assertIn("\n(n=1): a single run, no significance\n", out)
+        rc, out, err = run_main("--compare", self.a, self.b, "--format=json")
+        doc = strict_json(out)
+        self.assertEqual(doc["sweeps"][1]["stopped"], "SIGINT")
+        self.assertEqual([(r["point"], r["runs"]) for r in doc["rows"]
+                          if r["sweep"] == 1], [("1", 1), ("2", 3)])
+
+
 def sweep(name, host, config):
     s = runs.Sweep(name, name)
     s.host, s.config = host, config
