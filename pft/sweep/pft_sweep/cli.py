@@ -15,7 +15,7 @@ from .compare import compare
 from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
                   sweep_patterns)
 from .runs import METRICS
-from .sweep import sweep
+from .sweep import MAX_POINTS, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
 
 
@@ -84,10 +84,11 @@ Sweep:
   PFT-OPTION...          more options for every pft run, e.g. -- -c 4 -a
 
 Output:
-  -o, --output=PREFIX    write PREFIX.csv (points), PREFIX-runs.csv,
-                         PREFIX.json, and with gnuplot PREFIX.gp,
-                         PREFIX.png and PREFIX.svg (default
-                         pft-sweep-DATE-TIME in the current directory)
+  -o, --output=PREFIX    write PREFIX.csv (points), PREFIX-runs.csv (each
+                         run as it is measured), PREFIX.json, and with
+                         gnuplot PREFIX.gp, PREFIX.png and PREFIX.svg
+                         (default pft-sweep-DATE-TIME in the current
+                         directory); checked before the first run
       --force            replace the files of an earlier sweep (or
                          comparison) with this PREFIX, refused without it
       --no-plot          no plot even with gnuplot installed
@@ -154,8 +155,9 @@ def type_seconds(text):
 
 
 def type_workers(text):
-    """Worker counts (not CPUs): "1,2,4", "1-4"."""
-    counts = []
+    """Worker counts (not CPUs): "1,2,4", "1-4"; at most MAX_POINTS of
+    them, counted before the ranges are expanded."""
+    ranges, total = [], 0
     for item in text.split(","):
         m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item)
         if not m:
@@ -165,7 +167,18 @@ def type_workers(text):
         hi = int(m.group(2)) if m.group(2) else lo
         if lo < 1 or hi < lo:
             raise argparse.ArgumentTypeError("bad count '%s'" % item)
-        counts += [n for n in range(lo, hi + 1) if n not in counts]
+        ranges.append((lo, hi))
+        total += hi - lo + 1
+        if total > MAX_POINTS:
+            raise argparse.ArgumentTypeError(
+                "'%s' asks for %d worker counts or more: a sweep takes %d "
+                "points at most" % (text, total, MAX_POINTS))
+    counts, seen = [], set()
+    for lo, hi in ranges:
+        for n in range(lo, hi + 1):
+            if n not in seen:
+                seen.add(n)
+                counts.append(n)
     return counts
 
 
@@ -351,6 +364,9 @@ def check_sweep_args(c):
                          "writes one file per point)")
     if c.interleave is None:
         c.interleave = not c.perf
+    if c.workers:
+        check_points(len(c.workers), len(c.patterns), "--workers: ",
+                     "worker counts")
     check_cpu_args(c)
     check_reserved(c)
 

@@ -102,8 +102,9 @@ def check_output(prefix, suffixes, force, inputs=()):
                                  "here" % (prefix, i))
     found = [p for p in paths if os.path.lexists(p)]
     if found and not force:
-        raise UsageError("-o %s: %s already exist%s (an earlier sweep or comparison?): "
-                         "give --force to replace %s, or another prefix" %
+        raise UsageError("-o %s: %s already exist%s (an earlier sweep or "
+                         "comparison?): give --force to replace %s, or "
+                         "another prefix" %
                          (prefix, ", ".join(found), "s" if len(found) == 1
                           else "", "it" if len(found) == 1 else "them"))
     try:

@@ -10,8 +10,8 @@ import json
 import os
 import sys
 
-from .common import (UsageError, check_output, clean, finite, msg, os_error, ratio,
-                     replacing)
+from .common import (UsageError, check_output, clean, finite, msg, os_error,
+                     ratio, replacing)
 from .plot import compare_plot_script, make_plot
 from .report import print_compare_email, print_compare_plain, single
 from .runs import METRICS, load_sweep
