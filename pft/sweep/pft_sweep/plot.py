@@ -107,7 +107,8 @@ def make_plot(c, prefix, script_of):
     with open(prefix + ".gp", "w") as f:
         f.write(script)
     res = subprocess.run([gp, prefix + ".gp"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True)
+                         stderr=subprocess.STDOUT, universal_newlines=True,
+                         errors="replace")
     if res.returncode != 0:
         msg("gnuplot failed: %s" % (res.stdout.strip().splitlines() or
                                     ["exit %d" % res.returncode])[-1])

@@ -148,7 +148,8 @@ def check_pft(c):
         try:
             res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE,
-                                 universal_newlines=True, timeout=120)
+                                 universal_newlines=True, errors="replace",
+                                 timeout=120)
         except subprocess.TimeoutExpired:
             raise RuntimeError("pft did not finish a one-page check run in "
                                "120 s")
@@ -179,7 +180,8 @@ def find_perf(c):
     try:
         res = subprocess.run([path, "version"], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=60)
+                             universal_newlines=True, errors="replace",
+                             timeout=60)
     except (OSError, subprocess.SubprocessError) as e:
         raise RuntimeError("--perf=%s: cannot run %s: %s" % (c.perf, path, e))
     if res.returncode != 0:
@@ -328,8 +330,8 @@ def start_child(c, point, errf):
                            "%d,%d" % (ctl_w, ack_r))
     try:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf,
-                                universal_newlines=True, pass_fds=fds,
-                                **OWN_GROUP)
+                                universal_newlines=True, errors="replace",
+                                pass_fds=fds, **OWN_GROUP)
     finally:
         for fd in fds:
             os.close(fd)
