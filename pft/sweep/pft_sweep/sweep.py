@@ -356,7 +356,7 @@ def run_point(c, index, point, progress, done=0):
     progress.show(index, point, 0 if discard else done + 1)
     # stderr to a file: a pipe read only at the end could fill and block
     # a verbose pft.
-    with tempfile.TemporaryFile("w+") as errf:
+    with tempfile.TemporaryFile("w+", errors="replace") as errf:
         proc = start_child(c, point, errf)
         c.child = proc
         for obj in json_records(proc.stdout):

@@ -211,6 +211,13 @@ class Sweep(unittest.TestCase):
                       "than the 3 asked; 1 point has a single run, marked "
                       "(n=1): no significance there" % self.prefix, err)
 
+    def test_output_not_utf8(self):
+        """A byte of pft's output that is not UTF-8: no traceback."""
+        os.environ["FAKE_PFT_HOOK"] = "printf '\\377\\n'; printf 'x\\377' >&2"
+        rc, out, err = self.sweep()
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(len(self.runs()), 3)
+
     def test_interrupted_before_any_run(self):
         def interrupted(argv):
             raise KeyboardInterrupt
