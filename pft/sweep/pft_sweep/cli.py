@@ -15,7 +15,7 @@ from .compare import compare
 from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
                   sweep_patterns)
 from .runs import METRICS
-from .sweep import MAX_POINTS, check_points, sweep
+from .sweep import MAX_POINTS, Stopped, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
 
 
@@ -418,6 +418,10 @@ def main(argv):
     except BrokenPipeError:
         quiet_stdout()
         return 141
+    except Stopped as e:
+        # SIGTERM just before the first run.
+        msg("stopped")
+        return 128 + e.signo
     except KeyboardInterrupt:
         # Before or after the points, or in --compare: nothing measured
         # to write.

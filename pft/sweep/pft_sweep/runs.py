@@ -318,7 +318,8 @@ def sweep_files(arg):
             files.setdefault(kind, (path, data))
     if not files:
         raise RuntimeError("cannot read %s: %s" %
-                           (arg, os.strerror(2)))
+                           (arg, "a directory, not a sweep's file or prefix"
+                            if os.path.isdir(arg) else os.strerror(2)))
     return prefix, files
 
 

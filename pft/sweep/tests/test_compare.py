@@ -330,6 +330,18 @@ class Malformed(unittest.TestCase):
                      "NaN,,,,,,\n", 'row 1: fault_per_wsec "NaN" is not '
                      'a rate')
 
+    def test_a_directory_and_a_gnuplot_that_is_one(self):
+        rc, out, err = run_main("--compare", self.base, self.tmp.name)
+        self.assertEqual((rc, err), (1, "pft-sweep: cannot read %s: a "
+                                        "directory, not a sweep's file or "
+                                        "prefix\n" % self.tmp.name))
+        out = os.path.join(self.tmp.name, "cmp")
+        rc, text, err = run_main("--compare", self.base, self.base, "-o", out,
+                                 "--gnuplot=" + self.tmp.name)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("pft-sweep: gnuplot not found: no plot", err)
+        self.assertTrue(os.path.exists(out + ".json"))
+
     def test_extreme_rates(self):
         """1e-320 against 1e5, and rates near the largest float: no
         traceback, gains that cannot be computed are null, and the JSON
