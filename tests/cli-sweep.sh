@@ -289,6 +289,34 @@ stopped=$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["stopped"])' "$tmp/t.json" 2>&1)
 [ "$stopped" = SIGTERM ] || fail "SIGTERM: the JSON's stopped is '$stopped'"
 
+# SIGKILL, which nothing can catch: the runs measured are in the runs
+# file all the same, as they were written when measured, and --compare
+# reads them.
+# shellcheck disable=SC2016
+setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/kill.pid" "$sweep" \
+	--pft="$PFT" -m 4M --duration=0.3 --warmup=0 -r 5 -p shared-vma -w 1 \
+	-o "$tmp/k9" --no-plot >"$tmp/kill.out" 2>"$tmp/kill.err" &
+bg=$!
+i=0
+while ! grep -q 'run 3 of 5' "$tmp/kill.err" 2>/dev/null && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+sid=$(cat "$tmp/kill.pid")
+kill -KILL "-$sid"
+wait "$bg"
+rc=$?
+rows=$(sed 1d "$tmp/k9-runs.csv" 2>/dev/null | wc -l)
+"$sweep" --compare "$tmp/k9" "$tmp/k9" >"$tmp/k9cmp.out" 2>"$tmp/k9cmp.err"
+crc=$?
+if [ "$rc" -ne 137 ] || [ "$rows" -lt 2 ] || [ -e "$tmp/k9.csv" ] ||
+	[ "$crc" -ne 0 ] || ! grep -q '^shared-vma  *1 ' "$tmp/k9cmp.out"; then
+	fail "SIGKILL: exit $rc, $rows runs in k9-runs.csv, --compare exit $crc: $(cat "$tmp/k9cmp.err")"
+else
+	ok
+fi
+check_no_leftovers "$sid" "SIGKILL"
+
 # The output is checked before the first run: a directory that takes no
 # new file (sysfs takes none, even from root) is one line, exit 1, and
 # nothing runs.
