@@ -4,13 +4,13 @@
 # Copyright (C) 2026 The libfaultgen authors
 
 import argparse
-import os
 import re
 import shlex
 import signal
 import sys
 
-from .common import PROG, UsageError, msg, os_error, usage_error
+from .common import (PROG, UsageError, msg, os_error, quiet_stdout,
+                     usage_error)
 from .compare import compare
 from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
                   sweep_patterns)
@@ -394,17 +394,6 @@ def check_reserved(c):
                     or (c.perf and RESERVED_PERF.match(a)):
                 raise UsageError("'%s' %s: pft-sweep sets it itself" %
                                  (a, where))
-
-
-def quiet_stdout():
-    """After a broken pipe: stdout to /dev/null, so that Python's flush
-    at exit does not complain again."""
-    try:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, sys.stdout.fileno())
-        os.close(fd)
-    except (OSError, ValueError):
-        pass
 
 
 def main(argv):

@@ -28,6 +28,17 @@ def usage_error(text):
     sys.exit(2)
 
 
+def quiet_stdout():
+    """After a broken pipe: stdout to /dev/null, so that Python's flush
+    at exit does not complain again."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def read_text(path):
     try:
         with open(path) as f:

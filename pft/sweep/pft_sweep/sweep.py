@@ -15,7 +15,7 @@ import tempfile
 import time
 
 from .common import (PROG, UsageError, check_output, msg, os_error,
-                     read_text)
+                     quiet_stdout, read_text)
 from .pft import json_records, pft_error
 from .plot import gnuplot_script, make_plot
 from .report import describe, print_table, sweep_table
@@ -560,11 +560,17 @@ def sweep(c):
     progress.finish()
     c.host["loadavg_end"] = read_text("/proc/loadavg")
     summarize(c)
-    # The table first: a file that cannot be written loses nothing.
-    print("%s: %s" % (PROG, describe(c)))
-    header, rows = sweep_table(c)
-    print_table(rows, header, c.format == "markdown")
-    sys.stdout.flush()
+    # The table first: a file that cannot be written loses nothing.  A
+    # reader gone (pft-sweep | head) does not keep the files unwritten.
+    broken = False
+    try:
+        print("%s: %s" % (PROG, describe(c)))
+        header, rows = sweep_table(c)
+        print_table(rows, header, c.format == "markdown")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_stdout()
+        broken = True
     try:
         files = write_sweep(c)
     except OSError as e:
@@ -576,4 +582,4 @@ def sweep(c):
         msg("wrote " + ", ".join(files))
     if c.late and status < 128:
         return 128 + c.late[0]
-    return status
+    return status or (128 + signal.SIGPIPE if broken else 0)

@@ -8,7 +8,9 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+import contextlib
 import csv
+import io
 import json
 import os
 import signal
@@ -217,6 +219,22 @@ class Sweep(unittest.TestCase):
         rc, out, err = self.sweep()
         self.assertEqual(rc, 0, err)
         self.assertEqual(len(self.runs()), 3)
+
+    def test_reader_gone(self):
+        """pft-sweep | true: the table cannot be printed, the files are
+        written all the same, exit 141."""
+        class Gone(io.StringIO):
+            def write(self, text):
+                raise BrokenPipeError(32, "Broken pipe")
+        err = io.StringIO()
+        with contextlib.redirect_stdout(Gone()), \
+                contextlib.redirect_stderr(err):
+            rc = cli.main(["--pft=" + self.pft, "-w", "1", "-p",
+                           "shared-vma", "-r", "2", "-m", "4M", "--no-plot",
+                           "-q", "-o", self.prefix])
+        self.assertEqual((rc, err.getvalue()), (141, ""))
+        self.assertEqual(len(self.runs()), 2)
+        self.assertTrue(os.path.exists(self.prefix + ".json"))
 
     def test_interrupted_before_any_run(self):
         def interrupted(argv):
