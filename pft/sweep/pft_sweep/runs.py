@@ -393,10 +393,12 @@ def load_sweep(arg, name):
             "spread": to_float(r.get("spread_pct"), "spread_pct", where),
             "values": None}
     runs = files.get("runs", (None, None))[1]
-    where = files["runs"][0] + ": row %d" if runs is not None else None
+    # A format, with the % of the file's name doubled.
+    where = files["runs"][0].replace("%", "%%") + ": row %d" \
+        if runs is not None else None
     if runs is None and doc:
         runs = doc_runs(doc)
-        where = files["json"][0] + ": %s"
+        where = files["json"][0].replace("%", "%%") + ": %s"
     if runs is not None:
         add_runs(s, runs, where)
     if not s.points:

@@ -304,6 +304,8 @@ class Malformed(unittest.TestCase):
         self.refused("negative.json", sweep_doc([-1.0, 1.0]),
                      "fault_per_wsec -1.0 is not a rate")
         self.refused("empty.json", "", "an empty file")
+        self.refused("100%.json", sweep_doc(["fast"]),
+                     'fault_per_wsec "fast" is not a rate')
 
     def test_csv_files(self):
         head = ",".join(runs.POINT_COLUMNS) + "\n"
