@@ -285,6 +285,92 @@ else
 	ok
 fi
 check_no_leftovers "$sid" "SIGTERM"
+stopped=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["stopped"])' "$tmp/t.json" 2>&1)
+[ "$stopped" = SIGTERM ] || fail "SIGTERM: the JSON's stopped is '$stopped'"
+
+# SIGKILL, which nothing can catch: the runs measured are in the runs
+# file all the same, as they were written when measured, and --compare
+# reads them.
+# shellcheck disable=SC2016
+setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/kill.pid" "$sweep" \
+	--pft="$PFT" -m 4M --duration=0.3 --warmup=0 -r 5 -p shared-vma -w 1 \
+	-o "$tmp/k9" --no-plot >"$tmp/kill.out" 2>"$tmp/kill.err" &
+bg=$!
+i=0
+while ! grep -q 'run 3 of 5' "$tmp/kill.err" 2>/dev/null && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+sid=$(cat "$tmp/kill.pid")
+kill -KILL "-$sid"
+wait "$bg"
+rc=$?
+rows=$(sed 1d "$tmp/k9-runs.csv" 2>/dev/null | wc -l)
+"$sweep" --compare "$tmp/k9" "$tmp/k9" >"$tmp/k9cmp.out" 2>"$tmp/k9cmp.err"
+crc=$?
+if [ "$rc" -ne 137 ] || [ "$rows" -lt 2 ] || [ -e "$tmp/k9.csv" ] ||
+	[ "$crc" -ne 0 ] || ! grep -q '^shared-vma  *1 ' "$tmp/k9cmp.out"; then
+	fail "SIGKILL: exit $rc, $rows runs in k9-runs.csv, --compare exit $crc: $(cat "$tmp/k9cmp.err")"
+else
+	ok
+fi
+check_no_leftovers "$sid" "SIGKILL"
+
+# The output is checked before the first run: a directory that takes no
+# new file (sysfs takes none, even from root) is one line, exit 1, and
+# nothing runs.
+if [ "$(id -u)" -eq 0 ]; then
+	ro=/sys
+else
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	ro=$tmp/ro
+fi
+if ! (: >"$ro/pft-sweep-probe") 2>/dev/null; then
+	start=$(date +%s)
+	run_sweep ro -m 4M --duration=5 -r 5 -p shared-vma -w 1 \
+		-o "$ro/pft-sweep-test" --no-plot
+	if [ "$rc" -ne 1 ] || [ -s "$tmp/ro.out" ] ||
+		[ "$(wc -l <"$tmp/ro.err")" -ne 1 ] ||
+		! grep -q "^pft-sweep: cannot write the output in $ro: " "$tmp/ro.err" ||
+		[ $(($(date +%s) - start)) -gt 4 ]; then
+		fail "-o in $ro: exit $rc, $(cat "$tmp/ro.err")"
+	else
+		ok
+	fi
+else
+	rm -f "$ro/pft-sweep-probe"
+fi
+
+# An earlier sweep is not replaced without --force (exit 2, nothing
+# run); with it, it is.
+cp "$tmp/il.csv" "$tmp/il.csv.before"
+run_sweep again -m 4M --rounds=1 --warmup=0 -r 1 -w 1 -p shared-vma \
+	-o "$tmp/il" --no-plot
+if [ "$rc" -ne 2 ] || ! cmp -s "$tmp/il.csv" "$tmp/il.csv.before" ||
+	! grep -q "^pft-sweep: -o $tmp/il: $tmp/il.csv, $tmp/il-runs.csv, $tmp/il.json already exist .*--force" "$tmp/again.err"; then
+	fail "-o of an earlier sweep: exit $rc, $(cat "$tmp/again.err")"
+else
+	ok
+fi
+run_sweep again -m 4M --rounds=1 --warmup=0 -r 1 -w 1 -p shared-vma \
+	-o "$tmp/il" --no-plot --force
+if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/il-runs.csv")" -ne 2 ]; then
+	fail "--force: exit $rc, $(cat "$tmp/again.err")"
+else
+	ok
+fi
+
+# The points are bounded before they are planned.
+start=$(date +%s)
+run_sweep many -w 1-1000000 --dry-run -m 4M
+if [ "$rc" -ne 2 ] || [ -s "$tmp/many.out" ] ||
+	! grep -q "asks for 1000000 worker counts or more: a sweep takes 10000 points at most" "$tmp/many.err" ||
+	[ $(($(date +%s) - start)) -gt 10 ]; then
+	fail "-w 1-1000000 --dry-run: exit $rc in $(($(date +%s) - start)) s, $(head -c 300 "$tmp/many.err")"
+else
+	ok
+fi
 
 # Bad command lines: one line naming the problem, the hint, exit 2.
 bad_usage() {

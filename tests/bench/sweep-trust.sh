@@ -100,8 +100,11 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed"
 run_sweep() {
 	name=$1
 	shift
+	# --force: a sweep of an earlier run of this benchmark in $OUT is
+	# replaced.
 	# shellcheck disable=SC2086
-	"$SWEEP" --pft="$PFT" -q --no-plot -o "$out/$name" $SWEEP_OPTIONS "$@" \
+	"$SWEEP" --pft="$PFT" -q --no-plot --force -o "$out/$name" \
+		$SWEEP_OPTIONS "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" ||
 		die "pft-sweep $* failed: $(tail -n 2 "$tmp/$name.err")"
 	echo "sweep-trust: $name done, $(($(date +%s) - start)) s" >&2

@@ -9,12 +9,13 @@ import shlex
 import signal
 import sys
 
-from .common import PROG, UsageError, msg, usage_error
+from .common import (PROG, UsageError, msg, os_error, quiet_stdout,
+                     usage_error)
 from .compare import compare
 from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
                   sweep_patterns)
 from .runs import METRICS
-from .sweep import sweep
+from .sweep import MAX_POINTS, Stopped, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
 
 
@@ -83,10 +84,13 @@ Sweep:
   PFT-OPTION...          more options for every pft run, e.g. -- -c 4 -a
 
 Output:
-  -o, --output=PREFIX    write PREFIX.csv (points), PREFIX-runs.csv,
-                         PREFIX.json, and with gnuplot PREFIX.gp,
-                         PREFIX.png and PREFIX.svg (default
-                         pft-sweep-DATE-TIME in the current directory)
+  -o, --output=PREFIX    write PREFIX.csv (points), PREFIX-runs.csv (each
+                         run as it is measured), PREFIX.json, and with
+                         gnuplot PREFIX.gp, PREFIX.png and PREFIX.svg
+                         (default pft-sweep-DATE-TIME in the current
+                         directory); checked before the first run
+      --force            replace the files of an earlier sweep (or
+                         comparison) with this PREFIX, refused without it
       --no-plot          no plot even with gnuplot installed
       --gnuplot=PATH     the gnuplot to run (default: gnuplot in PATH)
       --dry-run          check the options with pft (one page), print the
@@ -151,8 +155,9 @@ def type_seconds(text):
 
 
 def type_workers(text):
-    """Worker counts (not CPUs): "1,2,4", "1-4"."""
-    counts = []
+    """Worker counts (not CPUs): "1,2,4", "1-4"; at most MAX_POINTS of
+    them, counted before the ranges are expanded."""
+    ranges, total = [], 0
     for item in text.split(","):
         m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item)
         if not m:
@@ -162,7 +167,18 @@ def type_workers(text):
         hi = int(m.group(2)) if m.group(2) else lo
         if lo < 1 or hi < lo:
             raise argparse.ArgumentTypeError("bad count '%s'" % item)
-        counts += [n for n in range(lo, hi + 1) if n not in counts]
+        ranges.append((lo, hi))
+        total += hi - lo + 1
+        if total > MAX_POINTS:
+            raise argparse.ArgumentTypeError(
+                "'%s' asks for %d worker counts or more: a sweep takes %d "
+                "points at most" % (text, total, MAX_POINTS))
+    counts, seen = [], set()
+    for lo, hi in ranges:
+        for n in range(lo, hi + 1):
+            if n not in seen:
+                seen.add(n)
+                counts.append(n)
     return counts
 
 
@@ -248,6 +264,7 @@ def build_parser():
     a("--perf-options", type=type_words, default=[])
     a("--pft")
     a("-o", "--output", type=type_prefix)
+    a("--force", action="store_true")
     a("--no-plot", action="store_true")
     a("--gnuplot")
     a("--dry-run", action="store_true")
@@ -347,6 +364,9 @@ def check_sweep_args(c):
                          "writes one file per point)")
     if c.interleave is None:
         c.interleave = not c.perf
+    if c.workers:
+        check_points(len(c.workers), len(c.patterns), "--workers: ",
+                     "worker counts")
     check_cpu_args(c)
     check_reserved(c)
 
@@ -385,10 +405,25 @@ def main(argv):
     except UsageError as e:
         usage_error(str(e))
     except BrokenPipeError:
+        quiet_stdout()
         return 141
+    except Stopped as e:
+        # SIGTERM just before the first run.
+        msg("stopped")
+        return 128 + e.signo
     except KeyboardInterrupt:
-        # Before or after the points: nothing measured to write.
+        # Before or after the points, or in --compare: nothing measured
+        # to write.
+        msg("stopped")
         return 128 + signal.SIGINT
-    except (OSError, RuntimeError) as e:
-        msg(str(e))
+    except OSError as e:
+        msg(os_error(e))
+        return 1
+    except (RuntimeError, MemoryError) as e:
+        msg(str(e) or type(e).__name__)
+        return 1
+    except Exception as e:      # pylint: disable=broad-except
+        # A bug: one line, not a traceback; the type says where to look.
+        msg("internal error (%s: %s), please report it" %
+            (type(e).__name__, e))
         return 1

@@ -4,7 +4,11 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+import contextlib
+import math
+import os
 import sys
+import tempfile
 
 
 PROG = "pft-sweep"
@@ -24,9 +28,135 @@ def usage_error(text):
     sys.exit(2)
 
 
+def quiet_stdout():
+    """After a broken pipe: stdout to /dev/null, so that Python's flush
+    at exit does not complain again."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def read_text(path):
     try:
         with open(path) as f:
             return f.read().strip()
     except OSError:
         return None
+
+
+def finite(v):
+    """v when it is a finite number (not a bool), else None: what the
+    files and tables show of a figure that cannot be computed."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def clean(v):
+    """v with every non-finite float made None, for strict JSON."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [clean(x) for x in v]
+    return v
+
+
+def safe_median(vals):
+    """The median of numbers that are finite and not negative, without
+    the overflow of (a + b) / 2 near the largest float."""
+    vals = sorted(vals)
+    n = len(vals)
+    if n % 2:
+        return vals[n // 2]
+    lo, hi = vals[n // 2 - 1], vals[n // 2]
+    return lo + (hi - lo) / 2
+
+
+def ratio(a, b):
+    """a / b, or None when b is 0 or the quotient is not finite."""
+    if not b:
+        return None
+    try:
+        return finite(a / b)
+    except (OverflowError, ZeroDivisionError):
+        return None
+
+
+# ---- output files -------------------------------------------------------
+
+def check_output(prefix, suffixes, force, inputs=()):
+    """Before anything runs: the files PREFIX + suffix can be written.
+    Returns those that exist (which --force replaces).  UsageError when
+    they exist without force or are files being read (inputs),
+    RuntimeError when they cannot be written."""
+    if prefix.endswith(os.sep) or os.path.isdir(prefix):
+        raise UsageError("-o %s: a directory; give a prefix of file names "
+                         "in it, e.g. %s" % (prefix, os.path.join(prefix,
+                                                                  "base")))
+    d = os.path.dirname(prefix) or "."
+    if not os.path.isdir(d):
+        raise RuntimeError("no directory '%s' for the output" % d)
+    paths = [prefix + suf for suf in suffixes]
+    for p in paths:
+        for i in inputs:
+            try:
+                same = os.path.samefile(p, i)
+            except OSError:
+                same = False
+            if same:
+                raise UsageError("-o %s would replace %s, which is read "
+                                 "here" % (prefix, i))
+    found = [p for p in paths if os.path.lexists(p)]
+    if found and not force:
+        raise UsageError("-o %s: %s already exist%s (an earlier sweep or "
+                         "comparison?): give --force to replace %s, or "
+                         "another prefix" %
+                         (prefix, ", ".join(found), "s" if len(found) == 1
+                          else "", "it" if len(found) == 1 else "them"))
+    try:
+        # A file with no name, gone when closed: can the directory take
+        # a new file?
+        with tempfile.TemporaryFile(dir=d):
+            pass
+    except OSError as e:
+        raise RuntimeError("cannot write the output in %s: %s" %
+                           (d, e.strerror or e))
+    for p in found:
+        if os.path.isdir(p) and not p.endswith("-perf"):
+            raise RuntimeError("cannot write %s: a directory" % p)
+        if not os.path.isdir(p) and not os.access(p, os.W_OK):
+            raise RuntimeError("cannot write %s: %s" %
+                               (p, os.strerror(13)))
+    return found
+
+
+@contextlib.contextmanager
+def replacing(path, newline=None):
+    """A file object whose text replaces `path` once the block ends
+    without error (written to PATH.new, then renamed): a failure leaves
+    `path` as it was.  OSError names `path`."""
+    tmp = path + ".new"
+    try:
+        with open(tmp, "w", newline=newline) as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise OSError(e.errno, e.strerror, path) from None
+        raise
+
+
+def os_error(e):
+    """An OSError in one line: "PATH: what"."""
+    if e.filename:
+        return "%s: %s" % (e.filename, e.strerror or e)
+    return e.strerror or str(e)

@@ -7,11 +7,13 @@
 
 import csv
 import json
+import os
 import sys
 
-from .common import msg
+from .common import (UsageError, check_output, clean, finite, msg, os_error,
+                     ratio, replacing)
 from .plot import compare_plot_script, make_plot
-from .report import print_compare_email, print_compare_plain
+from .report import print_compare_email, print_compare_plain, single
 from .runs import METRICS, load_sweep
 from .stats import LEVEL, TEST_NAME, verdict, welch_log
 
@@ -124,8 +126,9 @@ def compare_table(sweeps):
         for s, cell in zip(sweeps[1:], cells[1:]):
             t = None
             if base and cell:
-                t = {"gain": cell["median"] / base["median"] - 1
-                     if base["median"] else None, "welch": None}
+                r = ratio(cell["median"], base["median"])
+                t = {"gain": finite(r - 1) if r is not None else None,
+                     "welch": None}
                 if base["values"] and cell["values"] and \
                         testable(sweeps[0]) and testable(s):
                     t["welch"] = welch_log(base["values"], cell["values"])
@@ -170,6 +173,7 @@ def compare_csv(table, names, out):
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COMPARE_COLUMNS)
     for rec in compare_records(table, names):
+        rec = clean(rec)
         w.writerow(["" if rec[k] is None else rec[k]
                     for k in COMPARE_COLUMNS])
 
@@ -182,7 +186,8 @@ def compare_json(sweeps, table, names, metric, warnings):
                  "level": LEVEL, "marks": {"I": "higher than base",
                                            "R": "lower than base"}},
         "sweeps": [{"name": n, "arg": s.arg, "files": s.files,
-                    "host": s.host, "config": s.config}
+                    "host": s.host, "config": s.config,
+                    "stopped": s.stopped}
                    for n, s in zip(names, sweeps)],
         "warnings": warnings,
         "rows": list(compare_records(table, names)),
@@ -191,11 +196,12 @@ def compare_json(sweeps, table, names, metric, warnings):
 
 def write_compare(c, sweeps, table, names, metric, warnings):
     prefix = c.output
-    with open(prefix + ".csv", "w", newline="") as f:
+    with replacing(prefix + ".csv", newline="") as f:
         compare_csv(table, names, f)
-    with open(prefix + ".json", "w") as f:
-        json.dump(compare_json(sweeps, table, names, metric, warnings), f,
-                  indent=1)
+    with replacing(prefix + ".json") as f:
+        json.dump(clean(compare_json(sweeps, table, names, metric,
+                                     warnings)), f, indent=1,
+                  allow_nan=False)
         f.write("\n")
     files = [prefix + ".csv", prefix + ".json"]
     if not c.no_plot:
@@ -204,16 +210,57 @@ def write_compare(c, sweeps, table, names, metric, warnings):
     return files
 
 
+def short_warnings(sweeps):
+    """A sweep stopped before its end, or whose points have fewer runs
+    than it asked: its gains rest on fewer runs, and a point of one run
+    is not tested (Welch's test needs two a side)."""
+    warns = []
+    for s in sweeps:
+        counted = [p for p in s.points.values() if p["values"] is not None]
+        asked = (s.config or {}).get("repeat")
+        short = [p for p in counted if asked and len(p["values"]) < asked]
+        few = [p for p in counted if single(p)]
+        parts = []
+        if s.stopped:
+            parts.append("stopped by %s before its end" % s.stopped)
+        if short:
+            parts.append("%d of its %d points have fewer runs than the %d "
+                         "asked" % (len(short), len(s.points), asked))
+        if few:
+            parts.append("%d point%s a single run, marked (n=1): no "
+                         "significance there (the test needs 2 runs a "
+                         "side)" % (len(few), " has" if len(few) == 1
+                                    else "s have"))
+        if parts:
+            warns.append("%s (%s): %s" % (s.name, s.arg, "; ".join(parts)))
+    return warns
+
+
 def default_names(n):
     if n == 2:
         return ["base", "new"]
     return ["base"] + ["new %d" % i for i in range(1, n)]
 
 
+COMPARE_FILES = (".csv", ".json", ".gp", ".png", ".svg")
+
+
+def check_compare_output(c, sweeps):
+    for s in sweeps:
+        if os.path.abspath(s.prefix) == os.path.abspath(c.output):
+            raise UsageError("-o %s: the prefix of %s, a sweep compared: "
+                             "its files and the comparison's would mix" %
+                             (c.output, s.arg))
+    check_output(c.output, COMPARE_FILES, c.force,
+                 [f for s in sweeps for f in s.files.values()])
+
+
 def compare(c):
     names = c.names or default_names(len(c.files))
     try:
         sweeps = [load_sweep(a, n) for a, n in zip(c.files, names)]
+        if c.output:
+            check_compare_output(c, sweeps)
     except RuntimeError as e:
         msg(str(e))
         return 1
@@ -228,6 +275,7 @@ def compare(c):
     if missing:
         warnings.append("no per-run figures (PREFIX-runs.csv) for %s: no "
                         "significance" % ", ".join(missing))
+    warnings += short_warnings(sweeps)
     batched = [s.name for s in sweeps if not testable(s)]
     if batched:
         warnings.append("%s: each point's runs ran one after the other in "
@@ -243,8 +291,9 @@ def compare(c):
     if c.format == "csv":
         compare_csv(table, names, sys.stdout)
     elif c.format == "json":
-        json.dump(compare_json(sweeps, table, names, metric, warnings),
-                  sys.stdout, indent=1)
+        json.dump(clean(compare_json(sweeps, table, names, metric,
+                                     warnings)), sys.stdout, indent=1,
+                  allow_nan=False)
         print()
     elif c.format == "email":
         print_compare_email(c, sweeps, table, names, metric)
@@ -255,7 +304,7 @@ def compare(c):
         try:
             files = write_compare(c, sweeps, table, names, metric, warnings)
         except OSError as e:
-            msg("cannot write the comparison: %s" % e)
+            msg("cannot write the comparison: %s" % os_error(e))
             return 1
         if not c.quiet:
             msg("wrote " + ", ".join(files))

@@ -52,7 +52,8 @@ def list_patterns(path):
     try:
         res = subprocess.run([path, "--list-patterns"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             universal_newlines=True, timeout=30)
+                             universal_newlines=True, errors="replace",
+                             timeout=30)
     except subprocess.TimeoutExpired:
         raise RuntimeError("'%s' did not finish in 30 s" % cmd)
     except (OSError, ValueError) as e:
@@ -85,7 +86,8 @@ def print_version(c):
     try:
         out = subprocess.run([find_pft(c), "-V"], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=30).stdout
+                             universal_newlines=True, errors="replace",
+                             timeout=30).stdout
         m = re.search(r"libfaultgen ([^\s,]+)", out)
         if m:
             version = m.group(1)
@@ -106,7 +108,7 @@ def json_records(lines):
     for line in lines:
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(obj, dict):
             yield obj

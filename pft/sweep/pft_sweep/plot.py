@@ -92,13 +92,17 @@ def make_plot(c, prefix, script_of):
     """PREFIX.gp, .png and .svg from script_of(prefix, terminal); returns
     the files written."""
     gp = c.gnuplot or shutil.which("gnuplot")
-    if not gp or not os.access(gp, os.X_OK):
+    if not gp or not os.access(gp, os.X_OK) or os.path.isdir(gp):
         msg("gnuplot not found: no plot (install gnuplot-nox)")
         return []
     # pngcairo draws better; gnuplot-nox builds may have only libgd's png.
-    probe = subprocess.run([gp, "-e", "set terminal pngcairo"],
-                           stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    try:
+        probe = subprocess.run([gp, "-e", "set terminal pngcairo"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    except OSError as e:
+        msg("cannot run gnuplot ('%s'): %s: no plot" % (gp, e.strerror or e))
+        return []
     terminal = "pngcairo" if probe.returncode == 0 else "png"
     script, any_data = script_of(prefix, terminal)
     if not any_data:
@@ -106,8 +110,13 @@ def make_plot(c, prefix, script_of):
         return []
     with open(prefix + ".gp", "w") as f:
         f.write(script)
-    res = subprocess.run([gp, prefix + ".gp"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True)
+    try:
+        res = subprocess.run([gp, prefix + ".gp"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT,
+                             universal_newlines=True, errors="replace")
+    except OSError as e:
+        msg("cannot run gnuplot ('%s'): %s: no plot" % (gp, e.strerror or e))
+        return [prefix + ".gp"]
     if res.returncode != 0:
         msg("gnuplot failed: %s" % (res.stdout.strip().splitlines() or
                                     ["exit %d" % res.returncode])[-1])

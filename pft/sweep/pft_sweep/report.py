@@ -11,8 +11,9 @@ from .runs import METRICS, find_point, num
 from .stats import TEST_NAME
 
 
-def print_table(rows, header, markdown, out=sys.stdout):
+def print_table(rows, header, markdown, out=None):
     """Right-aligned columns (the first left-aligned), or Markdown."""
+    out = out or sys.stdout
     if markdown:
         out.write("| " + " | ".join(header) + " |\n")
         out.write("|" + "|".join(":---" if i == 0 else "---:"
@@ -101,7 +102,22 @@ def fmt_interval(t):
                                    (w["high"] - 1) * 100)
 
 
-def mark_text(t, marks):
+def single(cell):
+    """A cell of one run, which no test can take."""
+    return bool(cell and cell["values"] is not None and
+                len(cell["values"]) < 2)
+
+
+def any_single(table):
+    return any(single(x) for r in table for x in r["cells"])
+
+
+SINGLE_NOTE = "(n=1): a single run, no significance"
+
+
+def mark_text(t, marks, cell):
+    if single(cell):
+        return " (n=1)"
     if not marks:
         return ""
     m = t["mark"] if t else ""
@@ -109,12 +125,16 @@ def mark_text(t, marks):
 
 
 def compare_cells(c, row, names, marks, value):
-    """A row's cells after its label: the sweeps' medians (with marks),
-    the gains and their intervals."""
+    """A row's cells after its label: the sweeps' medians (with marks,
+    and (n=1) on a cell of one run), the gains and their intervals."""
     cells = []
     for i, cell in enumerate(row["cells"]):
         text = value(cell["median"]) if cell else "-"
-        cells.append(text + (mark_text(row["tests"][i], marks) if i else ""))
+        if i:
+            text += mark_text(row["tests"][i], marks, cell)
+        elif single(cell):
+            text += " (n=1)"
+        cells.append(text)
     for i in gain_columns(c, len(names)):
         cells.append(fmt_gain(row["tests"][i]))
         if c.interval:
@@ -158,6 +178,8 @@ def print_compare_plain(c, sweeps, table, names, metric):
     if marks:
         text += "; (I)/(R): higher/lower than %s at 95%% (%s)" % (
             names[0], TEST_NAME)
+    if any_single(table):
+        text += "; " + SINGLE_NOTE
     print(text)
     print_table(rows, header, c.format == "markdown")
 
@@ -196,9 +218,13 @@ def print_compare_email(c, sweeps, table, names, metric):
             names + gain_headers(c, names)
         print_table([[r["label"]] + compare_cells(c, r, names, marks, value)
                      for r in rows], header, False)
+    if marks or any_single(table):
+        print()
     if marks:
-        print("\n(I), (R): higher, lower than %s at 95%% confidence (%s)" %
+        print("(I), (R): higher, lower than %s at 95%% confidence (%s)" %
               (names[0], TEST_NAME))
+    if any_single(table):
+        print(SINGLE_NOTE)
     kernels = [(n, s.host.get("kernel")) for n, s in zip(names, sweeps)
                if s.host]
     if kernels:

@@ -8,10 +8,12 @@
 import csv
 import io
 import json
+import math
 import os
-import statistics
+import re
 import time
 
+from .common import clean, finite, ratio, replacing, safe_median
 from .topology import format_cpus
 
 
@@ -43,25 +45,32 @@ def point_key(p):
 
 
 def run_record(point, obj, discard):
-    r = obj.get("result", {})
-    leg = obj.get("legacy", {})
+    r = obj.get("result")
+    r = r if isinstance(r, dict) else {}
+    leg = obj.get("legacy")
+    leg = leg if isinstance(leg, dict) else {}
     rec = {k: point[k] for k in ("pattern", "workers", "cpus", "size",
                                  "layout")}
     rec["run"] = obj.get("run", 0) - discard
-    for k in ("pages", "rounds", "minflt", "faults_agree", "elapsed_s",
+    for k in ("pages", "rounds", "minflt", "elapsed_s",
               "fault_s", "user_s", "sys_s", "start_skew_s",
               "faults_per_wall_s", "round_rate_median", "round_rate_min",
               "round_rate_max", "pages_per_wall_s"):
-        rec[k] = r.get(k)
+        # A figure that is not a finite number (pft never prints one)
+        # is not one: None.
+        rec[k] = finite(r.get(k))
+    rec["faults_agree"] = r.get("faults_agree") if isinstance(
+        r.get("faults_agree"), bool) else None
     if not r.get("rounds_sampled"):
         # A one-shot run has no rounds: 0 there would read as a rate.
         for k in ("round_rate_median", "round_rate_min", "round_rate_max"):
             rec[k] = None
-    rec["fault_per_wsec"] = leg.get("fault_per_wsec", r.get(
-        "pages_per_wall_s"))
-    rec["flt_per_cpu_s"] = leg.get("flt_per_cpu_s", r.get(
-        "pages_per_cpu_s"))
-    rec["legacy_line"] = leg.get("line")
+    rec["fault_per_wsec"] = finite(leg.get("fault_per_wsec", r.get(
+        "pages_per_wall_s")))
+    rec["flt_per_cpu_s"] = finite(leg.get("flt_per_cpu_s", r.get(
+        "pages_per_cpu_s")))
+    rec["legacy_line"] = leg.get("line") if isinstance(leg.get("line"),
+                                                       str) else None
     return rec
 
 
@@ -79,7 +88,7 @@ def num(v, fmt="%.3f"):
 
 
 def write_csv(path, columns, rows):
-    with open(path, "w", newline="") as f:
+    with replacing(path, newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(columns)
         for r in rows:
@@ -102,18 +111,23 @@ def point_rows(c):
                p["label"]]
 
 
+def run_row(r):
+    """A run record as a row of the runs CSV."""
+    row = []
+    for k in RUN_COLUMNS:
+        v = r.get(k)
+        if isinstance(v, bool):
+            v = int(v)
+        elif isinstance(v, float):
+            v = "%.9f" % v if k in SECONDS else "%.3f" % v
+        row.append("" if v is None else v)
+    return row
+
+
 def run_rows(c):
     for p in c.points:
         for r in p.get("runs", []):
-            row = []
-            for k in RUN_COLUMNS:
-                v = r.get(k)
-                if isinstance(v, bool):
-                    v = int(v)
-                elif isinstance(v, float):
-                    v = "%.9f" % v if k in SECONDS else "%.3f" % v
-                row.append("" if v is None else v)
-            yield row
+            yield run_row(r)
 
 
 def sweep_config(c):
@@ -140,6 +154,7 @@ def write_json(c, path):
         "schema": SCHEMA,
         "started": c.started, "finished": time.strftime(
             "%Y-%m-%dT%H:%M:%S%z"),
+        "stopped": getattr(c, "stopped", None),
         "host": c.host,
         "pft": c.pft_path,
         "config": sweep_config(c),
@@ -154,8 +169,8 @@ def write_json(c, path):
             "runs": p.get("runs", []),
         } for p in c.points],
     }
-    with open(path, "w") as f:
-        json.dump(doc, f, indent=1)
+    with replacing(path) as f:
+        json.dump(clean(doc), f, indent=1, allow_nan=False)
         f.write("\n")
 
 
@@ -171,9 +186,16 @@ class Sweep:
         self.points, self.metric = {}, None
         self.host = self.config = None
         self.files = {}
+        self.prefix = arg
         # None: not known (no JSON file).  JSON files of pft-sweeps
         # before --interleave have no key: their runs were not.
         self.interleaved = None
+        # The signal that stopped the sweep, as its JSON file says.
+        self.stopped = None
+
+
+def reject_constant(name):
+    raise ValueError("%s is not a number JSON allows" % name)
 
 
 def sniff(path):
@@ -184,11 +206,18 @@ def sniff(path):
     except (OSError, UnicodeDecodeError) as e:
         raise RuntimeError("cannot read %s: %s" %
                            (path, getattr(e, "strerror", None) or e))
-    if text.lstrip().startswith("{"):
+    if not text.strip():
+        raise RuntimeError("%s: an empty file" % path)
+    if text.lstrip().startswith(("{", "[")) or path.endswith(".json"):
         try:
-            return "json", json.loads(text)
+            doc = json.loads(text, parse_constant=reject_constant)
         except ValueError as e:
             raise RuntimeError("%s: not a JSON document: %s" % (path, e))
+        except RecursionError:
+            raise RuntimeError("%s: not a JSON document: nested too deeply"
+                               % path)
+        check_document(path, doc)
+        return "json", doc
     try:
         rows = list(csv.DictReader(io.StringIO(text)))
     except csv.Error as e:
@@ -202,6 +231,72 @@ def sniff(path):
         return "runs", rows
     raise RuntimeError("%s: not a pft-sweep CSV (no median or "
                        "fault_per_wsec column)" % path)
+
+
+def kind_of(v):
+    return {dict: "an object", list: "an array", str: "a string",
+            bool: "true or false", type(None): "null"}.get(
+                type(v), "a number")
+
+
+def depth(v):
+    """How deep lists and objects nest in v (without recursion)."""
+    most, todo = 0, [(v, 1)]
+    while todo:
+        x, d = todo.pop()
+        if isinstance(x, (dict, list)):
+            most = max(most, d)
+            todo += [(y, d + 1) for y in (x.values() if isinstance(x, dict)
+                                          else x)]
+    return most
+
+
+def check_document(path, doc):
+    """A sweep's JSON document has the shape this package reads from it;
+    RuntimeError, one line naming the file and the member, when not."""
+    def bad(what, v, want):
+        raise RuntimeError("%s: %s is %s, not %s" % (path, what, kind_of(v),
+                                                     want))
+    if not isinstance(doc, dict):
+        bad("the document", doc, "an object (a pft-sweep JSON file)")
+    schema = doc.get("schema")
+    if schema is not None and (not isinstance(schema, str) or
+                               not schema.startswith("pft-sweep/")):
+        raise RuntimeError("%s: schema %s is not a sweep's (%s)" %
+                           (path, json.dumps(schema), SCHEMA))
+    for key in ("host", "config"):
+        v = doc.get(key)
+        if v is not None and not isinstance(v, dict):
+            bad('"%s"' % key, v, "an object")
+        if depth(v) > 32:
+            raise RuntimeError('%s: "%s" nests too deeply' % (path, key))
+    config = doc.get("config") or {}
+    metric = config.get("metric")
+    if metric is not None and (not isinstance(metric, str) or
+                               metric not in METRICS):
+        raise RuntimeError('%s: "config"."metric" %s is not one of %s' %
+                           (path, json.dumps(metric), ", ".join(METRICS)))
+    for key, want in (("interleave", bool), ("repeat", int)):
+        v = config.get(key)
+        if v is not None and (not isinstance(v, want) or
+                              (want is int and (isinstance(v, bool) or
+                                                v < 1))):
+            bad('"config"."%s"' % key, v, "true or false" if want is bool
+                else "a count")
+    if not isinstance(doc.get("stopped"), (str, type(None))):
+        bad('"stopped"', doc["stopped"], "a signal's name or null")
+    points = doc.get("points", [])
+    if not isinstance(points, list):
+        bad('"points"', points, "an array")
+    for i, p in enumerate(points):
+        what = '"points"[%d]' % i
+        if not isinstance(p, dict):
+            bad(what, p, "an object")
+        if not isinstance(p.get("runs", []), list):
+            bad(what + '."runs"', p["runs"], "an array")
+        for j, r in enumerate(p.get("runs", [])):
+            if not isinstance(r, dict):
+                bad('%s."runs"[%d]' % (what, j), r, "an object")
 
 
 def sweep_files(arg):
@@ -223,73 +318,124 @@ def sweep_files(arg):
             files.setdefault(kind, (path, data))
     if not files:
         raise RuntimeError("cannot read %s: %s" %
-                           (arg, os.strerror(2)))
-    return files
+                           (arg, "a directory, not a sweep's file or prefix"
+                            if os.path.isdir(arg) else os.strerror(2)))
+    return prefix, files
 
 
-def row_key(r):
-    return (r["pattern"], r.get("layout") or str(int(r["workers"])))
+def row_key(r, where):
+    """(pattern, point) of a row, checked: RuntimeError naming `where`."""
+    pattern = r.get("pattern")
+    if not isinstance(pattern, str) or not pattern:
+        raise RuntimeError("%s: no pattern" % where)
+    workers = r.get("workers")
+    if isinstance(workers, str) and re.fullmatch(r"[0-9]+", workers):
+        workers = int(workers)
+    if isinstance(workers, bool) or not isinstance(workers, int) or \
+            workers < 1:
+        raise RuntimeError("%s: workers %s is not a count of workers" %
+                           (where, json.dumps(r.get("workers"))))
+    layout = r.get("layout") or ""
+    if not isinstance(layout, str):
+        raise RuntimeError("%s: layout %s is not a string" %
+                           (where, json.dumps(layout)))
+    label = r.get("label") or ""
+    if not isinstance(label, str):
+        raise RuntimeError("%s: label %s is not a string" %
+                           (where, json.dumps(label)))
+    return (pattern, layout or str(workers)), workers, label
 
 
-def to_float(v):
-    return float(v) if v not in (None, "") else None
+def to_float(v, what="", where=None):
+    """A figure of a file: a finite number, not negative, or None when
+    the cell is empty; RuntimeError naming `where` else."""
+    if v is None or v == "":
+        return None
+    try:
+        if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+            raise ValueError
+        x = float(v)
+    except (ValueError, OverflowError):
+        x = None
+    if x is None or not math.isfinite(x) or x < 0:
+        raise RuntimeError("%s: %s %s is not a rate (a finite number, 0 or "
+                           "more)" % (where, what, json.dumps(v)))
+    return x
 
 
 def load_sweep(arg, name):
     s = Sweep(arg, name)
-    files = sweep_files(arg)
+    s.prefix, files = sweep_files(arg)
     s.files = {k: v[0] for k, v in files.items()}
     doc = files.get("json", (None, None))[1]
     if doc:
         s.host, s.config = doc.get("host"), doc.get("config")
         s.interleaved = bool((s.config or {}).get("interleave"))
+        s.stopped = doc.get("stopped")
     points = files.get("points", (None, None))[1]
-    s.metric = (points[0].get("metric") if points else None) or \
+    metric = (points[0].get("metric") if points else None) or \
         (s.config or {}).get("metric") or "legacy"
-    try:
-        for r in points or []:
-            s.points[row_key(r)] = {
-                "label": r.get("label") or "", "workers": int(r["workers"]),
-                "median": float(r["median"]), "min": to_float(r.get("min")),
-                "max": to_float(r.get("max")),
-                "spread": to_float(r.get("spread_pct")), "values": None}
-        runs = files.get("runs", (None, None))[1]
-        if runs is None and doc:
-            runs = doc_runs(doc)
-        if runs is not None:
-            add_runs(s, runs)
-    except (KeyError, ValueError, TypeError, AttributeError):
-        raise RuntimeError("%s: a row lacks a number where one is due" %
-                           arg)
+    if metric not in METRICS:
+        raise RuntimeError("%s: metric %s is not one of %s" %
+                           (files["points"][0], json.dumps(metric),
+                            ", ".join(METRICS)))
+    s.metric = metric
+    for i, r in enumerate(points or [], 1):
+        where = "%s: row %d" % (files["points"][0], i)
+        key, workers, label = row_key(r, where)
+        med = to_float(r.get("median"), "median", where)
+        if med is None:
+            raise RuntimeError("%s: no median" % where)
+        s.points[key] = {
+            "label": label, "workers": workers, "median": med,
+            "min": to_float(r.get("min"), "min", where),
+            "max": to_float(r.get("max"), "max", where),
+            "spread": to_float(r.get("spread_pct"), "spread_pct", where),
+            "values": None}
+    runs = files.get("runs", (None, None))[1]
+    # A format, with the % of the file's name doubled.
+    where = files["runs"][0].replace("%", "%%") + ": row %d" \
+        if runs is not None else None
+    if runs is None and doc:
+        runs = doc_runs(doc)
+        where = files["json"][0].replace("%", "%%") + ": %s"
+    if runs is not None:
+        add_runs(s, runs, where)
     if not s.points:
         raise RuntimeError("%s: no points" % arg)
     return s
 
 
 def doc_runs(doc):
-    """The runs of a sweep's JSON document, as rows of its runs CSV."""
+    """The runs of a sweep's JSON document, as rows of its runs CSV
+    (check_document has seen their shape)."""
     rows = []
-    for p in doc.get("points", []):
-        for r in p.get("runs", []):
-            rows.append(dict(r, pattern=p["pattern"], workers=p["workers"],
+    for i, p in enumerate(doc.get("points", [])):
+        for j, r in enumerate(p.get("runs", [])):
+            rows.append(dict(r, pattern=p.get("pattern"),
+                             workers=p.get("workers"),
                              layout=p.get("layout") or "",
-                             label=p.get("label") or ""))
+                             label=p.get("label") or "",
+                             _where='"points"[%d]."runs"[%d]' % (i, j)))
     return rows
 
 
-def add_runs(s, runs):
+def add_runs(s, runs, where):
     """Each point's figures of its runs; points without a points CSV row
-    get their median, extremes and spread from them."""
-    key = METRICS.get(s.metric, METRICS["legacy"])[0]
+    get their median, extremes and spread from them.  `where` % the row
+    number (or the JSON member) names a row in errors."""
+    key = METRICS[s.metric][0]
     vals = {}
-    for r in runs:
-        v = to_float(r.get(key))
+    for i, r in enumerate(runs, 1):
+        at = where % r.pop("_where", i)
+        k, workers, label = row_key(r, at)
+        v = to_float(r.get(key), key, at)
         if v is not None:
-            vals.setdefault(row_key(r), ([], r))[0].append(v)
-    for k, (v, r) in vals.items():
-        med = statistics.median(v)
+            vals.setdefault(k, ([], workers, label))[0].append(v)
+    for k, (v, workers, label) in vals.items():
+        med = safe_median(v)
         p = s.points.setdefault(k, {
-            "label": r.get("label") or "", "workers": int(r["workers"]),
+            "label": label, "workers": workers,
             "median": med, "min": min(v), "max": max(v),
-            "spread": (max(v) - min(v)) / med * 100 if med else None})
+            "spread": ratio(max(v) - min(v), med / 100)})
         p["values"] = v

@@ -7,6 +7,7 @@
 import math
 import statistics
 
+from .common import finite, ratio, safe_median
 from .runs import METRICS, find_point, point_key
 
 
@@ -14,23 +15,29 @@ LEVEL = 0.95
 TEST_NAME = "Welch's t-test on the logarithms of the runs' rates"
 
 
+def figures(runs, key):
+    """The finite figures `key` of runs (run_record has made the others
+    None)."""
+    return [r[key] for r in runs if finite(r.get(key)) is not None]
+
+
 def median_of(runs, key):
-    vals = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
-    return statistics.median(vals) if vals else None
+    vals = figures(runs, key)
+    return safe_median(vals) if vals else None
 
 
 def summarize(c):
     key = METRICS[c.metric][0]
     for p in c.points:
-        vals = [r[key] for r in p.get("runs", [])
-                if isinstance(r.get(key), (int, float))]
+        vals = figures(p.get("runs", []), key)
         if not vals:
             p["stats"] = None
             continue
-        med = statistics.median(vals)
+        med = safe_median(vals)
         p["stats"] = {
             "median": med, "min": min(vals), "max": max(vals),
-            "spread_pct": (max(vals) - min(vals)) / med * 100 if med else 0,
+            "spread_pct": ratio(max(vals) - min(vals), med / 100)
+            if med else 0,
             "fault_per_wsec_median": median_of(p["runs"], "fault_per_wsec"),
             "round_rate_median": median_of(p["runs"], "round_rate_median"),
             "faults_per_wall_s_median": median_of(p["runs"],
@@ -42,9 +49,8 @@ def summarize(c):
     for p in c.points:
         base = find_point(c.points, first, point_key(p))
         p["ratio"] = None
-        if p["stats"] and base and base.get("stats") and \
-                base["stats"]["median"]:
-            p["ratio"] = p["stats"]["median"] / base["stats"]["median"]
+        if p["stats"] and base and base.get("stats"):
+            p["ratio"] = ratio(p["stats"]["median"], base["stats"]["median"])
 
 
 # ---- significance -------------------------------------------------------
@@ -108,23 +114,35 @@ def welch_log(base, new, level=LEVEL):
     """Welch's t-test on the logarithms of two samples of rates: the ratio
     of their geometric means, its interval at `level`, the two-sided p
     and the degrees of freedom; None with fewer than 2 rates a side."""
-    la = [math.log(x) for x in base if x > 0]
-    lb = [math.log(x) for x in new if x > 0]
+    la = [math.log(x) for x in base if finite(x) and x > 0]
+    lb = [math.log(x) for x in new if finite(x) and x > 0]
     if len(la) < 2 or len(lb) < 2:
         return None
     va = statistics.variance(la) / len(la)
     vb = statistics.variance(lb) / len(lb)
     d = statistics.mean(lb) - statistics.mean(la)
     se2 = va + vb
-    if se2 == 0:
-        # Identical runs on each side: any difference is certain.
-        return {"ratio": math.exp(d), "low": math.exp(d),
-                "high": math.exp(d), "p": 0.0 if d else 1.0, "df": None}
-    df = se2 * se2 / (va * va / (len(la) - 1) + vb * vb / (len(lb) - 1))
-    half = t_quantile(level, df) * math.sqrt(se2)
-    return {"ratio": math.exp(d), "low": math.exp(d - half),
-            "high": math.exp(d + half),
-            "p": t_two_sided_p(d / math.sqrt(se2), df), "df": df}
+    try:
+        if se2 == 0:
+            # Identical runs on each side: any difference is certain.
+            test = {"ratio": math.exp(d), "low": math.exp(d),
+                    "high": math.exp(d), "p": 0.0 if d else 1.0,
+                    "df": None}
+        else:
+            df = se2 * se2 / (va * va / (len(la) - 1) +
+                              vb * vb / (len(lb) - 1))
+            half = t_quantile(level, df) * math.sqrt(se2)
+            test = {"ratio": math.exp(d), "low": math.exp(d - half),
+                    "high": math.exp(d + half),
+                    "p": t_two_sided_p(d / math.sqrt(se2), df), "df": df}
+    except (OverflowError, ValueError, ZeroDivisionError):
+        # Rates so far apart (1e-320 against 1e5) that the ratio is
+        # beyond a float: no test.
+        return None
+    if not all(finite(test[k]) is not None for k in ("ratio", "low",
+                                                      "high", "p")):
+        return None
+    return test
 
 
 def verdict(test):

@@ -4,6 +4,7 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+import csv
 import os
 import re
 import shutil
@@ -13,12 +14,13 @@ import sys
 import tempfile
 import time
 
-from .common import PROG, UsageError, msg, read_text
+from .common import (PROG, UsageError, check_output, msg, os_error,
+                     quiet_stdout, read_text)
 from .pft import json_records, pft_error
 from .plot import gnuplot_script, make_plot
 from .report import describe, print_table, sweep_table
 from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
-                   run_rows, write_csv, write_json)
+                   run_row, run_rows, write_csv, write_json)
 from .stats import summarize
 from .topology import Topology, default_counts, format_cpus, layout_rows
 
@@ -33,6 +35,57 @@ class Stopped(Exception):
 
 def on_signal(signo, frame):
     raise Stopped(signo)
+
+
+def defer_signals(c):
+    """From now on SIGINT and SIGTERM are noted in c.late, not obeyed at
+    once: what was measured gets written first.  (A handler, not
+    SIG_IGN, so that gnuplot, run meanwhile, can still be stopped.)"""
+    def note(signo, frame):
+        c.late.append(signo)
+    signal.signal(signal.SIGINT, note)
+    signal.signal(signal.SIGTERM, note)
+
+
+# The most points a sweep takes: each is a pft run or more, and a sweep
+# of more would take days; its plan alone would take minutes and
+# gigabytes.
+MAX_POINTS = 10000
+
+
+class RunsLog:
+    """PREFIX-runs.csv written as the runs are measured, a row per run
+    in the order measured, so that a sweep that dies or cannot write its
+    files at the end keeps its runs; write_sweep replaces it with the
+    rows in the order of the points."""
+
+    def __init__(self, path):
+        self.path = path
+        self.ok = True
+        self.f = open(path, "w", newline="")
+        self.w = csv.writer(self.f, lineterminator="\n")
+        self.w.writerow(RUN_COLUMNS)
+        self.f.flush()
+
+    def add(self, rec):
+        if not self.f:
+            return
+        try:
+            self.w.writerow(run_row(rec))
+            self.f.flush()
+        except OSError as e:
+            msg("warning: cannot write %s: %s: the runs go on, and are "
+                "written at the end" % (self.path, e.strerror or e))
+            self.ok = False
+            self.close()
+
+    def close(self):
+        if self.f:
+            try:
+                self.f.close()
+            except OSError:
+                pass
+            self.f = None
 
 
 def scale_size(text, n):
@@ -95,7 +148,8 @@ def check_pft(c):
         try:
             res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE,
-                                 universal_newlines=True, timeout=120)
+                                 universal_newlines=True, errors="replace",
+                                 timeout=120)
         except subprocess.TimeoutExpired:
             raise RuntimeError("pft did not finish a one-page check run in "
                                "120 s")
@@ -126,7 +180,8 @@ def find_perf(c):
     try:
         res = subprocess.run([path, "version"], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=60)
+                             universal_newlines=True, errors="replace",
+                             timeout=60)
     except (OSError, subprocess.SubprocessError) as e:
         raise RuntimeError("--perf=%s: cannot run %s: %s" % (c.perf, path, e))
     if res.returncode != 0:
@@ -160,10 +215,21 @@ def plan(c, topo):
         c.rows = [{"layout": "", "label": "", "workers": n, "cpus": None}
                   for n in counts]
     c.counts = [r["workers"] for r in c.rows]
+    check_points(len(c.rows), len(c.patterns))
     c.points = []
     for r in c.rows:
         for pattern in c.patterns:
             c.points.append(make_point(c, pattern, r))
+
+
+def check_points(rows, patterns, what="", noun="worker counts or layouts"):
+    """At most MAX_POINTS points, checked before they are made."""
+    if rows * patterns > MAX_POINTS:
+        raise UsageError("%s%d points (%d %s, %d pattern%s): a sweep takes "
+                         "%d at most" % (what, rows * patterns, rows, noun,
+                                         patterns,
+                                         "s" if patterns > 1 else "",
+                                         MAX_POINTS))
 
 
 def make_point(c, pattern, row):
@@ -264,8 +330,8 @@ def start_child(c, point, errf):
                            "%d,%d" % (ctl_w, ack_r))
     try:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf,
-                                universal_newlines=True, pass_fds=fds,
-                                **OWN_GROUP)
+                                universal_newlines=True, errors="replace",
+                                pass_fds=fds, **OWN_GROUP)
     finally:
         for fd in fds:
             os.close(fd)
@@ -278,6 +344,7 @@ def stop_child(c):
         except ProcessLookupError:
             pass
         c.child.wait()
+        c.child.stdout.close()
 
 
 def run_point(c, index, point, progress, done=0):
@@ -289,22 +356,27 @@ def run_point(c, index, point, progress, done=0):
     progress.show(index, point, 0 if discard else done + 1)
     # stderr to a file: a pipe read only at the end could fill and block
     # a verbose pft.
-    with tempfile.TemporaryFile("w+") as errf:
+    with tempfile.TemporaryFile("w+", errors="replace") as errf:
         proc = start_child(c, point, errf)
         c.child = proc
         for obj in json_records(proc.stdout):
             if obj.get("schema") != "pft-run/1":
                 continue
-            progress.done += 1
             k = obj.get("run", 0)
+            if isinstance(k, bool) or not isinstance(k, int):
+                continue
+            progress.done += 1
             if k == 1 and not point["runs"]:
                 note_cpus(point, obj)
             if k > discard:
                 point["runs"].append(run_record(point, obj, discard - done))
+                if c.log:
+                    c.log.add(point["runs"][-1])
             if not c.interleave or k <= discard:
                 progress.show(index, point, 0 if k + 1 <= discard else
                               done + k + 1 - discard)
         proc.wait()
+        proc.stdout.close()
         # Only now: a signal above must still find the child to stop.
         c.child = None
         errf.seek(0)
@@ -323,8 +395,10 @@ def run_point(c, index, point, progress, done=0):
 
 def note_cpus(point, obj):
     """The CPUs pft pinned the workers to, as pft reports them."""
-    cpus = sorted({w.get("cpu", -1) for w in obj.get("workers", [])
-                   if isinstance(w.get("cpu"), int) and w["cpu"] >= 0})
+    workers = obj.get("workers")
+    cpus = sorted({w["cpu"] for w in workers if isinstance(w, dict) and
+                   isinstance(w.get("cpu"), int) and w["cpu"] >= 0}
+                  if isinstance(workers, list) else ())
     if cpus:
         point["cpus"] = format_cpus(cpus)
 
@@ -378,14 +452,29 @@ def print_plan(c):
          fmt_time(total_runs(c) * run_seconds(c))))
 
 
+SWEEP_FILES = (".csv", "-runs.csv", ".json", ".gp", ".png", ".svg")
+
+
+def start_output(c):
+    """Just before the first run: the files of an earlier sweep that
+    --force replaces removed (-perf/ is kept: perf replaces its files),
+    the perf directory made, the runs file started.  OSError when
+    any cannot be."""
+    for path in c.replaced:
+        if not os.path.isdir(path):
+            os.unlink(path)
+    if c.perf:
+        os.makedirs(c.prefix + "-perf", exist_ok=True)
+    c.log = RunsLog(c.prefix + "-runs.csv")
+
+
 def prepare(c, topo):
     """Everything before the first run (pft found by the command line):
     pft's options checked,
     perf found, the points planned.  Returns pft's first record."""
     c.prefix = c.output or time.strftime("pft-sweep-%Y%m%d-%H%M%S")
-    d = os.path.dirname(c.prefix)
-    if d and not os.path.isdir(d):
-        raise RuntimeError("no directory '%s' for the output" % d)
+    c.replaced = check_output(c.prefix, SWEEP_FILES + (
+        ("-perf",) if c.perf else ()), c.force)
     c.perf_path = find_perf(c) if c.perf else None
     facts = check_pft(c)
     c.list_count = facts.get("cpus", {}).get("count")
@@ -407,10 +496,12 @@ def run_points(c, progress):
                     run_point(c, i, p, progress, done)
         status = int(any(p.get("status") for p in c.points))
     except (KeyboardInterrupt, Stopped) as e:
+        # Another signal meanwhile must not cut the writing short.
+        defer_signals(c)
         # pft cancels its run on SIGTERM and releases its memory.
         stop_child(c)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        c.stopped = signal.Signals(e.signo if isinstance(e, Stopped) else
+                                   signal.SIGINT).name
         if progress.tty and not c.quiet:
             sys.stderr.write("\n")
         msg("stopped: writing the points measured so far")
@@ -422,8 +513,10 @@ def run_points(c, progress):
 def write_sweep(c):
     prefix = c.prefix
     files = [prefix + ".csv", prefix + "-runs.csv", prefix + ".json"]
-    write_csv(prefix + ".csv", POINT_COLUMNS, list(point_rows(c)))
+    # The runs first: then the rest.
     write_csv(prefix + "-runs.csv", RUN_COLUMNS, list(run_rows(c)))
+    c.runs_written = True
+    write_csv(prefix + ".csv", POINT_COLUMNS, list(point_rows(c)))
     write_json(c, prefix + ".json")
     if not c.no_plot:
         files += make_plot(c, prefix, lambda pre, term:
@@ -443,9 +536,14 @@ def sweep(c):
         return 0
     c.started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     c.host = host_info(topo, facts)
-    c.child = None
-    if c.perf:
-        os.makedirs(c.prefix + "-perf", exist_ok=True)
+    c.child = c.log = c.stopped = None
+    c.runs_written = False
+    c.late = []
+    try:
+        start_output(c)
+    except OSError as e:
+        msg("cannot write the output: %s" % os_error(e))
+        return 1
     progress = Progress(c)
     signal.signal(signal.SIGTERM, on_signal)
     if not c.quiet:
@@ -454,19 +552,34 @@ def sweep(c):
              "; ".join(r["label"] for r in c.rows) if c.rows[0]["layout"]
              else "workers " + ",".join(str(n) for n in c.counts),
              describe(c)))
-    status = run_points(c, progress)
+    try:
+        status = run_points(c, progress)
+    finally:
+        defer_signals(c)
+    c.log.close()
     progress.finish()
     c.host["loadavg_end"] = read_text("/proc/loadavg")
     summarize(c)
+    # The table first: a file that cannot be written loses nothing.  A
+    # reader gone (pft-sweep | head) does not keep the files unwritten.
+    broken = False
+    try:
+        print("%s: %s" % (PROG, describe(c)))
+        header, rows = sweep_table(c)
+        print_table(rows, header, c.format == "markdown")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_stdout()
+        broken = True
     try:
         files = write_sweep(c)
     except OSError as e:
-        msg("cannot write the results: %s" % e)
+        msg("cannot write the results: %s" % os_error(e))
+        if c.runs_written or c.log.ok:
+            msg("the runs measured are in %s-runs.csv" % c.prefix)
         return 1
-    print("%s: %s" % (PROG, describe(c)))
-    header, rows = sweep_table(c)
-    print_table(rows, header, c.format == "markdown")
-    sys.stdout.flush()
     if not c.quiet:
         msg("wrote " + ", ".join(files))
-    return status
+    if c.late and status < 128:
+        return 128 + c.late[0]
+    return status or (128 + signal.SIGPIPE if broken else 0)

@@ -10,6 +10,7 @@
 import contextlib
 import csv
 import io
+import json
 import math
 import os
 import tempfile
@@ -120,6 +121,51 @@ class Table(unittest.TestCase):
                       err.getvalue())
 
 
+class SingleRuns(unittest.TestCase):
+    """Against a sweep stopped early: its points of one run are marked
+    (n=1) and a warning says why there is no significance."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.a = os.path.join(self.tmp.name, "a")
+        self.b = os.path.join(self.tmp.name, "b")
+        write_runs(self.a, [("shared-vma", 1, "", BASE),
+                            ("shared-vma", 2, "", BASE)])
+        doc = sweep_doc([], stopped="SIGINT")
+        doc["config"]["repeat"] = 3
+        doc["points"] = [
+            {"pattern": "shared-vma", "workers": 1, "layout": "",
+             "label": "", "runs": [{"fault_per_wsec": 1.4e5}]},
+            {"pattern": "shared-vma", "workers": 2, "layout": "",
+             "label": "", "runs": [{"fault_per_wsec": v}
+                                   for v in shifted(0.3)]}]
+        with open(self.b + ".json", "w") as f:
+            json.dump(doc, f)
+
+    def test_marks_and_warning(self):
+        rc, out, err = run_main("--compare", self.a, self.b)
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        self.assertIn("; (n=1): a single run, no significance", lines[0])
+        self.assertRegex(lines[2], r"^shared-vma +1 +100000 +140000 \(n=1\) "
+                         r"+\+40\.0%")
+        self.assertRegex(lines[3], r"^shared-vma +2 +100000 +134986 \(I\) ")
+        self.assertIn("pft-sweep: warning: new (%s): stopped by SIGINT "
+                      "before its end; 1 of its 2 points have fewer runs "
+                      "than the 3 asked; 1 point has a single run, marked "
+                      "(n=1): no significance there (the test needs 2 runs "
+                      "a side)\n" % self.b, err)
+        rc, out, err = run_main("--compare", self.a, self.b, "--format=email")
+        self.assertIn("140.000K (n=1)", out)
+        self.assertIn("\n(n=1): a single run, no significance\n", out)
+        rc, out, err = run_main("--compare", self.a, self.b, "--format=json")
+        doc = strict_json(out)
+        self.assertEqual(doc["sweeps"][1]["stopped"], "SIGINT")
+        self.assertEqual([(r["point"], r["runs"]) for r in doc["rows"]
+                          if r["sweep"] == 1], [("1", 1), ("2", 3)])
+
+
 def sweep(name, host, config):
     s = runs.Sweep(name, name)
     s.host, s.config = host, config
@@ -158,6 +204,174 @@ class Warnings(unittest.TestCase):
             "not checked",
             "new (new): its JSON file records only the kernel and host name "
             "(an older pft-sweep)"])
+
+
+def run_main(*args):
+    """cli.main's exit status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli.main(list(args))
+        except SystemExit as e:
+            rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+def strict_json(text):
+    def refuse(name):
+        raise ValueError("%s in the JSON" % name)
+    return json.loads(text, parse_constant=refuse)
+
+
+def sweep_doc(values, **extra):
+    doc = {"schema": runs.SCHEMA, "host": {"kernel": "6.1"},
+           "config": {"metric": "legacy", "interleave": True, "repeat": 3},
+           "points": [{"pattern": "shared-vma", "workers": 1, "layout": "",
+                       "label": "", "runs": [{"run": i, "fault_per_wsec": v}
+                                             for i, v in enumerate(values,
+                                                                   1)]}]}
+    doc.update(extra)
+    return doc
+
+
+class Malformed(unittest.TestCase):
+    """Every malformed input is one line naming the file and what is
+    wrong, exit 1; odd but valid figures give no traceback, and the JSON
+    written is strict (null where a figure cannot be computed)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.base = os.path.join(self.tmp.name, "base")
+        write_runs(self.base, [("shared-vma", 1, "", BASE)])
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text if isinstance(text, str) else json.dumps(text))
+        return path
+
+    def refused(self, name, text, words):
+        path = self.write(name, text)
+        rc, out, err = run_main("--compare", self.base, path)
+        self.assertEqual((rc, out), (1, ""), err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertTrue(err.startswith("pft-sweep: %s: " % path) or
+                        err.startswith("pft-sweep: cannot read %s" % path),
+                        err)
+        self.assertIn(words, err)
+
+    def test_json_documents(self):
+        good = sweep_doc(BASE)
+        self.refused("config.json", dict(good, config=[1, 2]),
+                     '"config" is an array, not an object')
+        self.refused("host.json", dict(good, host="h"),
+                     '"host" is a string, not an object')
+        self.refused("array.json", [1, 2],
+                     "the document is an array, not an object")
+        self.refused("points.json", dict(good, points=[1]),
+                     '"points"[0] is a number, not an object')
+        self.refused("points2.json", dict(good, points={}),
+                     '"points" is an object, not an array')
+        self.refused("runs.json", dict(good, points=[{"runs": 5}]),
+                     '"points"[0]."runs" is a number, not an array')
+        self.refused("truncated.json", json.dumps(good)[:40],
+                     "not a JSON document")
+        self.refused("nan.json", json.dumps(sweep_doc([1.0, float("nan")])),
+                     "NaN is not a number JSON allows")
+        self.refused("inf.json", json.dumps(sweep_doc([float("inf")])),
+                     "Infinity is not a number JSON allows")
+        self.refused("deep.json", "[" * 100000 + "]" * 100000,
+                     "not a JSON document")
+        self.refused("deephost.json", dict(good, host={"a": json.loads(
+            "[" * 500 + "]" * 500)}), '"host" nests too deeply')
+        self.refused("metric.json", dict(good, config={"metric": ["x"]}),
+                     '"config"."metric" ["x"] is not one of')
+        self.refused("repeat.json", dict(good, config={"repeat": "5"}),
+                     '"config"."repeat" is a string, not a count')
+        self.refused("schema.json", dict(good, schema="pft-sweep-compare/1"),
+                     'schema "pft-sweep-compare/1" is not a sweep\'s')
+        self.refused("workers.json", sweep_doc(BASE, points=[
+            {"pattern": "shared-vma", "workers": True,
+             "runs": [{"fault_per_wsec": 1.0}]}]),
+            'workers true is not a count of workers')
+        self.refused("pattern.json", sweep_doc(BASE, points=[
+            {"pattern": 7, "workers": 1,
+             "runs": [{"fault_per_wsec": 1.0}]}]), "no pattern")
+        self.refused("figure.json", sweep_doc(["fast", 1.0]),
+                     'fault_per_wsec "fast" is not a rate')
+        self.refused("negative.json", sweep_doc([-1.0, 1.0]),
+                     "fault_per_wsec -1.0 is not a rate")
+        self.refused("empty.json", "", "an empty file")
+        self.refused("100%.json", sweep_doc(["fast"]),
+                     'fault_per_wsec "fast" is not a rate')
+
+    def test_csv_files(self):
+        head = ",".join(runs.POINT_COLUMNS) + "\n"
+        row = "shared-vma,1,,1G,3,legacy,%s,1,2,1,,,,,,,,\n"
+        self.refused("empty.csv", "", "an empty file")
+        self.refused("blank.csv", "\n\n", "an empty file")
+        self.refused("nan.csv", head + row % "nan",
+                     'row 1: median "nan" is not a rate')
+        self.refused("inf.csv", head + row % "inf",
+                     'row 1: median "inf" is not a rate')
+        self.refused("big.csv", head + row % "1e999",
+                     'row 1: median "1e999" is not a rate')
+        self.refused("text.csv", head + row % "fast",
+                     'row 1: median "fast" is not a rate')
+        self.refused("nomedian.csv", head + row % "", "row 1: no median")
+        self.refused("short.csv", head + "shared-vma\n",
+                     "row 1: workers null is not a count of workers")
+        self.refused("workers.csv", head + row.replace(",1,", ",²,", 1) %
+                     "5", 'row 1: workers "\\u00b2" is not a count')
+        self.refused("metric.csv", head + row.replace("legacy", "best") %
+                     "5", 'metric "best" is not one of')
+        runs_head = ",".join(runs.RUN_COLUMNS) + "\n"
+        self.refused("r-runs.csv", runs_head + "shared-vma,1,,1G,1,,,,,,,,,,"
+                     "NaN,,,,,,\n", 'row 1: fault_per_wsec "NaN" is not '
+                     'a rate')
+
+    def test_a_directory_and_a_gnuplot_that_is_one(self):
+        rc, out, err = run_main("--compare", self.base, self.tmp.name)
+        self.assertEqual((rc, err), (1, "pft-sweep: cannot read %s: a "
+                                        "directory, not a sweep's file or "
+                                        "prefix\n" % self.tmp.name))
+        out = os.path.join(self.tmp.name, "cmp")
+        rc, text, err = run_main("--compare", self.base, self.base, "-o", out,
+                                 "--gnuplot=" + self.tmp.name)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("pft-sweep: gnuplot not found: no plot", err)
+        self.assertTrue(os.path.exists(out + ".json"))
+
+    def test_extreme_rates(self):
+        """1e-320 against 1e5, and rates near the largest float: no
+        traceback, gains that cannot be computed are null, and the JSON
+        written is strict."""
+        tiny = self.write("tiny.json", sweep_doc([1e-320, 2e-320, 3e-320]))
+        huge = self.write("huge.json", sweep_doc([1e308, 1.7e308, 1.79e308]))
+        norm = self.write("norm.json", sweep_doc([1e5, 1.1e5, 0.9e5]))
+        out = os.path.join(self.tmp.name, "cmp")
+        for a, b in ((tiny, norm), (norm, tiny), (tiny, huge), (huge, tiny),
+                     (huge, huge), (tiny, tiny)):
+            for fmt in ("plain", "json", "csv", "email"):
+                rc, text, err = run_main("--compare", a, b, "--format=" + fmt,
+                                         "--interval", "--no-plot")
+                self.assertEqual(rc, 0, err)
+                self.assertNotIn("Traceback", err)
+                self.assertNotIn("nan", text.lower())
+                self.assertNotIn("inf", text.lower())
+                if fmt == "json":
+                    strict_json(text)
+            rc, text, err = run_main("--compare", a, b, "-o", out,
+                                     "--no-plot", "-q", "--force")
+            self.assertEqual(rc, 0, err)
+            with open(out + ".json") as f:
+                strict_json(f.read())
+        rc, text, err = run_main("--compare", tiny, norm, "--format=json")
+        row = strict_json(text)["rows"][1]
+        self.assertEqual((row["sweep"], row["gain_pct"], row["p_value"]),
+                         (1, None, None))
 
 
 if __name__ == "__main__":

@@ -168,8 +168,8 @@ class ReadBack(unittest.TestCase):
         write_runs(bad, [("shared-vma", "two", "", [1.0])])
         with self.assertRaises(RuntimeError) as e:
             runs.load_sweep(bad, "x")
-        self.assertEqual(str(e.exception), "%s: a row lacks a number where "
-                         "one is due" % bad)
+        self.assertEqual(str(e.exception), "%s-runs.csv: row 1: workers "
+                         "\"two\" is not a count of workers" % bad)
 
 
 if __name__ == "__main__":
