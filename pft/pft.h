@@ -72,6 +72,7 @@ struct pft_given {
 struct pft_oom {
 	int64_t cgroup;
 	int64_t system;
+	bool shared; /* the memory cgroup holds other programs too */
 };
 
 struct pft_opts {
