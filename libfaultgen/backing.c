@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -187,6 +189,29 @@ static void sysv_unmap(char *addr, size_t len, int id)
 	shmdt(addr);
 }
 
+/* Whether process pid is gone: no such process, or a zombie (killed,
+ * not yet reaped). */
+static bool creator_gone(pid_t pid)
+{
+	char path[64], line[256];
+	const char *p;
+	FILE *f;
+	bool zombie = false;
+
+	if (kill(pid, 0) < 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f)) {
+		p = strrchr(line, ')');
+		zombie = p && p[1] == ' ' && p[2] == 'Z';
+	}
+	fclose(f);
+	return zombie;
+}
+
 /*
  * The segments of libfaultgen's key range that nobody attaches and whose
  * creator is gone: left by a run killed between shmget and IPC_RMID.
@@ -211,7 +236,7 @@ int fg_sysv_cleanup(void)
 		if (key < (key_t)FG_SHM_KEY_BASE ||
 		    key >= (key_t)(FG_SHM_KEY_BASE + FG_SHM_KEYS) ||
 		    ds.shm_nattch != 0 || ds.shm_cpid <= 0 ||
-		    kill(ds.shm_cpid, 0) == 0 || errno != ESRCH)
+		    !creator_gone(ds.shm_cpid))
 			continue;
 		if (shmctl(id, IPC_RMID, NULL) == 0)
 			removed++;
