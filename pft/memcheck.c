@@ -7,7 +7,9 @@
  * a measurement.  --force runs it anyway.  Available means both the
  * machine's MemAvailable and the room left under the limits of pft's
  * memory cgroup and its ancestors (cgroup v1 or v2): inside a group
- * smaller than -m, the run would start and be OOM-killed.
+ * smaller than -m, the run would start and be OOM-killed.  So would a
+ * run bound to nodes (--membind, or a cpuset's memory nodes) that hold
+ * less than -m: their free and reclaimable memory counts then.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -81,8 +83,101 @@ static bool cgroup_room(struct cgroup_room *best)
 	return best->file != NULL;
 }
 
+/* A "Node N KEY: V kB" line of node's meminfo, in bytes, or 0. */
+static uint64_t node_value(const char *path, int node, const char *key)
+{
+	char want[64];
+	int64_t kib;
+
+	snprintf(want, sizeof(want), "Node %d %s", node, key);
+	kib = pft_proc_number(path, want);
+	return kib > 0 ? (uint64_t)kib << 10 : 0;
+}
+
+/* What node could give: free, page cache but shmem, and reclaimable
+ * slab (an upper bound: the check refuses only what cannot be had). */
+static uint64_t node_room(int node)
+{
+	char path[128];
+	uint64_t file, shmem;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
+		 node);
+	file = node_value(path, node, "FilePages:");
+	shmem = node_value(path, node, "Shmem:");
+	return node_value(path, node, "MemFree:") +
+	       (file > shmem ? file - shmem : 0) +
+	       node_value(path, node, "SReclaimable:");
+}
+
+/*
+ * The nodes a run's pages may come from when that is not every node:
+ * --membind's (strict), else those of the cpuset pft runs in.  Fills
+ * nodes and says which ("the --membind nodes"); NULL for every node.
+ */
+static const char *bound_nodes(const struct pft_opts *o, unsigned long *nodes,
+			       size_t nbits)
+{
+	unsigned long all[PFT_NODE_WORDS];
+	const char *list = faultgen_attr_get_numa_nodes(o->attr);
+	bool fewer = false;
+
+	if (faultgen_numa_nodes(all, nbits) <= 0 ||
+	    faultgen_numa_allowed(nodes, nbits) <= 0)
+		return NULL;
+	if (faultgen_attr_get_numa(o->attr) == FAULTGEN_NUMA_BIND && list &&
+	    strcmp(list, "all") != 0) {
+		unsigned long bind[PFT_NODE_WORDS];
+
+		if (faultgen_parse_cpulist(list, bind, nbits) <= 0)
+			return NULL;
+		for (size_t i = 0; i < PFT_NODE_WORDS; i++)
+			nodes[i] &= bind[i];
+		return "the --membind nodes";
+	}
+	for (size_t i = 0; i < PFT_NODE_WORDS; i++)
+		fewer |= (all[i] & ~nodes[i]) != 0;
+	return fewer ? "the nodes of its cpuset" : NULL;
+}
+
+/* Whether the bound nodes can hold size; else why not, in buf. */
+static bool nodes_hold(const struct pft_opts *o, uint64_t size, char *buf,
+		       size_t len)
+{
+	unsigned long nodes[PFT_NODE_WORDS];
+	size_t nbits = PFT_MAX_NODES, used = 0;
+	const char *which = bound_nodes(o, nodes, nbits);
+	char each[256] = "";
+	uint64_t room = 0;
+
+	if (!which)
+		return true;
+	for (size_t n = 0; n < nbits; n++) {
+		uint64_t r;
+
+		if (!(nodes[n / (8 * sizeof(long))] >> (n % (8 * sizeof(long))) &
+		      1))
+			continue;
+		r = node_room((int)n);
+		room += r;
+		if (used < sizeof(each))
+			used += (size_t)snprintf(each + used,
+						 sizeof(each) - used,
+						 "%snode %zu: %.2f GiB",
+						 used ? ", " : "", n,
+						 (double)r / GIB);
+	}
+	if (size <= room)
+		return true;
+	snprintf(buf, len, "-m: %.2f GiB is more than the %.2f GiB %s have "
+		 "free or reclaimable (%s); --force runs it anyway",
+		 (double)size / GIB, (double)room / GIB, which, each);
+	return false;
+}
+
 int pft_check_memory(const struct pft_opts *o)
 {
+	char why[512];
 	uint64_t avail = mem_available();
 	uint64_t size = faultgen_attr_get_size(o->attr);
 	struct cgroup_room cg;
@@ -101,5 +196,7 @@ int pft_check_memory(const struct pft_opts *o)
 				(double)size / GIB, (double)cg.room / GIB,
 				cg.file, cg.dir, (double)cg.limit / MIB,
 				(double)cg.used / MIB);
+	if (!nodes_hold(o, size, why, sizeof(why)))
+		return pft_fail("%s", why);
 	return 0;
 }

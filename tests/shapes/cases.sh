@@ -417,6 +417,7 @@ shape_big_sparse() {
 	case_ci cgroup2-pftset c_cgroup2 pftset 128-140 1
 	case_ci cpuset-v2-pftset c_cpuset pftset 128-140 13 cgroup-v2 -a
 	case_ci cpuset-membind-outside c_refused 2 "node 0 is not allowed" pft --cpuset=pftset --membind=0 -t 1
+	case_ci membind-beyond-node c_refused 1 "the --membind nodes have free" pft --membind=1 -m 1200M -t 1
 	case_ci shmmni-named c_sysctl_refused kernel/shmmni 8 1 kernel.shmmni pft -M -S -n 16 --oversubscribe -m 16P
 	case_ci max-map-count-named c_sysctl_refused vm/max_map_count 400 1 vm.max_map_count pft -M -t 200 --oversubscribe -m 200P
 	case_full per-thread-vma-90 c_vmas 90
