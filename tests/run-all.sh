@@ -3,7 +3,8 @@
 # run-all.sh - every test the project has, the way CI runs them: make check
 # as root, as an unprivileged user, and confined to one CPU
 # (taskset -c 0, as distributions build), then make distcheck.
-# Run ./bootstrap.sh first (it installs the packages and builds).
+# Run ./bootstrap.sh --tests first (it installs the packages the tests
+# use, and builds).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
