@@ -1,19 +1,35 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bootstrap.sh - from a fresh clone on Debian to a built tree: installs the
-# missing build and test packages (with apt-get, as root or through sudo),
-# then runs autogen.sh, configure and make.  Extra arguments go to
-# configure.
+# missing packages (with apt-get, as root or through sudo), then runs
+# autogen.sh, configure and make.
+#
+#   ./bootstrap.sh [--tests] [CONFIGURE-ARGUMENT...]
+#
+# By default only what builds and runs pft and libfaultgen; with --tests
+# also what the tests use (tests/run-all.sh: Check, a JDK, clang,
+# valgrind, cppcheck, QEMU and a kernel for the machine shapes, ...).
+# The other arguments go to configure.
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -eu
 cd "$(dirname "$0")"
 
+tests=no
+if [ "${1:-}" = --tests ]; then
+	tests=yes
+	shift
+fi
+
+# configure requires libnuma; libcpuset is optional there, but pft reads
+# named cpusets with it.
 packages="build-essential autoconf automake libtool pkg-config
-libnuma-dev libcpuset-dev check mandoc python3 numactl util-linux procps
+libnuma-dev libcpuset-dev"
+test_packages="check mandoc python3 numactl util-linux procps
 openjdk-17-jdk-headless junit5 clang libclang-rt-14-dev cppcheck clang-tidy valgrind ruby
 gnuplot-nox linux-perf
 qemu-system-x86 linux-image-amd64 busybox-static xz-utils cpio"
+[ "$tests" = no ] || packages="$packages $test_packages"
 
 missing=
 for p in $packages; do
@@ -43,6 +59,12 @@ if [ -n "$missing" ]; then
 fi
 
 [ -x configure ] || ./autogen.sh >/dev/null
-[ -f Makefile ] && [ $# -eq 0 ] || ./configure -q "$@"
+if [ ! -f Makefile ] || [ $# -gt 0 ]; then
+	./configure -q "$@"
+elif [ -n "$missing" ]; then
+	# What configure found has changed (Check, a JDK, ...): again, with
+	# the arguments it was last given.
+	./config.status --recheck >/dev/null && ./config.status >/dev/null
+fi
 make -j"$(nproc)" -s
 echo "bootstrap: built; pft is pft/pft" >&2

@@ -786,16 +786,39 @@ struct faultgen_progress_1_0 {
 	unsigned int collapsed;
 };
 
+/*
+ * The symver attribute where the compiler has it (GCC 10 and later): a
+ * top-level .symver asm reaches the assembler only, so with link-time
+ * optimisation, where GCC assembles the LTO partitions, the version
+ * nodes are lost and the link fails ("invalid attempt to declare
+ * external version name as default").  The asm is kept for compilers
+ * without the attribute (clang 14 among them).
+ */
+#if defined(__has_attribute)
+#if __has_attribute(symver)
+#define FG_SYMVER_ATTR 1
+#endif
+#endif
+#ifdef FG_SYMVER_ATTR
+#define FG_SYMVER(name) __attribute__((symver(name)))
+#else
+#define FG_SYMVER(name)
+#endif
+
 FG_EXPORT int faultgen_run_collapse_progress_1_1(
 	const struct faultgen_run *run, unsigned int index,
-	struct faultgen_progress *p);
+	struct faultgen_progress *p)
+	FG_SYMVER("faultgen_run_collapse_progress@@LIBFAULTGEN_1.1");
 FG_EXPORT int faultgen_run_collapse_progress_1_0(
 	const struct faultgen_run *run, unsigned int index,
-	struct faultgen_progress_1_0 *p);
+	struct faultgen_progress_1_0 *p)
+	FG_SYMVER("faultgen_run_collapse_progress@LIBFAULTGEN_1.0");
+#ifndef FG_SYMVER_ATTR
 __asm__(".symver faultgen_run_collapse_progress_1_1,"
 	"faultgen_run_collapse_progress@@LIBFAULTGEN_1.1");
 __asm__(".symver faultgen_run_collapse_progress_1_0,"
 	"faultgen_run_collapse_progress@LIBFAULTGEN_1.0");
+#endif
 
 FG_EXPORT int faultgen_run_collapse_progress_1_1(
 	const struct faultgen_run *run, unsigned int index,

@@ -151,7 +151,7 @@ static void make_order(struct fg_collapse_state *st)
 /* The region, huge-page aligned, between PROT_NONE guards. */
 static int map_region(struct fg_collapse_state *st)
 {
-	char *at;
+	char *at = NULL;
 	void *p;
 	int ret = fg_reserve(st->len, st->hpage, &st->resv, &at);
 

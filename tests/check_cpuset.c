@@ -31,8 +31,13 @@
 #define HAVE_LIBCPUSET_VALUE 0
 #endif
 
-static char tree[PATH_MAX];
-static char v1[PATH_MAX + 8], v2[PATH_MAX + 8];
+/*
+ * A directory under $TMPDIR (make_tree fails cleanly beyond): paths made
+ * from it stay below the 4095 bytes snprintf is sure to write
+ * (-Wformat-truncation=2).
+ */
+static char tree[1024];
+static char v1[sizeof(tree) + 8], v2[sizeof(tree) + 8];
 
 static void put(const char *dir, const char *name, const char *file,
 		const char *text)
@@ -185,7 +190,8 @@ END_TEST
 /* Where a program moves itself: the first hierarchy that has the cpuset. */
 START_TEST(finds_the_directory_of_a_cpuset)
 {
-	char buf[512], want[512];
+	/* Room for the longest hierarchy and the names below. */
+	char buf[sizeof(v1) + 16], want[sizeof(v1) + 16];
 
 	snprintf(want, sizeof(want), "%s/pref/child", v1);
 	ck_assert_int_eq(fg_cpuset_dir("/pref/child", v1, v2, buf, sizeof(buf)),

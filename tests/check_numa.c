@@ -186,8 +186,12 @@ static void numa_maps_policy(void *addr, char *buf, size_t len)
 
 		if (strtoul(line, NULL, 16) != (uintptr_t)addr || !sp)
 			continue;
-		snprintf(buf, len, "%.*s", (int)strcspn(sp + 1, " \n"),
-			 sp + 1);
+		size_t k = strcspn(sp + 1, " \n");
+
+		if (k >= len)
+			k = len - 1; /* cut to buf */
+		memcpy(buf, sp + 1, k);
+		buf[k] = '\0';
 	}
 	fclose(f);
 }

@@ -22,8 +22,13 @@
 static const char *fail_setter; /* the setter that fails, by name */
 static int fail_code;
 
+/*
+ * The wrappers are global (the linker's --wrap binds to them by name), so
+ * each is declared before its definition.
+ */
 #define WRAP(name, ...)                                                       \
 	int __real_faultgen_attr_set_##name(__VA_ARGS__);                     \
+	int __wrap_faultgen_attr_set_##name(__VA_ARGS__);                     \
 	int __wrap_faultgen_attr_set_##name(__VA_ARGS__)
 #define FAIL_OR_CALL(name, ...)                                               \
 	do {                                                                  \

@@ -267,9 +267,15 @@ static void maps_over(char *lo, char *hi, char *buf, size_t len)
 		if (v[i].end <= (unsigned long)lo ||
 		    v[i].start >= (unsigned long)hi)
 			continue;
-		used += (size_t)snprintf(buf + used, len - used, "%lx-%lx %s;",
-					 v[i].start, v[i].end, v[i].perms);
-		ck_assert_uint_lt(used, len);
+		/* One VMA fits (its perms are 7 bytes at most), then buf. */
+		char one[2 * 16 + sizeof(v[i].perms) + 3];
+		int k = snprintf(one, sizeof(one), "%lx-%lx %s;", v[i].start,
+				 v[i].end, v[i].perms);
+
+		ck_assert_int_lt(k, (int)sizeof(one));
+		ck_assert_uint_lt(used + (size_t)k, len);
+		memcpy(buf + used, one, (size_t)k + 1);
+		used += (size_t)k;
 	}
 	free(v);
 }

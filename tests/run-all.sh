@@ -3,7 +3,8 @@
 # run-all.sh - every test the project has, the way CI runs them: make check
 # as root, as an unprivileged user, and confined to one CPU
 # (taskset -c 0, as distributions build), then make distcheck.
-# Run ./bootstrap.sh first (it installs the packages and builds).
+# Run ./bootstrap.sh --tests first (it installs the packages the tests
+# use, and builds).
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -u
@@ -124,6 +125,44 @@ packager_build() {
 	return $rc
 }
 
+# A distribution's build, out of tree: Debian's hardening flags with
+# link-time optimisation (-flto=auto -ffat-lto-objects, as Ubuntu,
+# Fedora, openSUSE and Arch build); every test program compiled with the
+# warnings packagers add and -Werror (the objects: an LTO link warns
+# about the library's and pft's code too); the ABI tests, pft-static and two
+# check suites (a library module's, and pft's, which --wrap links) run
+# on the LTO build; abi-static.sh again west of UTC (reproducible-builds
+# also builds at UTC-12 and UTC+14).  Only what those need is built and
+# linked (an LTO link is slow): CI's time is a budget.
+lto_build() {
+	src=/tmp/fg-lto-src
+	dir=/tmp/fg-lto-build
+	copy_tree "$src"
+	rm -rf "$dir" && mkdir -p "$dir"
+	(eval "$(DEB_BUILD_MAINT_OPTIONS='hardening=+all optimize=+lto' \
+		dpkg-buildflags --export=sh)" &&
+		case $CFLAGS in *-flto*) ;; *) false ;; esac &&
+		werror="$CFLAGS -Wall -Wextra -Wmissing-prototypes -Wformat-truncation=2 -Werror" &&
+		(cd "$src" && ./autogen.sh >/dev/null) &&
+		cd "$dir" && "$src/configure" -q --disable-jni &&
+		make -j"$jobs" -s -C libfaultgen >/dev/null &&
+		make -j"$jobs" -s -C pft >/dev/null &&
+		objs=$(for p in $(tests_of check_PROGRAMS "$dir"); do
+			echo "$p.o"; done) &&
+		make -j"$jobs" -s -C tests $objs CFLAGS="$werror" &&
+		make -j"$jobs" -s -C tests check \
+			check_PROGRAMS="check_cpuset check_pft_setup" \
+			TESTS="abi.sh abi-static.sh pft-static.sh check_cpuset check_pft_setup" &&
+		tally "$dir" &&
+		TZ=Etc/GMT+12 make -s -C tests check check_PROGRAMS= \
+			TESTS=abi-static.sh) >"$logdir/lto.out" 2>&1
+	rc=$?
+	# This run's test-suite.log (abi-static.sh's) replaced the first's.
+	tally "$dir"
+	[ $rc -eq 0 ] || { tail -n 30 "$logdir/lto.out" >&2; check_dump "$dir"; }
+	return $rc
+}
+
 # distcheck with optional parts left out ($1: configure flags), and the
 # tests those parts touch ($2): the whole suite already ran from the
 # tarball in the full distcheck.
@@ -222,6 +261,8 @@ step "make distcheck" distcheck
 step "make distcheck (--without-cpuset --disable-jni)" distcheck_without \
 	"--without-cpuset --disable-jni" "check_cpuset check_attr pretouch-jni.sh"
 step "packager build (hardening flags, reproducible)" packager_build
+step "LTO build out of tree (hardening flags, -Werror tests, TZ=Etc/GMT+12)" \
+	lto_build
 # gcc's sanitizers on every test but pft-sweep's: those drive pft through
 # Python, along paths the CLI tests take (CI's time is a budget).
 step "make check (gcc, ASan+UBSan; all but pft-sweep's)" check_sanitized gcc \

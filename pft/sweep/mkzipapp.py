@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # mkzipapp.py - builds pft-sweep, one executable file: a zipapp of the
-# pft_sweep package behind a "#!/usr/bin/env python3" line.
+# pft_sweep package behind a "#!PYTHON" line.
 #
-#   mkzipapp.py OUTPUT SRCDIR PREFIX FILE...
+#   mkzipapp.py OUTPUT PYTHON SRCDIR PREFIX FILE...
 #
+# PYTHON is the absolute path of the interpreter the installed command
+# runs under (configure's SWEEP_PYTHON, /usr/bin/python3 as a rule):
+# not "/usr/bin/env python3", which depends on the user's PATH and which
+# distributions reject for installed programs (rpmlint's
+# env-script-interpreter).
 # FILEs are paths under SRCDIR that begin with PREFIX, stored under
 # their names without it (sweep/pft_sweep/cli.py as pft_sweep/cli.py).
 # The archive is reproducible: entries sorted, stored uncompressed (no
@@ -19,7 +24,6 @@ import sys
 import time
 import zipfile
 
-SHEBANG = b"#!/usr/bin/env python3\n"
 # The archive's own __main__: python3 runs it when given the file.
 MAIN = b"""\
 import sys
@@ -47,9 +51,13 @@ def entry(name, date):
 
 
 def main(argv):
-    if len(argv) < 4:
-        sys.exit("usage: mkzipapp.py OUTPUT SRCDIR PREFIX FILE...")
-    out, srcdir, prefix, paths = argv[0], argv[1], argv[2], argv[3:]
+    if len(argv) < 5:
+        sys.exit("usage: mkzipapp.py OUTPUT PYTHON SRCDIR PREFIX FILE...")
+    out, python, srcdir, prefix = argv[:4]
+    paths = argv[4:]
+    if not os.path.isabs(python) or any(c.isspace() for c in python):
+        sys.exit("mkzipapp.py: %s: not an absolute path without spaces"
+                 % python)
     files = {"__main__.py": MAIN}
     for path in paths:
         if not path.startswith(prefix) or not path.endswith(".py"):
@@ -59,7 +67,7 @@ def main(argv):
             files[path[len(prefix):]] = f.read()
     date = timestamp()
     with open(out, "wb") as f:
-        f.write(SHEBANG)
+        f.write(b"#!" + python.encode() + b"\n")
         with zipfile.ZipFile(f, "w") as z:
             for name in sorted(files):
                 z.writestr(entry(name, date), files[name])
