@@ -80,6 +80,30 @@ static void sysv_cleanup(void)
 }
 
 /*
+ * Without /proc (a container or chroot that did not mount it) what needs
+ * it is refused, and what goes without it is said once: no step is
+ * skipped silently.
+ */
+static int check_proc(const struct pft_opts *o)
+{
+	if (access("/proc/self/maps", R_OK) == 0)
+		return 0;
+	if (o->numa_maps)
+		return pft_fail("-N: /proc is not mounted here: the node of "
+				"each page is read from /proc/self/numa_maps");
+	if (faultgen_attr_get_pattern(o->attr) == FAULTGEN_RO_COLLAPSE)
+		return pft_fail("--pattern=ro-collapse: /proc is not mounted "
+				"here: the collapse is read from "
+				"/proc/self/smaps and pagemap");
+	if (!o->force || o->json)
+		pft_msg("note: /proc is not mounted here: %s%s%s",
+			o->force ? "" : "no memory check before the run",
+			!o->force && o->json ? ", and " : "",
+			o->json ? "no kernel counters in --json" : "");
+	return 0;
+}
+
+/*
  * The steps before the run: each returns 0, or the status that ends pft
  * once it has said why.
  */
@@ -95,6 +119,9 @@ static int prepare(struct pft_opts *o, int argc, char **argv,
 	if (!stdout_open)
 		return pft_fail("standard output is closed: nowhere to write "
 				"the result");
+	ret = check_proc(o);
+	if (ret)
+		return ret;
 	a = o->attr;
 	cpuset = faultgen_attr_get_cpuset(a);
 	if (cpuset) {

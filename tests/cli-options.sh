@@ -217,6 +217,29 @@ else
 	fail "could not make a stale segment: $(cat "$tmp/stale.check")"
 fi
 
+# Without /proc (unmounted in a mount namespace of the test's own): what
+# needs it is refused in one line, and what goes without it says so.
+if [ "$(id -u)" -eq 0 ] && unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
+	unshare -m sh -c 'umount -l /proc && exec "$@"' sh "$PFT" -t 1 -m 4M \
+		>"$tmp/noproc.out" 2>"$tmp/noproc.err"
+	prc=$?
+	[ "$prc" -eq 0 ] && [ "$(count_results "$tmp/noproc.out")" -eq 1 ] &&
+		grep -qx 'pft: note: /proc is not mounted here: no memory check before the run' "$tmp/noproc.err" &&
+		ok || fail "without /proc: exit $prc: $(cat "$tmp/noproc.err")"
+	for args in "-N -t 1 -m 4M|-N: /proc is not mounted" \
+		"--pattern=ro-collapse -m 4M|--pattern=ro-collapse: /proc is not mounted"; do
+		# shellcheck disable=SC2086
+		unshare -m sh -c 'umount -l /proc && exec "$@"' sh "$PFT" ${args%%|*} \
+			>"$tmp/noproc.out" 2>"$tmp/noproc.err"
+		prc=$?
+		[ "$prc" -eq 1 ] && [ "$(wc -l <"$tmp/noproc.err")" -eq 1 ] &&
+			grep -q "^pft: ${args#*|}" "$tmp/noproc.err" && [ ! -s "$tmp/noproc.out" ] &&
+			ok || fail "without /proc, ${args%%|*}: exit $prc: $(cat "$tmp/noproc.err")"
+	done
+else
+	echo "$test_name: not tried without /proc (needs root and unshare -m)" >&2
+fi
+
 # Workers that cannot be started for the limit on processes: the message
 # names the limit and its value.  The limit does not bind root; the user's
 # other tasks count too, so a run that got through after some of them
