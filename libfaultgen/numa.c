@@ -207,7 +207,7 @@ int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len)
 /*
  * Worker-local: the worker, placed on its CPU and before the start gate,
  * binds its own slice to the node of that CPU (the kernel's answer,
- * getcpu).  On a shared VMA, slices bound to different nodes split the
+ * getcpu); on a node it cannot bind to, its slice is allocated locally.  On a shared VMA, slices bound to different nodes split the
  * VMA (as mlock of a slice does); those bound to the same node merge
  * back.  System calls only: forked workers call it.
  */
@@ -223,9 +223,15 @@ int fg_numa_worker(const struct faultgen_run *run, char *addr, size_t len)
 	if (node >= MAX_REPORT_NODES)
 		return -ERANGE;
 	fg_bit_set(mask, node);
-	if (bind_range(addr, len, MPOL_BIND, mask, node + 1) < 0)
+	if (bind_range(addr, len, MPOL_BIND, mask, node + 1) == 0)
+		return 0;
+	if (errno != EINVAL)
 		return -errno;
-	return 0;
+	/* A node without memory (CPU-only), or outside the cpuset's memory
+	 * nodes: local allocation, which the kernel serves from the
+	 * nearest node with memory that is allowed, as its own local
+	 * policy does. */
+	return bind_range(addr, len, MPOL_PREFERRED, NULL, 0) < 0 ? -errno : 0;
 }
 
 /* Nodes a per-node page count has (node ids beyond: in the last). */

@@ -282,7 +282,7 @@ step "cppcheck and clang-tidy" static_analysis
 shapes_ci() {
 	# shellcheck disable=SC2086
 	SHAPES_BUDGET=${SHAPES_BUDGET:-480} top_srcdir=$top top_builddir=$top \
-		sh "$top/tests/shapes/run.sh" --set=ci ${SHAPES_CI:-epyc-9634 big-sparse}
+		sh "$top/tests/shapes/run.sh" --set=ci ${SHAPES_CI:-epyc-9634 big-sparse memoryless}
 	rc=$?
 	[ $rc -eq 77 ] && echo "run-all: shapes: SKIP, no shape booted" >&2
 	[ $rc -eq 0 ] || [ $rc -eq 77 ]

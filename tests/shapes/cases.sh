@@ -442,3 +442,13 @@ shape_one_cpu() {
 	case_ci legacy-threads c_legacy 1 -t 4 -m 4M
 	case_full legacy-processes c_legacy 1 -n 4 -m 4M
 }
+
+# Two nodes, the second with CPUs and no memory (a CPU-only node): a
+# worker there gets its slice from the node with memory, as the kernel's
+# local policy does, instead of failing.
+shape_memoryless() {
+	case_ci topology c_topology 4 2 2 1 2
+	case_ci worker-local-cpu-only-node c_cpus 0,2 2 -t 2 -a --numa=worker-local
+	case_ci worker-local-procs c_cpus 2-3 2 -n 2 -a --numa=worker-local
+	case_ci membind-cpu-only-node c_refused 2 "--membind" pft --membind=1 -t 1
+}

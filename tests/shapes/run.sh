@@ -6,7 +6,8 @@
 #
 #   run.sh [--set=ci|full] [--out=DIR] [SHAPE...]
 #
-# Shapes: epyc-9634 two-sockets big-sparse one-cpu (default: all).
+# Shapes: epyc-9634 two-sockets big-sparse one-cpu memoryless (default:
+# all).
 # --set=ci runs the cases marked for CI (see cases.sh), full all of them.
 # Environment: top_srcdir, top_builddir (default: this tree), QEMU (the
 # binary), SHAPES_KERNEL (a bzImage; default the newest /boot/vmlinuz-*),
@@ -44,7 +45,7 @@ for arg; do
 	*) shapes="$shapes $arg" ;;
 	esac
 done
-[ -n "$shapes" ] || shapes="epyc-9634 two-sockets big-sparse one-cpu"
+[ -n "$shapes" ] || shapes="epyc-9634 two-sockets big-sparse one-cpu memoryless"
 qemu=${QEMU:-qemu-system-x86_64}
 shape_timeout=${SHAPES_TIMEOUT:-2400}
 budget=${SHAPES_BUDGET:-0}
@@ -71,6 +72,7 @@ row() {
 # every vCPU: with 160 vCPUs on a busy 2-CPU host that stalls the boot
 # for good.
 shape_def() {
+	memless=0
 	case $1 in
 	epyc-9634) mem=1024 smp=84,sockets=12,cores=7,threads=1 nodes=0 \
 		model=EPYC ;;
@@ -79,21 +81,30 @@ shape_def() {
 	big-sparse) mem=2048 smp=160,sockets=2,cores=40,threads=2 nodes=2 \
 		model=Skylake-Server ;;
 	one-cpu) mem=512 smp=1 nodes=0 model=EPYC ;;
+	memoryless) mem=512 smp=4,sockets=2,cores=2,threads=1 nodes=2 \
+		memless=1 model=EPYC ;;
 	*) return 1 ;;
 	esac
 }
 
-# QEMU's NUMA options: $nodes nodes, equal memory, consecutive CPUs.
+# QEMU's NUMA options: $nodes nodes, equal memory, consecutive CPUs; with
+# memless=1 the last node has CPUs and no memory (a CPU-only node).
 numa_args() {
 	[ "$nodes" -gt 0 ] || return 0
 	cpus=${smp%%,*}
 	per=$((cpus / nodes))
+	with_mem=$((nodes - ${memless:-0}))
 	i=0
 	while [ $i -lt "$nodes" ]; do
-		printf ' -object memory-backend-ram,id=m%d,size=%dM' $i \
-			$((mem / nodes))
-		printf ' -numa node,nodeid=%d,cpus=%d-%d,memdev=m%d' $i \
-			$((i * per)) $(((i + 1) * per - 1)) $i
+		if [ $i -lt "$with_mem" ]; then
+			printf ' -object memory-backend-ram,id=m%d,size=%dM' $i \
+				$((mem / with_mem))
+			printf ' -numa node,nodeid=%d,cpus=%d-%d,memdev=m%d' \
+				$i $((i * per)) $(((i + 1) * per - 1)) $i
+		else
+			printf ' -numa node,nodeid=%d,cpus=%d-%d' $i \
+				$((i * per)) $(((i + 1) * per - 1))
+		fi
 		i=$((i + 1))
 	done
 }
