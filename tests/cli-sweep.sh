@@ -298,7 +298,10 @@ setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$tmp/kill.pid" "$sweep" \
 	-o "$tmp/k9" --no-plot >"$tmp/kill.out" 2>"$tmp/kill.err" &
 bg=$!
 i=0
-while ! grep -q 'run 3 of 5' "$tmp/kill.err" 2>/dev/null && [ $i -lt 1000 ]; do
+# (until the third run starts, however slow the machine: the sweep ends
+# by itself after its fifth run, so this wait ends too)
+while ! grep -q 'run 3 of 5' "$tmp/kill.err" 2>/dev/null &&
+	kill -0 "$bg" 2>/dev/null && [ $i -lt 30000 ]; do
 	sleep 0.01
 	i=$((i + 1))
 done
@@ -315,6 +318,13 @@ if [ "$rc" -ne 137 ] || [ "$rows" -lt 2 ] || [ -e "$tmp/k9.csv" ] ||
 else
 	ok
 fi
+# Killed processes take a moment to be gone (the kernel tears down their
+# memory): waited for, up to 5 s, before anything counts as left.
+i=0
+while [ -n "$(session_procs "$sid")" ] && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
 check_no_leftovers "$sid" "SIGKILL"
 
 # The output is checked before the first run: a directory that takes no
@@ -327,13 +337,12 @@ else
 	ro=$tmp/ro
 fi
 if ! (: >"$ro/pft-sweep-probe") 2>/dev/null; then
-	start=$(date +%s)
+	# (one line: no "run N of M" line, so no run started)
 	run_sweep ro -m 4M --duration=5 -r 5 -p shared-vma -w 1 \
 		-o "$ro/pft-sweep-test" --no-plot
 	if [ "$rc" -ne 1 ] || [ -s "$tmp/ro.out" ] ||
 		[ "$(wc -l <"$tmp/ro.err")" -ne 1 ] ||
-		! grep -q "^pft-sweep: cannot write the output in $ro: " "$tmp/ro.err" ||
-		[ $(($(date +%s) - start)) -gt 4 ]; then
+		! grep -q "^pft-sweep: cannot write the output in $ro: " "$tmp/ro.err"; then
 		fail "-o in $ro: exit $rc, $(cat "$tmp/ro.err")"
 	else
 		ok
@@ -362,12 +371,10 @@ else
 fi
 
 # The points are bounded before they are planned.
-start=$(date +%s)
 run_sweep many -w 1-1000000 --dry-run -m 4M
 if [ "$rc" -ne 2 ] || [ -s "$tmp/many.out" ] ||
-	! grep -q "asks for 1000000 worker counts or more: a sweep takes 10000 points at most" "$tmp/many.err" ||
-	[ $(($(date +%s) - start)) -gt 10 ]; then
-	fail "-w 1-1000000 --dry-run: exit $rc in $(($(date +%s) - start)) s, $(head -c 300 "$tmp/many.err")"
+	! grep -q "asks for 1000000 worker counts or more: a sweep takes 10000 points at most" "$tmp/many.err"; then
+	fail "-w 1-1000000 --dry-run: exit $rc, $(head -c 300 "$tmp/many.err")"
 else
 	ok
 fi

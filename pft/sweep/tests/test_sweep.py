@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import tempfile
-import time
 import unittest
 
 from pft_sweep import cli
@@ -173,10 +172,8 @@ class Sweep(unittest.TestCase):
         self.assertIn("a directory; give a prefix", err)
 
     def test_points_bounded_before_the_plan(self):
-        start = time.monotonic()
         rc, out, err = run_main("--pft=" + self.pft, "-w", "1-1000000",
                                 "--dry-run")
-        self.assertLess(time.monotonic() - start, 10)
         self.assertEqual((rc, out), (2, ""))
         self.assertIn("'1-1000000' asks for 1000000 worker counts or more: a "
                       "sweep takes 10000 points at most", err)
