@@ -211,9 +211,10 @@ done
 run_lkp pretouch mode=pretouch test_memory_size=4M iterations=2 &&
 	check_modes pretouch 2 -
 
-# The job files use the run script's parameters only.
+# The job files, and the small ones the README runs, use the run
+# script's parameters only.
 params=$(sed -n 's/^# - //p' "$contrib/programs/pft/run" | tr '\n' ' ')
-for job in "$contrib"/jobs/*.yaml; do
+for job in "$contrib"/jobs/*.yaml "$contrib"/small/*.yaml; do
 	if ! out=$(ruby -ryaml -e '
 		job = YAML.load_file(ARGV[0])
 		params = ARGV[1].split
