@@ -43,9 +43,21 @@ if ruby "$parse" <"$tmp/badsum.in" >/dev/null 2>&1; then
 else
 	ok
 fi
-# Nothing readable is an error, not empty stats.
-if printf 'Clients: 2\nIteration: 1\n' | ruby "$parse" >/dev/null 2>&1; then
-	fail "parse accepted output with no result"
+# No result line at all: empty stats and exit 0, as lkp-tests' own pft
+# parse gives (its run-stats then marks the run incomplete); on an empty
+# log and on iterations that printed nothing.
+for input in '' 'Clients: 2\nIteration: 1\n'; do
+	if ! printf "$input" | ruby "$parse" >"$tmp/none.out" 2>/dev/null; then
+		fail "parse of no result lines ($input) exited non-zero"
+	elif [ -s "$tmp/none.out" ]; then
+		fail "parse of no result lines ($input) printed stats: $(cat "$tmp/none.out")"
+	else
+		ok
+	fi
+done
+# A JSON line it cannot read is still an error.
+if printf '{"schema":"pft-run/1"\n' | ruby "$parse" >/dev/null 2>&1; then
+	fail "parse accepted an unreadable JSON line"
 else
 	ok
 fi
@@ -199,9 +211,10 @@ done
 run_lkp pretouch mode=pretouch test_memory_size=4M iterations=2 &&
 	check_modes pretouch 2 -
 
-# The job files use the run script's parameters only.
+# The job files, and the small ones the README runs, use the run
+# script's parameters only.
 params=$(sed -n 's/^# - //p' "$contrib/programs/pft/run" | tr '\n' ' ')
-for job in "$contrib"/jobs/*.yaml; do
+for job in "$contrib"/jobs/*.yaml "$contrib"/small/*.yaml; do
 	if ! out=$(ruby -ryaml -e '
 		job = YAML.load_file(ARGV[0])
 		params = ARGV[1].split
