@@ -176,7 +176,7 @@ int pft_parse_count(const char *opt, const char *s, unsigned long min,
 static int parse_uint(const char *opt, const char *s, unsigned int min,
 		      unsigned int max, unsigned int *val)
 {
-	unsigned long v;
+	unsigned long v = 0;
 	int ret = pft_parse_count(opt, s, min, max, &v);
 
 	if (!ret)
@@ -271,7 +271,7 @@ struct pft_option {
 static int opt_size(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	uint64_t size;
+	uint64_t size = 0;
 	int ret = parse_size(opt->name, s, &size);
 
 	if (ret)
@@ -288,7 +288,7 @@ static int opt_workers(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
 	enum faultgen_workers kind = (enum faultgen_workers)opt->val;
-	unsigned int n;
+	unsigned int n = 0;
 	int ret;
 
 	if (o->given[FAULTGEN_SETTING_WORKERS].opt &&
@@ -335,7 +335,7 @@ static int opt_touch_flag(struct pft_opts *o, const struct pft_option *opt,
 static int opt_touch(struct pft_opts *o, const struct pft_option *opt,
 		     const char *s)
 {
-	int touch, ret = pft_keyword(opt->name, s, pft_touches, &touch);
+	int touch = 0, ret = pft_keyword(opt->name, s, pft_touches, &touch);
 
 	return ret ? ret :
 		     set_touch(o, opt->name, s, (enum faultgen_touch)touch);
@@ -393,7 +393,7 @@ static int opt_cachelines(struct pft_opts *o, const struct pft_option *opt,
 		          const char *s)
 {
 	long line = (long)faultgen_cacheline_size();
-	unsigned int n;
+	unsigned int n = 0;
 	char why[128];
 	int ret = parse_uint(opt->name, s, 1, 1u << 20, &n);
 
@@ -474,7 +474,7 @@ static int opt_multimap(struct pft_opts *o, const struct pft_option *opt,
 static int opt_pattern(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
-	enum faultgen_pattern p;
+	enum faultgen_pattern p = FAULTGEN_SHARED_VMA;
 	int ret = pft_pattern_keyword(opt->name, s, &p);
 
 	return ret ? ret :
@@ -535,7 +535,7 @@ static int opt_numa_policy(struct pft_opts *o, const struct pft_option *opt,
 static int opt_numa(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
-	int numa, ret;
+	int numa = 0, ret;
 
 	if (!strcmp(s, "bind") || !strcmp(s, "interleave") ||
 	    !strcmp(s, "preferred"))
@@ -550,7 +550,7 @@ static int opt_numa(struct pft_opts *o, const struct pft_option *opt,
 static int opt_duration(struct pft_opts *o, const struct pft_option *opt,
 		        const char *s)
 {
-	double v;
+	double v = 0;
 	int ret;
 
 	if (faultgen_attr_get_rounds(o->attr))
@@ -567,7 +567,7 @@ static int opt_duration(struct pft_opts *o, const struct pft_option *opt,
 static int opt_rounds(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
 {
-	unsigned int n;
+	unsigned int n = 0;
 	int ret;
 
 	if (faultgen_attr_get_duration(o->attr) > 0)
@@ -586,7 +586,7 @@ static int opt_zap(struct pft_opts *o, const struct pft_option *opt,
 		   const char *s)
 {
 	double seconds = faultgen_attr_get_duration(o->attr);
-	int zap, ret = pft_keyword(opt->name, s, pft_zaps, &zap);
+	int zap = 0, ret = pft_keyword(opt->name, s, pft_zaps, &zap);
 
 	if (ret)
 		return ret;
@@ -603,7 +603,7 @@ static int opt_zap(struct pft_opts *o, const struct pft_option *opt,
 static int opt_warmup(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
 {
-	unsigned int n;
+	unsigned int n = 0;
 	int ret = parse_uint(opt->name, s, 0, FAULTGEN_MAX_WARMUP, &n);
 
 	return ret ? ret :
@@ -671,7 +671,7 @@ static int opt_keyword(struct pft_opts *o, const struct pft_option *opt,
 	for (size_t i = 0;
 	     i < sizeof(keyword_options) / sizeof(keyword_options[0]); i++) {
 		const struct pft_keyword_option *k = &keyword_options[i];
-		int val, ret;
+		int val = 0, ret;
 
 		if (k->code != opt->code)
 			continue;
@@ -685,7 +685,7 @@ static int opt_keyword(struct pft_opts *o, const struct pft_option *opt,
 static int opt_timeout(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
-	double v;
+	double v = 0;
 	int ret = parse_seconds(opt->name, s, false, &v);
 
 	return ret ? ret :
@@ -698,7 +698,7 @@ static int opt_timeout(struct pft_opts *o, const struct pft_option *opt,
 static int opt_chunk(struct pft_opts *o, const struct pft_option *opt,
 		     const char *s)
 {
-	uint64_t chunk;
+	uint64_t chunk = 0;
 	char why[128];
 
 	if (faultgen_parse_size(s, &chunk))
@@ -717,7 +717,7 @@ static int opt_jdk(struct pft_opts *o, const struct pft_option *opt,
 		   const char *s)
 {
 	enum faultgen_jvm_gc gc;
-	unsigned int jdk, was;
+	unsigned int jdk = 0, was;
 	int ret = parse_uint(opt->name, s, 8, FAULTGEN_MAX_JDK, &jdk);
 
 	if (ret)
@@ -732,7 +732,7 @@ static int opt_gc(struct pft_opts *o, const struct pft_option *opt,
 {
 	enum faultgen_jvm_gc was;
 	unsigned int jdk;
-	int gc, ret = pft_keyword(opt->name, s, pft_gcs, &gc);
+	int gc = 0, ret = pft_keyword(opt->name, s, pft_gcs, &gc);
 
 	if (ret)
 		return ret;

@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,7 +38,7 @@ static int64_t cgroup_oom_kills(char *dir, size_t len)
  * supervisor, seen from the run child) or a child of this process. */
 static bool pfts(long pid)
 {
-	char path[64], line[512], *p;
+	char path[64], line[512], *p, *end;
 	long ppid;
 
 	if (pid == (long)getpid() || pid == (long)getppid())
@@ -45,9 +46,12 @@ static bool pfts(long pid)
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	if (pft_read_line(path, line, sizeof(line)) < 0)
 		return true; /* gone: nobody's */
+	/* "pid (comm) state ppid ...": the comm may hold anything. */
 	p = strrchr(line, ')');
-	return p && sscanf(p + 1, " %*c %ld", &ppid) == 1 &&
-	       ppid == (long)getpid();
+	if (!p || strlen(p) < 4)
+		return false;
+	ppid = strtol(p + 4, &end, 10);
+	return end != p + 4 && ppid == (long)getpid();
 }
 
 /*
@@ -56,7 +60,7 @@ static bool pfts(long pid)
  */
 static bool others_in(const char *dir, int depth)
 {
-	char path[4200];
+	char path[4200], line[64], *end;
 	struct dirent *e;
 	bool others = false;
 	FILE *f;
@@ -67,8 +71,10 @@ static bool others_in(const char *dir, int depth)
 	f = fopen(path, "re");
 	if (!f)
 		return true; /* cannot tell: shared, to claim nothing */
-	while (!others && fscanf(f, "%ld", &pid) == 1)
-		others = !pfts(pid);
+	while (!others && fgets(line, sizeof(line), f)) {
+		pid = strtol(line, &end, 10);
+		others = end != line && !pfts(pid);
+	}
 	fclose(f);
 	if (others || depth == 0 || !(d = opendir(dir)))
 		return others;

@@ -1163,11 +1163,21 @@ static int own_segments_in_range(void)
 	int n = 0;
 
 	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lld %*d %*o %*u %lld", &key, &cpid) == 2 &&
-		    key >= 0x70660000LL && key <= 0x7066ffffLL &&
+	/* key shmid perms size cpid: the first and the fifth field */
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+
+		key = strtoll(p, &end, 10);
+		if (end == p)
+			continue;
+		for (int i = 0; i < 4; i++) {
+			p = end;
+			cpid = strtoll(p, &end, 10);
+		}
+		if (end != p && key >= 0x70660000LL && key <= 0x7066ffffLL &&
 		    cpid == getpid())
 			n++;
+	}
 	fclose(f);
 	return n;
 }
