@@ -59,6 +59,8 @@ enum long_only {
 	OPT_FORCE,
 	OPT_OVERSUBSCRIBE,
 	OPT_LIST_PATTERNS,
+	OPT_BACKING,
+	OPT_SHARE,
 };
 
 static const struct option long_options[] = {
@@ -107,6 +109,8 @@ static const struct option long_options[] = {
 	{ "gc", required_argument, NULL, OPT_GC },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
+	{ "backing", required_argument, NULL, OPT_BACKING },
+	{ "share", no_argument, NULL, OPT_SHARE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -359,6 +363,17 @@ static int opt_backing(struct pft_opts *o, const struct pft_option *opt,
 {
 	(void)s;
 	return set_backing(o, opt->name, (enum faultgen_backing)opt->val);
+}
+
+/* --backing=NAME: the kind of memory by its name. */
+static int opt_backing_name(struct pft_opts *o, const struct pft_option *opt,
+			    const char *s)
+{
+	int val = 0;
+	int ret = pft_keyword(opt->name, s, pft_backings, &val);
+
+	return ret ? ret :
+		     set_backing(o, opt->name, (enum faultgen_backing)val);
 }
 
 /* -L: SysV memory, locked; the backing is -L's too. */
@@ -809,6 +824,9 @@ static const struct pft_option options[] = {
 	OPT_VAL('Z', "-Z", FAULTGEN_SETTING_BACKING, opt_backing,
 		FAULTGEN_BACKING_DEVZERO),
 	OPT(OPT_PATTERN, "--pattern", FAULTGEN_SETTING_PATTERN, opt_pattern),
+	OPT(OPT_BACKING, "--backing", FAULTGEN_SETTING_BACKING, opt_backing_name),
+	SWITCH(OPT_SHARE, "--share", FAULTGEN_SETTING_SHARE,
+	       faultgen_attr_set_share),
 	OPT(OPT_CPUS, "--cpus", FAULTGEN_SETTING_CPUS, opt_cpus),
 	OPT(OPT_CPUSET, "--cpuset", FAULTGEN_SETTING_CPUSET, opt_cpuset),
 	OPT(OPT_TOUCH, "--touch", FAULTGEN_SETTING_TOUCH, opt_touch),
