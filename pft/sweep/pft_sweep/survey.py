@@ -219,8 +219,9 @@ class Snapshots:
     """Periodic views of the surveyed processes: their VMAs (maps, and
     smaps now and then), their threads' names and fault counters."""
 
-    def __init__(self, root, follow=True):
+    def __init__(self, root, follow=True, attached=False):
         self.root = root
+        self.attached = attached
         self.follow = follow
         self.count = 0
         self.vmas = {}          # pid -> {(start, end): vma dict, last seen}
@@ -264,8 +265,13 @@ class Snapshots:
             for t in tids:
                 st = parse_stat(read("/proc/%d/task/%s/stat" % (pid, t)) or "")
                 if st and st[1] != "Z":
+                    old = self.threads.get(int(t))
+                    # Attached: count from the first snapshot on.
+                    base = (old["base"] if old else
+                            (st[2] + st[3] if self.attached else 0))
                     self.threads[int(t)] = {"pid": pid, "name": st[0],
-                                            "minflt": st[2], "majflt": st[3]}
+                                            "minflt": st[2], "majflt": st[3],
+                                            "base": base}
 
 
 # ---- joining faults to VMAs -----------------------------------------------
@@ -623,7 +629,8 @@ def add_kernel_side(doc, snaps):
     hidden = doc.get("kernel_minus_perf") or 0
     out = []
     for tid, k in snaps.threads.items():
-        extra = k["minflt"] + k["majflt"] - seen.get(tid, 0)
+        extra = k["minflt"] + k["majflt"] - k.get("base", 0) - \
+            seen.get(tid, 0)
         if extra > max(8, hidden / 100):
             out.append({"tid": tid, "pid": k["pid"], "name": k["name"],
                         "kernel_side_faults": extra})
@@ -701,9 +708,14 @@ class Perf:
             os.close(ackfd)
 
     def failure(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+            return "perf record did not start recording in 30 s"
         self.err.seek(0)
         text = first_line(self.err.read())
-        return "perf record failed%s" % (": " + text if text else "")
+        return "perf record failed (exit status %d)%s" % (
+            self.proc.returncode, ": " + text if text else "")
 
     def open_ctl(self, ctl):
         deadline = time.monotonic() + 30
@@ -717,18 +729,24 @@ class Perf:
             time.sleep(0.005)
 
     def wait_ack(self, fd):
+        # Until perf opens its end, the FIFO reads as empty (EOF).
         deadline = time.monotonic() + 30
         got = b""
         while b"ack" not in got:
             r, _, _ = select.select([fd], [], [], 0.05)
+            data = b""
             if r:
                 try:
-                    got += os.read(fd, 64)
+                    data = os.read(fd, 64)
                 except BlockingIOError:
                     pass
-            elif self.proc.poll() is not None or \
-                    time.monotonic() > deadline:
+            got += data
+            if b"ack" in got:
+                break
+            if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise SurveyError(self.failure())
+            if not data:
+                time.sleep(0.005)
 
     def stop(self, wait_s=5):
         """perf ends by itself when its process is gone; else SIGINT."""
@@ -837,7 +855,7 @@ def run_program(c, perf, tmp):
 
 def attach(c, perf, tmp):
     check_pid(c.pid)
-    snaps = Snapshots(c.pid, follow=not c.no_follow)
+    snaps = Snapshots(c.pid, follow=not c.no_follow, attached=True)
     p = Perf(perf, tmp, c.pid, c.period)
     snaps.take(smaps=True)
     start = dict(snaps.procs)
