@@ -324,32 +324,68 @@ def mmap_vmas(mmaps):
 
 
 class VmaIndex:
-    """Looks addresses up among one process's VMAs: those of the
-    snapshots first (the latest view of a range wins), then the MMAP
-    records."""
+    """Looks a fault's address up among one process's VMAs: of the
+    snapshots' VMAs that hold it, the one seen nearest the fault's time
+    (the same range can belong to different VMAs over a run: two buffers
+    merged into one, then one of them unmapped); then the MMAP records
+    for ranges no snapshot saw."""
+
+    BLOCK = 1 << 21
 
     def __init__(self, snap_vmas, mmap_list):
-        self.vmas = []
-        taken = []
-        for v in sorted(snap_vmas, key=lambda v: -v.get("last_ns", 0)):
-            if any(v["start"] < e and s < v["end"] for s, e in taken):
-                continue
+        self.snap = []
+        for v in snap_vmas:
             v = dict(v)
             v.setdefault("source", "/proc/PID/maps")
-            self.vmas.append(v)
-            taken.append((v["start"], v["end"]))
+            self.snap.append(v)
+        taken = sorted((v["start"], v["end"]) for v in self.snap)
+        self.records = []
         for v in mmap_vmas(mmap_list):
             if any(v["start"] < e and s < v["end"] for s, e in taken):
                 continue
-            self.vmas.append(v)
-        self.vmas.sort(key=lambda v: v["start"])
+            self.records.append(v)
+        self.vmas = sorted(self.snap + self.records,
+                           key=lambda v: (v["start"], v["end"]))
         self.starts = [v["start"] for v in self.vmas]
+        self.maxlen = max((v["end"] - v["start"] for v in self.vmas),
+                          default=0)
+        self.blocks = {}
 
-    def find(self, addr):
-        i = bisect.bisect_right(self.starts, addr) - 1
-        if i >= 0 and addr < self.vmas[i]["end"]:
-            return self.vmas[i]
-        return None
+    def candidates(self, addr):
+        b = addr // self.BLOCK
+        c = self.blocks.get(b)
+        if c is None:
+            lo, hi = b * self.BLOCK, (b + 1) * self.BLOCK
+            i = bisect.bisect_left(self.starts, hi)
+            c = []
+            while i > 0:
+                i -= 1
+                v = self.vmas[i]
+                if v["start"] < lo - self.maxlen:
+                    break
+                if v["end"] > lo:
+                    c.append(v)
+            self.blocks[b] = c
+        return c
+
+    def find(self, addr, t=None):
+        best, dist = None, None
+        for v in self.candidates(addr):
+            if not v["start"] <= addr < v["end"]:
+                continue
+            if "last_ns" not in v:
+                d = float("inf")        # an MMAP record: a last resort
+            elif t is None:
+                d = -v["last_ns"]
+            elif t < v.get("first_ns", v["last_ns"]):
+                d = v.get("first_ns", v["last_ns"]) - t
+            elif t > v["last_ns"]:
+                d = t - v["last_ns"]
+            else:
+                d = 0
+            if dist is None or d < dist:
+                best, dist = v, d
+        return best
 
 
 def median(vals):
@@ -403,7 +439,7 @@ def analyse(rec, snaps, kernel, period, followed):
         if pid in rec.execs and t < rec.execs[pid]:
             before_exec += per
             continue
-        v = index[pid].find(addr) if pid in index else None
+        v = index[pid].find(addr, t) if pid in index else None
         if v is None:
             unknown += per
             continue
@@ -520,7 +556,9 @@ def verdict(doc):
     big = (doc.get("resident") or [None])[0]
     grown = big is not None and big["grown"] >= MiB and \
         big["user_faults"] * PAGE < big["grown"] / 2
-    if not (grown and hidden > 0):
+    if not (grown and hidden * PAGE >= big["grown"] / 4 or
+            grown and hidden * 2 * MiB >= big["grown"] / 4 and
+            big.get("huge_bytes")):
         big = None
     populate = big is not None or \
         (kfaults > 0 and hidden > kfaults / 2 and hidden >= 512)
@@ -550,14 +588,21 @@ def verdict(doc):
         return "no page faults seen", None
     top = vmas[0]
     share = round(100 * top["faults"] / total)
+    # The workers: threads with at least 1% of the VMA's faults (a main
+    # thread that wrote an allocation's header is not one).
+    workers = [t for t in top["top_threads"]
+               if t["faults"] * 100 >= top["faults"]] or \
+        top["top_threads"][:1]
+    others = top["threads"] - len(workers)
     names = ", ".join(thread_label(t, top["top_threads"])
-                      for t in top["top_threads"][:TOP_THREADS])
-    if len(top["top_threads"]) > TOP_THREADS:
+                      for t in workers[:TOP_THREADS])
+    if len(workers) > TOP_THREADS:
         names += ", ..."
-    line = "%d%% of faults on one %s %s VMA from %d thread%s (%s), up to " \
+    line = "%d%% of faults on one %s %s VMA from %d thread%s (%s)%s, up to " \
         "%d at once" % (share, human(top["size"]), top["backing"],
-                        top["threads"], "" if top["threads"] == 1 else "s",
-                        names, top["concurrency_max"])
+                        len(workers), "" if len(workers) == 1 else "s",
+                        names, " and %d more with under 1%% of them" % others
+                        if others else "", top["concurrency_max"])
     thp = " --thp=always" if top["thp"] and top["thp"]["huge_bytes"] else ""
     # Several processes faulting VMAs of the same size and kind: each
     # its own VMA (pft -n).
@@ -585,11 +630,11 @@ def verdict(doc):
                               for v in peers))
             return line, "pft -M -t %d -m %s%s" % (
                 n, size_arg(top["size"] * n), thp)
-    if top["threads"] > 1:
+    if len(workers) > 1:
         line += ": the shared-VMA pattern"
     else:
         line += ": one thread"
-    return line, "pft -t %d -m %s%s" % (top["threads"],
+    return line, "pft -t %d -m %s%s" % (len(workers),
                                         size_arg(top["size"]), thp)
 
 
@@ -684,7 +729,7 @@ class Perf:
     """perf record of one process tree, started with its events disabled
     and enabled through its control FIFO before the program runs."""
 
-    def __init__(self, perf, tmp, pid, period):
+    def __init__(self, perf, tmp, pid, period, pids=None):
         self.tmp = tmp
         self.data = os.path.join(tmp, "perf.data")
         ctl, ack = os.path.join(tmp, "ctl"), os.path.join(tmp, "ack")
@@ -693,7 +738,8 @@ class Perf:
         self.err = open(os.path.join(tmp, "perf.err"), "w+")
         cmd = [perf, "record", "-e", "page-faults", "-d", "-c", str(period),
                "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
-               "--control", "fifo:%s,%s" % (ctl, ack), "-p", str(pid)]
+               "--control", "fifo:%s,%s" % (ctl, ack), "-p",
+               ",".join(str(p) for p in (pids or [pid]))]
         # A session of its own: Ctrl-C stops the program, and then perf.
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL,
@@ -780,8 +826,10 @@ class Perf:
 
 # ---- the survey --------------------------------------------------------------
 
-def spawn(cmd):
-    """Forks the program, held before its exec until go() is called."""
+def spawn(cmd, stdout_to_stderr=False):
+    """Forks the program, held before its exec until a byte comes on its
+    pipe.  stdout_to_stderr: its standard output goes to standard error
+    (stdout carries the JSON report)."""
     go_r, go_w = os.pipe()
     err_r, err_w = os.pipe2(os.O_CLOEXEC)
     pid = os.fork()
@@ -791,6 +839,8 @@ def spawn(cmd):
             os.close(err_r)
             os.read(go_r, 1)
             os.close(go_r)
+            if stdout_to_stderr:
+                os.dup2(2, 1)
             os.execvp(cmd[0], cmd)
         except OSError as e:
             os.write(err_w, str(e.errno).encode())
@@ -807,7 +857,7 @@ def exec_error(err_r):
 
 
 def run_program(c, perf, tmp):
-    pid, go, err_r = spawn(c.command)
+    pid, go, err_r = spawn(c.command, c.json and not c.output)
     snaps = Snapshots(pid, follow=not c.no_follow)
     rec = None
     interrupted = False
@@ -856,7 +906,10 @@ def run_program(c, perf, tmp):
 def attach(c, perf, tmp):
     check_pid(c.pid)
     snaps = Snapshots(c.pid, follow=not c.no_follow, attached=True)
-    p = Perf(perf, tmp, c.pid, c.period)
+    # perf -p follows the children created from now on: the process's
+    # present children are named too.
+    p = Perf(perf, tmp, c.pid, c.period,
+             descendants(c.pid) if not c.no_follow else [c.pid])
     snaps.take(smaps=True)
     start = dict(snaps.procs)
     interrupted = False
@@ -978,8 +1031,10 @@ and the pft command line that generates the same pattern.
   -d, --duration=SECONDS with -p: survey for SECONDS
   -c, --sample=N         record one fault event in N (perf record -c N);
                          counts are scaled by N, their error stated
+  -o, --output=FILE      write the report to FILE, not standard output
       --no-follow        do not follow the program's child processes
-      --json             print the report as JSON on stdout
+      --json             the report as JSON; on standard output, the
+                         program's standard output goes to standard error
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
@@ -1008,6 +1063,7 @@ def parse_args(argv):
     p.add_argument("-c", "--sample", dest="period", type=int, default=1)
     p.add_argument("--no-follow", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("-o", "--output")
     p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-V", "--version", action="store_true")
     c, rest = p.parse_known_args(opts)
@@ -1068,6 +1124,11 @@ def survey(c):
     perf = check_perf()
     if c.command:
         check_command(c.command)
+    if c.output:
+        # Before the program runs: can the report be written?
+        with open(c.output + ".tmp", "w"):
+            pass
+        os.unlink(c.output + ".tmp")
     tmp = tempfile.mkdtemp(prefix="pft-survey.")
     try:
         # SIGTERM ends the survey as Ctrl-C does: report, clean up.
@@ -1087,15 +1148,21 @@ def survey(c):
         else:
             doc["attached_pid"] = c.pid
         doc["interrupted"] = stopped
+        out = sys.stdout
+        if c.output:
+            out = open(c.output + ".tmp", "w")
         if c.json:
-            json.dump(doc, sys.stdout, indent=1, sort_keys=True)
-            sys.stdout.write("\n")
+            json.dump(doc, out, indent=1, sort_keys=True)
+            out.write("\n")
         else:
             if c.command:
-                sys.stdout.write("command: %s\n" % " ".join(
+                out.write("command: %s\n" % " ".join(
                     shlex.quote(a) for a in c.command))
-            render(doc, sys.stdout)
-        sys.stdout.flush()
+            render(doc, out)
+        out.flush()
+        if c.output:
+            out.close()
+            os.replace(c.output + ".tmp", c.output)
         if stopped:
             msg("stopped: the report shows what was seen until then")
             return 130

@@ -227,7 +227,8 @@ class Verdict(unittest.TestCase):
 
     def test_populate_from_resident_growth(self):
         res = [{"pid": 1, "size": 256 * self.M, "backing": "anonymous",
-                "grown": 256 * self.M, "user_faults": 1}]
+                "grown": 256 * self.M, "user_faults": 1,
+                "huge_bytes": 256 * self.M}]
         ks = [{"tid": 5, "name": "qemu", "kernel_side_faults": 70},
               {"tid": 6, "name": "qemu", "kernel_side_faults": 64}]
         d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
