@@ -45,6 +45,9 @@ SMAPS_EVERY = 10
 TOP_VMAS = 5
 TOP_THREADS = 4
 WINDOW_NS = 1000000            # the concurrency window: 1 ms
+# The faults an execve's copy of its arguments and environment takes
+# through get_user_pages: about 220 measured here; an upper bound.
+EXEC_GUP = 300
 
 
 class SurveyError(Exception):
@@ -509,6 +512,7 @@ def analyse(rec, snaps, kernel, period, followed):
         "threads": sorted(threads.values(),
                           key=lambda x: (-x["faults"], x["tid"])),
     }
+    doc["exec_pids"] = sorted(rec.execs)
     if kernel and kernel.get("faults") is not None:
         doc["kernel_minus_perf"] = kernel["faults"] - total
     doc["verdict"], doc["reproduce"] = verdict(doc)
@@ -564,14 +568,21 @@ def verdict(doc):
         (kfaults > 0 and hidden > kfaults / 2 and hidden >= 512)
     if populate:
         ks = doc.get("kernel_side_threads") or []
-        workers = [t for t in ks if t["kernel_side_faults"] > hidden / 8]
+        # A main thread that exec'd took its exec's argument copy (up to
+        # EXEC_GUP faults) in the kernel: not a populate worker for that.
+        execd = set(doc.get("exec_pids") or [])
+        workers = [t for t in ks if t["kernel_side_faults"] -
+                   (EXEC_GUP if t["tid"] in execd else 0) > hidden / 8]
         names = ", ".join(thread_label(t, workers)
                           for t in workers[:TOP_THREADS])
         if big:
             size = big["size"]
-            where = " into one %s %s VMA (its resident memory +%s, %d " \
-                "user faults)" % (human(big["size"]), big["backing"],
-                                  human(big["grown"]), big["user_faults"])
+            where = " into one %s %s VMA (resident %s%s, %d user " \
+                "faults)" % (human(big["size"]), big["backing"],
+                             human(big["rss"]),
+                             ", %s in huge pages" % human(big["huge_bytes"])
+                             if big.get("huge_bytes") else "",
+                             big["user_faults"])
         else:
             size = hidden * PAGE
             where = " (about %s in 4 KiB pages; the VMA was not seen " \
@@ -581,8 +592,9 @@ def verdict(doc):
                 "(MADV_POPULATE_WRITE, mlock or other get_user_pages)" % (
                     hidden, where, len(workers),
                     "" if len(workers) == 1 else "s", names or "?"))
-        cmd = "pft -t %d -m %s --touch=populate" % (
-            max(1, len(workers)), size_arg(size))
+        thp = " --thp=always" if big and big.get("huge_bytes") else ""
+        cmd = "pft -t %d -m %s --touch=populate%s" % (
+            max(1, len(workers)), size_arg(size), thp)
         return line, cmd
     if not vmas or not total:
         return "no page faults seen", None

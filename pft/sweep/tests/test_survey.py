@@ -228,7 +228,7 @@ class Verdict(unittest.TestCase):
     def test_populate_from_resident_growth(self):
         res = [{"pid": 1, "size": 256 * self.M, "backing": "anonymous",
                 "grown": 256 * self.M, "user_faults": 1,
-                "huge_bytes": 256 * self.M}]
+                "huge_bytes": 256 * self.M, "rss": 256 * self.M}]
         ks = [{"tid": 5, "name": "qemu", "kernel_side_faults": 70},
               {"tid": 6, "name": "qemu", "kernel_side_faults": 64}]
         d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
@@ -236,7 +236,23 @@ class Verdict(unittest.TestCase):
         line, cmd = survey.verdict(d)
         self.assertIn("populate pattern", line)
         self.assertIn("256 MiB anonymous VMA", line)
-        self.assertEqual(cmd, "pft -t 2 -m 256M --touch=populate")
+        self.assertEqual(cmd, "pft -t 2 -m 256M --touch=populate "
+                              "--thp=always")
+        self.assertIn("256 MiB in huge pages", line)
+
+    def test_an_exec_is_no_populate_worker(self):
+        res = [{"pid": 1, "size": 256 * self.M, "backing": "anonymous",
+                "grown": 256 * self.M, "user_faults": 0,
+                "huge_bytes": 256 * self.M, "rss": 256 * self.M}]
+        ks = [{"tid": 1, "name": "qemu", "kernel_side_faults": 115},
+              {"tid": 5, "name": "qemu", "kernel_side_faults": 63},
+              {"tid": 6, "name": "qemu", "kernel_side_faults": 59}]
+        d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
+                   kernel=3351, resident=res, kside=ks)
+        d["exec_pids"] = [1]
+        line, cmd = survey.verdict(d)
+        self.assertIn("taken by 2 threads", line)
+        self.assertTrue(cmd.startswith("pft -t 2 -m 256M --touch=populate"))
 
     def test_an_exec_alone_is_not_a_populate_pattern(self):
         d = doc_of([vma(1, 0, 4 * self.M, 40, [1], "file")], 48, kernel=268)
