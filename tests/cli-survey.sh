@@ -112,10 +112,12 @@ check procs 'len({v["pid"] for v in d["vmas"] if v["size"] == 64 * MiB and withi
 	'd["followed_children"]' 'd["reproduce"] == "pft -n 2 -m 64M"'
 
 # MADV_POPULATE_WRITE: the kernel counts the faults, perf sees none.
+# The workers are counted from their counters as last seen, which can
+# miss one that ended between two snapshots: 1 or 2.
 run_survey populate --json -- "$PFT" -t 2 -m 64M --touch=populate $thp
 check populate 'd["kernel_minus_perf"] >= 16384 * 0.99' \
 	'"populate pattern" in d["verdict"]' \
-	'd["reproduce"].startswith("pft -t 2 -m ") and d["reproduce"].endswith(" --touch=populate")'
+	'__import__("re").fullmatch(r"pft -t [12] -m 6[45]M --touch=populate", d["reproduce"])'
 
 # One event in 16: scaled counts, the error stated.
 run_survey sampled --json -c 16 -- "$PFT" -t 2 -m 64M $thp

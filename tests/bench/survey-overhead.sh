@@ -61,9 +61,14 @@ for line in open(sys.argv[1]):
                                       float(cpu)))
 names = {"alone": "pft alone", "full": "pft-survey (every fault)",
          "c16": "pft-survey -c 16", "c256": "pft-survey -c 256"}
-base = statistics.median(r for r, _ in rows["alone"])
+base = statistics.median(r for r, _, _ in rows["alone"])
 print("pft --json -t %s -m %s, %s runs per mode, interleaved\n" %
       (sys.argv[3], sys.argv[2], sys.argv[4]))
+print("runs (mode: pft faults/wall s, faults/CPU s, command wall s):")
+for m in ("alone", "full", "c16", "c256"):
+    print("    %s: %s" % (m, ", ".join("%.0f %.0f %.2f" % (r, c, w)
+                                      for r, w, c in rows[m])))
+print()
 cbase = statistics.median(c for _, _, c in rows["alone"])
 print("| mode | pft faults/wall s (median) | min-max | vs alone | "
       "pft faults/CPU s (median) | vs alone | whole command, wall s "

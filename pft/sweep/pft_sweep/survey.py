@@ -227,7 +227,8 @@ class Snapshots:
         self.attached = attached
         self.follow = follow
         self.count = 0
-        self.vmas = {}          # pid -> {(start, end): vma dict, last seen}
+        self.vmas = {}          # pid -> {(start, end, first seen): vma}
+        self.current = {}       # pid -> {(start, end): vma} last snapshot
         self.threads = {}       # tid -> {"pid", "name", "minflt", "majflt"}
         self.procs = {}         # pid -> (minflt, majflt) last seen
         self.first_procs = {}   # pid -> (minflt, majflt) first seen
@@ -241,22 +242,31 @@ class Snapshots:
         for pid in pids:
             text = read("/proc/%d/%s" % (pid, "smaps" if smaps else "maps"))
             if text:
+                # A VMA is one sighting from the snapshot that first saw
+                # it to the last one in a row: the same range gone and
+                # back (unmapped, mapped again) is another VMA.
                 seen = self.vmas.setdefault(pid, {})
+                prev = self.current.get(pid, {})
+                cur = {}
                 for v in parse_maps(text):
                     key = (v["start"], v["end"])
-                    old = seen.get(key)
-                    if old is not None and not smaps:
-                        # Keep what smaps said; record when seen.
-                        old["last_ns"] = now
+                    old = prev.get(key)
+                    if old is None:
+                        v["first_ns"] = v["last_ns"] = now
+                        if "Rss" in v:
+                            v["first_rss"] = v["Rss"]
+                        seen[key + (now,)] = v
+                        cur[key] = v
                         continue
-                    v["first_ns"] = old["first_ns"] if old else now
-                    v["last_ns"] = now
-                    if old is not None and "Rss" in old:
-                        v.setdefault("first_rss", old.get("first_rss",
-                                                          old["Rss"]))
-                    elif "Rss" in v:
-                        v["first_rss"] = v["Rss"]
-                    seen[key] = v
+                    old["last_ns"] = now
+                    if smaps:
+                        if "first_rss" not in old and "Rss" in v:
+                            old["first_rss"] = v["Rss"]
+                        for k, x in v.items():
+                            if k not in ("first_ns", "first_rss"):
+                                old[k] = x
+                    cur[key] = old
+                self.current[pid] = cur
             st = parse_stat(read("/proc/%d/stat" % pid) or "")
             if st and st[1] != "Z":
                 self.procs[pid] = (st[2], st[3])
@@ -513,6 +523,18 @@ def analyse(rec, snaps, kernel, period, followed):
                           key=lambda x: (-x["faults"], x["tid"])),
     }
     doc["exec_pids"] = sorted(rec.execs)
+    # Threads by name as perf's task and name records saw them, also
+    # those that lived between two snapshots.
+    # Only names no process's main thread has: a program whose threads
+    # keep its own name says nothing so.
+    procs = set(processes) | set(rec.execs) | \
+        {f[1] for f in rec.forks if f[1] == f[2]}
+    mains = {rec.names[p] for p in procs if p in rec.names}
+    named = {}
+    for tid, name in rec.names.items():
+        if tid > 0 and tid not in procs and name not in mains:
+            named[name] = named.get(name, 0) + 1
+    doc["threads_by_name"] = named
     if kernel and kernel.get("faults") is not None:
         doc["kernel_minus_perf"] = kernel["faults"] - total
     doc["verdict"], doc["reproduce"] = verdict(doc)
@@ -575,6 +597,14 @@ def verdict(doc):
                    (EXEC_GUP if t["tid"] in execd else 0) > hidden / 8]
         names = ", ".join(thread_label(t, workers)
                           for t in workers[:TOP_THREADS])
+        # A worker that came and went between two snapshots has no
+        # counters seen; perf's records still name it.
+        named = doc.get("threads_by_name") or {}
+        nworkers = max([len(workers)] +
+                       [named.get(t["name"], 0) for t in workers
+                        if t["tid"] not in execd])
+        if nworkers > len(workers):
+            names += "; %d threads of that name ran" % nworkers
         if big:
             size = big["size"]
             where = " into one %s %s VMA (resident %s%s, %d user " \
@@ -590,11 +620,11 @@ def verdict(doc):
         line = ("%d faults the kernel counted raised no user fault event"
                 "%s, taken by %d thread%s (%s): the populate pattern "
                 "(MADV_POPULATE_WRITE, mlock or other get_user_pages)" % (
-                    hidden, where, len(workers),
-                    "" if len(workers) == 1 else "s", names or "?"))
+                    hidden, where, nworkers,
+                    "" if nworkers == 1 else "s", names or "?"))
         thp = " --thp=always" if big and big.get("huge_bytes") else ""
         cmd = "pft -t %d -m %s --touch=populate%s" % (
-            max(1, len(workers)), size_arg(size), thp)
+            max(1, nworkers), size_arg(size), thp)
         return line, cmd
     if not vmas or not total:
         return "no page faults seen", None
@@ -656,7 +686,9 @@ def add_resident(doc, snaps):
     out = []
     for pid, seen in snaps.vmas.items():
         for v in seen.values():
-            if "Rss" not in v:
+            # File pages come in by fault-around too, many a fault.
+            if "Rss" not in v or backing(v["path"], v["perms"]) in (
+                    "file",) or v["path"].startswith("["):
                 continue
             grown = v["Rss"] - v.get("first_rss", v["Rss"])
             if v.get("first_rss") is None:
@@ -1000,6 +1032,9 @@ def render(doc, out):
     if pf["before_exec"]:
         w("    of which before the program's exec: %s\n" %
           scaled(pf["before_exec"], doc))
+    if pf.get("in_children_not_followed"):
+        w("  left out: %s faults of child processes (not followed)\n" %
+          scaled(pf["in_children_not_followed"], doc))
     if pf["outside_known_vmas"]:
         w("    of which outside any VMA seen: %s\n" %
           scaled(pf["outside_known_vmas"], doc))
@@ -1150,7 +1185,19 @@ def survey(c):
             rec, snaps, kernel, status, stopped = run_program(c, perf, tmp)
         else:
             rec, snaps, kernel, status, stopped = attach(c, perf, tmp)
+        dropped = 0
+        if c.no_follow:
+            # perf follows children whatever it is told (inherit is how
+            # it sees new threads): their faults are left out here.
+            root = c.pid or snaps.root
+            kept = [f for f in rec.faults if f[1] == root]
+            dropped = sum(f[4] for f in rec.faults) - sum(f[4] for f in kept)
+            rec.faults = kept
         doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
+        doc["perf"]["in_children_not_followed"] = dropped
+        if dropped and doc.get("kernel_minus_perf") is not None:
+            # The kernel's count holds the children's faults too.
+            doc["kernel_minus_perf"] -= dropped
         add_resident(doc, snaps)
         add_kernel_side(doc, snaps)
         doc["verdict"], doc["reproduce"] = verdict(doc)
