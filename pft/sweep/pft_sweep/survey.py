@@ -934,12 +934,14 @@ def run_program(c, perf, tmp):
                 _, status, rusage = os.wait4(pid, 0)
         p.stop()
         errno = exec_error(err_r)
+        err_r = None
         if errno is not None:
             raise SurveyError("%s: %s" % (c.command[0], os.strerror(errno)),
                               127 if errno == 2 else 126)
         rec = p.script(perf)
     finally:
-        pass
+        if err_r is not None:
+            os.close(err_r)
     kernel = {"source": "getrusage of the program (its threads and the "
                         "children it waited for)",
               "minflt": rusage.ru_minflt, "majflt": rusage.ru_majflt,
@@ -1167,6 +1169,10 @@ def exit_status(status):
     return 1
 
 
+def sigterm(_signo, _frame):
+    raise KeyboardInterrupt()
+
+
 def survey(c):
     perf = check_perf()
     if c.command:
@@ -1179,8 +1185,7 @@ def survey(c):
     tmp = tempfile.mkdtemp(prefix="pft-survey.")
     try:
         # SIGTERM ends the survey as Ctrl-C does: report, clean up.
-        signal.signal(signal.SIGTERM, lambda s, f: (_ for _ in ()).throw(
-            KeyboardInterrupt()))
+        signal.signal(signal.SIGTERM, sigterm)
         if c.command:
             rec, snaps, kernel, status, stopped = run_program(c, perf, tmp)
         else:
@@ -1242,7 +1247,7 @@ def main(argv):
         msg(str(e))
         return e.status
     except KeyboardInterrupt:
-        msg("stopped before anything was recorded")
+        msg("stopped")
         return 130
     except BrokenPipeError:
         try:
