@@ -128,6 +128,43 @@ class Maps(unittest.TestCase):
         self.assertIsNone(idx.find(0x35000))
 
 
+class Sightings(unittest.TestCase):
+    """Snapshots of a process whose range 0x10000-0x30000 is buffer A
+    alone, then A merged with B below it, then A alone again (B freed)."""
+
+    A = "0000000000020000-0000000000030000 rw-p 00000000 00:00 0 \n"
+    AB = "0000000000010000-0000000000030000 rw-p 00000000 00:00 0 \n"
+
+    def snapshots(self, views):
+        snaps = survey.Snapshots(5, follow=False)
+        clock = iter(range(1000, 100000, 1000))
+        for text in views:
+            with mock.patch.object(survey, "read",
+                                   side_effect=lambda path, t=text:
+                                   t if path.endswith("maps") else None), \
+                    mock.patch("time.clock_gettime_ns",
+                               side_effect=lambda _c: next(clock)), \
+                    mock.patch("os.listdir", return_value=[]):
+                snaps.take(smaps=False)
+        return snaps
+
+    def test_a_range_gone_and_back_is_another_vma(self):
+        snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
+        seen = sorted((v["start"], v["end"], v["first_ns"], v["last_ns"])
+                      for v in snaps.vmas[5].values())
+        self.assertEqual(seen, [(0x10000, 0x30000, 2000, 3000),
+                                (0x20000, 0x30000, 1000, 1000),
+                                (0x20000, 0x30000, 4000, 4000)])
+
+    def test_a_fault_joins_the_vma_seen_nearest_its_time(self):
+        snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
+        idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
+        self.assertEqual(idx.find(0x28000, 2500)["start"], 0x10000)
+        self.assertEqual(idx.find(0x28000, 3400)["start"], 0x10000)
+        self.assertEqual(idx.find(0x28000, 3600)["first_ns"], 4000)
+        self.assertEqual(idx.find(0x18000, 9000)["start"], 0x10000)
+
+
 class Figures(unittest.TestCase):
     def test_concurrency_counts_distinct_threads_per_millisecond(self):
         ms = survey.WINDOW_NS
