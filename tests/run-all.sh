@@ -120,7 +120,7 @@ packager_build() {
 		LDFLAGS="-Wl,-z,relro -Wl,-z,now" ./configure -q &&
 		make -j"$jobs" -s >/dev/null &&
 		make -j"$jobs" -s check TESTS="$(tests_of \
-			"check_PROGRAMS cli_tests example_tests" "$dir")" &&
+			"suite_programs cli_tests example_tests" "$dir")" &&
 		sha256sum libfaultgen/.libs/libfaultgen.so.* pft/pft \
 			libfaultgen/.libs/libfaultgen.a >first.sha &&
 		make -s clean >/dev/null && make -j"$jobs" -s >/dev/null &&
@@ -272,12 +272,12 @@ step "LTO build out of tree (hardening flags, -Werror tests, TZ=Etc/GMT+12)" \
 # gcc's sanitizers on every test but pft-sweep's: those drive pft through
 # Python, along paths the CLI tests take (CI's time is a budget).
 step "make check (gcc, ASan+UBSan; all but pft-sweep's)" check_sanitized gcc \
-	"$(tests_of "check_PROGRAMS cli_tests dist_tests example_tests jni_tests \
+	"$(tests_of "suite_programs cli_tests dist_tests example_tests jni_tests \
 harness_tests" "$top")"
 # clang's sanitizers on the library's suites and pft's option and output
 # paths; gcc's above run all but pft-sweep's (CI's time is a budget).
 step "make check (clang, ASan+UBSan; C suites, pft options and output)" \
-	check_sanitized clang "$(tests_of check_PROGRAMS "$top") cli-badargs.sh \
+	check_sanitized clang "$(tests_of suite_programs "$top") cli-badargs.sh \
 cli-json.sh cli-numa.sh"
 step "valgrind memcheck" memcheck
 step "fuzzing" fuzz
