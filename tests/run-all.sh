@@ -72,7 +72,7 @@ check_one_cpu() {
 	# pft-sweep, the packaging checks and the Java binding run the same
 	# on one CPU as on many.  taskset -c 0 make check runs them all.
 	taskset -c 0 make -j1 -s check TESTS="$(tests_of \
-		"check_PROGRAMS cli_tests example_tests harness_tests" "$top")" \
+		"suite_programs cli_tests example_tests harness_tests" "$top")" \
 		>"$logdir/cpu0.out" 2>&1
 	rc=$?
 	tally "$top"
