@@ -444,6 +444,18 @@ FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_writers(struct faultgen_attr *attr,
+					unsigned int writers,
+					enum faultgen_writer_op op)
+{
+	if (!attr || writers > FAULTGEN_MAX_WRITERS ||
+	    (unsigned int)op > FAULTGEN_WRITER_MADVISE)
+		return api_rc(-EINVAL);
+	attr->writers = writers;
+	attr->writer_op = op;
+	return 0;
+}
+
 /* ---- attr getters ------------------------------------------------------ */
 
 /* A NULL attr reads as 0 (NULL for the strings), as in LIBFAULTGEN_1.0. */
@@ -499,6 +511,17 @@ FG_EXPORT int faultgen_attr_get_jvm(const struct faultgen_attr *attr,
 		return api_rc(-EINVAL);
 	*jdk = attr->jdk;
 	*gc = attr->gc;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_get_writers(const struct faultgen_attr *attr,
+					unsigned int *writers,
+					enum faultgen_writer_op *op)
+{
+	if (!attr || !writers || !op)
+		return api_rc(-EINVAL);
+	*writers = attr->writers;
+	*op = attr->writer_op;
 	return 0;
 }
 

@@ -230,17 +230,33 @@ static const struct fg_work fault_workers = {
 	.barrier = true,
 };
 
+/* The same workers, and the shared VMA's writers beside them. */
+static const struct fg_work shared_vma_workers = {
+	.prepare = fault_prepare,
+	.body = fault_work,
+	.barrier = true,
+	.helpers = fg_writers_count,
+	.helper = fg_writer_run,
+};
+
 /*
  * A cancelled run keeps the figures of the rounds its workers finished
  * (fault_rounds took them after each round): they are folded too.
  */
 static int fault_exec(struct faultgen_run *run)
 {
+	/* No writers: the plain run, by the very same path. */
+	const struct fg_work *work = !run->ops->own_mappings &&
+						     fg_writers_count(run) ?
+					     &shared_vma_workers :
+					     &fault_workers;
 	int ret = fg_memory_setup(run);
 
+	if (!ret && work == &shared_vma_workers)
+		ret = fg_writers_setup(run);
 	if (ret)
 		return ret;
-	ret = fg_workers_run(run, &fault_workers);
+	ret = fg_workers_run(run, work);
 	if (!ret || ret == -ECANCELED)
 		fg_measure_fold(run);
 	return ret;
@@ -261,6 +277,10 @@ static int fault_check(const struct faultgen_attr *a,
 static int shared_vma_check(const struct faultgen_attr *a,
 			    struct faultgen_conflict *c)
 {
+	int ret = fg_writers_check(a, c);
+
+	if (ret)
+		return ret;
 	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a))
 		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
 				   FAULTGEN_SETTING_PATTERN,
@@ -290,6 +310,12 @@ static void fault_release(struct faultgen_run *run)
 	fg_memory_release(run);
 }
 
+static void shared_vma_release(struct faultgen_run *run)
+{
+	fg_writers_release(run);
+	fg_memory_release(run);
+}
+
 /* What both read beyond every pattern's settings. */
 #define FAULT_READS                                                        \
 	(FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_SHM_LOCK) |          \
@@ -300,10 +326,12 @@ static void fault_release(struct faultgen_run *run)
 
 const struct fg_pattern fg_shared_vma_pattern = {
 	.name = "shared-vma",
-	.reads = FAULT_READS,
+	.reads = FAULT_READS | FG_SETTING(FAULTGEN_SETTING_WRITERS),
+	.state_size = sizeof(struct fg_writers),
 	.check = shared_vma_check,
 	.exec = fault_exec,
-	.release = fault_release,
+	.release = shared_vma_release,
+	.figure = fg_writers_figure,
 };
 
 const struct fg_pattern fg_per_thread_vma_pattern = {

@@ -109,6 +109,8 @@ struct faultgen_attr {
 	uint64_t chunk;
 	unsigned int jdk;
 	enum faultgen_jvm_gc gc;
+	unsigned int writers; /* shared VMA: mapping writers beside it */
+	enum faultgen_writer_op writer_op;
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -475,6 +477,24 @@ extern const struct fg_pattern fg_shared_vma_pattern;
 extern const struct fg_pattern fg_per_thread_vma_pattern;
 extern const struct fg_pattern fg_ro_collapse_pattern;
 extern const struct fg_pattern fg_pretouch_pattern;
+
+/* writers.c: the shared-VMA pattern's state, its writers' figures. */
+struct fg_writers {
+	struct fg_resv resv; /* every writer's region, guards between */
+	char *start;
+	void *guard[2];          /* PROT_NONE pages either side of the VMA */
+	_Atomic uint64_t calls;  /* every writer's calls, once it stops */
+	_Atomic int64_t end_ns;  /* the last writer's stop */
+	bool ran;                /* the run had writers */
+};
+int fg_writers_check(const struct faultgen_attr *a,
+		     struct faultgen_conflict *c);
+int fg_writers_setup(struct faultgen_run *run);
+void fg_writers_release(struct faultgen_run *run);
+unsigned int fg_writers_count(const struct faultgen_run *run);
+int fg_writer_run(struct faultgen_run *run, unsigned int h);
+int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
+		      struct faultgen_figure *f);
 
 /* fault.c */
 int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
