@@ -111,6 +111,7 @@ struct faultgen_attr {
 	enum faultgen_jvm_gc gc;
 	unsigned int writers; /* shared VMA: mapping writers beside it */
 	enum faultgen_writer_op writer_op;
+	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -408,6 +409,7 @@ int fg_numa_count(char *addr, size_t len, size_t ps, uint64_t *counts,
 
 /* measure.c */
 void fg_usage_now(struct fg_usage *u, bool process);
+bool fg_counts_process(const struct faultgen_run *run, unsigned int i);
 void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 		  const struct fg_usage *b);
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process);
@@ -495,6 +497,12 @@ unsigned int fg_writers_count(const struct faultgen_run *run);
 int fg_writer_run(struct faultgen_run *run, unsigned int h);
 int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
 		      struct faultgen_figure *f);
+
+/* interleave.c: the shared VMA dealt in blocks of pages. */
+int fg_interleave_check(const struct faultgen_attr *a,
+			struct faultgen_conflict *c);
+void fg_interleave_layout(struct faultgen_run *run);
+int fg_interleave_work(struct faultgen_run *run, unsigned int i);
 
 /* fault.c */
 int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
