@@ -60,6 +60,7 @@ enum long_only {
 	OPT_OVERSUBSCRIBE,
 	OPT_LIST_PATTERNS,
 	OPT_WRITERS,
+	OPT_INTERLEAVE_PAGES,
 };
 
 static const struct option long_options[] = {
@@ -109,6 +110,7 @@ static const struct option long_options[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
 	{ "writers", required_argument, NULL, OPT_WRITERS },
+	{ "interleave-pages", required_argument, NULL, OPT_INTERLEAVE_PAGES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -774,6 +776,18 @@ static int opt_writers(struct pft_opts *o, const struct pft_option *opt,
 		       opt->name, s, NULL);
 }
 
+/* --interleave-pages=K: the shared VMA dealt in blocks of K pages. */
+static int opt_interleave_pages(struct pft_opts *o,
+				const struct pft_option *opt, const char *s)
+{
+	unsigned int k = 0;
+	int ret = parse_uint(opt->name, s, 0, FAULTGEN_MAX_INTERLEAVE, &k);
+
+	return ret ? ret :
+		     pft_set(faultgen_attr_set_interleave(o->attr, k),
+			     opt->name, s, NULL);
+}
+
 /* -a, -f, --oversubscribe: a switch of the attr. */
 static int opt_switch(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
@@ -861,6 +875,8 @@ static const struct pft_option options[] = {
 	OPT(OPT_JDK, "--jdk", FAULTGEN_SETTING_JVM, opt_jdk),
 	OPT(OPT_GC, "--gc", FAULTGEN_SETTING_JVM, opt_gc),
 	OPT(OPT_WRITERS, "--writers", FAULTGEN_SETTING_WRITERS, opt_writers),
+	OPT(OPT_INTERLEAVE_PAGES, "--interleave-pages",
+	    FAULTGEN_SETTING_INTERLEAVE, opt_interleave_pages),
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 

@@ -113,6 +113,7 @@ static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 	    faultgen_attr_get_writers(a, &writers, &op) == 0) {
 		pj_u64(j, "writers", writers);
 		pj_str(j, "writer_op", pft_writer_op_name(op));
+		pj_u64(j, "interleave_pages", faultgen_attr_get_interleave(a));
 	}
 	if (p == FAULTGEN_PRETOUCH) {
 		pj_str(j, "pretouch",

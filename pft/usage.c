@@ -64,6 +64,8 @@ static const char usage_rest[] =
 "  --writers=M[,OP]       shared-vma: M threads beside the workers changing\n"
 "                         mappings of their own: mmap (default), mprotect,\n"
 "                         madvise\n"
+"  --interleave-pages=K   shared-vma: deal the pages in blocks of K round\n"
+"                         robin over the workers (0: slices, the default)\n"
 "Memory policy (NODES: 0, 0-3, 1,3 or all):\n"
 "  --membind=NODES        MPOL_BIND: pages only on NODES\n"
 "  --interleave=NODES     MPOL_INTERLEAVE: page by page over NODES\n"

@@ -145,6 +145,7 @@ json_case tiny 1 threads shared-vma -m 1
 json_case many 16 threads shared-vma --oversubscribe -t 16 -m 16M
 json_case pretouch 2 threads pretouch --pattern=pretouch -t 2 -m 16M
 json_case writers 2 threads shared-vma --oversubscribe -t 2 -m 16M --writers=1,mprotect
+json_case interleave 3 threads shared-vma --oversubscribe -t 3 -m 8M --interleave-pages=8
 
 # Writers: the config names them, the figures count their calls, which
 # come in whole cycles of two; without writers there are no figures.
@@ -159,6 +160,7 @@ assert calls == int(calls) and calls % 2 == 0, calls
 assert f["writer_calls_per_s"]["unit"] == "calls/s", f
 plain = json.loads(open(sys.argv[2]).readline())
 assert "figures" not in plain and plain["config"]["writers"] == 0, plain["config"]
+assert plain["config"]["interleave_pages"] == 0, plain["config"]
 EOF
 [ $? -eq 0 ] && ok || fail "--writers: $(cat "$tmp/writers.check")"
 
