@@ -474,11 +474,12 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       unsigned int max);
 unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
 
-/* The patterns: fault.c, collapse.c, pretouch.c. */
+/* The patterns: fault.c, collapse.c, pretouch.c, cow.c. */
 extern const struct fg_pattern fg_shared_vma_pattern;
 extern const struct fg_pattern fg_per_thread_vma_pattern;
 extern const struct fg_pattern fg_ro_collapse_pattern;
 extern const struct fg_pattern fg_pretouch_pattern;
+extern const struct fg_pattern fg_cow_fork_pattern;
 
 /* writers.c: the shared-VMA pattern's state, its writers' figures. */
 struct fg_writers {
