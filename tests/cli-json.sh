@@ -146,6 +146,8 @@ json_case many 16 threads shared-vma --oversubscribe -t 16 -m 16M
 json_case pretouch 2 threads pretouch --pattern=pretouch -t 2 -m 16M
 json_case writers 2 threads shared-vma --oversubscribe -t 2 -m 16M --writers=1,mprotect
 json_case interleave 3 threads shared-vma --oversubscribe -t 3 -m 8M --interleave-pages=8
+json_case cow-fork "$two" threads cow-fork --pattern=cow-fork -t "$two" -m 16M
+json_case cow-fork-n "$two" processes cow-fork --pattern=cow-fork -n "$two" -m 16M
 
 # Writers: the config names them, the figures count their calls, which
 # come in whole cycles of two; without writers there are no figures.
