@@ -452,6 +452,27 @@ FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_writers(struct faultgen_attr *attr,
+					unsigned int writers,
+					enum faultgen_writer_op op)
+{
+	if (!attr || writers > FAULTGEN_MAX_WRITERS ||
+	    (unsigned int)op > FAULTGEN_WRITER_MADVISE)
+		return api_rc(-EINVAL);
+	attr->writers = writers;
+	attr->writer_op = op;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_interleave(struct faultgen_attr *attr,
+					   unsigned int block_pages)
+{
+	if (!attr || block_pages > FAULTGEN_MAX_INTERLEAVE)
+		return api_rc(-EINVAL);
+	attr->interleave = block_pages;
+	return 0;
+}
+
 /* ---- attr getters ------------------------------------------------------ */
 
 /* A NULL attr reads as 0 (NULL for the strings), as in LIBFAULTGEN_1.0. */
@@ -465,6 +486,7 @@ FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
 FG_GETTER(enum faultgen_pattern, pattern, pattern)
 FG_GETTER(uint64_t, size, size)
 FG_GETTER(unsigned int, workers, nr_workers)
+FG_GETTER(unsigned int, interleave, interleave)
 FG_GETTER(enum faultgen_workers, worker_kind, kind)
 FG_GETTER(enum faultgen_backing, backing, backing)
 FG_GETTER(int, shm_lock, shm_lock)
@@ -508,6 +530,17 @@ FG_EXPORT int faultgen_attr_get_jvm(const struct faultgen_attr *attr,
 		return api_rc(-EINVAL);
 	*jdk = attr->jdk;
 	*gc = attr->gc;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_get_writers(const struct faultgen_attr *attr,
+					unsigned int *writers,
+					enum faultgen_writer_op *op)
+{
+	if (!attr || !writers || !op)
+		return api_rc(-EINVAL);
+	*writers = attr->writers;
+	*op = attr->writer_op;
 	return 0;
 }
 

@@ -92,13 +92,6 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	return -EINVAL;
 }
 
-/* Worker 0 in the calling thread counts that thread's usage only. */
-static bool counts_process(const struct faultgen_run *run, unsigned int i)
-{
-	return run->attr.kind == FAULTGEN_PROCESSES &&
-	       !(i == 0 && run->attr.caller_worker);
-}
-
 static bool rounds_done(const struct faultgen_run *run,
 			const struct fg_wstat *w, int64_t deadline)
 {
@@ -140,7 +133,7 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 	const struct faultgen_attr *a = &run->attr;
 	struct fg_shared *sh = run->sh;
 	struct fg_wstat *w = &sh->w[i];
-	bool process = counts_process(run, i);
+	bool process = fg_counts_process(run, i);
 	int64_t *round_ns = run->round_ns + (size_t)i * FG_ROUND_SAMPLES;
 	uint64_t pages = run->wlen[i] / (size_t)run->pagesize;
 	int64_t deadline, t0, t1;
@@ -174,7 +167,7 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 static int fault_body(struct faultgen_run *run, unsigned int i)
 {
 	struct fg_wstat *w = &run->sh->w[i];
-	bool process = counts_process(run, i);
+	bool process = fg_counts_process(run, i);
 	struct fg_usage at;
 	int ret;
 
@@ -231,16 +224,43 @@ static const struct fg_work fault_workers = {
 };
 
 /*
+ * The shared VMA's workers: with writers beside them, and with their
+ * pages interleaved instead of in slices.  Neither asked for, it is the
+ * plain run, by the very same path.
+ */
+static void shared_vma_work(const struct faultgen_run *run,
+			    struct fg_work *work)
+{
+	*work = fault_workers;
+	if (run->ops->own_mappings)
+		return;
+	if (fg_writers_count(run)) {
+		work->helpers = fg_writers_count;
+		work->helper = fg_writer_run;
+	}
+	if (run->attr.interleave) {
+		work->prepare = NULL;
+		work->body = fg_interleave_work;
+	}
+}
+
+/*
  * A cancelled run keeps the figures of the rounds its workers finished
  * (fault_rounds took them after each round): they are folded too.
  */
 static int fault_exec(struct faultgen_run *run)
 {
+	struct fg_work work;
 	int ret = fg_memory_setup(run);
 
+	shared_vma_work(run, &work);
+	if (!ret && work.helpers)
+		ret = fg_writers_setup(run);
+	if (!ret && work.body == fg_interleave_work)
+		fg_interleave_layout(run);
 	if (ret)
 		return ret;
-	ret = fg_workers_run(run, &fault_workers);
+	ret = fg_workers_run(run, &work);
 	if (!ret || ret == -ECANCELED)
 		fg_measure_fold(run);
 	return ret;
@@ -261,6 +281,12 @@ static int fault_check(const struct faultgen_attr *a,
 static int shared_vma_check(const struct faultgen_attr *a,
 			    struct faultgen_conflict *c)
 {
+	int ret = fg_writers_check(a, c);
+
+	if (!ret)
+		ret = fg_interleave_check(a, c);
+	if (ret)
+		return ret;
 	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a))
 		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
 				   FAULTGEN_SETTING_PATTERN,
@@ -290,6 +316,12 @@ static void fault_release(struct faultgen_run *run)
 	fg_memory_release(run);
 }
 
+static void shared_vma_release(struct faultgen_run *run)
+{
+	fg_writers_release(run);
+	fg_memory_release(run);
+}
+
 /* What both read beyond every pattern's settings. */
 #define FAULT_READS                                                        \
 	(FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_SHM_LOCK) |          \
@@ -301,10 +333,13 @@ static void fault_release(struct faultgen_run *run)
 
 const struct fg_pattern fg_shared_vma_pattern = {
 	.name = "shared-vma",
-	.reads = FAULT_READS,
+	.reads = FAULT_READS | FG_SETTING(FAULTGEN_SETTING_WRITERS) |
+		 FG_SETTING(FAULTGEN_SETTING_INTERLEAVE),
+	.state_size = sizeof(struct fg_writers),
 	.check = shared_vma_check,
 	.exec = fault_exec,
-	.release = fault_release,
+	.release = shared_vma_release,
+	.figure = fg_writers_figure,
 };
 
 const struct fg_pattern fg_per_thread_vma_pattern = {

@@ -110,6 +110,9 @@ struct faultgen_attr {
 	uint64_t chunk;
 	unsigned int jdk;
 	enum faultgen_jvm_gc gc;
+	unsigned int writers; /* shared VMA: mapping writers beside it */
+	enum faultgen_writer_op writer_op;
+	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -407,6 +410,7 @@ int fg_numa_count(char *addr, size_t len, size_t ps, uint64_t *counts,
 
 /* measure.c */
 void fg_usage_now(struct fg_usage *u, bool process);
+bool fg_counts_process(const struct faultgen_run *run, unsigned int i);
 void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 		  const struct fg_usage *b);
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process);
@@ -471,11 +475,36 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       unsigned int max);
 unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
 
-/* The patterns: fault.c, collapse.c, pretouch.c. */
+/* The patterns: fault.c, collapse.c, pretouch.c, cow.c. */
 extern const struct fg_pattern fg_shared_vma_pattern;
 extern const struct fg_pattern fg_per_thread_vma_pattern;
 extern const struct fg_pattern fg_ro_collapse_pattern;
 extern const struct fg_pattern fg_pretouch_pattern;
+extern const struct fg_pattern fg_cow_fork_pattern;
+
+/* writers.c: the shared-VMA pattern's state, its writers' figures. */
+struct fg_writers {
+	struct fg_resv resv; /* every writer's region, guards between */
+	char *start;
+	void *guard[2];          /* PROT_NONE pages either side of the VMA */
+	_Atomic uint64_t calls;  /* every writer's calls, once it stops */
+	_Atomic int64_t end_ns;  /* the last writer's stop */
+	bool ran;                /* the run had writers */
+};
+int fg_writers_check(const struct faultgen_attr *a,
+		     struct faultgen_conflict *c);
+int fg_writers_setup(struct faultgen_run *run);
+void fg_writers_release(struct faultgen_run *run);
+unsigned int fg_writers_count(const struct faultgen_run *run);
+int fg_writer_run(struct faultgen_run *run, unsigned int h);
+int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
+		      struct faultgen_figure *f);
+
+/* interleave.c: the shared VMA dealt in blocks of pages. */
+int fg_interleave_check(const struct faultgen_attr *a,
+			struct faultgen_conflict *c);
+void fg_interleave_layout(struct faultgen_run *run);
+int fg_interleave_work(struct faultgen_run *run, unsigned int i);
 
 /* fault.c */
 int fg_touch(const struct faultgen_run *run, char *addr, size_t len,

@@ -48,6 +48,14 @@ void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 	d->ru_sys_us = a->ru_sys_us - b->ru_sys_us;
 }
 
+/* Whether worker i's usage is its process's (a forked worker) or its
+ * thread's; worker 0 in the calling thread counts that thread only. */
+bool fg_counts_process(const struct faultgen_run *run, unsigned int i)
+{
+	return run->attr.kind == FAULTGEN_PROCESSES &&
+	       !(i == 0 && run->attr.caller_worker);
+}
+
 /* Right before the loop: usage first (into *at), so the clock is read
  * last. */
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process)

@@ -21,6 +21,7 @@ static const struct fg_pattern *const patterns[] = {
 	[FAULTGEN_PER_THREAD_VMA] = &fg_per_thread_vma_pattern,
 	[FAULTGEN_RO_COLLAPSE] = &fg_ro_collapse_pattern,
 	[FAULTGEN_PRETOUCH] = &fg_pretouch_pattern,
+	[FAULTGEN_COW_FORK] = &fg_cow_fork_pattern,
 };
 
 /* The pattern of value p, or NULL. */

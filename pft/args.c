@@ -61,6 +61,8 @@ enum long_only {
 	OPT_LIST_PATTERNS,
 	OPT_BACKING,
 	OPT_SHARE,
+	OPT_WRITERS,
+	OPT_INTERLEAVE_PAGES,
 };
 
 static const struct option long_options[] = {
@@ -111,6 +113,8 @@ static const struct option long_options[] = {
 	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
 	{ "backing", required_argument, NULL, OPT_BACKING },
 	{ "share", no_argument, NULL, OPT_SHARE },
+	{ "writers", required_argument, NULL, OPT_WRITERS },
+	{ "interleave-pages", required_argument, NULL, OPT_INTERLEAVE_PAGES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -757,6 +761,48 @@ static int opt_gc(struct pft_opts *o, const struct pft_option *opt,
 		       opt->name, s, NULL);
 }
 
+/* --writers=M[,OP]: M writers beside the shared VMA's faulters. */
+static int opt_writers(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	const char *comma = strchr(s, ','), *num = s;
+	char count[16];
+	unsigned int m = 0;
+	int op = FAULTGEN_WRITER_MMAP, ret;
+
+	if (comma) {
+		size_t n = (size_t)(comma - s);
+
+		if (n >= sizeof(count))
+			return pft_usage_error("%s '%s': too large (at most "
+					       "%u)", opt->name, s,
+					       FAULTGEN_MAX_WRITERS);
+		memcpy(count, s, n);
+		count[n] = '\0';
+		num = count;
+	}
+	ret = parse_uint(opt->name, num, 0, FAULTGEN_MAX_WRITERS, &m);
+	if (!ret && comma)
+		ret = pft_keyword(opt->name, comma + 1, pft_writer_ops, &op);
+	if (ret)
+		return ret;
+	return pft_set(faultgen_attr_set_writers(o->attr, m,
+						 (enum faultgen_writer_op)op),
+		       opt->name, s, NULL);
+}
+
+/* --interleave-pages=K: the shared VMA dealt in blocks of K pages. */
+static int opt_interleave_pages(struct pft_opts *o,
+				const struct pft_option *opt, const char *s)
+{
+	unsigned int k = 0;
+	int ret = parse_uint(opt->name, s, 0, FAULTGEN_MAX_INTERLEAVE, &k);
+
+	return ret ? ret :
+		     pft_set(faultgen_attr_set_interleave(o->attr, k),
+			     opt->name, s, NULL);
+}
+
 /* -a, -f, --oversubscribe: a switch of the attr. */
 static int opt_switch(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
@@ -846,6 +892,9 @@ static const struct pft_option options[] = {
 	OPT(OPT_CHUNK, "--chunk-size", FAULTGEN_SETTING_CHUNK_SIZE, opt_chunk),
 	OPT(OPT_JDK, "--jdk", FAULTGEN_SETTING_JVM, opt_jdk),
 	OPT(OPT_GC, "--gc", FAULTGEN_SETTING_JVM, opt_gc),
+	OPT(OPT_WRITERS, "--writers", FAULTGEN_SETTING_WRITERS, opt_writers),
+	OPT(OPT_INTERLEAVE_PAGES, "--interleave-pages",
+	    FAULTGEN_SETTING_INTERLEAVE, opt_interleave_pages),
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 

@@ -92,6 +92,13 @@ const struct pft_name pft_gcs[] = {
 	{ NULL, 0 },
 };
 
+const struct pft_name pft_writer_ops[] = {
+	{ "mmap", FAULTGEN_WRITER_MMAP },
+	{ "mprotect", FAULTGEN_WRITER_MPROTECT },
+	{ "madvise", FAULTGEN_WRITER_MADVISE },
+	{ NULL, 0 },
+};
+
 /* "a, b, c": the choices of a table, for the message that lists them. */
 static void list_choices(const struct pft_name *tab, char *buf, size_t len)
 {
@@ -197,6 +204,11 @@ const char *pft_numa_name(enum faultgen_numa n)
 const char *pft_gc_name(enum faultgen_jvm_gc g)
 {
 	return name_of(pft_gcs, (int)g);
+}
+
+const char *pft_writer_op_name(enum faultgen_writer_op op)
+{
+	return name_of(pft_writer_ops, (int)op);
 }
 
 const char *pft_backing_name(enum faultgen_backing b)

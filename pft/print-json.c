@@ -99,14 +99,22 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info)
 		    &info->mthp_after, true);
 }
 
-/* The knobs of the read-only collapse and pretouch patterns. */
+/* The knobs of one pattern: shared VMA's writers, read-only collapse's,
+ * pretouch's. */
 static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 {
 	const struct faultgen_attr *a = o->attr;
 	enum faultgen_pattern p = faultgen_attr_get_pattern(a);
+	enum faultgen_writer_op op;
 	enum faultgen_jvm_gc gc;
-	unsigned int jdk;
+	unsigned int jdk, writers;
 
+	if (p == FAULTGEN_SHARED_VMA &&
+	    faultgen_attr_get_writers(a, &writers, &op) == 0) {
+		pj_u64(j, "writers", writers);
+		pj_str(j, "writer_op", pft_writer_op_name(op));
+		pj_u64(j, "interleave_pages", faultgen_attr_get_interleave(a));
+	}
 	if (p == FAULTGEN_PRETOUCH) {
 		pj_str(j, "pretouch",
 		       pft_pretouch_name(faultgen_attr_get_pretouch_touch(a)));

@@ -93,7 +93,8 @@ struct bad {
 	}
 
 BAD(pattern_neg, faultgen_attr_set_pattern(a, (enum faultgen_pattern)-1))
-BAD(pattern_4, faultgen_attr_set_pattern(a, (enum faultgen_pattern)4))
+BAD(pattern_past_last, faultgen_attr_set_pattern(
+				  a, (enum faultgen_pattern)faultgen_pattern_count()))
 BAD(pattern_big, faultgen_attr_set_pattern(a, (enum faultgen_pattern)INT_MAX))
 BAD(size_0, faultgen_attr_set_size(a, 0))
 BAD(size_half_space, faultgen_attr_set_size(a, (UINT64_MAX >> 17) + 1))
@@ -202,7 +203,7 @@ static int bad_cpuset_long(struct faultgen_attr *a)
 
 static const struct bad bads[] = {
 	E(pattern_neg, -EINVAL),
-	E(pattern_4, -EINVAL),
+	E(pattern_past_last, -EINVAL),
 	E(pattern_big, -EINVAL),
 	E(size_0, -EINVAL),
 	E(size_half_space, -EINVAL),

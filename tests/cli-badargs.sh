@@ -172,8 +172,8 @@ pretouch-procs|--pattern|--pattern=pretouch -n 2
 pretouch-sysv|-S|--pattern=pretouch -S
 pretouch-memset|-z|--pattern=pretouch -z
 pretouch-duration|--pattern|--pattern=pretouch --duration=1
-thp-collapse|--thp needs --pattern=shared-vma, per-thread-vma or pretouch|--pattern=ro-collapse --thp=always
-cachelines-pretouch|-c needs --pattern=shared-vma or per-thread-vma|--pattern=pretouch -c 2
+thp-collapse|--thp needs --pattern=shared-vma, per-thread-vma, pretouch or cow-fork|--pattern=ro-collapse --thp=always
+cachelines-pretouch|-c needs --pattern=shared-vma, per-thread-vma or cow-fork|--pattern=pretouch -c 2
 shmlock-pretouch|-L needs|-L --pattern=pretouch
 EOF
 

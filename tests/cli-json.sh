@@ -144,6 +144,27 @@ json_case rounds "$two" processes per-thread-vma --pattern=per-thread-vma -n "$t
 json_case tiny 1 threads shared-vma -m 1
 json_case many 16 threads shared-vma --oversubscribe -t 16 -m 16M
 json_case pretouch 2 threads pretouch --pattern=pretouch -t 2 -m 16M
+json_case writers 2 threads shared-vma --oversubscribe -t 2 -m 16M --writers=1,mprotect
+json_case interleave 3 threads shared-vma --oversubscribe -t 3 -m 8M --interleave-pages=8
+json_case cow-fork "$two" threads cow-fork --pattern=cow-fork -t "$two" -m 16M
+json_case cow-fork-n "$two" processes cow-fork --pattern=cow-fork -n "$two" -m 16M
+
+# Writers: the config names them, the figures count their calls, which
+# come in whole cycles of two; without writers there are no figures.
+python3 - "$tmp/writers.out" "$tmp/threads.out" <<'EOF' >"$tmp/writers.check" 2>&1
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+c, f = d["config"], d["figures"]
+assert (c["writers"], c["writer_op"]) == (1, "mprotect"), c
+assert f["writers"] == {"value": 1, "unit": "threads"}, f
+calls = f["writer_calls"]["value"]
+assert calls == int(calls) and calls % 2 == 0, calls
+assert f["writer_calls_per_s"]["unit"] == "calls/s", f
+plain = json.loads(open(sys.argv[2]).readline())
+assert "figures" not in plain and plain["config"]["writers"] == 0, plain["config"]
+assert plain["config"]["interleave_pages"] == 0, plain["config"]
+EOF
+[ $? -eq 0 ] && ok || fail "--writers: $(cat "$tmp/writers.check")"
 
 # Threads after processes: the later option wins (0.12x kept processes).
 json_case t-after-n "$two" threads shared-vma -n "$two" -t "$two" -m 8M

@@ -358,6 +358,9 @@ shape_epyc_9634() {
 	case_full cpus-outside c_refused 2 --cpus taskset -c 0-9 pft --cpus=10
 	case_ci all-84-threads-pin c_all 84 -t 84 -a
 	case_full all-84-procs-pin c_all 84 -n 84 -a
+	case_full writers-84-pin c_all 84 -t 84 -a --writers=4
+	case_full interleave-8-84-pin c_all 84 -t 84 -a --interleave-pages=8
+	case_full cow-fork-84-pin c_all 84 -t 84 -a --pattern=cow-fork
 	case_ci per-thread-vma-84 c_vmas 84
 	case_ci sweep-l3 c_sweep l3 1,6,12
 	case_full sweep-core c_sweep core 1,84

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * check_cow.c - copy-on-write after fork (FAULTGEN_COW_FORK): every page
+ * written is one fault the kernel counts and one page copied, with
+ * threads or processes; the child holding the snapshot is gone when the
+ * run is done, cancelled in the middle, or killed outright; and the
+ * combinations refused.
+ *
+ * Counts and states only, never a timing.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "check-util.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include "internal.h"
+
+#define MIB (1ULL << 20)
+
+static struct faultgen_attr *cow_attr(uint64_t size, unsigned int n,
+				      enum faultgen_workers kind)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_COW_FORK), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, size), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, n, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	fgc_allow_workers(a, n);
+	return a;
+}
+
+/* Figure `name`, or -1 when the run has none such. */
+static double figure_of(const struct faultgen_run *run, const char *name)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	int n = faultgen_run_figure(run, 0, &f);
+
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)i, &f),
+				 n);
+		if (!strcmp(f.name, name))
+			return f.value;
+	}
+	return -1;
+}
+
+/* A process is gone: no /proc entry, or a zombie its new parent reaps. */
+static bool gone(pid_t pid)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 1000; i++) {
+		if (fgc_read_file(path, buf, sizeof(buf)) < 0)
+			return true;
+		p = strrchr(buf, ')');
+		if (p && (p[2] == 'Z' || p[2] == 'X'))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+START_TEST(every_write_is_a_fault_and_a_copy)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct faultgen_attr *a = cow_attr(16 * MIB, 2, kind);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t pages = fgc_pages_for(16 * MIB, 2), wrong = 0;
+	size_t len, ps = (size_t)fgc_pagesize();
+	double copied;
+	void *addr;
+	int ret = faultgen_run_new(a, &run);
+
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	/* The snapshot's holder is released with the run's end. */
+	ck_assert(fgc_no_children());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, pages);
+	ck_assert_uint_eq(r.expected_faults, pages);
+	ck_assert_msg(fgc_close(pages, r.minflt, 2) && r.faults_agree,
+		      "%llu faults for %llu pages",
+		      (unsigned long long)r.minflt, (unsigned long long)pages);
+	ck_assert(figure_of(run, "fork_s") > 0);
+	copied = figure_of(run, "pages_copied");
+	if (kind == FAULTGEN_THREADS && copied >= 0)
+		ck_assert_msg((uint64_t)copied == pages,
+			      "%g pages copied of %llu", copied,
+			      (unsigned long long)pages);
+	if (kind == FAULTGEN_PROCESSES)
+		ck_assert(copied < 0); /* the children's copies, not ours */
+	/* Threads wrote the run's own pages (2 over the fill's 1); forked
+	 * workers wrote their copies, and the run's pages kept the fill. */
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(len, pages * ps);
+	for (uint64_t p = 0; p < pages; p++)
+		wrong += ((char *)addr)[p * ps] !=
+			 (kind == FAULTGEN_THREADS ? 2 : 1);
+	ck_assert_uint_eq(wrong, 0);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+static void *cancel_when_forked(void *arg)
+{
+	struct faultgen_run *run = arg;
+	struct timespec ts = { 0, 1000 * 1000 };
+	pid_t child;
+
+	for (int i = 0; i < 20000; i++) {
+		if (fgc_children(getpid(), &child, 1) > 0)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	faultgen_run_cancel(run);
+	return NULL;
+}
+
+/* Cancelled once the child holds the snapshot: the child is gone too. */
+START_TEST(cancelled_run_releases_the_child)
+{
+	struct faultgen_attr *a = cow_attr(256 * MIB, 1, FAULTGEN_THREADS);
+	struct faultgen_run *run = NULL;
+	pthread_t t;
+	int ret;
+
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, cancel_when_forked, run), 0);
+	ret = faultgen_run_exec(run);
+	pthread_join(t, NULL);
+	ck_assert_msg(ret == -ECANCELED || ret == 0, "%s",
+		      faultgen_strerror(ret));
+	ck_assert(fgc_no_children());
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The process running the run killed outright: its child dies too. */
+START_TEST(killed_run_leaves_no_orphan)
+{
+	struct timespec ts = { 0, 1000 * 1000 };
+	pid_t runner, holder = 0;
+	int n = 0;
+
+	runner = fork();
+	ck_assert_int_ge(runner, 0);
+	if (runner == 0) {
+		struct faultgen_attr *a = cow_attr(256 * MIB, 1,
+						   FAULTGEN_THREADS);
+		struct faultgen_run *run;
+
+		faultgen_run_new(a, &run);
+		_exit(0);
+	}
+	for (int i = 0; i < 60000 && n <= 0; i++) {
+		n = fgc_children(runner, &holder, 1);
+		if (n <= 0)
+			nanosleep(&ts, NULL);
+	}
+	kill(runner, SIGKILL);
+	waitpid(runner, NULL, 0);
+	if (n <= 0)
+		FGC_SKIP("the run ended before its child was seen");
+	ck_assert_msg(gone(holder), "the snapshot's holder %d outlived the "
+		      "killed run", (int)holder);
+}
+END_TEST
+
+START_TEST(refused_combinations)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	struct faultgen_attr *a = cow_attr(MIB, 1, FAULTGEN_THREADS);
+	static char region[1 << 16] __attribute__((aligned(1 << 16)));
+
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REPEAT);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_ANON),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_region(a, region, sizeof(region)),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REGION);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_COW_FORK,
+						FAULTGEN_SETTING_TOUCH),
+			 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cow");
+	TCase *tc = tcase_create("run");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, every_write_is_a_fault_and_a_copy,
+			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
+	tcase_add_test(tc, cancelled_run_releases_the_child);
+	tcase_add_test(tc, killed_run_leaves_no_orphan);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("attr");
+	tcase_add_test(tc, refused_combinations);
+	suite_add_tcase(s, tc);
+	return fgc_main(s);
+}
