@@ -672,6 +672,8 @@ FG_EXPORT int faultgen_run_latency(const struct faultgen_run *run, int worker,
 	    !sized_ok(latency, offsetof(struct faultgen_latency, min_ns) +
 				       sizeof(double) * 7))
 		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
 	ret = fg_run_latency(run, worker, &l);
 	if (!ret)
 		fg_copy_sized(latency, &l, sizeof(l));
@@ -684,6 +686,8 @@ FG_EXPORT int faultgen_run_latency_buckets(
 {
 	if (!run || (!buckets && max))
 		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
 	return api_rc(fg_run_latency_buckets(run, worker, buckets, max));
 }
 

@@ -394,11 +394,12 @@ void fg_lat_fold(struct faultgen_run *run)
 	t->done = true;
 }
 
+/* Of a measured run (the caller checks: fg_run_measured). */
 static const struct fg_wlat *lat_of(const struct faultgen_run *run,
 				    int worker, int *err)
 {
 	*err = 0;
-	if (!fg_run_measured(run) || !run->lat || !run->lat_total) {
+	if (!run->lat || !run->lat_total || !run->lat_total->done) {
 		*err = -ENODATA;
 		return NULL;
 	}

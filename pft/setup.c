@@ -148,6 +148,7 @@ static const char *option_of(const struct pft_opts *o,
 		{ FAULTGEN_SETTING_PRETOUCH_TOUCH, "--pretouch" },
 		{ FAULTGEN_SETTING_CHUNK_SIZE, "--chunk-size" },
 		{ FAULTGEN_SETTING_JVM, "--gc" },
+		{ FAULTGEN_SETTING_LATENCY, "--latency" },
 	};
 	const struct faultgen_attr *a = o->attr;
 
