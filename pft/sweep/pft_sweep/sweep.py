@@ -131,6 +131,8 @@ def pft_command(c, pattern, n, size, cpus, check=False):
         cmd.append("--repeat=%d" % runs)
     if cpus:
         cmd += ["--cpus=" + cpus, "-a"]
+    if c.latency:
+        cmd.append("--latency=%d" % c.latency)
     cmd += c.extra
     if pattern == "pretouch":
         cmd += c.pretouch_options
