@@ -277,6 +277,7 @@ struct spec {
 	unsigned int every;
 	enum faultgen_touch touch;
 	enum faultgen_thp thp;
+	enum faultgen_backing backing;
 };
 
 static struct faultgen_run *run_of(const struct spec *s)
@@ -292,6 +293,7 @@ static struct faultgen_run *run_of(const struct spec *s)
 	ck_assert_int_eq(faultgen_attr_set_thp(a, s->thp), 0);
 	ck_assert_int_eq(faultgen_attr_set_touch(a, s->touch), 0);
 	ck_assert_int_eq(faultgen_attr_set_latency(a, s->every), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, s->backing), 0);
 	fgc_allow_workers(a, s->workers);
 	if (s->rounds)
 		ck_assert_int_eq(faultgen_attr_set_rounds(
@@ -312,19 +314,30 @@ static void latency_of(const struct faultgen_run *run, int worker,
 }
 
 /* Values = touches timed: every page, or the first and every N-th of
- * each slice in each round; the kernel's faults = pages as ever. */
+ * each slice in each round, in both patterns, threads and processes,
+ * every backing; the kernel's faults = pages as ever. */
 START_TEST(values_are_the_touches_timed)
 {
 	static const struct {
 		enum faultgen_pattern pattern;
 		enum faultgen_workers kind;
 		unsigned int rounds, every;
+		enum faultgen_backing backing;
 	} cases[] = {
-		{ FAULTGEN_SHARED_VMA, FAULTGEN_THREADS, 0, 1 },
-		{ FAULTGEN_SHARED_VMA, FAULTGEN_PROCESSES, 0, 1 },
-		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_THREADS, 3, 1 },
-		{ FAULTGEN_SHARED_VMA, FAULTGEN_THREADS, 2, 7 },
-		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_PROCESSES, 0, 1000 },
+		{ FAULTGEN_SHARED_VMA, FAULTGEN_THREADS, 0, 1,
+		  FAULTGEN_BACKING_ANON },
+		{ FAULTGEN_SHARED_VMA, FAULTGEN_PROCESSES, 0, 1,
+		  FAULTGEN_BACKING_ANON },
+		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_THREADS, 3, 1,
+		  FAULTGEN_BACKING_ANON },
+		{ FAULTGEN_SHARED_VMA, FAULTGEN_THREADS, 2, 7,
+		  FAULTGEN_BACKING_ANON },
+		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_PROCESSES, 0, 1000,
+		  FAULTGEN_BACKING_ANON },
+		{ FAULTGEN_SHARED_VMA, FAULTGEN_THREADS, 0, 1,
+		  FAULTGEN_BACKING_DEVZERO },
+		{ FAULTGEN_PER_THREAD_VMA, FAULTGEN_THREADS, 0, 3,
+		  FAULTGEN_BACKING_SYSV },
 	};
 	struct spec s = { .pattern = cases[_i].pattern,
 			  .kind = cases[_i].kind,
@@ -333,7 +346,8 @@ START_TEST(values_are_the_touches_timed)
 			  .rounds = cases[_i].rounds,
 			  .every = cases[_i].every,
 			  .touch = FAULTGEN_TOUCH_WRITE,
-			  .thp = FAULTGEN_THP_NOHUGEPAGE };
+			  .thp = FAULTGEN_THP_NOHUGEPAGE,
+			  .backing = cases[_i].backing };
 	struct faultgen_run *run = run_of(&s);
 	struct faultgen_result r = { .size = sizeof(r) };
 	struct faultgen_latency l, w;
@@ -622,7 +636,7 @@ static Suite *latency_suite(void)
 	tc = tcase_create("runs");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, the_setter_takes_0_to_the_maximum_and_refuses_more);
-	tcase_add_loop_test(tc, values_are_the_touches_timed, 0, 5);
+	tcase_add_loop_test(tc, values_are_the_touches_timed, 0, 7);
 	tcase_add_test(tc, buckets_add_up_to_the_count);
 	tcase_add_test(tc, results_are_refused_without_latency_or_out_of_range);
 	tcase_add_loop_test(tc, populate_and_mlock_are_timed_per_call, 0, 3);
