@@ -476,6 +476,18 @@ then
 else
 	ok
 fi
+# Beside the rate plot, where gnuplot is: PREFIX-latency.gp, a p50 and a
+# p99 line per pattern.
+if command -v gnuplot >/dev/null; then
+	run_sweep latplot -p shared-vma -w 1 -m 4M -r 1 --one-shot --latency \
+		-o "$tmp/latplot"
+	if [ "$rc" -eq 0 ] && [ -s "$tmp/latplot-latency.png" ] &&
+		grep -q "title 'shared-vma p99'" "$tmp/latplot-latency.gp"; then
+		ok
+	else
+		fail "--latency plot: exit $rc: $(tail -n 3 "$tmp/latplot.err")"
+	fi
+fi
 run_sweep latnot -p shared-vma -w 1 -m 4M --metric=p99
 if [ "$rc" -eq 2 ] && grep -q -- '--metric=p99 needs --latency' "$tmp/latnot.err"; then
 	ok
