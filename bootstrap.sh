@@ -6,10 +6,14 @@
 #
 #   ./bootstrap.sh [--tests] [CONFIGURE-ARGUMENT...]
 #
-# By default only what builds and runs pft and libfaultgen; with --tests
-# also what the tests use (tests/run-all.sh: Check, a JDK, clang,
-# valgrind, cppcheck, QEMU and a kernel for the machine shapes, ...).
-# The other arguments go to configure.
+# By default it installs only what builds pft and libfaultgen (a C
+# compiler, the autotools, libnuma) and builds pft and the library alone:
+# `make` builds the rest (pft-static, pft-sweep, the examples, the Java
+# binding) when asked, and `make install` builds what it installs.  With
+# --tests it installs what the tests use too (tests/run-all.sh: Check, a
+# JDK, clang, valgrind, cppcheck, QEMU and a kernel for the machine
+# shapes, ...) and builds everything.  The other arguments go to
+# configure.
 #
 # Copyright (C) 2026 The libfaultgen authors
 set -eu
@@ -23,9 +27,12 @@ fi
 
 # configure requires libnuma; libcpuset is optional there, but pft reads
 # named cpusets with it.
-packages="build-essential autoconf automake libtool pkg-config
+# No C++ compiler and no dpkg-dev for the build: build-essential is for
+# the tests (abi.sh compiles the header as C++; run-all.sh's packager
+# build asks dpkg-buildflags).
+packages="gcc libc6-dev make autoconf automake libtool pkg-config
 libnuma-dev libcpuset-dev"
-test_packages="check mandoc python3 numactl util-linux procps
+test_packages="build-essential check mandoc python3 numactl util-linux procps
 openjdk-17-jdk-headless junit5 clang libclang-rt-14-dev cppcheck clang-tidy valgrind ruby
 gnuplot-nox linux-perf
 qemu-system-x86 linux-image-amd64 busybox-static xz-utils cpio"
@@ -66,5 +73,11 @@ elif [ -n "$missing" ]; then
 	# the arguments it was last given.
 	./config.status --recheck >/dev/null && ./config.status >/dev/null
 fi
-make -j"$(nproc)" -s
-echo "bootstrap: built; pft is pft/pft" >&2
+if [ "$tests" = yes ]; then
+	make -j"$(nproc)" -s
+	echo "bootstrap: built; pft is pft/pft" >&2
+else
+	make -j"$(nproc)" -s -C libfaultgen libfaultgen.la
+	make -j"$(nproc)" -s -C pft pft
+	echo "bootstrap: built pft (pft/pft) and libfaultgen; make builds the rest" >&2
+fi

@@ -145,9 +145,17 @@ FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 FG_EXPORT int faultgen_attr_set_backing(struct faultgen_attr *attr,
 					enum faultgen_backing backing)
 {
-	if (!attr || (unsigned int)backing > FAULTGEN_BACKING_SYSV)
+	if (!attr || (unsigned int)backing > FAULTGEN_BACKING_MEMFD)
 		return api_rc(-EINVAL);
 	attr->backing = backing;
+	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_share(struct faultgen_attr *attr, int share)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->share = share != 0;
 	return 0;
 }
 
@@ -469,6 +477,7 @@ FG_GETTER(unsigned int, workers, nr_workers)
 FG_GETTER(enum faultgen_workers, worker_kind, kind)
 FG_GETTER(enum faultgen_backing, backing, backing)
 FG_GETTER(int, shm_lock, shm_lock)
+FG_GETTER(int, share, share)
 FG_GETTER(enum faultgen_touch, touch, touch)
 FG_GETTER(unsigned int, cachelines, cachelines)
 FG_GETTER(enum faultgen_numa, numa, numa)

@@ -98,6 +98,15 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_BACKING,
 				   "a caller's region is used as it is, "
 				   "private anonymous memory");
+	if (a->share && a->backing == FAULTGEN_BACKING_SYSV)
+		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
+				   FAULTGEN_SETTING_BACKING,
+				   "a SysV segment is shared always");
+	if (a->region && a->share)
+		return fg_conflict(c, FAULTGEN_SETTING_REGION,
+				   FAULTGEN_SETTING_SHARE,
+				   "a caller's region is used as it is, "
+				   "private anonymous memory");
 	if (a->region && a->kind != FAULTGEN_THREADS)
 		return fg_conflict(c, FAULTGEN_SETTING_REGION,
 				   FAULTGEN_SETTING_WORKERS,

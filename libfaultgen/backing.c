@@ -58,34 +58,55 @@ static int zap_dontneed(const struct faultgen_run *run, char *addr,
 	return madvise(addr, len, MADV_DONTNEED) < 0 ? -errno : 0;
 }
 
+/*
+ * A private mapping's pages go with MADV_DONTNEED.  A shared mapping is
+ * of shmem (anonymous, /dev/zero, a memfd), whose pages MADV_DONTNEED
+ * only unmaps: they stay in the file, and the next touch would map them
+ * again, allocating nothing.  MADV_REMOVE frees them (a hole punched in
+ * the file), so the next touch allocates, as the first did.
+ */
+static int zap_pages(const struct faultgen_run *run, char *addr, size_t len)
+{
+	int advice = run->attr.share ? MADV_REMOVE : MADV_DONTNEED;
+
+	return madvise(addr, len, advice) < 0 ? -errno : 0;
+}
+
+/* MAP_SHARED or MAP_PRIVATE, as the attr says. */
+static int share_flag(const struct faultgen_run *run)
+{
+	return run->attr.share ? MAP_SHARED : MAP_PRIVATE;
+}
+
 static void unmap_mapping(char *addr, size_t len, int id)
 {
 	(void)id;
 	munmap(addr, len);
 }
 
-/* ---- private anonymous ----------------------------------------------- */
+/* ---- anonymous (shmem when shared) --------------------------------------- */
 
 static int anon_map(const struct faultgen_run *run, size_t len, void *at,
-		    bool noreplace, char **addr, int *id)
+		    bool noreplace, off_t off, char **addr, int *id)
 {
 	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | map_flags(at, noreplace),
+		       share_flag(run) | MAP_ANONYMOUS |
+			       map_flags(at, noreplace),
 		       -1, 0);
 
-	(void)run;
+	(void)off;
 	*id = -1;
 	return placed(p, at, len, addr);
 }
 
 static const struct fg_backing anon_backing = {
 	.map = anon_map,
-	.zap = zap_dontneed,
+	.zap = zap_pages,
 	.unmap = unmap_mapping,
 	.remap = true,
 };
 
-/* ---- a private mapping of /dev/zero ------------------------------------ */
+/* ---- a mapping of /dev/zero (shmem when shared) -------------------------- */
 
 static int devzero_prepare(struct faultgen_run *run)
 {
@@ -94,12 +115,13 @@ static int devzero_prepare(struct faultgen_run *run)
 }
 
 static int devzero_map(const struct faultgen_run *run, size_t len, void *at,
-		       bool noreplace, char **addr, int *id)
+		       bool noreplace, off_t off, char **addr, int *id)
 {
 	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | map_flags(at, noreplace),
+		       share_flag(run) | map_flags(at, noreplace),
 		       run->backing_fd, 0);
 
+	(void)off; /* each mapping of /dev/zero is an object of its own */
 	*id = -1;
 	return placed(p, at, len, addr);
 }
@@ -114,10 +136,52 @@ static void close_fd(struct faultgen_run *run)
 static const struct fg_backing devzero_backing = {
 	.prepare = devzero_prepare,
 	.map = devzero_map,
-	.zap = zap_dontneed,
+	.zap = zap_pages,
 	.unmap = unmap_mapping,
 	.release = close_fd,
 	.remap = true,
+};
+
+/* ---- a memfd: one shmem file, a range of it per mapping ------------------ */
+
+/* The file holds every worker's slice, each at its own offset (memory.c
+ * maps worker i's at i slices in), however the mappings are laid out. */
+static int memfd_prepare(struct faultgen_run *run)
+{
+	off_t len = (off_t)run->slice_len * run->attr.nr_workers;
+
+	run->backing_fd = memfd_create("libfaultgen", MFD_CLOEXEC);
+	if (run->backing_fd < 0)
+		return -errno;
+	if (ftruncate(run->backing_fd, len) < 0)
+		return -errno;
+	return 0;
+}
+
+static int memfd_map(const struct faultgen_run *run, size_t len, void *at,
+		     bool noreplace, off_t off, char **addr, int *id)
+{
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
+		       share_flag(run) | map_flags(at, noreplace),
+		       run->backing_fd, off);
+
+	*id = -1;
+	return placed(p, at, len, addr);
+}
+
+/*
+ * Shared, zap punches the slice's hole (zap_pages).  Private, it drops
+ * the private copies, and the file's pages stay: the first round's
+ * write faults allocate the file's page and its copy, later rounds copy
+ * the same file pages again.  Not remapped: zap by munmap would keep the
+ * file's pages.
+ */
+static const struct fg_backing memfd_backing = {
+	.prepare = memfd_prepare,
+	.map = memfd_map,
+	.zap = zap_pages,
+	.unmap = unmap_mapping,
+	.release = close_fd,
 };
 
 /* ---- SysV shared memory -------------------------------------------------- */
@@ -159,12 +223,13 @@ static int sysv_create(size_t len)
  * valid while attached, for SHM_LOCK.
  */
 static int sysv_map(const struct faultgen_run *run, size_t len, void *at,
-		    bool noreplace, char **addr, int *id)
+		    bool noreplace, off_t off, char **addr, int *id)
 {
 	int shmid, err;
 	void *p;
 
 	(void)noreplace; /* never remapped: zap by munmap is refused */
+	(void)off;       /* a segment of its own per mapping */
 	shmid = sysv_create(len);
 	if (shmid < 0)
 		return shmid;
@@ -262,6 +327,8 @@ const struct fg_backing *fg_backing_of(const struct faultgen_attr *a)
 		return &devzero_backing;
 	case FAULTGEN_BACKING_SYSV:
 		return &sysv_backing;
+	case FAULTGEN_BACKING_MEMFD:
+		return &memfd_backing;
 	}
 	return NULL;
 }

@@ -767,6 +767,11 @@ static int collapse_check(const struct faultgen_attr *a,
 		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
 				   FAULTGEN_SETTING_PATTERN,
 				   "read-only collapse is of anonymous memory");
+	if (a->share)
+		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
+				   FAULTGEN_SETTING_PATTERN,
+				   "read-only collapse is of private "
+				   "anonymous memory");
 	if (a->kind != FAULTGEN_THREADS)
 		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
 				   FAULTGEN_SETTING_PATTERN,

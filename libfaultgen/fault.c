@@ -293,8 +293,8 @@ static int per_thread_vma_check(const struct faultgen_attr *a,
 	    !fg_backing_of(a)->remap)
 		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
 				   FAULTGEN_SETTING_BACKING,
-				   "zap by munmap does not work with SysV "
-				   "memory");
+				   "zap by munmap would keep the pages of "
+				   "SysV memory or a memfd");
 	if (a->region)
 		return fg_conflict(c, FAULTGEN_SETTING_REGION,
 				   FAULTGEN_SETTING_PATTERN,
@@ -311,6 +311,7 @@ static void fault_release(struct faultgen_run *run)
 /* What both read beyond every pattern's settings. */
 #define FAULT_READS                                                        \
 	(FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_SHM_LOCK) |          \
+	 FG_SETTING(FAULTGEN_SETTING_SHARE) |                               \
 	 FG_SETTING(FAULTGEN_SETTING_TOUCH) |                               \
 	 FG_SETTING(FAULTGEN_SETTING_CACHELINES) |                          \
 	 FG_SETTING(FAULTGEN_SETTING_THP) | FG_SETTING(FAULTGEN_SETTING_ZAP) | \

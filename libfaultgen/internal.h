@@ -84,6 +84,7 @@ struct faultgen_attr {
 	enum faultgen_workers kind;
 	enum faultgen_backing backing;
 	bool shm_lock;
+	bool share; /* MAP_SHARED */
 	enum faultgen_touch touch;
 	unsigned int cachelines;
 	enum faultgen_numa numa;
@@ -255,7 +256,7 @@ struct fg_pattern {
 struct fg_backing {
 	int (*prepare)(struct faultgen_run *run);
 	int (*map)(const struct faultgen_run *run, size_t len, void *at,
-		   bool noreplace, char **addr, int *id);
+		   bool noreplace, off_t off, char **addr, int *id);
 	int (*zap)(const struct faultgen_run *run, char *addr, size_t len);
 	void (*unmap)(char *addr, size_t len, int id);
 	void (*release)(struct faultgen_run *run);

@@ -86,7 +86,7 @@ static int map_shared_vma(struct faultgen_run *run)
 		run->base_len = run->attr.region_len;
 		run->base_owned = false;
 	} else {
-		ret = run->backing->map(run, run->base_len, NULL, false,
+		ret = run->backing->map(run, run->base_len, NULL, false, 0,
 					&run->base, &run->base_id);
 		if (ret)
 			return ret;
@@ -130,6 +130,7 @@ static int map_per_thread(struct faultgen_run *run)
 		char *at = run->base + (size_t)i * stride;
 
 		ret = run->backing->map(run, run->slice_len, at, false,
+					(off_t)i * (off_t)run->slice_len,
 					&run->waddr[i], &run->wid[i]);
 		if (ret)
 			return ret;
@@ -233,7 +234,10 @@ int fg_zap(struct faultgen_run *run, unsigned int i)
 		return b->zap(run, addr, len);
 	if (munmap(addr, len) < 0)
 		return -errno;
-	ret = b->map(run, len, addr, true, &again, &run->wid[i]);
+	ret = b->map(run, len, addr, true,
+		     run->ops->own_mappings ? (off_t)i * (off_t)run->slice_len :
+					      addr - run->base,
+		     &again, &run->wid[i]);
 	if (ret)
 		return ret;
 	return fg_advise(run, addr, len, run->attr.thp);

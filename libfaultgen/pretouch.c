@@ -424,6 +424,10 @@ static int pretouch_check(const struct faultgen_attr *a,
 		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
 				   FAULTGEN_SETTING_PATTERN,
 				   "a JVM heap is private anonymous memory");
+	if (a->share)
+		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
+				   FAULTGEN_SETTING_PATTERN,
+				   "a JVM heap is private anonymous memory");
 	if (a->region && a->gc != FAULTGEN_GC_NONE)
 		return fg_conflict(c, FAULTGEN_SETTING_REGION,
 				   FAULTGEN_SETTING_JVM,

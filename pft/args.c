@@ -60,6 +60,8 @@ enum long_only {
 	OPT_OVERSUBSCRIBE,
 	OPT_LIST_PATTERNS,
 	OPT_LATENCY,
+	OPT_BACKING,
+	OPT_SHARE,
 };
 
 static const struct option long_options[] = {
@@ -109,6 +111,8 @@ static const struct option long_options[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
 	{ "latency", optional_argument, NULL, OPT_LATENCY },
+	{ "backing", required_argument, NULL, OPT_BACKING },
+	{ "share", no_argument, NULL, OPT_SHARE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -361,6 +365,17 @@ static int opt_backing(struct pft_opts *o, const struct pft_option *opt,
 {
 	(void)s;
 	return set_backing(o, opt->name, (enum faultgen_backing)opt->val);
+}
+
+/* --backing=NAME: the kind of memory by its name. */
+static int opt_backing_name(struct pft_opts *o, const struct pft_option *opt,
+			    const char *s)
+{
+	int val = 0;
+	int ret = pft_keyword(opt->name, s, pft_backings, &val);
+
+	return ret ? ret :
+		     set_backing(o, opt->name, (enum faultgen_backing)val);
 }
 
 /* -L: SysV memory, locked; the backing is -L's too. */
@@ -825,6 +840,9 @@ static const struct pft_option options[] = {
 	OPT_VAL('Z', "-Z", FAULTGEN_SETTING_BACKING, opt_backing,
 		FAULTGEN_BACKING_DEVZERO),
 	OPT(OPT_PATTERN, "--pattern", FAULTGEN_SETTING_PATTERN, opt_pattern),
+	OPT(OPT_BACKING, "--backing", FAULTGEN_SETTING_BACKING, opt_backing_name),
+	SWITCH(OPT_SHARE, "--share", FAULTGEN_SETTING_SHARE,
+	       faultgen_attr_set_share),
 	OPT(OPT_CPUS, "--cpus", FAULTGEN_SETTING_CPUS, opt_cpus),
 	OPT(OPT_CPUSET, "--cpuset", FAULTGEN_SETTING_CPUSET, opt_cpuset),
 	OPT(OPT_TOUCH, "--touch", FAULTGEN_SETTING_TOUCH, opt_touch),

@@ -30,6 +30,14 @@ const struct pft_name pft_thps[] = {
 	{ NULL, 0 },
 };
 
+const struct pft_name pft_backings[] = {
+	{ "anon", FAULTGEN_BACKING_ANON },
+	{ "dev-zero", FAULTGEN_BACKING_DEVZERO },
+	{ "sysv", FAULTGEN_BACKING_SYSV },
+	{ "memfd", FAULTGEN_BACKING_MEMFD },
+	{ NULL, 0 },
+};
+
 const struct pft_name pft_zaps[] = {
 	{ "dontneed", FAULTGEN_ZAP_DONTNEED },
 	{ "munmap", FAULTGEN_ZAP_MUNMAP },
@@ -193,13 +201,5 @@ const char *pft_gc_name(enum faultgen_jvm_gc g)
 
 const char *pft_backing_name(enum faultgen_backing b)
 {
-	switch (b) {
-	case FAULTGEN_BACKING_ANON:
-		return "anon";
-	case FAULTGEN_BACKING_DEVZERO:
-		return "dev-zero";
-	case FAULTGEN_BACKING_SYSV:
-		return "sysv";
-	}
-	return "unknown";
+	return name_of(pft_backings, (int)b);
 }

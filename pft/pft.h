@@ -126,7 +126,7 @@ struct pft_name {
 	const char *name;
 	int val;
 };
-extern const struct pft_name pft_touches[], pft_thps[],
+extern const struct pft_name pft_touches[], pft_thps[], pft_backings[],
 	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[],
 	pft_gcs[], pft_numa_modes[];
 int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,

@@ -131,7 +131,8 @@ static const char *option_of(const struct pft_opts *o,
 		const char *name;
 	} tab[] = {
 		{ FAULTGEN_SETTING_SIZE, "--size" },
-		{ FAULTGEN_SETTING_BACKING, "--sysv" },
+		{ FAULTGEN_SETTING_BACKING, "--backing" },
+		{ FAULTGEN_SETTING_SHARE, "--share" },
 		{ FAULTGEN_SETTING_SHM_LOCK, "-L" },
 		{ FAULTGEN_SETTING_CACHELINES, "-c" },
 		{ FAULTGEN_SETTING_NUMA, "--numa" },

@@ -106,7 +106,7 @@ BAD(workers_uintmax, faultgen_attr_set_workers(a, UINT_MAX,
 BAD(workers_kind_2, faultgen_attr_set_workers(a, 1, (enum faultgen_workers)2))
 BAD(workers_kind_neg,
     faultgen_attr_set_workers(a, 1, (enum faultgen_workers)-1))
-BAD(backing_3, faultgen_attr_set_backing(a, (enum faultgen_backing)3))
+BAD(backing_4, faultgen_attr_set_backing(a, (enum faultgen_backing)4))
 BAD(backing_neg, faultgen_attr_set_backing(a, (enum faultgen_backing)-1))
 BAD(touch_5, faultgen_attr_set_touch(a, (enum faultgen_touch)5))
 BAD(touch_neg, faultgen_attr_set_touch(a, (enum faultgen_touch)-1))
@@ -212,7 +212,7 @@ static const struct bad bads[] = {
 	E(workers_uintmax, -EINVAL),
 	E(workers_kind_2, -EINVAL),
 	E(workers_kind_neg, -EINVAL),
-	E(backing_3, -EINVAL),
+	E(backing_4, -EINVAL),
 	E(backing_neg, -EINVAL),
 	E(touch_5, -EINVAL),
 	E(touch_neg, -EINVAL),
@@ -765,7 +765,7 @@ START_TEST(run_keeps_backing_after_bad_backing)
 	ck_assert_int_eq(faultgen_attr_new(&a), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
 			 0);
-	ck_assert_int_eq(faultgen_attr_set_backing(a, 3), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, 4), -EINVAL);
 	run = run_ok(a);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
 	region_path(addr, path, sizeof(path));

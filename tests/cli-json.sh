@@ -259,6 +259,40 @@ run_pft latencypop --json --latency --touch=populate -t "$two" -m 9M
 python3 "$tmp/latency.py" "$tmp/latencypop.out" 1 calls "$tmp/nolatency.out" \
 	>"$tmp/latencypop.check" 2>&1 && ok ||
 	fail "--json --latency --touch=populate: $(cat "$tmp/latencypop.check" "$tmp/latencypop.err")"
+# --backing=memfd and --share: named in the config; faults = pages, over
+# rounds, under both patterns; the bad name and the conflicts are usage
+# errors naming the options.
+for args in "-t 2" "-M -t 2" "-n 2" "-t 2 --share=" "-M -t 2 --share="; do
+	run_pft memfd --json -m 4M --rounds=2 --backing=memfd ${args%=}
+	share=false
+	case $args in *--share=) share=true ;; esac
+	python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+c, r = d["config"], d["result"]
+assert c["backing"] == "memfd" and c["share"] is (sys.argv[2] == "true"), c
+assert r["pages"] == 2048 and r["faults_agree"] is True, r
+assert abs(r["minflt"] - r["pages"]) <= 2 * r["workers"] + 2, r
+' "$tmp/memfd.out" "$share" 2>"$tmp/memfd.check" && [ "$rc" -eq 0 ] && ok ||
+		fail "--backing=memfd ${args%=}: exit $rc: $(cat "$tmp/memfd.check" "$tmp/memfd.err")"
+done
+run_pft share --json -t 2 -m 4M --share
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert d["config"]["backing"] == "anon" and d["config"]["share"] is True, d["config"]
+assert d["result"]["faults_agree"] is True, d["result"]
+' "$tmp/share.out" 2>"$tmp/share.check" && [ "$rc" -eq 0 ] && ok ||
+	fail "--share: exit $rc: $(cat "$tmp/share.check" "$tmp/share.err")"
+for bad in "--backing=tmpfs|--backing 'tmpfs'" "-S --share|--share conflicts with -S" \
+	"--backing=memfd -S|-S conflicts with --backing" \
+	"--pattern=pretouch --share|--share" \
+	"-M --backing=memfd --rounds=2 --zap=munmap|--zap=munmap"; do
+	run_pft bad ${bad%%|*}
+	[ "$rc" -eq 2 ] && [ ! -s "$tmp/bad.out" ] &&
+		head -n 1 "$tmp/bad.err" | grep -qF -- "${bad#*|}" && ok ||
+		fail "${bad%%|*}: exit $rc: $(cat "$tmp/bad.err")"
+done
 
 # Numbers in the C locale, even with LC_ALL set.
 env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$PFT" --json -t 1 -m 4M \

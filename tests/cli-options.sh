@@ -20,7 +20,7 @@ for opt in size threads processes cachelines sleep pin fifo sysv shm-lock \
 	dev-zero title numa-maps pause oversubscribe verbose version help \
 	pattern cpus cpuset touch thp numa-local duration rounds zap warmup \
 	repeat json perf-ctl per-worker collapse protect timeout pretouch \
-	chunk-size jdk gc; do
+	chunk-size jdk gc backing share; do
 	grep -q -- "--$opt" "$tmp/help.out" && ok || fail "--help does not list --$opt"
 done
 check_lines_have_letters "$tmp/help.out" "--help"

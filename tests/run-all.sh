@@ -67,7 +67,13 @@ check_one_cpu() {
 	# The test logs, not the fixtures of tests/harness/.
 	find "$top/tests" -path "$top/tests/harness" -prune -o \
 		\( -name '*.log' -o -name '*.trs' \) -print | xargs rm -f
-	taskset -c 0 make -j1 -s check >"$logdir/cpu0.out" 2>&1
+	# What one CPU changes: the library's suites, pft's command line
+	# (CPU masks, placement), the examples and the harnesses' jobs;
+	# pft-sweep, the packaging checks and the Java binding run the same
+	# on one CPU as on many.  taskset -c 0 make check runs them all.
+	taskset -c 0 make -j1 -s check TESTS="$(tests_of \
+		"suite_programs cli_tests example_tests harness_tests" "$top")" \
+		>"$logdir/cpu0.out" 2>&1
 	rc=$?
 	tally "$top"
 	[ $rc -eq 0 ] || { tail -n 30 "$logdir/cpu0.out" >&2; check_dump "$top"; }
@@ -114,7 +120,7 @@ packager_build() {
 		LDFLAGS="-Wl,-z,relro -Wl,-z,now" ./configure -q &&
 		make -j"$jobs" -s >/dev/null &&
 		make -j"$jobs" -s check TESTS="$(tests_of \
-			"check_PROGRAMS cli_tests example_tests" "$dir")" &&
+			"suite_programs cli_tests example_tests" "$dir")" &&
 		sha256sum libfaultgen/.libs/libfaultgen.so.* pft/pft \
 			libfaultgen/.libs/libfaultgen.a >first.sha &&
 		make -s clean >/dev/null && make -j"$jobs" -s >/dev/null &&
@@ -256,7 +262,7 @@ distcheck() {
 
 step "make check (as $(id -un))" check_root
 step "make check (unprivileged user)" check_user
-step "make check (taskset -c 0)" check_one_cpu
+step "make check (taskset -c 0; C suites, pft, examples, harnesses)" check_one_cpu
 step "make distcheck" distcheck
 step "make distcheck (--without-cpuset --disable-jni)" distcheck_without \
 	"--without-cpuset --disable-jni" "check_cpuset check_attr pretouch-jni.sh"
@@ -266,12 +272,12 @@ step "LTO build out of tree (hardening flags, -Werror tests, TZ=Etc/GMT+12)" \
 # gcc's sanitizers on every test but pft-sweep's: those drive pft through
 # Python, along paths the CLI tests take (CI's time is a budget).
 step "make check (gcc, ASan+UBSan; all but pft-sweep's)" check_sanitized gcc \
-	"$(tests_of "check_PROGRAMS cli_tests dist_tests example_tests jni_tests \
+	"$(tests_of "suite_programs cli_tests dist_tests example_tests jni_tests \
 harness_tests" "$top")"
 # clang's sanitizers on the library's suites and pft's option and output
 # paths; gcc's above run all but pft-sweep's (CI's time is a budget).
 step "make check (clang, ASan+UBSan; C suites, pft options and output)" \
-	check_sanitized clang "$(tests_of check_PROGRAMS "$top") cli-badargs.sh \
+	check_sanitized clang "$(tests_of suite_programs "$top") cli-badargs.sh \
 cli-json.sh cli-numa.sh"
 step "valgrind memcheck" memcheck
 step "fuzzing" fuzz

@@ -3,8 +3,10 @@
 # mkzipapp.py - builds pft-sweep, one executable file: a zipapp of the
 # pft_sweep package behind a "#!PYTHON" line.
 #
-#   mkzipapp.py OUTPUT PYTHON SRCDIR PREFIX FILE...
+#   mkzipapp.py [--main=MODULE] OUTPUT PYTHON SRCDIR PREFIX FILE...
 #
+# MODULE is the package's module whose main(argv) the command runs:
+# pft_sweep.cli (pft-sweep, the default) or pft_sweep.survey (pft-survey).
 # PYTHON is the absolute path of the interpreter the installed command
 # runs under (configure's SWEEP_PYTHON, /usr/bin/python3 as a rule):
 # not "/usr/bin/env python3", which depends on the user's PATH and which
@@ -25,10 +27,10 @@ import time
 import zipfile
 
 # The archive's own __main__: python3 runs it when given the file.
-MAIN = b"""\
+MAIN = """\
 import sys
 
-from pft_sweep.cli import main
+from %s import main
 
 sys.exit(main(sys.argv[1:]))
 """
@@ -51,14 +53,21 @@ def entry(name, date):
 
 
 def main(argv):
+    module = "pft_sweep.cli"
+    if argv and argv[0].startswith("--main="):
+        module = argv[0][len("--main="):]
+        argv = argv[1:]
+        if not all(p.isidentifier() for p in module.split(".")):
+            sys.exit("mkzipapp.py: --main=%s: not a module name" % module)
     if len(argv) < 5:
-        sys.exit("usage: mkzipapp.py OUTPUT PYTHON SRCDIR PREFIX FILE...")
+        sys.exit("usage: mkzipapp.py [--main=MODULE] OUTPUT PYTHON SRCDIR "
+                 "PREFIX FILE...")
     out, python, srcdir, prefix = argv[:4]
     paths = argv[4:]
     if not os.path.isabs(python) or any(c.isspace() for c in python):
         sys.exit("mkzipapp.py: %s: not an absolute path without spaces"
                  % python)
-    files = {"__main__.py": MAIN}
+    files = {"__main__.py": (MAIN % module).encode()}
     for path in paths:
         if not path.startswith(prefix) or not path.endswith(".py"):
             sys.exit("mkzipapp.py: %s: not a Python source file under %s"

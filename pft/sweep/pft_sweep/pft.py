@@ -81,7 +81,7 @@ def sweep_patterns(path):
         [n for n in names if n not in DEFAULT_PATTERNS]
 
 
-def print_version(c):
+def print_version(c, prog="pft-sweep"):
     version = "unknown"
     try:
         out = subprocess.run([find_pft(c), "-V"], stdout=subprocess.PIPE,
@@ -93,7 +93,7 @@ def print_version(c):
             version = m.group(1)
     except (OSError, subprocess.SubprocessError):
         pass
-    print("pft-sweep (libfaultgen %s)" % version)
+    print("%s (libfaultgen %s)" % (prog, version))
 
 
 def pft_error(stderr):

@@ -1,0 +1,1266 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_sweep.survey - pft-survey: which VMAs of a real program take its
+# page faults, from how many threads at once, and the pft command line
+# that generates the same pattern.
+#
+# Copyright (C) 2026 The libfaultgen authors
+#
+# perf does the recording: "perf record -e page-faults -d" gives each
+# fault's process, thread, time and data address, and perf's MMAP records
+# the mappings.  This module runs perf, snapshots /proc/PID/maps, smaps
+# and the threads' fault counters while the program runs, joins each
+# fault to the kernel's VMA that holds its address and reports per VMA.
+#
+# Which counter counts what: perf's page-faults software event fires in
+# the architecture's fault handler, for faults taken by user space and by
+# the kernel touching user memory (copy_to_user).  The kernel's minflt
+# and majflt (/proc/PID/stat, getrusage) also count faults taken in the
+# kernel on the task's behalf without a fault exception: get_user_pages
+# paths such as MADV_POPULATE_READ/WRITE, mlock, MAP_POPULATE.  The
+# difference between the two is reported as such.
+
+import argparse
+import bisect
+import json
+import math
+import os
+import re
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PROG = "pft-survey"
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+MiB = 1 << 20
+# Snapshots of /proc while the program runs: maps and the threads'
+# counters every SNAP_S, smaps (which walks the page tables) every
+# SMAPS_EVERY-th snapshot and at the end of an attached survey.
+SNAP_S = 0.01
+SMAPS_EVERY = 10
+TOP_VMAS = 5
+TOP_THREADS = 4
+WINDOW_NS = 1000000            # the concurrency window: 1 ms
+# The faults an execve's copy of its arguments and environment takes
+# through get_user_pages: about 220 measured here; an upper bound.
+EXEC_GUP = 300
+
+
+class SurveyError(Exception):
+    """One line for the user, and the exit status."""
+
+    def __init__(self, text, status=1):
+        super().__init__(text)
+        self.status = status
+
+
+def msg(text):
+    print("%s: %s" % (PROG, text), file=sys.stderr, flush=True)
+
+
+# ---- perf's text ----------------------------------------------------------
+
+# "COMM PID/TID TIME: REST"; a thread name may hold spaces, so the name
+# is everything before the last "PID/TID TIME:" that the line holds.
+HEAD = re.compile(r"^\s*(?P<comm>.*?)\s+(?P<pid>-?\d+)/(?P<tid>-?\d+)\s+"
+                  r"(?P<time>\d+\.\d+):\s+(?P<rest>.*)$")
+SAMPLE = re.compile(r"^(?:(?P<period>\d+)\s+)?(?P<event>[\w:-]+):\s+"
+                    r"(?P<addr>[0-9a-fA-F]+)\s*$")
+MMAP = re.compile(r"^PERF_RECORD_MMAP2?\s+(?P<pid>-?\d+)/(?P<tid>-?\d+):\s+"
+                  r"\[0x(?P<start>[0-9a-f]+)\(0x(?P<len>[0-9a-f]+)\)\s+@\s+"
+                  r"(?P<pgoff>\S+)(?:\s+[0-9a-f]+:[0-9a-f]+\s+\d+\s+\d+)?\]:"
+                  r"\s+(?P<prot>\S+)\s+(?P<path>.*)$")
+COMM = re.compile(r"^PERF_RECORD_COMM(?P<exec> exec)?:\s+(?P<name>.*):"
+                  r"(?P<pid>-?\d+)/(?P<tid>-?\d+)$")
+TASK = re.compile(r"^PERF_RECORD_(?P<kind>FORK|EXIT)\((?P<pid>-?\d+):"
+                  r"(?P<tid>-?\d+)\):\((?P<ppid>-?\d+):(?P<ptid>-?\d+)\)")
+
+
+def parse_time_ns(text):
+    sec, _, frac = text.partition(".")
+    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
+
+
+class Record:
+    """What perf script showed: the faults, mappings, names and tasks."""
+
+    def __init__(self):
+        self.faults = []        # (time_ns, pid, tid, addr, period)
+        self.mmaps = []         # (time_ns, pid, start, end, prot, path)
+        self.names = {}         # tid -> the last name seen
+        self.execs = {}         # pid -> time of its last exec
+        self.forks = []         # (time_ns, pid, tid, ppid, ptid)
+        self.exits = []         # (time_ns, pid, tid)
+        self.lost = 0           # lines not understood
+        self.lines = 0
+
+
+def parse_script(lines, rec=None):
+    """Reads perf script's text (fields comm,pid,tid,time,period,event,
+    addr and the mmap and task events) into a Record."""
+    rec = rec or Record()
+    for line in lines:
+        line = line.rstrip("\n")
+        if not line.strip():
+            continue
+        rec.lines += 1
+        m = HEAD.match(line)
+        if not m:
+            rec.lost += 1
+            continue
+        t = parse_time_ns(m.group("time"))
+        pid, tid = int(m.group("pid")), int(m.group("tid"))
+        rest = m.group("rest")
+        s = SAMPLE.match(rest)
+        if s and not rest.startswith("PERF_RECORD"):
+            rec.faults.append((t, pid, tid, int(s.group("addr"), 16),
+                               int(s.group("period") or 1)))
+            if tid not in rec.names and m.group("comm"):
+                rec.names[tid] = m.group("comm")
+            continue
+        mm = MMAP.match(rest)
+        if mm:
+            start = int(mm.group("start"), 16)
+            rec.mmaps.append((t, int(mm.group("pid")), start,
+                              start + int(mm.group("len"), 16),
+                              mm.group("prot"), mm.group("path").strip()))
+            continue
+        c = COMM.match(rest)
+        if c:
+            ctid = int(c.group("tid"))
+            rec.names[ctid] = c.group("name")
+            if c.group("exec"):
+                rec.execs[int(c.group("pid"))] = t
+            continue
+        k = TASK.match(rest)
+        if k:
+            if k.group("kind") == "FORK":
+                rec.forks.append((t, int(k.group("pid")), int(k.group("tid")),
+                                  int(k.group("ppid")), int(k.group("ptid"))))
+            else:
+                rec.exits.append((t, int(k.group("pid")), int(k.group("tid"))))
+            continue
+        if rest.startswith("PERF_RECORD"):
+            continue            # other records: not needed
+        rec.lost += 1
+    return rec
+
+
+# ---- /proc ------------------------------------------------------------------
+
+MAPS_LINE = re.compile(r"^(?P<start>[0-9a-f]+)-(?P<end>[0-9a-f]+)\s+"
+                       r"(?P<perms>\S+)\s+(?P<off>[0-9a-f]+)\s+"
+                       r"(?P<dev>\S+)\s+(?P<ino>\d+)\s*(?P<path>.*)$")
+
+
+def parse_maps(text):
+    """/proc/PID/maps or smaps text: a list of dicts (start, end, perms,
+    path, ino and, from smaps, the fields in kB as bytes)."""
+    vmas = []
+    for line in text.splitlines():
+        m = MAPS_LINE.match(line)
+        if m:
+            vmas.append({"start": int(m.group("start"), 16),
+                         "end": int(m.group("end"), 16),
+                         "perms": m.group("perms"),
+                         "ino": int(m.group("ino")),
+                         "path": m.group("path").strip()})
+            continue
+        if vmas and ":" in line:
+            key, _, val = line.partition(":")
+            val = val.split()
+            if len(val) == 2 and val[1] == "kB" and val[0].isdigit():
+                vmas[-1][key.strip()] = int(val[0]) * 1024
+            elif key.strip() == "THPeligible" and val:
+                vmas[-1]["THPeligible"] = val[0] == "1"
+    return vmas
+
+
+def parse_stat(text):
+    """/proc/PID/stat: (name, state, minflt, majflt)."""
+    lp, rp = text.find("("), text.rfind(")")
+    if lp < 0 or rp < 0:
+        return None
+    f = text[rp + 2:].split()
+    try:
+        return text[lp + 1:rp], f[0], int(f[7]), int(f[9])
+    except (IndexError, ValueError):
+        return None
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def descendants(pid):
+    """pid and its descendant processes, from /proc/PID/task/*/children."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        if p in out:
+            continue
+        out.append(p)
+        try:
+            tids = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for t in tids:
+            kids = read("/proc/%d/task/%s/children" % (p, t)) or ""
+            todo.extend(int(k) for k in kids.split())
+    return out
+
+
+class Snapshots:
+    """Periodic views of the surveyed processes: their VMAs (maps, and
+    smaps now and then), their threads' names and fault counters."""
+
+    def __init__(self, root, follow=True, attached=False):
+        self.root = root
+        self.attached = attached
+        self.follow = follow
+        self.count = 0
+        self.vmas = {}          # pid -> {(start, end, first seen): vma}
+        self.current = {}       # pid -> {(start, end): vma} last snapshot
+        self.threads = {}       # tid -> {"pid", "name", "minflt", "majflt"}
+        self.procs = {}         # pid -> (minflt, majflt) last seen
+        self.first_procs = {}   # pid -> (minflt, majflt) first seen
+
+    def take(self, smaps=None):
+        now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        if smaps is None:
+            smaps = self.count % SMAPS_EVERY == 0
+        self.count += 1
+        pids = descendants(self.root) if self.follow else [self.root]
+        for pid in pids:
+            text = read("/proc/%d/%s" % (pid, "smaps" if smaps else "maps"))
+            if text:
+                # A VMA is one sighting from the snapshot that first saw
+                # it to the last one in a row: the same range gone and
+                # back (unmapped, mapped again) is another VMA.
+                seen = self.vmas.setdefault(pid, {})
+                prev = self.current.get(pid, {})
+                cur = {}
+                for v in parse_maps(text):
+                    key = (v["start"], v["end"])
+                    old = prev.get(key)
+                    if old is None:
+                        v["first_ns"] = v["last_ns"] = now
+                        if "Rss" in v:
+                            v["first_rss"] = v["Rss"]
+                        seen[key + (now,)] = v
+                        cur[key] = v
+                        continue
+                    old["last_ns"] = now
+                    if smaps:
+                        if "first_rss" not in old and "Rss" in v:
+                            old["first_rss"] = v["Rss"]
+                        for k, x in v.items():
+                            if k not in ("first_ns", "first_rss"):
+                                old[k] = x
+                    cur[key] = old
+                self.current[pid] = cur
+            st = parse_stat(read("/proc/%d/stat" % pid) or "")
+            if st and st[1] != "Z":
+                self.procs[pid] = (st[2], st[3])
+                self.first_procs.setdefault(pid, (st[2], st[3]))
+            try:
+                tids = os.listdir("/proc/%d/task" % pid)
+            except OSError:
+                continue
+            for t in tids:
+                st = parse_stat(read("/proc/%d/task/%s/stat" % (pid, t)) or "")
+                if st and st[1] != "Z":
+                    old = self.threads.get(int(t))
+                    # Attached: count from the first snapshot on.
+                    base = (old["base"] if old else
+                            (st[2] + st[3] if self.attached else 0))
+                    self.threads[int(t)] = {"pid": pid, "name": st[0],
+                                            "minflt": st[2], "majflt": st[3],
+                                            "base": base}
+
+
+# ---- joining faults to VMAs -----------------------------------------------
+
+def backing(path, perms="", hugetlb=False):
+    """The kind of memory behind a VMA, from its maps name."""
+    if hugetlb or path.startswith("/anon_hugepage"):
+        return "hugetlb"
+    if path in ("", "//anon"):
+        return "anonymous" if perms[3:4] != "s" else "shmem"
+    if path == "[heap]":
+        return "heap"
+    if path.startswith("[stack"):
+        return "stack"
+    if path.startswith("/memfd:"):
+        return "memfd/shmem"
+    if path.startswith("/SYSV"):
+        return "SysV shm"
+    if path.startswith("/dev/zero") or path.startswith("/dev/shm/"):
+        return "shmem"
+    if path.startswith("["):
+        return "special " + path
+    return "file"
+
+
+def mmap_vmas(mmaps):
+    """VMAs rebuilt from perf's MMAP records of one process, for ranges
+    no snapshot saw: the latest record wins where they overlap, and
+    adjacent anonymous private records with the same protection are
+    merged, as the kernel merges them (a hint: flags the records do not
+    carry, such as MADV_HUGEPAGE, can keep the kernel from merging)."""
+    spans = []
+    for (_t, _pid, start, end, prot, path) in sorted(mmaps):
+        spans = [s for s in spans if s[1] <= start or s[0] >= end] + \
+            [s2 for s in spans if not (s[1] <= start or s[0] >= end)
+             for s2 in ((s[0], start, s[2], s[3]), (end, s[1], s[2], s[3]))
+             if s2[0] < s2[1]]
+        spans.append((start, end, prot, path))
+    spans.sort()
+    out = []
+    for s in spans:
+        if out and out[-1][1] == s[0] and s[3] == "//anon" and \
+                out[-1][3] == "//anon" and out[-1][2] == s[2] and \
+                s[2][3:4] == "p":
+            out[-1] = (out[-1][0], s[1], s[2], s[3])
+        else:
+            out.append(s)
+    return [{"start": s[0], "end": s[1], "perms": s[2], "path": s[3],
+             "source": "perf MMAP records"} for s in out]
+
+
+class VmaIndex:
+    """Looks a fault's address up among one process's VMAs: of the
+    snapshots' VMAs that hold it, the one seen nearest the fault's time
+    (the same range can belong to different VMAs over a run: two buffers
+    merged into one, then one of them unmapped); then the MMAP records
+    for ranges no snapshot saw."""
+
+    BLOCK = 1 << 21
+
+    def __init__(self, snap_vmas, mmap_list):
+        self.snap = []
+        for v in snap_vmas:
+            v = dict(v)
+            v.setdefault("source", "/proc/PID/maps")
+            self.snap.append(v)
+        taken = sorted((v["start"], v["end"]) for v in self.snap)
+        self.records = []
+        for v in mmap_vmas(mmap_list):
+            if any(v["start"] < e and s < v["end"] for s, e in taken):
+                continue
+            self.records.append(v)
+        self.vmas = sorted(self.snap + self.records,
+                           key=lambda v: (v["start"], v["end"]))
+        self.starts = [v["start"] for v in self.vmas]
+        self.maxlen = max((v["end"] - v["start"] for v in self.vmas),
+                          default=0)
+        self.blocks = {}
+
+    def candidates(self, addr):
+        b = addr // self.BLOCK
+        c = self.blocks.get(b)
+        if c is None:
+            lo, hi = b * self.BLOCK, (b + 1) * self.BLOCK
+            i = bisect.bisect_left(self.starts, hi)
+            c = []
+            while i > 0:
+                i -= 1
+                v = self.vmas[i]
+                if v["start"] < lo - self.maxlen:
+                    break
+                if v["end"] > lo:
+                    c.append(v)
+            self.blocks[b] = c
+        return c
+
+    def find(self, addr, t=None):
+        best, dist = None, None
+        for v in self.candidates(addr):
+            if not v["start"] <= addr < v["end"]:
+                continue
+            if "last_ns" not in v:
+                d = float("inf")        # an MMAP record: a last resort
+            elif t is None:
+                d = -v["last_ns"]
+            elif t < v.get("first_ns", v["last_ns"]):
+                d = v.get("first_ns", v["last_ns"]) - t
+            elif t > v["last_ns"]:
+                d = t - v["last_ns"]
+            else:
+                d = 0
+            if dist is None or d < dist:
+                best, dist = v, d
+        return best
+
+
+def median(vals):
+    vals = sorted(vals)
+    n = len(vals)
+    if not n:
+        return None
+    if n % 2:
+        return vals[n // 2]
+    return (vals[n // 2 - 1] + vals[n // 2]) / 2
+
+
+def concurrency(faults):
+    """faults: (time_ns, tid) pairs.  The most and the median number of
+    distinct threads faulting within the same 1 ms window (windows that
+    saw a fault only)."""
+    windows = {}
+    for t, tid in faults:
+        windows.setdefault(t // WINDOW_NS, set()).add(tid)
+    sizes = [len(s) for s in windows.values()]
+    if not sizes:
+        return 0, 0
+    return max(sizes), median(sizes)
+
+
+def sampling_error(samples, period):
+    """The relative standard error of a count scaled from `samples`
+    events recorded one in `period`: sqrt(n)/n, as for a Poisson count
+    (0 when every event was recorded)."""
+    if period <= 1 or samples <= 0:
+        return 0.0
+    return 1 / math.sqrt(samples)
+
+
+def analyse(rec, snaps, kernel, period, followed):
+    """The survey's report as a dict (what --json prints)."""
+    pids = sorted({f[1] for f in rec.faults} | set(snaps.vmas))
+    index = {}
+    for pid in pids:
+        index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                              [m for m in rec.mmaps if m[1] == pid and
+                               m[0] >= rec.execs.get(pid, -1)])
+    per_vma = {}
+    unknown = 0
+    before_exec = 0
+    total = 0
+    samples = 0
+    for (t, pid, tid, addr, per) in rec.faults:
+        total += per
+        samples += 1
+        if pid in rec.execs and t < rec.execs[pid]:
+            before_exec += per
+            continue
+        v = index[pid].find(addr, t) if pid in index else None
+        if v is None:
+            unknown += per
+            continue
+        key = (pid, v["start"], v["end"])
+        e = per_vma.setdefault(key, {"vma": v, "faults": 0, "samples": 0,
+                                     "tids": {}, "times": []})
+        e["faults"] += per
+        e["samples"] += 1
+        e["tids"][tid] = e["tids"].get(tid, 0) + per
+        e["times"].append((t, tid))
+
+    def tname(tid):
+        th = snaps.threads.get(tid)
+        return rec.names.get(tid) or (th and th["name"]) or "?"
+
+    vmas = []
+    for (pid, start, end), e in per_vma.items():
+        v = e["vma"]
+        most, med = concurrency(e["times"])
+        ts = [t for t, _ in e["times"]]
+        span_ns = max(ts) - min(ts)
+        hugetlb = "KernelPageSize" in v and v["KernelPageSize"] > PAGE
+        thp = None
+        if "AnonHugePages" in v or "THPeligible" in v:
+            thp = {"eligible": v.get("THPeligible"),
+                   "huge_bytes": v.get("AnonHugePages", 0)}
+        tids = sorted(e["tids"].items(), key=lambda x: (-x[1], x[0]))
+        vmas.append({
+            "pid": pid, "start": "%x" % start, "end": "%x" % end,
+            "size": end - start, "perms": v.get("perms", ""),
+            "path": v.get("path", ""),
+            "backing": backing(v.get("path", ""), v.get("perms", ""),
+                               hugetlb),
+            "source": v.get("source"),
+            "thp": thp,
+            "rss": v.get("Rss"), "first_rss": v.get("first_rss"),
+            "faults": e["faults"], "samples": e["samples"],
+            "threads": len(tids),
+            "top_threads": [{"tid": t, "name": tname(t), "faults": n}
+                            for t, n in tids],
+            "concurrency_max": most, "concurrency_median": med,
+            "span_s": span_ns / 1e9,
+            "rate_per_s": (e["faults"] / (span_ns / 1e9)) if span_ns else None,
+        })
+    vmas.sort(key=lambda x: (-x["faults"], x["pid"], x["start"]))
+    threads = {}
+    for (t, pid, tid, addr, per) in rec.faults:
+        th = threads.setdefault(tid, {"tid": tid, "pid": pid, "faults": 0})
+        th["faults"] += per
+    for tid, th in threads.items():
+        th["name"] = tname(tid)
+        k = snaps.threads.get(tid)
+        if k:
+            th["kernel_faults_last_seen"] = k["minflt"] + k["majflt"]
+    processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
+    err = sampling_error(samples, period)
+    doc = {
+        "period": period,
+        "sampling_rel_error": err,
+        "followed_children": followed,
+        "processes": processes,
+        "perf": {"faults": total, "samples": samples,
+                 "before_exec": before_exec, "outside_known_vmas": unknown,
+                 "lines_not_understood": rec.lost},
+        "kernel": kernel,
+        "vmas": vmas,
+        "threads": sorted(threads.values(),
+                          key=lambda x: (-x["faults"], x["tid"])),
+    }
+    doc["exec_pids"] = sorted(rec.execs)
+    # Threads by name as perf's task and name records saw them, also
+    # those that lived between two snapshots.
+    # Only names no process's main thread has: a program whose threads
+    # keep its own name says nothing so.
+    procs = set(processes) | set(rec.execs) | \
+        {f[1] for f in rec.forks if f[1] == f[2]}
+    mains = {rec.names[p] for p in procs if p in rec.names}
+    named = {}
+    for tid, name in rec.names.items():
+        if tid > 0 and tid not in procs and name not in mains:
+            named[name] = named.get(name, 0) + 1
+    doc["threads_by_name"] = named
+    if kernel and kernel.get("faults") is not None:
+        doc["kernel_minus_perf"] = kernel["faults"] - total
+    doc["verdict"], doc["reproduce"] = verdict(doc)
+    return doc
+
+
+# ---- the verdict -------------------------------------------------------------
+
+def size_arg(n):
+    """A size as pft -m reads it, rounded to the MiB (at least 1M)."""
+    mib = max(1, round(n / MiB))
+    if mib % 1024 == 0:
+        return "%dG" % (mib // 1024)
+    return "%dM" % mib
+
+
+def human(n):
+    if n >= 1 << 30 and n % (1 << 30) == 0:
+        return "%d GiB" % (n >> 30)
+    if n >= MiB:
+        return "%.0f MiB" % (n / MiB) if n % MiB == 0 else \
+            "%.1f MiB" % (n / MiB)
+    return "%d KiB" % (n >> 10)
+
+
+def thread_label(t, all_threads):
+    """A thread's name, with its tid where another thread has the name."""
+    if sum(1 for x in all_threads if x["name"] == t["name"]) > 1:
+        return "%s %d" % (t["name"], t["tid"])
+    return t["name"]
+
+
+def verdict(doc):
+    """The verdict line and the pft command line of the pattern."""
+    vmas = doc["vmas"]
+    total = doc["perf"]["faults"]
+    kern = doc.get("kernel") or {}
+    hidden = doc.get("kernel_minus_perf") or 0
+    kfaults = kern.get("faults") or 0
+    # Faults the kernel counted with no user fault event: the program
+    # populates memory in the kernel when a VMA's resident memory grew
+    # far beyond what its user faults brought in, or when most of the
+    # kernel's count is such faults and more than an exec's own (an
+    # exec copies its arguments through get_user_pages: about 200).
+    big = (doc.get("resident") or [None])[0]
+    grown = big is not None and big["grown"] >= MiB and \
+        big["user_faults"] * PAGE < big["grown"] / 2
+    if not (grown and hidden * PAGE >= big["grown"] / 4 or
+            grown and hidden * 2 * MiB >= big["grown"] / 4 and
+            big.get("huge_bytes")):
+        big = None
+    populate = big is not None or \
+        (kfaults > 0 and hidden > kfaults / 2 and hidden >= 512)
+    if populate:
+        ks = doc.get("kernel_side_threads") or []
+        # A main thread that exec'd took its exec's argument copy (up to
+        # EXEC_GUP faults) in the kernel: not a populate worker for that.
+        execd = set(doc.get("exec_pids") or [])
+        workers = [t for t in ks if t["kernel_side_faults"] -
+                   (EXEC_GUP if t["tid"] in execd else 0) > hidden / 8]
+        names = ", ".join(thread_label(t, workers)
+                          for t in workers[:TOP_THREADS])
+        # A worker that came and went between two snapshots has no
+        # counters seen; perf's records still name it.
+        named = doc.get("threads_by_name") or {}
+        nworkers = max([len(workers)] +
+                       [named.get(t["name"], 0) for t in workers
+                        if t["tid"] not in execd])
+        if nworkers > len(workers):
+            names += "; %d threads of that name ran" % nworkers
+        if big:
+            size = big["size"]
+            where = " into one %s %s VMA (resident %s%s, %d user " \
+                "faults)" % (human(big["size"]), big["backing"],
+                             human(big["rss"]),
+                             ", %s in huge pages" % human(big["huge_bytes"])
+                             if big.get("huge_bytes") else "",
+                             big["user_faults"])
+        else:
+            size = hidden * PAGE
+            where = " (about %s in 4 KiB pages; the VMA was not seen " \
+                "resident)" % human(size)
+        line = ("%d faults the kernel counted raised no user fault event"
+                "%s, taken by %d thread%s (%s): the populate pattern "
+                "(MADV_POPULATE_WRITE, mlock or other get_user_pages)" % (
+                    hidden, where, nworkers,
+                    "" if nworkers == 1 else "s", names or "?"))
+        thp = " --thp=always" if big and big.get("huge_bytes") else ""
+        cmd = "pft -t %d -m %s --touch=populate%s" % (
+            max(1, nworkers), size_arg(size), thp)
+        return line, cmd
+    if not vmas or not total:
+        return "no page faults seen", None
+    top = vmas[0]
+    share = round(100 * top["faults"] / total)
+    # The workers: threads with at least 1% of the VMA's faults (a main
+    # thread that wrote an allocation's header is not one).
+    workers = [t for t in top["top_threads"]
+               if t["faults"] * 100 >= top["faults"]] or \
+        top["top_threads"][:1]
+    others = top["threads"] - len(workers)
+    names = ", ".join(thread_label(t, top["top_threads"])
+                      for t in workers[:TOP_THREADS])
+    if len(workers) > TOP_THREADS:
+        names += ", ..."
+    line = "%d%% of faults on one %s %s VMA from %d thread%s (%s)%s, up to " \
+        "%d at once" % (share, human(top["size"]), top["backing"],
+                        len(workers), "" if len(workers) == 1 else "s",
+                        names, " and %d more with under 1%% of them" % others
+                        if others else "", top["concurrency_max"])
+    thp = " --thp=always" if top["thp"] and top["thp"]["huge_bytes"] else ""
+    # Several processes faulting VMAs of the same size and kind: each
+    # its own VMA (pft -n).
+    peers = [v for v in vmas if v["size"] == top["size"] and
+             v["backing"] == top["backing"] and
+             v["faults"] >= top["faults"] / 2]
+    ppids = {v["pid"] for v in peers}
+    if sum(v["faults"] for v in peers) < total / 2:
+        return "no VMA takes most faults: the largest share, %s" % \
+            line[0].lower() + line[1:], None
+    if len(ppids) > 1:
+        n = len(ppids)
+        line += ": %d processes, each its own VMA" % n
+        # pft -n maps -m in each process (its slice of it faulted there).
+        return line, "pft -n %d -m %s%s" % (n, size_arg(top["size"]), thp)
+    if len(peers) > 1 and all(v["threads"] == 1 for v in peers):
+        tids = {v["top_threads"][0]["tid"] for v in peers}
+        if len(tids) == len(peers):
+            n = len(peers)
+            line = "%d VMAs of %s %s, one thread each (%s): the " \
+                "per-thread-VMA pattern" % (
+                    n, human(top["size"]), top["backing"],
+                    ", ".join("%s %d" % (v["top_threads"][0]["name"],
+                                         v["top_threads"][0]["tid"])
+                              for v in peers))
+            return line, "pft -M -t %d -m %s%s" % (
+                n, size_arg(top["size"] * n), thp)
+    if len(workers) > 1:
+        line += ": the shared-VMA pattern"
+    else:
+        line += ": one thread"
+    return line, "pft -t %d -m %s%s" % (len(workers),
+                                        size_arg(top["size"]), thp)
+
+
+def add_resident(doc, snaps):
+    """Growth of each VMA's resident memory between the snapshots that
+    saw it (smaps): memory that came in with or without user faults."""
+    out = []
+    for pid, seen in snaps.vmas.items():
+        for v in seen.values():
+            # File pages come in by fault-around too, many a fault.
+            if "Rss" not in v or backing(v["path"], v["perms"]) in (
+                    "file",) or v["path"].startswith("["):
+                continue
+            grown = v["Rss"] - v.get("first_rss", v["Rss"])
+            if v.get("first_rss") is None:
+                grown = v["Rss"]
+            # A VMA first seen already resident: count it all.
+            if v["first_ns"] == v["last_ns"] or grown <= 0:
+                grown = v["Rss"]
+            if grown <= 0:
+                continue
+            out.append({"pid": pid, "start": "%x" % v["start"],
+                        "end": "%x" % v["end"], "size": v["end"] - v["start"],
+                        "backing": backing(v["path"], v["perms"]),
+                        "path": v["path"], "rss": v["Rss"], "grown": grown,
+                        "huge_bytes": v.get("AnonHugePages", 0)})
+    byvma = {(v["pid"], v["start"]): v["faults"] for v in doc["vmas"]}
+    for r in out:
+        r["user_faults"] = byvma.get((r["pid"], r["start"]), 0)
+    out.sort(key=lambda x: -x["grown"])
+    doc["resident"] = out[:TOP_VMAS]
+
+
+def add_kernel_side(doc, snaps):
+    """Threads whose own fault counters (/proc/PID/task/TID/stat, last
+    seen) exceed the user faults perf saw from them: the threads that
+    took faults in the kernel (populate, mlock, GUP)."""
+    seen = {t["tid"]: t["faults"] for t in doc["threads"]}
+    hidden = doc.get("kernel_minus_perf") or 0
+    out = []
+    for tid, k in snaps.threads.items():
+        extra = k["minflt"] + k["majflt"] - k.get("base", 0) - \
+            seen.get(tid, 0)
+        if extra > max(8, hidden / 100):
+            out.append({"tid": tid, "pid": k["pid"], "name": k["name"],
+                        "kernel_side_faults": extra})
+    out.sort(key=lambda x: (-x["kernel_side_faults"], x["tid"]))
+    doc["kernel_side_threads"] = out
+    # Those that took most of them: the populate workers.
+
+
+# ---- running perf ------------------------------------------------------------
+
+def check_perf():
+    perf = shutil.which("perf")
+    if not perf:
+        raise SurveyError("perf not found: install Debian's linux-perf "
+                          "package (perf record does the recording)")
+    text = read("/proc/sys/kernel/perf_event_paranoid")
+    try:
+        level = int(text)
+    except (TypeError, ValueError):
+        level = None
+    if level is not None and level > 2 and os.geteuid() != 0:
+        raise SurveyError("perf_event_paranoid is %d: recording one's own "
+                          "processes needs 2 or lower (sysctl "
+                          "kernel.perf_event_paranoid=2)" % level)
+    return perf
+
+
+def check_pid(pid):
+    st = None
+    try:
+        st = os.stat("/proc/%d" % pid)
+    except OSError:
+        pass
+    if st is None or parse_stat(read("/proc/%d/stat" % pid) or "") is None:
+        raise SurveyError("no process %d" % pid)
+    if st.st_uid != os.geteuid() and os.geteuid() != 0:
+        raise SurveyError("process %d belongs to another user (uid %d): "
+                          "perf records one's own processes only" %
+                          (pid, st.st_uid))
+
+
+def first_line(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("[ perf record"):
+            return line
+    return ""
+
+
+class Perf:
+    """perf record of one process tree, started with its events disabled
+    and enabled through its control FIFO before the program runs."""
+
+    def __init__(self, perf, tmp, pid, period, pids=None):
+        self.tmp = tmp
+        self.data = os.path.join(tmp, "perf.data")
+        ctl, ack = os.path.join(tmp, "ctl"), os.path.join(tmp, "ack")
+        os.mkfifo(ctl)
+        os.mkfifo(ack)
+        self.err = open(os.path.join(tmp, "perf.err"), "w+")
+        cmd = [perf, "record", "-e", "page-faults", "-d", "-c", str(period),
+               "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
+               "--control", "fifo:%s,%s" % (ctl, ack), "-p",
+               ",".join(str(p) for p in (pids or [pid]))]
+        # A session of its own: Ctrl-C stops the program, and then perf.
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=self.err, start_new_session=True)
+        ackfd = os.open(ack, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            ctlfd = self.open_ctl(ctl)
+            os.write(ctlfd, b"enable\n")
+            self.wait_ack(ackfd)
+            os.close(ctlfd)
+        finally:
+            os.close(ackfd)
+
+    def failure(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+            return "perf record did not start recording in 30 s"
+        self.err.seek(0)
+        text = first_line(self.err.read())
+        return "perf record failed (exit status %d)%s" % (
+            self.proc.returncode, ": " + text if text else "")
+
+    def open_ctl(self, ctl):
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                return os.open(ctl, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SurveyError(self.failure())
+            time.sleep(0.005)
+
+    def wait_ack(self, fd):
+        # Until perf opens its end, the FIFO reads as empty (EOF).
+        deadline = time.monotonic() + 30
+        got = b""
+        while b"ack" not in got:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            data = b""
+            if r:
+                try:
+                    data = os.read(fd, 64)
+                except BlockingIOError:
+                    pass
+            got += data
+            if b"ack" in got:
+                break
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SurveyError(self.failure())
+            if not data:
+                time.sleep(0.005)
+
+    def stop(self, wait_s=5):
+        """perf ends by itself when its process is gone; else SIGINT."""
+        try:
+            self.proc.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.err.close()
+
+    def script(self, perf):
+        cmd = [perf, "script", "-i", self.data, "-F",
+               "comm,pid,tid,time,period,event,addr",
+               "--show-mmap-events", "--show-task-events"]
+        out = os.path.join(self.tmp, "script.txt")
+        with open(out, "w") as f, open(os.path.join(self.tmp, "script.err"),
+                                       "w+") as e:
+            rc = subprocess.call(cmd, stdin=subprocess.DEVNULL, stdout=f,
+                                 stderr=e)
+            if rc != 0:
+                e.seek(0)
+                raise SurveyError("perf script failed: %s" %
+                                  first_line(e.read()))
+        with open(out, errors="replace") as f:
+            return parse_script(f)
+
+
+# ---- the survey --------------------------------------------------------------
+
+def spawn(cmd, stdout_to_stderr=False):
+    """Forks the program, held before its exec until a byte comes on its
+    pipe.  stdout_to_stderr: its standard output goes to standard error
+    (stdout carries the JSON report)."""
+    go_r, go_w = os.pipe()
+    err_r, err_w = os.pipe2(os.O_CLOEXEC)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(go_w)
+            os.close(err_r)
+            os.read(go_r, 1)
+            os.close(go_r)
+            if stdout_to_stderr:
+                os.dup2(2, 1)
+            os.execvp(cmd[0], cmd)
+        except OSError as e:
+            os.write(err_w, str(e.errno).encode())
+        os._exit(127)
+    os.close(go_r)
+    os.close(err_w)
+    return pid, go_w, err_r
+
+
+def exec_error(err_r):
+    data = os.read(err_r, 32)
+    os.close(err_r)
+    return int(data) if data else None
+
+
+def run_program(c, perf, tmp):
+    pid, go, err_r = spawn(c.command, c.json and not c.output)
+    snaps = Snapshots(pid, follow=not c.no_follow)
+    rec = None
+    interrupted = False
+    status = None
+    rusage = None
+    try:
+        try:
+            p = Perf(perf, tmp, pid, c.period)
+        except BaseException:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
+        os.write(go, b"x")
+        os.close(go)
+        try:
+            while True:
+                wpid, st, ru = os.wait4(pid, os.WNOHANG)
+                if wpid:
+                    status, rusage = st, ru
+                    break
+                snaps.take()
+                time.sleep(SNAP_S)
+        except KeyboardInterrupt:
+            interrupted = True
+            # The program had the same Ctrl-C: wait for it.
+            try:
+                _, status, rusage = os.wait4(pid, 0)
+            except KeyboardInterrupt:
+                os.kill(pid, signal.SIGKILL)
+                _, status, rusage = os.wait4(pid, 0)
+        p.stop()
+        errno = exec_error(err_r)
+        err_r = None
+        if errno is not None:
+            raise SurveyError("%s: %s" % (c.command[0], os.strerror(errno)),
+                              127 if errno == 2 else 126)
+        rec = p.script(perf)
+    finally:
+        if err_r is not None:
+            os.close(err_r)
+    kernel = {"source": "getrusage of the program (its threads and the "
+                        "children it waited for)",
+              "minflt": rusage.ru_minflt, "majflt": rusage.ru_majflt,
+              "faults": rusage.ru_minflt + rusage.ru_majflt}
+    return rec, snaps, kernel, status, interrupted
+
+
+def attach(c, perf, tmp):
+    check_pid(c.pid)
+    snaps = Snapshots(c.pid, follow=not c.no_follow, attached=True)
+    # perf -p follows the children created from now on: the process's
+    # present children are named too.
+    p = Perf(perf, tmp, c.pid, c.period,
+             descendants(c.pid) if not c.no_follow else [c.pid])
+    snaps.take(smaps=True)
+    start = dict(snaps.procs)
+    interrupted = False
+    end = time.monotonic() + c.duration if c.duration else None
+    try:
+        while end is None or time.monotonic() < end:
+            st = parse_stat(read("/proc/%d/stat" % c.pid) or "")
+            if not st or st[1] == "Z":
+                break
+            snaps.take()
+            time.sleep(SNAP_S)
+        snaps.take(smaps=True)
+    except KeyboardInterrupt:
+        interrupted = True
+    p.proc.send_signal(signal.SIGINT)
+    p.stop()
+    rec = p.script(perf)
+    mn = sum(snaps.procs[k][0] - start.get(k, (0, 0))[0] for k in snaps.procs)
+    mj = sum(snaps.procs[k][1] - start.get(k, (0, 0))[1] for k in snaps.procs)
+    kernel = {"source": "/proc/PID/stat, the last snapshot less the first",
+              "minflt": mn, "majflt": mj, "faults": mn + mj}
+    return rec, snaps, kernel, None, interrupted
+
+
+# ---- output ------------------------------------------------------------------
+
+def scaled(n, doc):
+    if doc["period"] > 1:
+        return "~%d" % n
+    return "%d" % n
+
+
+def render(doc, out):
+    w = out.write
+    per = doc["period"]
+    if per > 1:
+        w("sampling: one fault event in %d recorded; counts scaled by %d, "
+          "relative error about %.1f%% (1/sqrt(samples))\n" %
+          (per, per, 100 * doc["sampling_rel_error"]))
+    w("processes: %s (%s)\n" % (
+        " ".join(str(p) for p in doc["processes"]) or "none",
+        "children followed" if doc["followed_children"] else
+        "children not followed"))
+    w("\nVMAs by user faults (perf page-faults events, joined to the "
+      "kernel's VMAs):\n")
+    for v in doc["vmas"][:TOP_VMAS]:
+        w("  pid %d  %s-%s  %s  %s%s\n" % (
+            v["pid"], v["start"], v["end"], human(v["size"]), v["backing"],
+            "  " + v["path"] if v["path"] and v["backing"] not in
+            ("anonymous", "heap", "stack") else ""))
+        w("    VMA from: %s\n" % v["source"])
+        if v["thp"]:
+            w("    THP: eligible %s, %s in huge pages (smaps, last seen)\n" % (
+                "yes" if v["thp"]["eligible"] else "no",
+                human(v["thp"]["huge_bytes"])))
+        w("    faults: %s (read/write not told apart by the page-faults "
+          "event)\n" % scaled(v["faults"], doc))
+        tops = ", ".join("%s (%d): %s" % (t["name"], t["tid"],
+                                          scaled(t["faults"], doc))
+                         for t in v["top_threads"][:TOP_THREADS])
+        w("    threads that faulted it: %d; top: %s\n" % (v["threads"], tops))
+        w("    threads faulting it in the same 1 ms window: most %d, "
+          "median %s\n" % (v["concurrency_max"],
+                           "%g" % v["concurrency_median"]))
+        if v["rate_per_s"]:
+            w("    fault rate: %.0f faults/s over the %.3f s it was "
+              "faulted\n" % (v["rate_per_s"], v["span_s"]))
+    if len(doc["vmas"]) > TOP_VMAS:
+        rest = sum(v["faults"] for v in doc["vmas"][TOP_VMAS:])
+        w("  ... %d more VMAs with %s faults (--json lists them all)\n" % (
+            len(doc["vmas"]) - TOP_VMAS, scaled(rest, doc)))
+    pf = doc["perf"]
+    w("\ntotals:\n")
+    w("  user faults perf saw (page-faults event): %s in %d samples\n" % (
+        scaled(pf["faults"], doc), pf["samples"]))
+    if pf["before_exec"]:
+        w("    of which before the program's exec: %s\n" %
+          scaled(pf["before_exec"], doc))
+    if pf.get("in_children_not_followed"):
+        w("  left out: %s faults of child processes (not followed)\n" %
+          scaled(pf["in_children_not_followed"], doc))
+    if pf["outside_known_vmas"]:
+        w("    of which outside any VMA seen: %s\n" %
+          scaled(pf["outside_known_vmas"], doc))
+    k = doc.get("kernel")
+    if k:
+        w("  faults the kernel counted (minflt %d + majflt %d, %s): %d\n" % (
+            k["minflt"], k["majflt"], k["source"], k["faults"]))
+        d = doc.get("kernel_minus_perf", 0)
+        w("  difference, kernel less perf: %s%s\n" % (
+            ("~%d" if per > 1 else "%d") % d,
+            ": faults without a user fault event (MADV_POPULATE_*, mlock, "
+            "MAP_POPULATE, other get_user_pages)" if d > 0 else ""))
+    res = doc.get("resident") or []
+    if res and doc.get("kernel_minus_perf", 0) > 0:
+        r = res[0]
+        w("  largest resident growth (smaps Rss): pid %d %s-%s %s %s, "
+          "+%s\n" % (r["pid"], r["start"], r["end"], human(r["size"]),
+                     r["backing"], human(r["grown"])))
+    ks = doc.get("kernel_side_threads") or []
+    if ks:
+        w("  threads with faults beyond their user fault events (their "
+          "minflt+majflt, last seen, less perf's): %s\n" % ", ".join(
+              "%s (%d): %d" % (t["name"], t["tid"], t["kernel_side_faults"])
+              for t in ks[:TOP_THREADS]))
+    w("\nverdict: %s\n" % doc["verdict"])
+    if doc["reproduce"]:
+        w("reproduce with: %s\n" % doc["reproduce"])
+
+
+# ---- the command line -------------------------------------------------------
+
+USAGE = """\
+Usage: pft-survey [OPTION]... -- COMMAND [ARG]...
+       pft-survey [OPTION]... -p PID [--duration=SECONDS]
+Run COMMAND, or attach to process PID, record its page faults with perf,
+and report which of its VMAs take them, from how many threads at once,
+and the pft command line that generates the same pattern.
+
+  -p, --pid=PID          survey a running process (and its threads) until
+                         it exits, --duration ends or Ctrl-C
+  -d, --duration=SECONDS with -p: survey for SECONDS
+  -c, --sample=N         record one fault event in N (perf record -c N);
+                         counts are scaled by N, their error stated
+  -o, --output=FILE      write the report to FILE, not standard output
+      --no-follow        do not follow the program's child processes
+      --json             the report as JSON; on standard output, the
+                         program's standard output goes to standard error
+  -h, --help             print this help and exit
+  -V, --version          print the version and exit
+
+Exit status: COMMAND's own status (the survey still reports); 1 when the
+survey could not run; 2 for a bad command line; 130 after Ctrl-C.
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        msg(message)
+        print("Try '%s --help' for more information." % PROG,
+              file=sys.stderr)
+        sys.exit(2)
+
+
+def parse_args(argv):
+    if "--" in argv:
+        i = argv.index("--")
+        opts, command = argv[:i], argv[i + 1:]
+    else:
+        opts, command = argv, []
+    p = Parser(prog=PROG, add_help=False, usage=USAGE)
+    p.add_argument("-p", "--pid", type=int)
+    p.add_argument("-d", "--duration", type=float)
+    p.add_argument("-c", "--sample", dest="period", type=int, default=1)
+    p.add_argument("--no-follow", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("-o", "--output")
+    p.add_argument("-h", "--help", action="store_true")
+    p.add_argument("-V", "--version", action="store_true")
+    c, rest = p.parse_known_args(opts)
+    if c.help:
+        sys.stdout.write(USAGE)
+        sys.exit(0)
+    if c.version:
+        from .pft import print_version
+        c.pft = None
+        print_version(c, PROG)
+        sys.exit(0)
+    if rest:
+        if not command and not rest[0].startswith("-"):
+            command = rest
+        else:
+            p.error("unknown option %s" % rest[0])
+    c.command = command
+    if c.pid is None and not command:
+        p.error("give a command after --, or -p PID")
+    if c.pid is not None and command:
+        p.error("-p and a command: give one of them")
+    if c.pid is not None and c.pid <= 0:
+        p.error("-p %d: not a process ID" % c.pid)
+    if c.duration is not None:
+        if c.pid is None:
+            p.error("--duration goes with -p (a command is surveyed to its "
+                    "end)")
+        if not math.isfinite(c.duration) or c.duration <= 0:
+            p.error("--duration=%g: give a positive number of seconds" %
+                    c.duration)
+    if c.period < 1:
+        p.error("-c %d: give a positive number of events" % c.period)
+    return c
+
+
+def check_command(cmd):
+    prog = cmd[0]
+    if "/" in prog:
+        if not os.path.exists(prog):
+            raise SurveyError("%s: program not found" % prog, 127)
+        if os.path.isdir(prog) or not os.access(prog, os.X_OK):
+            raise SurveyError("%s: not an executable program" % prog, 126)
+    elif not shutil.which(prog):
+        raise SurveyError("%s: program not found" % prog, 127)
+
+
+def exit_status(status):
+    if status is None:
+        return 0
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    return 1
+
+
+def sigterm(_signo, _frame):
+    raise KeyboardInterrupt()
+
+
+def survey(c):
+    perf = check_perf()
+    if c.command:
+        check_command(c.command)
+    if c.output:
+        # Before the program runs: can the report be written?
+        with open(c.output + ".tmp", "w"):
+            pass
+        os.unlink(c.output + ".tmp")
+    tmp = tempfile.mkdtemp(prefix="pft-survey.")
+    try:
+        # SIGTERM ends the survey as Ctrl-C does: report, clean up.
+        signal.signal(signal.SIGTERM, sigterm)
+        if c.command:
+            rec, snaps, kernel, status, stopped = run_program(c, perf, tmp)
+        else:
+            rec, snaps, kernel, status, stopped = attach(c, perf, tmp)
+        dropped = 0
+        if c.no_follow:
+            # perf follows children whatever it is told (inherit is how
+            # it sees new threads): their faults are left out here.
+            root = c.pid or snaps.root
+            kept = [f for f in rec.faults if f[1] == root]
+            dropped = sum(f[4] for f in rec.faults) - sum(f[4] for f in kept)
+            rec.faults = kept
+        doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
+        doc["perf"]["in_children_not_followed"] = dropped
+        if dropped and doc.get("kernel_minus_perf") is not None:
+            # The kernel's count holds the children's faults too.
+            doc["kernel_minus_perf"] -= dropped
+        add_resident(doc, snaps)
+        add_kernel_side(doc, snaps)
+        doc["verdict"], doc["reproduce"] = verdict(doc)
+        if c.command:
+            doc["command"] = c.command
+            doc["exit_status"] = exit_status(status)
+        else:
+            doc["attached_pid"] = c.pid
+        doc["interrupted"] = stopped
+        out = sys.stdout
+        if c.output:
+            out = open(c.output + ".tmp", "w")
+        if c.json:
+            json.dump(doc, out, indent=1, sort_keys=True)
+            out.write("\n")
+        else:
+            if c.command:
+                out.write("command: %s\n" % " ".join(
+                    shlex.quote(a) for a in c.command))
+            render(doc, out)
+        out.flush()
+        if c.output:
+            out.close()
+            os.replace(c.output + ".tmp", c.output)
+        if stopped:
+            msg("stopped: the report shows what was seen until then")
+            return 130
+        rc = exit_status(status)
+        if rc:
+            msg("%s exited with status %d (the report above is of its run)"
+                % (c.command[0], rc))
+        return rc
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv):
+    try:
+        c = parse_args(argv)
+        return survey(c)
+    except SurveyError as e:
+        msg(str(e))
+        return e.status
+    except KeyboardInterrupt:
+        msg("stopped")
+        return 130
+    except BrokenPipeError:
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 141
+    except OSError as e:
+        msg("%s%s" % (e.filename + ": " if e.filename else "",
+                      e.strerror or e))
+        return 1
+    except Exception as e:      # pylint: disable=broad-except
+        msg("internal error (%s: %s), please report it" %
+            (type(e).__name__, e))
+        return 1

@@ -1,0 +1,360 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft-survey's parts without perf: perf script's text read back, VMAs
+# from maps and from MMAP records, the join, concurrency windows, the
+# sampling error, the verdict and its pft command line, and the errors.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import contextlib
+import io
+import os
+import unittest
+from unittest import mock
+
+from pft_sweep import survey
+
+# perf script -F comm,pid,tid,time,period,event,addr --show-mmap-events
+# --show-task-events, as perf 6.1 prints it (a thread name with spaces,
+# a synthesized record at time 0, a line that is none of these).
+SCRIPT = """\
+       perf-exec     0/0         0.000000: PERF_RECORD_COMM: perf-exec:100/100
+            java   100/100   10.000000100: PERF_RECORD_COMM exec: java:100/100
+            java   100/100   10.000000200: PERF_RECORD_MMAP2 100/100: [0x7f0000000000(0x100000) @ 0x7f0000000000 00:00 0 0]: rw-p //anon
+            java   100/100   10.000000300: PERF_RECORD_MMAP2 100/100: [0x7f0000100000(0x100000) @ 0x7f0000100000 00:00 0 0]: rw-p //anon
+            java   100/100   10.000000400: PERF_RECORD_MMAP2 100/100: [0x555500000000(0x2000) @ 0 fe:00 1234 0]: r--p /usr/bin/java
+            java   100/101   10.000000500: PERF_RECORD_FORK(100:101):(100:100)
+     GC Thread#0   100/101   10.000100000:          1 page-faults:     7f0000000010
+     GC Thread#0   100/101   10.000200000:          1 page-faults:     7f0000001010
+     GC Thread#1   100/102   10.000300000:          1 page-faults:     7f0000150000
+     GC Thread#1   100/102   10.002300000:          1 page-faults:     7f0000151000
+            java   100/100   10.002400000:          1 page-faults:     555500000100
+            java   100/100   10.003000000: PERF_RECORD_EXIT(100:100):(1:1)
+this line is not perf's
+"""
+
+
+def record():
+    return survey.parse_script(io.StringIO(SCRIPT))
+
+
+class ParseScript(unittest.TestCase):
+    def test_reads_faults_with_thread_names_holding_spaces(self):
+        rec = record()
+        self.assertEqual(len(rec.faults), 5)
+        self.assertEqual(rec.faults[0],
+                         (10000100000, 100, 101, 0x7f0000000010, 1))
+        self.assertEqual(rec.names[101], "GC Thread#0")
+        self.assertEqual(rec.names[102], "GC Thread#1")
+
+    def test_reads_mmap_records_exec_and_tasks(self):
+        rec = record()
+        self.assertEqual(len(rec.mmaps), 3)
+        self.assertEqual(rec.mmaps[0][2:], (0x7f0000000000, 0x7f0000100000,
+                                            "rw-p", "//anon"))
+        self.assertEqual(rec.mmaps[2][5], "/usr/bin/java")
+        self.assertEqual(rec.execs, {100: 10000000100})
+        self.assertEqual(rec.forks, [(10000000500, 100, 101, 100, 100)])
+        self.assertEqual(rec.exits, [(10003000000, 100, 100)])
+
+    def test_counts_lines_it_does_not_understand(self):
+        self.assertEqual(record().lost, 1)
+
+    def test_reads_the_period_of_sampled_events(self):
+        rec = survey.parse_script([
+            "  pft  5/6  1.5: 16 page-faults:  7f0000001000\n"])
+        self.assertEqual(rec.faults, [(1500000000, 5, 6, 0x7f0000001000, 16)])
+
+
+class Maps(unittest.TestCase):
+    def test_reads_maps_and_smaps_fields(self):
+        text = ("7f0000000000-7f0004000000 rw-p 00000000 00:00 0 \n"
+                "Rss:               65536 kB\n"
+                "AnonHugePages:     2048 kB\n"
+                "THPeligible:    1\n"
+                "555500000000-555500002000 r--p 00000000 fe:00 1234   "
+                "/usr/bin/pft\n")
+        vmas = survey.parse_maps(text)
+        self.assertEqual(len(vmas), 2)
+        self.assertEqual(vmas[0]["end"] - vmas[0]["start"], 64 << 20)
+        self.assertEqual(vmas[0]["Rss"], 64 << 20)
+        self.assertEqual(vmas[0]["AnonHugePages"], 2 << 20)
+        self.assertTrue(vmas[0]["THPeligible"])
+        self.assertEqual(vmas[1]["path"], "/usr/bin/pft")
+
+    def test_names_the_backing(self):
+        cases = {"": "anonymous", "//anon": "anonymous", "[heap]": "heap",
+                 "[stack]": "stack", "/memfd:guest (deleted)": "memfd/shmem",
+                 "/SYSV00000000 (deleted)": "SysV shm",
+                 "/dev/zero (deleted)": "shmem",
+                 "/anon_hugepage (deleted)": "hugetlb",
+                 "/usr/lib/libc.so.6": "file"}
+        for path, kind in cases.items():
+            self.assertEqual(survey.backing(path, "rw-p"), kind, path)
+        self.assertEqual(survey.backing("", "rw-s"), "shmem")
+
+    def test_merges_adjacent_anonymous_records_as_the_kernel_does(self):
+        rec = record()
+        vmas = survey.mmap_vmas(rec.mmaps)
+        anon = [v for v in vmas if v["path"] == "//anon"]
+        self.assertEqual(len(anon), 1)
+        self.assertEqual(anon[0]["end"] - anon[0]["start"], 2 << 20)
+
+    def test_keeps_records_apart_across_a_guard_page(self):
+        m = [(1, 5, 0x10000, 0x20000, "rw-p", "//anon"),
+             (2, 5, 0x21000, 0x31000, "rw-p", "//anon")]
+        self.assertEqual(len(survey.mmap_vmas(m)), 2)
+
+    def test_keeps_records_of_other_protection_apart(self):
+        m = [(1, 5, 0x10000, 0x20000, "rw-p", "//anon"),
+             (2, 5, 0x20000, 0x30000, "r--p", "//anon")]
+        self.assertEqual(len(survey.mmap_vmas(m)), 2)
+
+    def test_a_later_record_replaces_the_overlapped_part(self):
+        m = [(1, 5, 0x10000, 0x40000, "rw-p", "/a"),
+             (2, 5, 0x20000, 0x30000, "rw-p", "/b")]
+        vmas = survey.mmap_vmas(m)
+        self.assertEqual([(v["start"], v["end"], v["path"]) for v in vmas],
+                         [(0x10000, 0x20000, "/a"), (0x20000, 0x30000, "/b"),
+                          (0x30000, 0x40000, "/a")])
+
+    def test_snapshots_win_over_mmap_records(self):
+        snap = [{"start": 0x10000, "end": 0x30000, "perms": "rw-p",
+                 "path": "", "last_ns": 5}]
+        m = [(1, 5, 0x10000, 0x20000, "rw-p", "//anon"),
+             (1, 5, 0x40000, 0x50000, "rw-p", "//anon")]
+        idx = survey.VmaIndex(snap, m)
+        self.assertEqual(idx.find(0x25000)["source"], "/proc/PID/maps")
+        self.assertEqual(idx.find(0x45000)["source"], "perf MMAP records")
+        self.assertIsNone(idx.find(0x35000))
+
+
+class Sightings(unittest.TestCase):
+    """Snapshots of a process whose range 0x10000-0x30000 is buffer A
+    alone, then A merged with B below it, then A alone again (B freed)."""
+
+    A = "0000000000020000-0000000000030000 rw-p 00000000 00:00 0 \n"
+    AB = "0000000000010000-0000000000030000 rw-p 00000000 00:00 0 \n"
+
+    def snapshots(self, views):
+        snaps = survey.Snapshots(5, follow=False)
+        clock = iter(range(1000, 100000, 1000))
+        for text in views:
+            with mock.patch.object(survey, "read",
+                                   side_effect=lambda path, t=text:
+                                   t if path.endswith("maps") else None), \
+                    mock.patch("time.clock_gettime_ns",
+                               side_effect=lambda _c: next(clock)), \
+                    mock.patch("os.listdir", return_value=[]):
+                snaps.take(smaps=False)
+        return snaps
+
+    def test_a_range_gone_and_back_is_another_vma(self):
+        snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
+        seen = sorted((v["start"], v["end"], v["first_ns"], v["last_ns"])
+                      for v in snaps.vmas[5].values())
+        self.assertEqual(seen, [(0x10000, 0x30000, 2000, 3000),
+                                (0x20000, 0x30000, 1000, 1000),
+                                (0x20000, 0x30000, 4000, 4000)])
+
+    def test_a_fault_joins_the_vma_seen_nearest_its_time(self):
+        snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
+        idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
+        self.assertEqual(idx.find(0x28000, 2500)["start"], 0x10000)
+        self.assertEqual(idx.find(0x28000, 3400)["start"], 0x10000)
+        self.assertEqual(idx.find(0x28000, 3600)["first_ns"], 4000)
+        self.assertEqual(idx.find(0x18000, 9000)["start"], 0x10000)
+
+
+class Figures(unittest.TestCase):
+    def test_concurrency_counts_distinct_threads_per_millisecond(self):
+        ms = survey.WINDOW_NS
+        faults = [(0, 1), (10, 2), (20, 2), (ms + 1, 1), (5 * ms, 1),
+                  (5 * ms + 1, 2), (5 * ms + 2, 3)]
+        # windows: {1,2}, {1}, {1,2,3}
+        self.assertEqual(survey.concurrency(faults), (3, 2))
+        self.assertEqual(survey.concurrency([]), (0, 0))
+
+    def test_sampling_error_is_one_over_the_root_of_the_samples(self):
+        self.assertAlmostEqual(survey.sampling_error(100, 16), 0.1)
+        self.assertEqual(survey.sampling_error(100, 1), 0.0)
+
+    def test_sizes_read_as_pft_reads_them(self):
+        self.assertEqual(survey.size_arg(64 << 20), "64M")
+        self.assertEqual(survey.size_arg(2 << 30), "2G")
+        self.assertEqual(survey.size_arg(4096), "1M")
+
+
+class Snaps:
+    """A Snapshots stand-in: what /proc said."""
+
+    def __init__(self, vmas=None, threads=None):
+        self.vmas = vmas or {}
+        self.threads = threads or {}
+        self.procs = {}
+
+
+class Analyse(unittest.TestCase):
+    def test_joins_faults_to_one_merged_vma_with_its_threads(self):
+        doc = survey.analyse(record(), Snaps(), {"faults": 9, "minflt": 9,
+                                                 "majflt": 0, "source": "t"},
+                             1, True)
+        top = doc["vmas"][0]
+        self.assertEqual(top["size"], 2 << 20)
+        self.assertEqual(top["backing"], "anonymous")
+        self.assertEqual(top["faults"], 4)
+        self.assertEqual(top["threads"], 2)
+        self.assertEqual([t["name"] for t in top["top_threads"]],
+                         ["GC Thread#0", "GC Thread#1"])
+        # 10.0001 and 10.0002 in one window, 10.0003 in it too (thread
+        # 102), 10.0023 alone.
+        self.assertEqual(top["concurrency_max"], 2)
+        self.assertEqual(doc["perf"]["faults"], 5)
+        self.assertEqual(doc["kernel_minus_perf"], 4)
+        self.assertIn("80% of faults on one 2 MiB anonymous VMA from 2 "
+                      "threads (GC Thread#0, GC Thread#1), up to 2 at once: "
+                      "the shared-VMA pattern", doc["verdict"])
+        self.assertEqual(doc["reproduce"], "pft -t 2 -m 2M")
+
+    def test_scales_sampled_counts(self):
+        rec = survey.parse_script([
+            "  pft  5/6  1.5: 16 page-faults:  7f0000001000\n",
+            "  pft  5/7  1.5: 16 page-faults:  7f0000002000\n"])
+        snap = {5: {(0x7f0000000000, 0x7f0004000000): {
+            "start": 0x7f0000000000, "end": 0x7f0004000000,
+            "perms": "rw-p", "path": "", "last_ns": 1}}}
+        doc = survey.analyse(rec, Snaps(snap), None, 16, True)
+        self.assertEqual(doc["perf"]["faults"], 32)
+        self.assertEqual(doc["perf"]["samples"], 2)
+        self.assertEqual(doc["vmas"][0]["faults"], 32)
+
+
+def vma(pid, start, size, faults, tids, backing="anonymous"):
+    return {"pid": pid, "start": "%x" % start, "end": "%x" % (start + size),
+            "size": size, "backing": backing, "faults": faults,
+            "threads": len(tids), "thp": None, "concurrency_max": 1,
+            "top_threads": [{"tid": t, "name": "w", "faults": faults //
+                             len(tids)} for t in tids]}
+
+
+def doc_of(vmas, total, kernel=None, resident=None, kside=None):
+    d = {"vmas": vmas, "perf": {"faults": total},
+         "kernel": {"faults": kernel} if kernel is not None else None,
+         "resident": resident or [], "kernel_side_threads": kside or []}
+    if kernel is not None:
+        d["kernel_minus_perf"] = kernel - total
+    return d
+
+
+class Verdict(unittest.TestCase):
+    M = 1 << 20
+
+    def test_per_thread_vmas(self):
+        d = doc_of([vma(1, 0, 32 * self.M, 8192, [2]),
+                    vma(1, 40 * self.M, 32 * self.M, 8192, [3])], 16500)
+        line, cmd = survey.verdict(d)
+        self.assertIn("per-thread-VMA pattern", line)
+        self.assertEqual(cmd, "pft -M -t 2 -m 64M")
+
+    def test_processes_each_with_its_vma(self):
+        d = doc_of([vma(1, 0, 64 * self.M, 8192, [1]),
+                    vma(2, 0, 64 * self.M, 8192, [2])], 16500)
+        line, cmd = survey.verdict(d)
+        self.assertIn("2 processes", line)
+        self.assertEqual(cmd, "pft -n 2 -m 64M")
+
+    def test_populate_from_resident_growth(self):
+        res = [{"pid": 1, "size": 256 * self.M, "backing": "anonymous",
+                "grown": 256 * self.M, "user_faults": 1,
+                "huge_bytes": 256 * self.M, "rss": 256 * self.M}]
+        ks = [{"tid": 5, "name": "qemu", "kernel_side_faults": 70},
+              {"tid": 6, "name": "qemu", "kernel_side_faults": 64}]
+        d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
+                   kernel=3134, resident=res, kside=ks)
+        line, cmd = survey.verdict(d)
+        self.assertIn("populate pattern", line)
+        self.assertIn("256 MiB anonymous VMA", line)
+        self.assertEqual(cmd, "pft -t 2 -m 256M --touch=populate "
+                              "--thp=always")
+        self.assertIn("256 MiB in huge pages", line)
+
+    def test_an_exec_is_no_populate_worker(self):
+        res = [{"pid": 1, "size": 256 * self.M, "backing": "anonymous",
+                "grown": 256 * self.M, "user_faults": 0,
+                "huge_bytes": 256 * self.M, "rss": 256 * self.M}]
+        ks = [{"tid": 1, "name": "qemu", "kernel_side_faults": 115},
+              {"tid": 5, "name": "qemu", "kernel_side_faults": 63},
+              {"tid": 6, "name": "qemu", "kernel_side_faults": 59}]
+        d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
+                   kernel=3351, resident=res, kside=ks)
+        d["exec_pids"] = [1]
+        line, cmd = survey.verdict(d)
+        self.assertIn("taken by 2 threads", line)
+        self.assertTrue(cmd.startswith("pft -t 2 -m 256M --touch=populate"))
+
+    def test_an_exec_alone_is_not_a_populate_pattern(self):
+        d = doc_of([vma(1, 0, 4 * self.M, 40, [1], "file")], 48, kernel=268)
+        line, _ = survey.verdict(d)
+        self.assertNotIn("populate", line)
+
+    def test_nothing_seen(self):
+        self.assertEqual(survey.verdict(doc_of([], 0)),
+                         ("no page faults seen", None))
+
+
+class Errors(unittest.TestCase):
+    def test_perf_missing_names_the_package(self):
+        with mock.patch("shutil.which", return_value=None):
+            with self.assertRaises(survey.SurveyError) as e:
+                survey.check_perf()
+        self.assertIn("linux-perf", str(e.exception))
+
+    def test_paranoid_level_and_what_is_needed(self):
+        with mock.patch("shutil.which", return_value="/usr/bin/perf"), \
+                mock.patch.object(survey, "read", return_value="3\n"), \
+                mock.patch("os.geteuid", return_value=1000):
+            with self.assertRaises(survey.SurveyError) as e:
+                survey.check_perf()
+        self.assertIn("perf_event_paranoid is 3", str(e.exception))
+        self.assertIn("2 or lower", str(e.exception))
+
+    def test_no_such_process(self):
+        with mock.patch("os.stat", side_effect=FileNotFoundError()):
+            with self.assertRaises(survey.SurveyError) as e:
+                survey.check_pid(4242)
+        self.assertEqual(str(e.exception), "no process 4242")
+
+    def test_another_users_process(self):
+        st = os.stat_result((0o40555, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        with mock.patch("os.stat", return_value=st), \
+                mock.patch.object(survey, "read",
+                                  return_value="7 (x) S 1 7 7 0 -1 0 5 0 "
+                                               "0 0 0 0 0 0"), \
+                mock.patch("os.geteuid", return_value=1000):
+            with self.assertRaises(survey.SurveyError) as e:
+                survey.check_pid(7)
+        self.assertIn("another user (uid 0)", str(e.exception))
+
+    def test_program_not_found(self):
+        with self.assertRaises(survey.SurveyError) as e:
+            survey.check_command(["/nonexistent/prog"])
+        self.assertEqual(e.exception.status, 127)
+        self.assertIn("program not found", str(e.exception))
+
+    def test_bad_command_lines_exit_2(self):
+        for argv in ([], ["-p", "5", "--", "true"], ["--duration=1", "--",
+                                                      "true"],
+                     ["-c", "0", "--", "true"], ["--bogus", "--", "true"]):
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), \
+                    self.assertRaises(SystemExit) as e:
+                survey.parse_args(argv)
+            self.assertEqual(e.exception.code, 2, argv)
+            self.assertTrue(err.getvalue().startswith("pft-survey: "), argv)
+
+    def test_exit_status_passed_on(self):
+        self.assertEqual(survey.exit_status(3 << 8), 3)
+        self.assertEqual(survey.exit_status(9), 137)
+
+
+if __name__ == "__main__":
+    unittest.main()

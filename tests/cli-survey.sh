@@ -1,0 +1,191 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-survey.sh - pft-survey against pft itself: "pft -t 2 -m 64M" is one
+# 64 MiB anonymous VMA faulted 16384 times by 2 threads and reproduces as
+# "pft -t 2 -m 64M"; -M -t 2 is two VMAs of one thread each; -n 2 two
+# processes; --touch=populate faults the kernel counts without a user
+# fault event; sampling one event in 16 scales the counts; -p PID
+# --duration attaches to a running pft; a merged VMA of two malloc'd
+# buffers faulted by 3 threads (survey-merged.c).  Errors: perf missing,
+# the program not found, the program failing (its status passed on, the
+# report still printed), no such process, Ctrl-C (a report, exit 130, no
+# temporary files left).
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+have_python || skip "python3 is needed (pft-survey is a Python 3 program)"
+survey=$top_builddir/pft/pft-survey
+[ -x "$survey" ] || skip "pft-survey was not built (no python3 at configure)"
+command -v perf >/dev/null 2>&1 ||
+	skip "perf is missing (Debian's linux-perf package)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+if [ "$(id -u)" -ne 0 ] && [ "$paranoid" -gt 2 ]; then
+	skip "perf_event_paranoid is $paranoid: perf record needs 2 or lower"
+fi
+perf record -q -e page-faults -d -o "$tmp/probe.data" -- true \
+	>"$tmp/probe.out" 2>&1 ||
+	skip "perf record -e page-faults does not work here: $(head -n 1 "$tmp/probe.out")"
+
+# Each survey's temporary files go to $tmp/t, checked empty at the end.
+mkdir "$tmp/t"
+TMPDIR=$tmp/t
+export TMPDIR
+# THP in "always" mode would make the 64 MiB region 32 huge faults.
+thp=
+grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+	thp=--thp=never
+
+# run_survey NAME ARGS...: stdout in $tmp/NAME.out, stderr .err, $rc.
+run_survey() {
+	name=$1
+	shift
+	"$survey" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+
+# check NAME PYTHON-CONDITIONS...: the JSON report $tmp/NAME.out holds;
+# d is the document, top the first VMA, within(a, b, pct) is |a-b| <=
+# pct% of b.
+check() {
+	name=$1
+	shift
+	if out=$(python3 - "$tmp/$name.out" "$@" <<'EOF' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = d["vmas"][0] if d["vmas"] else {}
+MiB = 1 << 20
+def within(a, b, pct):
+    return abs(a - b) <= b * pct / 100
+bad = [c for c in sys.argv[2:] if not eval(c)]
+if bad:
+    print("; ".join(bad), "| verdict:", d["verdict"], "| top:",
+          {k: top.get(k) for k in ("size", "backing", "faults", "threads",
+                                   "pid")})
+    sys.exit(1)
+EOF
+	); then
+		ok
+	else
+		fail "$name: not true: $out"
+	fi
+}
+
+# One line on stderr naming the problem, no traceback.
+check_one_line() {
+	if [ "$(wc -l <"$tmp/$1.err")" -ne 1 ] ||
+		! grep -q "^pft-survey: .*$2" "$tmp/$1.err"; then
+		fail "$1: expected one line with '$2' on stderr: $(cat "$tmp/$1.err")"
+		return
+	fi
+	ok
+}
+
+# The shared-VMA pattern.
+run_survey shared --json -- "$PFT" -t 2 -m 64M $thp
+[ "$rc" -eq 0 ] || fail "shared: exit $rc: $(cat "$tmp/shared.err")"
+check shared 'top["size"] == 64 * MiB' 'top["backing"] == "anonymous"' \
+	'top["threads"] == 2' 'within(top["faults"], 16384, 1)' \
+	'd["reproduce"] == "pft -t 2 -m 64M"' '"shared-VMA" in d["verdict"]' \
+	'd["kernel"]["faults"] >= d["perf"]["faults"]' \
+	'd["perf"]["faults"] == sum(v["faults"] for v in d["vmas"]) + d["perf"]["before_exec"] + d["perf"]["outside_known_vmas"]' \
+	'd["exit_status"] == 0 and not d["interrupted"]'
+
+# The same as text: the verdict and the command line to paste.
+run_survey text -- "$PFT" -t 2 -m 64M $thp
+if grep -q '^reproduce with: pft -t 2 -m 64M$' "$tmp/text.out" &&
+	grep -q '^verdict: .*64 MiB anonymous VMA from 2 threads' "$tmp/text.out"; then
+	ok
+else
+	fail "text: no verdict or reproduce line: $(tail -n 3 "$tmp/text.out")"
+fi
+
+# One VMA per worker.
+run_survey perthread --json -- "$PFT" -M -t 2 -m 64M $thp
+check perthread 'len([v for v in d["vmas"] if v["size"] == 32 * MiB and v["threads"] == 1 and within(v["faults"], 8192, 1)]) == 2' \
+	'd["vmas"][0]["top_threads"][0]["tid"] != d["vmas"][1]["top_threads"][0]["tid"]' \
+	'd["reproduce"] == "pft -M -t 2 -m 64M"'
+
+# Two processes, each faulting its half of its own 64 MiB VMA.
+run_survey procs --json -- "$PFT" -n 2 -m 64M $thp
+check procs 'len({v["pid"] for v in d["vmas"] if v["size"] == 64 * MiB and within(v["faults"], 8192, 1)}) == 2' \
+	'd["followed_children"]' 'd["reproduce"] == "pft -n 2 -m 64M"'
+
+# MADV_POPULATE_WRITE: the kernel counts the faults, perf sees none.
+# The workers are counted from their counters as last seen, which can
+# miss one that ended between two snapshots: 1 or 2.
+run_survey populate --json -- "$PFT" -t 2 -m 64M --touch=populate $thp
+check populate 'd["kernel_minus_perf"] >= 16384 * 0.99' \
+	'"populate pattern" in d["verdict"]' \
+	'__import__("re").fullmatch(r"pft -t [12] -m 6[45]M --touch=populate", d["reproduce"])'
+
+# One event in 16: scaled counts, the error stated.
+run_survey sampled --json -c 16 -- "$PFT" -t 2 -m 64M $thp
+check sampled 'd["period"] == 16' 'within(top["faults"], 16384, 2)' \
+	'top["samples"] * 16 == top["faults"]' \
+	'0 < d["sampling_rel_error"] < 0.05' 'top["threads"] == 2'
+
+# Attached to a running pft for one second.
+start_pft attach --duration=20 -t 2 -m 16M $thp
+run_survey attached --json -p "$pid" --duration=1
+kill -INT "$pid" 2>/dev/null
+wait "$bg" 2>/dev/null
+check attached 'top["size"] == 16 * MiB' 'top["threads"] == 2' \
+	'top["faults"] > 0' 'd["attached_pid"] > 0' \
+	'd["reproduce"] == "pft -t 2 -m 16M"'
+
+# Two malloc'd buffers the kernel merged into one VMA, 3 threads.
+if [ -x "$top_builddir/tests/survey-merged" ]; then
+	run_survey merged --json -o "$tmp/merged.out" -- \
+		"$top_builddir/tests/survey-merged" 8 12
+	check merged 'top["size"] >= 20 * MiB and top["size"] < 22 * MiB' \
+		'top["backing"] == "anonymous"' \
+		'len([t for t in top["top_threads"] if t["faults"] >= 1000]) == 3' \
+		'within(top["faults"], 20 * 256, 2)' \
+		'd["reproduce"].startswith("pft -t 3 -m ")'
+fi
+
+# Errors: one line each, a status that says it.
+PATH=/nonexistent run_survey noperf -- /bin/true
+[ "$rc" -eq 1 ] || fail "noperf: exit $rc"
+check_one_line noperf "perf not found: install Debian's linux-perf package"
+
+run_survey notfound -- /nonexistent/program
+[ "$rc" -eq 127 ] || fail "notfound: exit $rc"
+check_one_line notfound "/nonexistent/program: program not found"
+
+run_survey failing -- sh -c 'exit 3'
+[ "$rc" -eq 3 ] || fail "failing: exit $rc, expected the program's 3"
+check_one_line failing "sh exited with status 3"
+grep -q '^verdict: ' "$tmp/failing.out" || fail "failing: no report"
+
+run_survey nopid -p 2147483646
+[ "$rc" -eq 1 ] || fail "nopid: exit $rc"
+check_one_line nopid "no process 2147483646"
+
+run_survey badargs -p 1 -- true
+[ "$rc" -eq 2 ] || fail "badargs: exit $rc"
+
+# Ctrl-C: the program and the survey both get it (one process group).
+setsid sh -c 'echo $$ >"$0"; exec env --default-signal=INT "$@"' \
+	"$tmp/int.pid" "$survey" -- sleep 30 >"$tmp/int.out" 2>"$tmp/int.err" &
+ibg=$!
+i=0
+while [ $i -lt 1000 ]; do
+	isid=$(cat "$tmp/int.pid" 2>/dev/null)
+	[ -n "$isid" ] && pgrep -s "$isid" -x sleep >/dev/null && break
+	sleep 0.01
+	i=$((i + 1))
+done
+sleep 0.3
+kill -INT "-$isid"
+wait "$ibg"
+rc=$?
+[ "$rc" -eq 130 ] || fail "ctrl-c: exit $rc, expected 130: $(cat "$tmp/int.err")"
+grep -q '^verdict: ' "$tmp/int.out" || fail "ctrl-c: no report: $(cat "$tmp/int.out")"
+check_one_line int "stopped: the report shows what was seen"
+
+left=$(ls -A "$tmp/t")
+[ -z "$left" ] && ok || fail "temporary files left behind: $left"
+
+finish
