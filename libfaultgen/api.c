@@ -375,6 +375,15 @@ FG_EXPORT int faultgen_attr_set_warmup(struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_latency(struct faultgen_attr *attr,
+					unsigned int sample_every)
+{
+	if (!attr || sample_every > FAULTGEN_MAX_LATENCY_EVERY)
+		return api_rc(-EINVAL);
+	attr->latency = sample_every;
+	return 0;
+}
+
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
 {
@@ -512,6 +521,7 @@ FG_GETTER(enum faultgen_pretouch_touch, pretouch_touch, pretouch_touch)
 FG_GETTER(uint64_t, chunk_size, chunk)
 FG_GETTER(const char *, numa_nodes, numa_nodes)
 FG_GETTER(int, node_pages, node_pages)
+FG_GETTER(unsigned int, latency, latency)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)
@@ -692,6 +702,35 @@ FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
 	if (!ret)
 		fg_copy_sized(wres, &r, sizeof(r));
 	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_run_latency(const struct faultgen_run *run, int worker,
+				   struct faultgen_latency *latency)
+{
+	struct faultgen_latency l;
+	int ret;
+
+	if (!run ||
+	    !sized_ok(latency, offsetof(struct faultgen_latency, min_ns) +
+				       sizeof(double) * 7))
+		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
+	ret = fg_run_latency(run, worker, &l);
+	if (!ret)
+		fg_copy_sized(latency, &l, sizeof(l));
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_run_latency_buckets(
+	const struct faultgen_run *run, int worker,
+	struct faultgen_latency_bucket *buckets, size_t max)
+{
+	if (!run || (!buckets && max))
+		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
+	return api_rc(fg_run_latency_buckets(run, worker, buckets, max));
 }
 
 FG_EXPORT int faultgen_run_rounds(const struct faultgen_run *run,

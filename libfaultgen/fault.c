@@ -92,6 +92,16 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	return -EINVAL;
 }
 
+/* The measured touch of worker i's slice: timed (latency.c) when asked,
+ * else the plain loop. */
+static int touch_slice(struct faultgen_run *run, unsigned int i)
+{
+	if (run->lat)
+		return fg_lat_touch(run, i, run->waddr[i], run->wlen[i],
+				    run->sh, fg_touch);
+	return fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+}
+
 static bool rounds_done(const struct faultgen_run *run,
 			const struct fg_wstat *w, int64_t deadline)
 {
@@ -142,12 +152,14 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 
 	if (ret)
 		return ret;
+	if (run->lat)
+		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
 	deadline = atomic_load(&sh->measure.open_ns) +
 		   (int64_t)(a->duration * 1e9);
 	do {
 		t0 = fg_now_ns();
-		ret = fg_touch(run, run->waddr[i], run->wlen[i], sh);
+		ret = touch_slice(run, i);
 		t1 = fg_now_ns();
 		if (!ret)
 			ret = fg_zap(run, i);
@@ -160,6 +172,8 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 		w->pages += pages;
 		fg_stat_end(w, &at, process);
 	} while (!rounds_done(run, w, deadline) && !fg_cancel_requested(sh));
+	if (run->lat)
+		fg_lat_end(run, i, process);
 	return ret;
 }
 
@@ -173,11 +187,15 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 
 	if (fg_attr_repeats(&run->attr))
 		return fault_rounds(run, i);
+	if (run->lat)
+		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
-	ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	ret = touch_slice(run, i);
 	if (ret)
 		return ret;
 	fg_stat_end(w, &at, process);
+	if (run->lat)
+		fg_lat_end(run, i, process);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->rounds = 1;
 	w->pages = run->wlen[i] / (size_t)run->pagesize;
@@ -329,7 +347,8 @@ static void shared_vma_release(struct faultgen_run *run)
 	 FG_SETTING(FAULTGEN_SETTING_TOUCH) |                               \
 	 FG_SETTING(FAULTGEN_SETTING_CACHELINES) |                          \
 	 FG_SETTING(FAULTGEN_SETTING_THP) | FG_SETTING(FAULTGEN_SETTING_ZAP) | \
-	 FG_SETTING(FAULTGEN_SETTING_WARMUP))
+	 FG_SETTING(FAULTGEN_SETTING_WARMUP) |                              \
+	 FG_SETTING(FAULTGEN_SETTING_LATENCY))
 
 const struct fg_pattern fg_shared_vma_pattern = {
 	.name = "shared-vma",

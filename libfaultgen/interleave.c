@@ -44,6 +44,11 @@ int fg_interleave_check(const struct faultgen_attr *a,
 		return fg_conflict(c, FAULTGEN_SETTING_INTERLEAVE,
 				   FAULTGEN_SETTING_NUMA,
 				   "interleaved workers own no slice to bind");
+	if (a->latency)
+		return fg_conflict(c, FAULTGEN_SETTING_INTERLEAVE,
+				   FAULTGEN_SETTING_LATENCY,
+				   "the touches of an interleaved layout are "
+				   "not timed");
 	return 0;
 }
 

@@ -113,6 +113,7 @@ struct faultgen_attr {
 	unsigned int writers; /* shared VMA: mapping writers beside it */
 	enum faultgen_writer_op writer_op;
 	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
+	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -140,6 +141,33 @@ struct fg_wstat {
 	int pid, tid;
 	int error; /* -errno from inside the worker */
 	_Atomic int finished; /* 1 once the worker is through, before exit */
+};
+
+/*
+ * A log-linear histogram of latencies in nanoseconds (latency.c): values
+ * below 2 * FG_HIST_SUB exactly, then FG_HIST_SUB buckets per power of
+ * two up to FG_HIST_TOP (2^36 ns, 68 s); beyond, only counted (overflow)
+ * and kept as the maximum.
+ */
+#define FG_HIST_SUB_BITS 6
+#define FG_HIST_SUB (1u << FG_HIST_SUB_BITS)
+#define FG_HIST_TOP (1ULL << 36)
+#define FG_HIST_BUCKETS                                                    \
+	(2 * FG_HIST_SUB + (36 - FG_HIST_SUB_BITS - 1) * FG_HIST_SUB)
+struct fg_hist {
+	uint64_t count;    /* values recorded, the overflow included */
+	uint64_t overflow; /* values at or beyond FG_HIST_TOP */
+	uint64_t min, max, sum;
+	uint64_t b[FG_HIST_BUCKETS];
+};
+
+/* A worker's latencies and what the scheduler did to it over its loop;
+ * lives in shared memory in process mode. */
+struct fg_wlat {
+	struct fg_hist h;
+	uint64_t nvcsw, nivcsw; /* context switches, voluntary or not */
+	int64_t run_delay_ns;   /* waiting on a run queue; -1: unknown */
+	bool done;              /* the loop ran and was measured */
 };
 
 /* A one-shot barrier; its words are futex words. */
@@ -285,6 +313,10 @@ struct faultgen_run {
 	struct faultgen_result result;
 	void *state; /* the pattern's own (state_size bytes), or NULL */
 	size_t state_len;
+	/* Latency (latency.c): NULL when not asked. */
+	struct fg_wlat *lat; /* one per worker, shared */
+	size_t lat_len;
+	struct fg_wlat *lat_total; /* merged when folded */
 };
 
 /* A cancel asked of the workers (faultgen_run_cancel, a failed worker). */
@@ -474,6 +506,30 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       uint64_t page, uint64_t *lens,
 				       unsigned int max);
 unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
+
+/* latency.c */
+typedef int fg_touch_fn(const struct faultgen_run *run, char *addr,
+			size_t len, const struct fg_shared *sh);
+FG_TESTABLE unsigned int fg_hist_index(uint64_t v);
+FG_TESTABLE uint64_t fg_hist_lo(unsigned int idx, uint64_t *width);
+FG_TESTABLE void fg_hist_init(struct fg_hist *h);
+FG_TESTABLE void fg_hist_record(struct fg_hist *h, uint64_t v);
+FG_TESTABLE void fg_hist_merge(struct fg_hist *dst, const struct fg_hist *src);
+FG_TESTABLE uint64_t fg_hist_value_at(const struct fg_hist *h, double q);
+FG_TESTABLE bool fg_lat_tail_sched(uint64_t count, double p99_ns,
+				   uint64_t nivcsw, int64_t run_delay_ns);
+int fg_lat_prepare(struct faultgen_run *run);
+void fg_lat_release(struct faultgen_run *run);
+void fg_lat_begin(struct faultgen_run *run, unsigned int i, bool process);
+void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process);
+bool fg_lat_per_call(enum faultgen_touch touch);
+int fg_lat_touch(struct faultgen_run *run, unsigned int i, char *addr,
+		 size_t len, const struct fg_shared *sh, fg_touch_fn *touch);
+void fg_lat_fold(struct faultgen_run *run);
+int fg_run_latency(const struct faultgen_run *run, int worker,
+		   struct faultgen_latency *r);
+int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
+			   struct faultgen_latency_bucket *b, size_t max);
 
 /* The patterns: fault.c, collapse.c, pretouch.c, cow.c. */
 extern const struct fg_pattern fg_shared_vma_pattern;

@@ -268,5 +268,6 @@ void fg_measure_fold(struct faultgen_run *run)
 	r->cancelled = atomic_load(&run->cancelled) != 0;
 	fold_rounds(run, r);
 	fg_measure_rates(r);
+	fg_lat_fold(run);
 	run->measured = true;
 }

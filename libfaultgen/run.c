@@ -182,6 +182,8 @@ FG_TESTABLE int fg_run_prepare(struct faultgen_run *run)
 		ret = alloc_state(run);
 	if (!ret && a->node_pages)
 		ret = alloc_node_pages(run);
+	if (!ret && (run->ops->reads & FG_SETTING(FAULTGEN_SETTING_LATENCY)))
+		ret = fg_lat_prepare(run);
 	return ret;
 }
 
@@ -232,6 +234,7 @@ void fg_run_free(struct faultgen_run *run)
 		munmap(run->round_ns, run->round_len);
 	if (run->node_pages)
 		munmap(run->node_pages, run->node_pages_len);
+	fg_lat_release(run);
 	free(run->numa_nodes);
 	fg_cpus_release(&run->cpus);
 	free(run->mems);

@@ -59,6 +59,7 @@ enum long_only {
 	OPT_FORCE,
 	OPT_OVERSUBSCRIBE,
 	OPT_LIST_PATTERNS,
+	OPT_LATENCY,
 	OPT_BACKING,
 	OPT_SHARE,
 	OPT_WRITERS,
@@ -111,6 +112,7 @@ static const struct option long_options[] = {
 	{ "gc", required_argument, NULL, OPT_GC },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
+	{ "latency", optional_argument, NULL, OPT_LATENCY },
 	{ "backing", required_argument, NULL, OPT_BACKING },
 	{ "share", no_argument, NULL, OPT_SHARE },
 	{ "writers", required_argument, NULL, OPT_WRITERS },
@@ -630,6 +632,20 @@ static int opt_warmup(struct pft_opts *o, const struct pft_option *opt,
 			     s, NULL);
 }
 
+/* --latency[=N]: time one touch in N, every one without N. */
+static int opt_latency(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	unsigned int n = 1;
+	int ret = s ? parse_uint(opt->name, s, 1, FAULTGEN_MAX_LATENCY_EVERY,
+				 &n) :
+		      0;
+
+	return ret ? ret :
+		     pft_set(faultgen_attr_set_latency(o->attr, n), opt->name,
+			     s, NULL);
+}
+
 static int opt_repeat(struct pft_opts *o, const struct pft_option *opt,
 		      const char *s)
 {
@@ -882,6 +898,7 @@ static const struct pft_option options[] = {
 	OPT(OPT_ZAP, "--zap", FAULTGEN_SETTING_ZAP, opt_zap),
 	OPT(OPT_WARMUP, "--warmup", FAULTGEN_SETTING_WARMUP, opt_warmup),
 	OPT(OPT_REPEAT, "--repeat", FAULTGEN_SETTING_NONE, opt_repeat),
+	OPT(OPT_LATENCY, "--latency", FAULTGEN_SETTING_LATENCY, opt_latency),
 	FLAG(OPT_JSON, "--json", FAULTGEN_SETTING_NONE, json),
 	OPT(OPT_PERF_CTL, "--perf-ctl", FAULTGEN_SETTING_NONE, opt_perf_ctl),
 	FLAG(OPT_PER_WORKER, "--per-worker", FAULTGEN_SETTING_NONE, per_worker),

@@ -284,6 +284,13 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info);
 void pft_print_figures(FILE *out, struct faultgen_run *run);
 void pft_json_figures(struct pft_json *j, struct faultgen_run *run);
 
+/* print-latency.c: the latency of the timed touches (--latency) */
+void pft_print_latency(FILE *out, struct faultgen_run *run);
+void pft_print_worker_latency(FILE *out, struct faultgen_run *run,
+			      unsigned int worker);
+void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
+		      int worker);
+
 /* print-collapse.c: the read-only collapse line and object */
 int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
 		       const struct pft_run_info *info, unsigned int index);

@@ -95,6 +95,7 @@ void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
 		    w.wall_s > 0 ? pft_printable((double)w.pages / w.wall_s)
 				 : 0.0);
 		print_node_pages(run, i);
+		pft_print_worker_latency(stdout, run, i);
 		putchar('\n');
 	}
 	(void)o;

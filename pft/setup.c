@@ -151,6 +151,7 @@ static const char *option_of(const struct pft_opts *o,
 		{ FAULTGEN_SETTING_JVM, "--gc" },
 		{ FAULTGEN_SETTING_WRITERS, "--writers" },
 		{ FAULTGEN_SETTING_INTERLEAVE, "--interleave-pages" },
+		{ FAULTGEN_SETTING_LATENCY, "--latency" },
 	};
 	const struct faultgen_attr *a = o->attr;
 

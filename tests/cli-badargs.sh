@@ -168,6 +168,11 @@ jdk-alone|--jdk|--jdk=21
 jdk-old|--jdk|--pattern=pretouch --jdk=7
 gc-word|--gc|--pattern=pretouch --gc=zgc
 gc-alone|--gc|--gc=g1
+latency-zero|--latency|--latency=0
+latency-word|--latency|--latency=abc
+latency-too-large|--latency|--latency=2000000
+latency-pretouch|--latency|--pattern=pretouch --latency
+latency-collapse|--latency|--pattern=ro-collapse --latency=3
 pretouch-procs|--pattern|--pattern=pretouch -n 2
 pretouch-sysv|-S|--pattern=pretouch -S
 pretouch-memset|-z|--pattern=pretouch -z

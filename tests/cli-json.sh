@@ -219,6 +219,67 @@ assert d["config"]["tag"] == "caf\u00e9 \u2713", d["config"]["tag"]
 ' "$tmp/utf8.out" 2>"$tmp/utf8.check" && [ "$rc" -eq 0 ] && ok ||
 	fail "--json with a UTF-8 TAG: exit $rc: $(cat "$tmp/utf8.check" "$tmp/utf8.err")"
 
+# --latency: an additive "latency" object, in the result and in each
+# worker: values = touches timed (every page, or one in N per slice and
+# round), its buckets add up to them, and what the scheduler did; none
+# without --latency.  A touch made in one call is timed per 2 MiB call.
+cat >"$tmp/latency.py" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+every, per_call = int(sys.argv[2]), sys.argv[3] == "calls"
+r, ws, l = d["result"], d["workers"], d["latency"]
+assert d["schema"] == "pft-run/1"
+# Additive: every member of a thread run without --latency (node_pages
+# only where the run counted them), and "latency".
+plain = json.loads(open(sys.argv[4]).readline())
+assert set(d) - set(plain) == {"latency"}, set(d) ^ set(plain)
+assert set(plain) - set(d) <= {"node_pages"}, set(plain) - set(d)
+assert set(ws[0]) - set(plain["workers"][0]) == {"latency"}
+ps = d["config"]["pagesize"]
+def want(w):
+    rounds = max(w["rounds"], 1)
+    slice_pages = w["pages"] // rounds
+    if per_call:
+        return rounds * -(-(slice_pages * ps) // (2 << 20))
+    return rounds * -(-slice_pages // every)
+total = 0
+for w in ws:
+    wl = w["latency"]
+    assert wl["count"] == want(w), (wl["count"], want(w), w["pages"])
+    assert sum(b[2] for b in wl["buckets"]) == wl["count"]
+    total += wl["count"]
+assert l["count"] == total, (l["count"], total)
+assert l["sample_every"] == every and l["per_call"] == per_call
+assert l["timed"] == ("calls" if per_call else "touches")
+assert sum(b[2] for b in l["buckets"]) == l["count"]
+assert all(b[0] < b[1] for b in l["buckets"])
+v = [l[k] for k in ("min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns")]
+assert v == sorted(v), v
+s = l["sched"]
+assert s["tail_values"] == l["count"] - int(0.99 * l["count"])
+assert s["involuntary_switches"] == sum(
+    w["latency"]["sched"]["involuntary_switches"] for w in ws)
+assert isinstance(s["tail_within_sched"], bool)
+assert s["run_delay_s"] is None or s["run_delay_s"] >= 0
+EOF
+run_pft nolatency --json -t 1 -m 4M
+if grep -q '"latency"' "$tmp/nolatency.out"; then
+	fail "--json without --latency has a latency object"
+else
+	ok
+fi
+run_pft latency --json --latency -t "$two" -m 8M
+python3 "$tmp/latency.py" "$tmp/latency.out" 1 touches "$tmp/nolatency.out" \
+	>"$tmp/latency.check" 2>&1 && ok ||
+	fail "--json --latency: $(cat "$tmp/latency.check" "$tmp/latency.err")"
+run_pft latency4 --json --latency=4 --rounds=2 -n "$two" -m 8M
+python3 "$tmp/latency.py" "$tmp/latency4.out" 4 touches "$tmp/nolatency.out" \
+	>"$tmp/latency4.check" 2>&1 && ok ||
+	fail "--json --latency=4 --rounds=2: $(cat "$tmp/latency4.check" "$tmp/latency4.err")"
+run_pft latencypop --json --latency --touch=populate -t "$two" -m 9M
+python3 "$tmp/latency.py" "$tmp/latencypop.out" 1 calls "$tmp/nolatency.out" \
+	>"$tmp/latencypop.check" 2>&1 && ok ||
+	fail "--json --latency --touch=populate: $(cat "$tmp/latencypop.check" "$tmp/latencypop.err")"
 # --backing=memfd and --share: named in the config; faults = pages, over
 # rounds, under both patterns; the bad name and the conflicts are usage
 # errors naming the options.

@@ -29,8 +29,8 @@ counts=${counts# }
 # shellcheck disable=SC2086
 ncounts=$(printf '%s\n' $counts | wc -l)
 
-points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label
-runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout
+points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label,lat_p50_ns_median,lat_p99_ns_median
+runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout,lat_count,lat_p50_ns,lat_p99_ns
 
 # run_sweep NAME ARGS...: output in $tmp/NAME.out, .err, status in $rc.
 run_sweep() {
@@ -450,5 +450,49 @@ fi
 "$sweep" --pft="$PFT" --version >"$tmp/version.out" 2>&1
 grep -q '^pft-sweep (libfaultgen [0-9]' "$tmp/version.out" ||
 	fail "--version: $(cat "$tmp/version.out")"
+
+# --latency: pft times every fault; the table has p50 and p99 columns,
+# the runs CSV each run's count (= its pages, one worker) and
+# percentiles, the points CSV their medians; --metric=p99 without
+# --latency is refused.
+run_sweep lat -p shared-vma -w 1 -m 4M -r 2 --one-shot --latency \
+	-o "$tmp/lat" --no-plot
+if [ "$rc" -ne 0 ]; then
+	fail "--latency sweep exited $rc: $(tail -n 3 "$tmp/lat.err")"
+elif ! grep -q 'shared-vma p50 us  *p99 us' "$tmp/lat.out"; then
+	fail "--latency: no p50/p99 columns: $(cat "$tmp/lat.out")"
+elif ! python3 - "$tmp/lat" <<'PYEOF'
+import csv, sys
+runs = list(csv.DictReader(open(sys.argv[1] + "-runs.csv")))
+assert len(runs) == 2, runs
+for r in runs:
+    assert int(r["lat_count"]) == int(r["pages"]), r
+    assert 0 < float(r["lat_p50_ns"]) <= float(r["lat_p99_ns"]), r
+pts = list(csv.DictReader(open(sys.argv[1] + ".csv")))
+assert float(pts[0]["lat_p99_ns_median"]) > 0, pts
+PYEOF
+then
+	fail "--latency: the CSV files"
+else
+	ok
+fi
+# Beside the rate plot, where gnuplot is: PREFIX-latency.gp, a p50 and a
+# p99 line per pattern.
+if command -v gnuplot >/dev/null; then
+	run_sweep latplot -p shared-vma -w 1 -m 4M -r 1 --one-shot --latency \
+		-o "$tmp/latplot"
+	if [ "$rc" -eq 0 ] && [ -s "$tmp/latplot-latency.png" ] &&
+		grep -q "title 'shared-vma p99'" "$tmp/latplot-latency.gp"; then
+		ok
+	else
+		fail "--latency plot: exit $rc: $(tail -n 3 "$tmp/latplot.err")"
+	fi
+fi
+run_sweep latnot -p shared-vma -w 1 -m 4M --metric=p99
+if [ "$rc" -eq 2 ] && grep -q -- '--metric=p99 needs --latency' "$tmp/latnot.err"; then
+	ok
+else
+	fail "--metric=p99 without --latency: exit $rc: $(cat "$tmp/latnot.err")"
+fi
 
 finish

@@ -14,7 +14,7 @@ from .common import (PROG, UsageError, msg, os_error, quiet_stdout,
 from .compare import compare
 from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
                   sweep_patterns)
-from .runs import METRICS
+from .runs import LATENCY_METRICS, METRICS
 from .sweep import MAX_POINTS, Stopped, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
 
@@ -62,8 +62,14 @@ Sweep:
                          once, then every point again, ..., each run a pft
                          of its own; --compare marks no such sweep
       --metric=M         the figure of a run: legacy (fault/wsec, the
-                         default), round (median rate of its rounds) or
-                         faults (faults the kernel counted per wall s)
+                         default), round (median rate of its rounds),
+                         faults (faults the kernel counted per wall s),
+                         p50 or p99 (latency percentiles, with
+                         --latency); with --compare, the figure compared
+                         (default: the sweeps' own)
+      --latency[=N]      pft --latency=N (default 1, every fault timed):
+                         p50 and p99 columns in the table, and in the
+                         CSV and JSON
       --cpu-groups=KIND[=NAME][:GxW[,GxW]...]
                          points by CPU layout, from sysfs topology: KIND
                          is l3, l2, core or node; GxW is G groups with W
@@ -257,7 +263,8 @@ def build_parser():
     a("--interleave", dest="interleave", action="store_const", const=True)
     a("--no-interleave", dest="interleave", action="store_const",
       const=False)
-    a("--metric", choices=tuple(METRICS), default="legacy")
+    a("--metric", choices=tuple(METRICS))
+    a("--latency", nargs="?", const=1, type=type_count(1, 1 << 20))
     a("--cpu-groups", type=type_groups, action="append")
     a("--cpu-list")
     a("--perf", choices=("stat", "record"))
@@ -332,6 +339,8 @@ def check_compare_args(c):
         raise UsageError("--names: %d names for %d sweeps" %
                          (len(c.names), len(c.files)))
     c.gains = c.gains or "last"
+    if c.latency:
+        raise UsageError("--latency works with a sweep only, not --compare")
 
 
 def check_sweep_args(c):
@@ -349,6 +358,13 @@ def check_sweep_args(c):
     c.duration = c.duration or 1.0
     if c.size is None and c.size_per_worker is None:
         c.size = "1G"
+    c.metric = c.metric or "legacy"
+    if c.metric in LATENCY_METRICS and not c.latency:
+        raise UsageError("--metric=%s needs --latency" % c.metric)
+    if c.latency and any(p in ("ro-collapse", "pretouch")
+                         for p in c.patterns):
+        raise UsageError("--latency: pft times the faults of shared-vma, "
+                         "per-thread-vma and processes only")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:

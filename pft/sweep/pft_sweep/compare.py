@@ -258,7 +258,8 @@ def check_compare_output(c, sweeps):
 def compare(c):
     names = c.names or default_names(len(c.files))
     try:
-        sweeps = [load_sweep(a, n) for a, n in zip(c.files, names)]
+        sweeps = [load_sweep(a, n, c.metric)
+                  for a, n in zip(c.files, names)]
         if c.output:
             check_compare_output(c, sweeps)
     except RuntimeError as e:

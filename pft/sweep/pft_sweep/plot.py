@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 
-from .common import PROG, msg
+from .common import PROG, msg, safe_median
 from .report import describe
 from .runs import METRICS, find_point
 
@@ -83,6 +83,49 @@ def gnuplot_script(c, prefix, terminal):
         "set grid",
         "set yrange [0:*]",
         "set format y '%.1s%c'",
+    ] + gp_xaxis(ticks, not layouts)
+    return "\n".join(lines + gp_plot(blocks, prefix, terminal)) + "\n", \
+        bool(blocks)
+
+
+def latency_script(c, prefix, terminal):
+    """With --latency: each pattern's p50 and p99 (medians of the runs,
+    bars from min to max) against the points, in microseconds on a log
+    scale, beside the rate plot."""
+    lines = ["# %s: %s" % (PROG, describe(c))]
+    layouts = any(r["layout"] for r in c.rows)
+    ticks = [(i if layouts else r["workers"],
+              r["label"] if layouts else str(r["workers"]))
+             for i, r in enumerate(c.rows)]
+    blocks = []
+    for i, pat in enumerate(c.patterns):
+        for j, (key, name) in enumerate((("lat_p50_ns", "p50"),
+                                         ("lat_p99_ns", "p99"))):
+            data = []
+            for (x, _), r in zip(ticks, c.rows):
+                p = find_point(c.points, pat, r["layout"] or
+                               str(r["workers"]))
+                v = [run[key] for run in (p or {}).get("runs", [])
+                     if run.get(key)]
+                if v:
+                    data.append("%s %.3f %.3f %.3f" %
+                                (x, safe_median(v) / 1e3, min(v) / 1e3,
+                                 max(v) / 1e3))
+            if data:
+                lines += ["$l%d_%d << EOD" % (i, j)] + data + ["EOD"]
+                blocks.append(("$l%d_%d" % (i, j), "%s %s" % (pat, name),
+                               "lc %d dt %d" % (i + 1, j + 1)))
+    lines += [
+        "set title %s noenhanced" % gp_string(
+            "pft: fault latency against %s (%s)" % (
+                "CPU layout" if layouts else "workers", c.host["kernel"])),
+        "set xlabel %s" % gp_string("" if layouts else "workers"),
+        "set ylabel %s noenhanced" % gp_string(
+            "latency, us (1 fault in %d timed), median of %d runs; bars: "
+            "min to max" % (c.latency, c.repeat)),
+        "set key top left noenhanced",
+        "set grid",
+        "set logscale y 10",
     ] + gp_xaxis(ticks, not layouts)
     return "\n".join(lines + gp_plot(blocks, prefix, terminal)) + "\n", \
         bool(blocks)

@@ -38,6 +38,9 @@ def sweep_table(c):
         header += [p, "spread"]
     for p in c.patterns[1:]:
         header.append("%s/%s" % (p, c.patterns[0]))
+    if c.latency:
+        for p in c.patterns:
+            header += ["%s p50 us" % p, "p99 us"]
     rows = []
     for r in c.rows:
         key = r["layout"] or str(r["workers"])
@@ -55,6 +58,12 @@ def sweep_table(c):
             p = find_point(c.points, pat, key)
             row.append(num(p.get("ratio"), "%.3f") if p and
                        p.get("ratio") is not None else "-")
+        for pat in c.patterns if c.latency else ():
+            p = find_point(c.points, pat, key)
+            s = p.get("stats") if p else None
+            for k in ("lat_p50_ns_median", "lat_p99_ns_median"):
+                v = s.get(k) if s else None
+                row.append(num(v / 1e3, "%.2f") if v is not None else "-")
         rows.append(row)
     return header, rows
 

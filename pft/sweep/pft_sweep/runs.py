@@ -23,19 +23,26 @@ METRICS = {
     "legacy": ("fault_per_wsec", "fault/wsec"),
     "round": ("round_rate_median", "median round rate"),
     "faults": ("faults_per_wall_s", "measured faults/wall s"),
+    # With --latency: the runs' latency percentiles (lower is better).
+    "p50": ("lat_p50_ns", "latency p50 ns"),
+    "p99": ("lat_p99_ns", "latency p99 ns"),
 }
+# The metrics that need pft --latency.
+LATENCY_METRICS = ("p50", "p99")
 
 POINT_COLUMNS = [
     "pattern", "workers", "cpus", "size", "runs", "metric", "median",
     "min", "max", "spread_pct", "ratio", "fault_per_wsec_median",
     "round_rate_median", "faults_per_wall_s_median",
     "flt_per_cpu_s_median", "start_skew_s_median", "layout", "label",
+    "lat_p50_ns_median", "lat_p99_ns_median",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
     "minflt", "faults_agree", "elapsed_s", "fault_s", "user_s", "sys_s",
     "start_skew_s", "fault_per_wsec", "flt_per_cpu_s", "faults_per_wall_s",
     "round_rate_median", "round_rate_min", "round_rate_max", "layout",
+    "lat_count", "lat_p50_ns", "lat_p99_ns",
 ]
 SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s")
 
@@ -71,6 +78,13 @@ def run_record(point, obj, discard):
         "pages_per_cpu_s")))
     rec["legacy_line"] = leg.get("line") if isinstance(leg.get("line"),
                                                        str) else None
+    # pft --latency: the run's percentiles of all workers (None without).
+    lat = obj.get("latency")
+    lat = lat if isinstance(lat, dict) else {}
+    rec["lat_count"] = lat.get("count") if isinstance(
+        lat.get("count"), int) else None
+    rec["lat_p50_ns"] = finite(lat.get("p50_ns"))
+    rec["lat_p99_ns"] = finite(lat.get("p99_ns"))
     return rec
 
 
@@ -108,7 +122,8 @@ def point_rows(c):
                num(s["faults_per_wall_s_median"]),
                num(s["flt_per_cpu_s_median"]),
                num(s["start_skew_s_median"], "%.9f"), p["layout"],
-               p["label"]]
+               p["label"], num(s.get("lat_p50_ns_median"), "%.0f"),
+               num(s.get("lat_p99_ns_median"), "%.0f")]
 
 
 def run_row(r):
@@ -145,7 +160,7 @@ def sweep_config(c):
         "cpu_groups": [g["text"] for g in c.cpu_groups or []] or None,
         "cpu_list": c.cpu_list, "pft_options": c.extra,
         "pretouch_options": c.pretouch_options, "perf": c.perf,
-        "perf_options": c.perf_options,
+        "perf_options": c.perf_options, "latency": c.latency,
     }
 
 
@@ -363,7 +378,9 @@ def to_float(v, what="", where=None):
     return x
 
 
-def load_sweep(arg, name):
+def load_sweep(arg, name, want=None):
+    """A sweep's points and runs; `want` (a metric) replaces the sweep's
+    own, its figures then taken from the runs."""
     s = Sweep(arg, name)
     s.prefix, files = sweep_files(arg)
     s.files = {k: v[0] for k, v in files.items()}
@@ -379,8 +396,10 @@ def load_sweep(arg, name):
         raise RuntimeError("%s: metric %s is not one of %s" %
                            (files["points"][0], json.dumps(metric),
                             ", ".join(METRICS)))
-    s.metric = metric
-    for i, r in enumerate(points or [], 1):
+    own = metric
+    s.metric = metric = want or metric
+    # The points' medians are of the sweep's own metric.
+    for i, r in enumerate((points or []) if own == metric else [], 1):
         where = "%s: row %d" % (files["points"][0], i)
         key, workers, label = row_key(r, where)
         med = to_float(r.get("median"), "median", where)
@@ -401,6 +420,9 @@ def load_sweep(arg, name):
         where = files["json"][0].replace("%", "%%") + ": %s"
     if runs is not None:
         add_runs(s, runs, where)
+    if not s.points and metric in LATENCY_METRICS:
+        raise RuntimeError("%s: no latency figures (a sweep without "
+                           "--latency?)" % arg)
     if not s.points:
         raise RuntimeError("%s: no points" % arg)
     return s

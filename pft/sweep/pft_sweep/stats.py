@@ -44,6 +44,8 @@ def summarize(c):
                                                   "faults_per_wall_s"),
             "flt_per_cpu_s_median": median_of(p["runs"], "flt_per_cpu_s"),
             "start_skew_s_median": median_of(p["runs"], "start_skew_s"),
+            "lat_p50_ns_median": median_of(p["runs"], "lat_p50_ns"),
+            "lat_p99_ns_median": median_of(p["runs"], "lat_p99_ns"),
         }
     first = c.patterns[0]
     for p in c.points:

@@ -17,7 +17,7 @@ import time
 from .common import (PROG, UsageError, check_output, msg, os_error,
                      quiet_stdout, read_text)
 from .pft import json_records, pft_error
-from .plot import gnuplot_script, make_plot
+from .plot import gnuplot_script, latency_script, make_plot
 from .report import describe, print_table, sweep_table
 from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
                    run_row, run_rows, write_csv, write_json)
@@ -131,6 +131,8 @@ def pft_command(c, pattern, n, size, cpus, check=False):
         cmd.append("--repeat=%d" % runs)
     if cpus:
         cmd += ["--cpus=" + cpus, "-a"]
+    if c.latency:
+        cmd.append("--latency=%d" % c.latency)
     cmd += c.extra
     if pattern == "pretouch":
         cmd += c.pretouch_options
@@ -521,6 +523,9 @@ def write_sweep(c):
     if not c.no_plot:
         files += make_plot(c, prefix, lambda pre, term:
                            gnuplot_script(c, pre, term))
+        if c.latency:
+            files += make_plot(c, prefix + "-latency", lambda pre, term:
+                               latency_script(c, pre, term))
     return files
 
 

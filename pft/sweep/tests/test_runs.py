@@ -58,6 +58,26 @@ class RunRecord(unittest.TestCase):
         self.assertEqual(r["flt_per_cpu_s"], 8192.0)
         self.assertIsNone(r["legacy_line"])
 
+    def test_latency_percentiles_when_pft_timed(self):
+        rec = pft_record(1)
+        r = runs.run_record(POINT, rec, 0)
+        self.assertIsNone(r["lat_p50_ns"])
+        self.assertIsNone(r["lat_p99_ns"])
+        self.assertIsNone(r["lat_count"])
+        rec["latency"] = {"count": 1024, "p50_ns": 1500.0,
+                          "p99_ns": 9000.0, "buckets": []}
+        r = runs.run_record(POINT, rec, 0)
+        self.assertEqual((r["lat_count"], r["lat_p50_ns"], r["lat_p99_ns"]),
+                         (1024, 1500.0, 9000.0))
+        rec["latency"]["p99_ns"] = "fast"
+        self.assertIsNone(runs.run_record(POINT, rec, 0)["lat_p99_ns"])
+
+    def test_latency_metrics_read_the_runs_percentiles(self):
+        self.assertEqual(runs.METRICS["p50"][0], "lat_p50_ns")
+        self.assertEqual(runs.METRICS["p99"][0], "lat_p99_ns")
+        for m in runs.LATENCY_METRICS:
+            self.assertIn(runs.METRICS[m][0], runs.RUN_COLUMNS)
+
 
 class Rows(unittest.TestCase):
     def test_run_row_formats(self):

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-latency.sh - pft --latency: the legacy line stays 0.12x's, byte for
+# byte, and mmtests still finds one result per run; the percentiles and
+# the scheduler's line follow it, with letters; --per-worker lines carry
+# each worker's; counts are the touches timed.  (--json: cli-json.sh;
+# bad values: cli-badargs.sh.)
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+ncpu=$(nr_allowed)
+two=2
+[ "$ncpu" -lt 2 ] && two=1
+
+# "latency: p50 X us, ..., count N touches timed (1 in E, ...)"
+count_of() {
+	sed -n 's/^latency: .* count \([0-9]*\) .*/\1/p' "$1"
+}
+
+run_pft plain -t "$two" -m 8M --latency
+pages=$((8 * 1024 * 1024 / $(getconf PAGESIZE)))
+if [ "$rc" -ne 0 ]; then
+	fail "--latency: exit $rc: $(cat "$tmp/plain.err")"
+else
+	check_result_line "$(sed -n 1p "$tmp/plain.out")" "$two" 1 "--latency"
+	if [ "$(count_results "$tmp/plain.out")" -eq 1 ]; then
+		ok
+	else
+		fail "--latency: not one result line: $(cat "$tmp/plain.out")"
+	fi
+	case $(sed -n 2p "$tmp/plain.out") in
+	"latency: p50 "*" us, p90 "*" us, p99 "*" us, p99.9 "*" us, max "*" us, count $pages touches timed (1 in 1, monotonic clock)")
+		ok ;;
+	*) fail "--latency: second line: $(sed -n 2p "$tmp/plain.out")" ;;
+	esac
+	case $(sed -n 3p "$tmp/plain.out") in
+	"sched: "*" preemptions, "*" voluntary switches, run-queue wait "*"; "*" values above p99: "*"within the scheduler's delays")
+		ok ;;
+	*) fail "--latency: third line: $(sed -n 3p "$tmp/plain.out")" ;;
+	esac
+	if [ "$(wc -l <"$tmp/plain.out")" -eq 3 ]; then
+		ok
+	else
+		fail "--latency: $(wc -l <"$tmp/plain.out") lines"
+	fi
+fi
+
+# One in 3 of each slice: ceil(slice pages / 3) per worker.
+run_pft third -t 1 -m 8M --latency=3
+if [ "$rc" -eq 0 ] &&
+	[ "$(count_of "$tmp/third.out")" = $(((pages + 2) / 3)) ]; then
+	ok
+else
+	fail "--latency=3: $(cat "$tmp/third.out" "$tmp/third.err")"
+fi
+
+# Without --latency, nothing but the result line.
+run_pft off -t 1 -m 4M
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/off.out")" -eq 1 ]; then
+	ok
+else
+	fail "without --latency: $(cat "$tmp/off.out")"
+fi
+
+# --per-worker: each worker's line ends with its latency; their counts
+# add up to the total.
+run_pft workers -t "$two" -m 8M --latency --per-worker
+n=$(grep -c '^worker [0-9]* .* lat_p50 [0-9.]*us .* lat_count [0-9]* preempt [0-9]* .*tail_sched \(yes\|no\)$' "$tmp/workers.out")
+if [ "$rc" -eq 0 ] && [ "$n" -eq "$two" ]; then
+	ok
+else
+	fail "--latency --per-worker: $n worker lines with latency: $(cat "$tmp/workers.out")"
+fi
+sum=0
+for c in $(sed -n 's/.* lat_count \([0-9]*\) .*/\1/p' "$tmp/workers.out"); do
+	sum=$((sum + c))
+done
+if [ "$sum" = "$(count_of "$tmp/workers.out")" ]; then
+	ok
+else
+	fail "--per-worker: workers' counts $sum, total $(count_of "$tmp/workers.out")"
+fi
+
+# populate: one value per 2 MiB call (2, 2 and 1 MiB), and the line says
+# so.  A kernel without MADV_POPULATE_WRITE fails the run: not this test's.
+run_pft populate -t 1 -m 5M --latency --touch=populate
+if grep -q 'count 3 calls timed (1 in 1; each value a call over up to 2 MiB, not one fault' "$tmp/populate.out"; then
+	ok
+elif [ "$rc" -eq 1 ]; then
+	ok
+else
+	fail "--touch=populate --latency: $(cat "$tmp/populate.out" "$tmp/populate.err")"
+fi
+
+finish
