@@ -248,9 +248,24 @@ class Snapshots:
                 seen = self.vmas.setdefault(pid, {})
                 prev = self.current.get(pid, {})
                 cur = {}
-                for v in parse_maps(text):
+                views = parse_maps(text)
+                # A range gone whose start, path and permissions come back
+                # with another end is the same VMA grown or shrunk (the
+                # heap's brk, a neighbour merged into it, mremap): the
+                # kernel moved its end.  It spans the most it held.
+                ranges = {(v["start"], v["end"]) for v in views}
+                resized = {k[0]: o for k, o in prev.items()
+                           if k not in ranges}
+                for v in views:
                     key = (v["start"], v["end"])
                     old = prev.get(key)
+                    was = resized.get(v["start"])
+                    if old is None and was is not None and \
+                            was.get("path") == v.get("path") and \
+                            was.get("perms") == v.get("perms"):
+                        old = was
+                        del resized[v["start"]]
+                        old["end"] = max(old["end"], v["end"])
                     if old is None:
                         v["first_ns"] = v["last_ns"] = now
                         if "Rss" in v:
@@ -263,7 +278,7 @@ class Snapshots:
                         if "first_rss" not in old and "Rss" in v:
                             old["first_rss"] = v["Rss"]
                         for k, x in v.items():
-                            if k not in ("first_ns", "first_rss"):
+                            if k not in ("first_ns", "first_rss", "end"):
                                 old[k] = x
                     cur[key] = old
                 self.current[pid] = cur

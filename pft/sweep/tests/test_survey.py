@@ -156,6 +156,21 @@ class Sightings(unittest.TestCase):
                                 (0x20000, 0x30000, 1000, 1000),
                                 (0x20000, 0x30000, 4000, 4000)])
 
+    def test_a_vma_whose_end_moves_is_one_vma(self):
+        heap = "0000000000100000-%016x rw-p 00000000 00:00 0  [heap]\n"
+        snaps = self.snapshots([heap % 0x200000, heap % 0x400000,
+                                heap % 0x300000, self.A])
+        seen = sorted((v["start"], v["end"], v["first_ns"], v["last_ns"])
+                      for v in snaps.vmas[5].values())
+        self.assertEqual(seen, [(0x20000, 0x30000, 4000, 4000),
+                                (0x100000, 0x400000, 1000, 3000)])
+
+    def test_another_mapping_at_the_same_start_is_another_vma(self):
+        f = "0000000000100000-0000000000300000 r--p 00000000 08:01 7 /lib/x\n"
+        g = "0000000000100000-0000000000200000 rw-p 00000000 00:00 0 \n"
+        snaps = self.snapshots([f, g])
+        self.assertEqual(len(snaps.vmas[5]), 2)
+
     def test_a_fault_joins_the_vma_seen_nearest_its_time(self):
         snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
         idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
