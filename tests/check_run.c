@@ -165,6 +165,10 @@ static void assert_backing_path(const char *path, enum faultgen_backing b,
 		ck_assert_msg(strncmp(path, "/SYSV", 5) == 0,
 			      "%s: sysv shows \"%s\"", what, path);
 		break;
+	case FAULTGEN_BACKING_MEMFD:
+		ck_assert_msg(strncmp(path, "/memfd:libfaultgen", 18) == 0,
+			      "%s: memfd shows \"%s\"", what, path);
+		break;
 	}
 }
 
