@@ -52,6 +52,8 @@ int main(int argc, char **argv)
 	bufb = malloc(b);
 	if (!bufa || !bufb) {
 		perror("survey-merged: malloc");
+		free(bufb);
+		free(bufa);
 		return 1;
 	}
 	parts[0] = (struct part){ bufa, a };
