@@ -269,11 +269,13 @@ step "make distcheck (--without-cpuset --disable-jni)" distcheck_without \
 step "packager build (hardening flags, reproducible)" packager_build
 step "LTO build out of tree (hardening flags, -Werror tests, TZ=Etc/GMT+12)" \
 	lto_build
-# gcc's sanitizers on every test but pft-sweep's: those drive pft through
-# Python, along paths the CLI tests take (CI's time is a budget).
-step "make check (gcc, ASan+UBSan; all but pft-sweep's)" check_sanitized gcc \
-	"$(tests_of "suite_programs cli_tests dist_tests example_tests jni_tests \
-harness_tests" "$top")"
+# gcc's sanitizers on the tests that run the library's and pft's code:
+# not pft-sweep's (they drive pft through Python, along paths the CLI
+# tests take), nor the packaging checks and the harnesses' jobs (pft's
+# options again); CI's time is a budget.
+step "make check (gcc, ASan+UBSan; suites, pft, examples, Java)" \
+	check_sanitized gcc \
+	"$(tests_of "suite_programs cli_tests example_tests jni_tests" "$top")"
 # clang's sanitizers on the library's suites and pft's option and output
 # paths; gcc's above run all but pft-sweep's (CI's time is a budget).
 step "make check (clang, ASan+UBSan; C suites, pft options and output)" \
