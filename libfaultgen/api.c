@@ -440,6 +440,15 @@ FG_EXPORT int faultgen_attr_set_pretouch_touch(
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_qemu(struct faultgen_attr *attr,
+				     enum faultgen_qemu how)
+{
+	if (!attr || (unsigned int)how > FAULTGEN_QEMU_TOUCH)
+		return api_rc(-EINVAL);
+	attr->qemu = how;
+	return 0;
+}
+
 FG_EXPORT int faultgen_attr_set_chunk_size(struct faultgen_attr *attr,
 					   uint64_t bytes)
 {
@@ -522,6 +531,7 @@ FG_GETTER(uint64_t, chunk_size, chunk)
 FG_GETTER(const char *, numa_nodes, numa_nodes)
 FG_GETTER(int, node_pages, node_pages)
 FG_GETTER(unsigned int, latency, latency)
+FG_GETTER(enum faultgen_qemu, qemu, qemu)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)

@@ -107,6 +107,7 @@ struct faultgen_attr {
 	enum faultgen_collapse collapse;
 	double timeout;
 	enum faultgen_pretouch_touch pretouch_touch;
+	enum faultgen_qemu qemu;
 	uint64_t chunk;
 	unsigned int jdk;
 	enum faultgen_jvm_gc gc;
@@ -531,12 +532,18 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
 			   struct faultgen_latency_bucket *b, size_t max);
 
-/* The patterns: fault.c, collapse.c, pretouch.c, cow.c. */
+/* The patterns: fault.c, collapse.c, pretouch.c, cow.c, qemu.c. */
 extern const struct fg_pattern fg_shared_vma_pattern;
 extern const struct fg_pattern fg_per_thread_vma_pattern;
 extern const struct fg_pattern fg_ro_collapse_pattern;
 extern const struct fg_pattern fg_pretouch_pattern;
 extern const struct fg_pattern fg_cow_fork_pattern;
+extern const struct fg_pattern fg_qemu_prealloc_pattern;
+/* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
+unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,
+			     uint64_t step);
+void fg_qemu_slice(uint64_t pages, unsigned int n, unsigned int i,
+		   uint64_t *first, uint64_t *count);
 
 /* writers.c: the shared-VMA pattern's state, its writers' figures. */
 struct fg_writers {

@@ -22,6 +22,7 @@ static const struct fg_pattern *const patterns[] = {
 	[FAULTGEN_RO_COLLAPSE] = &fg_ro_collapse_pattern,
 	[FAULTGEN_PRETOUCH] = &fg_pretouch_pattern,
 	[FAULTGEN_COW_FORK] = &fg_cow_fork_pattern,
+	[FAULTGEN_QEMU_PREALLOC] = &fg_qemu_prealloc_pattern,
 };
 
 /* The pattern of value p, or NULL. */

@@ -64,6 +64,7 @@ enum long_only {
 	OPT_SHARE,
 	OPT_WRITERS,
 	OPT_INTERLEAVE_PAGES,
+	OPT_QEMU,
 };
 
 static const struct option long_options[] = {
@@ -117,6 +118,7 @@ static const struct option long_options[] = {
 	{ "share", no_argument, NULL, OPT_SHARE },
 	{ "writers", required_argument, NULL, OPT_WRITERS },
 	{ "interleave-pages", required_argument, NULL, OPT_INTERLEAVE_PAGES },
+	{ "qemu", required_argument, NULL, OPT_QEMU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -663,7 +665,7 @@ static int opt_perf_ctl(struct pft_opts *o, const struct pft_option *opt,
 }
 
 /*
- * --thp, --collapse, --protect, --pretouch: a keyword of the option's
+ * --thp, --collapse, --protect, --pretouch, --qemu: a keyword of the option's
  * table, given to the option's setter.
  */
 struct pft_keyword_option {
@@ -693,11 +695,17 @@ static int set_pretouch(struct faultgen_attr *a, int val)
 		a, (enum faultgen_pretouch_touch)val);
 }
 
+static int set_qemu(struct faultgen_attr *a, int val)
+{
+	return faultgen_attr_set_qemu(a, (enum faultgen_qemu)val);
+}
+
 static const struct pft_keyword_option keyword_options[] = {
 	{ OPT_THP, pft_thps, set_thp },
 	{ OPT_COLLAPSE, pft_collapses, set_collapse },
 	{ OPT_PROTECT, pft_protects, set_protect },
 	{ OPT_PRETOUCH, pft_pretouches, set_pretouch },
+	{ OPT_QEMU, pft_qemus, set_qemu },
 };
 
 static int opt_keyword(struct pft_opts *o, const struct pft_option *opt,
@@ -912,6 +920,7 @@ static const struct pft_option options[] = {
 	OPT(OPT_WRITERS, "--writers", FAULTGEN_SETTING_WRITERS, opt_writers),
 	OPT(OPT_INTERLEAVE_PAGES, "--interleave-pages",
 	    FAULTGEN_SETTING_INTERLEAVE, opt_interleave_pages),
+	OPT(OPT_QEMU, "--qemu", FAULTGEN_SETTING_QEMU, opt_keyword),
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 

@@ -66,6 +66,12 @@ const struct pft_name pft_pretouches[] = {
 	{ NULL, 0 },
 };
 
+const struct pft_name pft_qemus[] = {
+	{ "auto", FAULTGEN_QEMU_AUTO },
+	{ "touch", FAULTGEN_QEMU_TOUCH },
+	{ NULL, 0 },
+};
+
 /* --numa's keywords: the policies that take no nodes. */
 const struct pft_name pft_numa_modes[] = {
 	{ "default", FAULTGEN_NUMA_DEFAULT },
@@ -189,6 +195,11 @@ const char *pft_protect_name(enum faultgen_protect p)
 const char *pft_collapse_name(enum faultgen_collapse c)
 {
 	return name_of(pft_collapses, (int)c);
+}
+
+const char *pft_qemu_name(enum faultgen_qemu q)
+{
+	return name_of(pft_qemus, (int)q);
 }
 
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t)

@@ -127,7 +127,7 @@ struct pft_name {
 	int val;
 };
 extern const struct pft_name pft_touches[], pft_thps[], pft_backings[],
-	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[],
+	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[], pft_qemus[],
 	pft_gcs[], pft_numa_modes[], pft_writer_ops[];
 int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,
 		int *val);
@@ -142,6 +142,7 @@ const char *pft_zap_name(enum faultgen_zap z);
 const char *pft_protect_name(enum faultgen_protect p);
 const char *pft_collapse_name(enum faultgen_collapse c);
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
+const char *pft_qemu_name(enum faultgen_qemu q);
 const char *pft_gc_name(enum faultgen_jvm_gc g);
 const char *pft_writer_op_name(enum faultgen_writer_op op);
 const char *pft_numa_name(enum faultgen_numa n);

@@ -27,6 +27,12 @@ static bool is_bool(const struct faultgen_figure *f)
 	return f->unit && strcmp(f->unit, "bool") == 0;
 }
 
+/* A whole number that %.6g would round (bytes, faults): in full. */
+static bool is_count(double v)
+{
+	return v >= 1e6 && v < 1e15 && v == (double)(long long)v;
+}
+
 /* "figures: collapsed 3 ranges, collapse_s 0.00121 s, content_ok yes" */
 void pft_print_figures(FILE *out, struct faultgen_run *run)
 {
@@ -40,6 +46,8 @@ void pft_print_figures(FILE *out, struct faultgen_run *run)
 		fprintf(out, "%s %s ", i ? "," : "", f.name);
 		if (is_bool(&f))
 			fputs(f.value != 0 ? "yes" : "no", out);
+		else if (is_count(f.value))
+			fprintf(out, "%.0f %s", f.value, f.unit ? f.unit : "");
 		else
 			fprintf(out, "%.6g %s", pft_printable(f.value),
 				f.unit ? f.unit : "");

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * check_qemu.c - QEMU's guest-RAM preallocation (FAULTGEN_QEMU_PREALLOC):
+ * QEMU's thread count and slices, against values worked out by hand from
+ * its rule; and runs whose counted faults stay what the kernel says was
+ * mapped: one fault per page populated, a huge page one, the probe's page
+ * among them; a touch of a shared memfd one per page; threads started as
+ * QEMU would and none left after; the refused combinations.
+ *
+ * Counts and states only, never a timing.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "check-util.h"
+
+#include <dirent.h>
+
+#include "internal.h"
+
+#define MIB (1ULL << 20)
+
+/* Figure `name`, or -1 when the run has none such. */
+static double figure_of(const struct faultgen_run *run, const char *name)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	int n = faultgen_run_figure(run, 0, &f);
+
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)i, &f),
+				 n);
+		if (!strcmp(f.name, name))
+			return f.value;
+	}
+	return -1;
+}
+
+static int tasks_now(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static struct faultgen_attr *qemu_attr(uint64_t size, unsigned int threads,
+				       enum faultgen_backing backing,
+				       int share, enum faultgen_qemu how)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_QEMU_PREALLOC),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, size), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, threads,
+						   FAULTGEN_THREADS),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, backing), 0);
+	ck_assert_int_eq(faultgen_attr_set_share(a, share), 0);
+	ck_assert_int_eq(faultgen_attr_set_qemu(a, how), 0);
+	return a;
+}
+
+START_TEST(threads_as_qemu_counts_them)
+{
+	/* online CPUs, prealloc-threads, pages, page size -> threads */
+	static const struct {
+		long online;
+		unsigned int asked;
+		uint64_t pages, step;
+		unsigned int want;
+	} t[] = {
+		{ 2, 4, 65536, 4096, 2 },          /* 256 MiB on 2 CPUs */
+		{ 2, 1, 65536, 4096, 1 },
+		{ 64, 64, 262144, 4096, 16 },      /* 1 GiB: 16 by size */
+		{ 64, 32, 1048576, 4096, 16 },     /* 4 GiB: at most 16 */
+		{ 8, 4, 1048576, 4096, 4 },
+		{ 8, 8, 16384, 4096, 1 },          /* 64 MiB: one */
+		{ 8, 8, 32768, 4096, 2 },          /* 128 MiB: two */
+		{ 8, 8, 49151, 4096, 2 },          /* just under 192 MiB */
+		{ 8, 8, 3, 1ULL << 30, 3 },        /* 3 GiB pages: 3 */
+		{ 8, 8, 100, 2 * MIB, 3 },         /* 200 MiB of 2 MiB */
+		{ 0, 8, 1048576, 4096, 1 },        /* sysconf failed */
+		{ -1, 8, 1048576, 4096, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ck_assert_msg(fg_qemu_threads(t[i].online, t[i].asked,
+					      t[i].pages, t[i].step) ==
+				      t[i].want,
+			      "case %zu: %u threads", i,
+			      fg_qemu_threads(t[i].online, t[i].asked,
+					      t[i].pages, t[i].step));
+}
+END_TEST
+
+START_TEST(slices_are_contiguous_and_cover_the_ram)
+{
+	uint64_t first, count;
+
+	/* 10 pages in 3: 4, 3, 3. */
+	fg_qemu_slice(10, 3, 0, &first, &count);
+	ck_assert(first == 0 && count == 4);
+	fg_qemu_slice(10, 3, 1, &first, &count);
+	ck_assert(first == 4 && count == 3);
+	fg_qemu_slice(10, 3, 2, &first, &count);
+	ck_assert(first == 7 && count == 3);
+	for (uint64_t pages = 1; pages < 200; pages += 7) {
+		for (unsigned int n = 1; n <= 16 && n <= pages; n++) {
+			uint64_t next = 0, min = UINT64_MAX, max = 0;
+
+			for (unsigned int i = 0; i < n; i++) {
+				fg_qemu_slice(pages, n, i, &first, &count);
+				ck_assert(first == next);
+				next += count;
+				min = count < min ? count : min;
+				max = count > max ? count : max;
+			}
+			ck_assert(next == pages);
+			ck_assert(max - min <= 1);
+		}
+	}
+}
+END_TEST
+
+/*
+ * The faults a run counted against what the kernel mapped: small pages
+ * one fault each (per_small of them), huge pages one each.
+ */
+static void assert_counts(struct faultgen_run *run, uint64_t size,
+			  unsigned int per_small)
+{
+	struct faultgen_result r = { .size = sizeof(r) };
+	uint64_t ps = (uint64_t)fgc_pagesize(), huge, want;
+	double process;
+
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	huge = (uint64_t)figure_of(run, "huge_page_bytes");
+	ck_assert_uint_le(huge, size);
+	want = (size - huge) / ps * per_small + huge / (2 * MIB);
+	ck_assert_uint_eq(r.pages, size / ps);
+	ck_assert_msg(r.minflt >= want && r.minflt <= want + 2,
+		      "%llu faults where the mapping gives %llu",
+		      (unsigned long long)r.minflt, (unsigned long long)want);
+	ck_assert_uint_eq(r.majflt, 0);
+	process = figure_of(run, "process_faults");
+	ck_assert(process >= (double)r.minflt);
+	ck_assert_int_eq((int)figure_of(run, "step_bytes"), (int)ps);
+}
+
+START_TEST(populate_faults_each_page_once)
+{
+	/* 128 MiB: QEMU starts two threads where two CPUs are online. */
+	uint64_t size = 128 * MIB, pages = size / (uint64_t)fgc_pagesize();
+	struct faultgen_attr *a = qemu_attr(size, 2, FAULTGEN_BACKING_ANON, 0,
+					    FAULTGEN_QEMU_AUTO);
+	struct faultgen_result r = { .size = sizeof(r) };
+	unsigned int want = fg_qemu_threads(sysconf(_SC_NPROCESSORS_ONLN), 2,
+					    pages, (uint64_t)fgc_pagesize());
+	struct faultgen_run *run = NULL;
+	int before = tasks_now();
+
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_attr_free(a);
+	if (figure_of(run, "populate") == 0) {
+		faultgen_run_free(run);
+		FGC_SKIP("the kernel refuses MADV_POPULATE_WRITE (before 5.14)");
+	}
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, want);
+	ck_assert_int_eq((int)figure_of(run, "threads"), (int)want);
+	ck_assert_int_eq((int)figure_of(run, "threads_started"),
+			 want == 1 ? 0 : (int)want);
+	ck_assert_int_eq((int)figure_of(run, "populate"), 1);
+	ck_assert_int_eq((int)figure_of(run, "probe_faults"), 1);
+	assert_counts(run, size, 1);
+	ck_assert_int_eq(tasks_now(), before);
+	faultgen_run_free(run);
+}
+END_TEST
+
+START_TEST(touch_of_a_shared_memfd_faults_each_page_once)
+{
+	uint64_t size = 128 * MIB;
+	struct faultgen_attr *a = qemu_attr(size, 2, FAULTGEN_BACKING_MEMFD, 1,
+					    FAULTGEN_QEMU_TOUCH);
+	struct faultgen_run *run = NULL;
+	int before = tasks_now();
+
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_attr_free(a);
+	ck_assert_int_eq((int)figure_of(run, "populate"), 0);
+	ck_assert_int_eq((int)figure_of(run, "probe_faults"), 0);
+	/* A read allocates the shared page, writable: the write-back takes
+	 * no second fault. */
+	assert_counts(run, size, 1);
+	ck_assert_int_eq(tasks_now(), before);
+	faultgen_run_free(run);
+}
+END_TEST
+
+START_TEST(populate_of_a_private_memfd_by_the_caller_alone)
+{
+	/* 32 MiB: one thread, so the caller populates and starts none. */
+	uint64_t size = 32 * MIB;
+	struct faultgen_attr *a = qemu_attr(size, 4, FAULTGEN_BACKING_MEMFD, 0,
+					    FAULTGEN_QEMU_AUTO);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_attr_free(a);
+	if (figure_of(run, "populate") == 0) {
+		faultgen_run_free(run);
+		FGC_SKIP("the kernel refuses MADV_POPULATE_WRITE (before 5.14)");
+	}
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 1);
+	ck_assert_int_eq((int)figure_of(run, "threads_started"), 0);
+	assert_counts(run, size, 1);
+	faultgen_run_free(run);
+}
+END_TEST
+
+START_TEST(refused_combinations)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	struct faultgen_attr *a = qemu_attr(MIB, 1, FAULTGEN_BACKING_ANON, 0,
+					    FAULTGEN_QEMU_AUTO);
+	static char region[1 << 16] __attribute__((aligned(1 << 16)));
+
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_PROCESSES),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_WORKERS);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_DEVZERO),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_ANON),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REPEAT);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_region(a, region, sizeof(region)),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REGION);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_QEMU_PREALLOC,
+						FAULTGEN_SETTING_QEMU),
+			 1);
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_QEMU_PREALLOC,
+						FAULTGEN_SETTING_THP),
+			 0);
+}
+END_TEST
+
+START_TEST(setter_and_getter)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_get_qemu(a), FAULTGEN_QEMU_AUTO);
+	ck_assert_int_eq(faultgen_attr_set_qemu(a, FAULTGEN_QEMU_TOUCH), 0);
+	ck_assert_int_eq(faultgen_attr_get_qemu(a), FAULTGEN_QEMU_TOUCH);
+	ck_assert_int_eq(faultgen_attr_set_qemu(a, (enum faultgen_qemu)2),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_qemu(a), FAULTGEN_QEMU_TOUCH);
+	ck_assert_int_eq(faultgen_attr_set_qemu(NULL, FAULTGEN_QEMU_AUTO),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_attr_get_qemu(NULL), FAULTGEN_QEMU_AUTO);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("qemu");
+	TCase *tc = tcase_create("rule");
+
+	tcase_add_test(tc, threads_as_qemu_counts_them);
+	tcase_add_test(tc, slices_are_contiguous_and_cover_the_ram);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, populate_faults_each_page_once);
+	tcase_add_test(tc, touch_of_a_shared_memfd_faults_each_page_once);
+	tcase_add_test(tc, populate_of_a_private_memfd_by_the_caller_alone);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("attr");
+	tcase_add_test(tc, refused_combinations);
+	tcase_add_test(tc, setter_and_getter);
+	suite_add_tcase(s, tc);
+	return fgc_main(s);
+}
