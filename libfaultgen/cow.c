@@ -153,6 +153,15 @@ FG_NO_ASAN static int write_slice(const struct faultgen_run *run, char *addr,
 	return 0;
 }
 
+/* latency.c's way to the untimed touch; its page loop times the writes
+ * itself (cow_exec made the run's touch a write). */
+static int untimed_write(const struct faultgen_run *run, char *addr,
+			 size_t len, const struct fg_shared *sh)
+{
+	(void)sh;
+	return write_slice(run, addr, len);
+}
+
 /*
  * The pages of [addr, addr + len) this process maps alone (pagemap's
  * exclusive bit, no privilege needed): after the writes, with the holder
@@ -267,7 +276,11 @@ static int write_round(struct faultgen_run *run, unsigned int i)
 
 	fg_usage_now(&at, process);
 	t0 = fg_now_ns();
-	ret = write_slice(run, run->waddr[i], run->wlen[i]);
+	if (run->lat)
+		ret = fg_lat_touch(run, i, run->waddr[i], run->wlen[i], run->sh,
+				   untimed_write);
+	else
+		ret = write_slice(run, run->waddr[i], run->wlen[i]);
 	t1 = fg_now_ns();
 	fg_usage_now(&now, process);
 	if (ret)
@@ -367,13 +380,27 @@ static int process_body(struct faultgen_run *run, unsigned int i)
 	}
 }
 
+/*
+ * With latency (set_latency) the writes are timed into the worker's
+ * histogram over all its rounds; the scheduler's counts are over the
+ * rounds and the waits between them.
+ */
 static int cow_body(struct faultgen_run *run, unsigned int i)
 {
+	bool process = fg_counts_process(run, i);
+	int ret;
+
+	if (run->lat)
+		fg_lat_begin(run, i, process);
 	/* Worker 0 in the calling thread of a processes run has the
 	 * calling process's memory: a child of its own too. */
 	if (run->attr.kind == FAULTGEN_PROCESSES)
-		return process_body(run, i);
-	return thread_body(run, i);
+		ret = process_body(run, i);
+	else
+		ret = thread_body(run, i);
+	if (run->lat)
+		fg_lat_end(run, i, process);
+	return ret;
 }
 
 static unsigned int one_helper(const struct faultgen_run *run)
@@ -432,6 +459,9 @@ static int cow_exec(struct faultgen_run *run)
 
 	st->active = true;
 	st->held.fd = -1;
+	/* Each write a copy: the timed loop (latency.c) writes too, whatever
+	 * touch the attr has (cow-fork does not read it). */
+	run->attr.touch = FAULTGEN_TOUCH_WRITE;
 	ret = fg_memory_setup(run);
 	if (ret)
 		return ret;
@@ -522,7 +552,8 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 const struct fg_pattern fg_cow_fork_pattern = {
 	.name = "cow-fork",
 	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_CACHELINES) |
-		 FG_SETTING(FAULTGEN_SETTING_THP),
+		 FG_SETTING(FAULTGEN_SETTING_THP) |
+		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct cow_state),
 	.check = cow_check,
 	.exec = cow_exec,

@@ -338,6 +338,50 @@ START_TEST(killed_rounds_leave_no_orphan)
 }
 END_TEST
 
+/* Latency: every write of every round timed, each worker's its own;
+ * still a fault and a copy each. */
+START_TEST(latency_times_every_write)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct faultgen_attr *a = cow_attr(8 * MIB, 2, kind);
+	struct faultgen_latency l = { .size = sizeof(l) };
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t pages = fgc_pages_for(8 * MIB, 2), all = pages * 2;
+	double copied;
+	int ret;
+
+	adopt_orphans();
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_COW_FORK,
+						FAULTGEN_SETTING_LATENCY),
+			 1);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_latency(a, 1), 0);
+	ret = faultgen_run_new(a, &run);
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	ck_assert(no_descendants());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, all);
+	ck_assert(r.minflt >= all && fgc_close(all, r.minflt, 2));
+	ck_assert_int_eq(faultgen_run_latency(run, -1, &l), 0);
+	ck_assert_uint_eq(l.count, all);
+	ck_assert_int_eq(l.per_call, 0);
+	ck_assert(l.p50_ns > 0 && l.p50_ns <= l.p99_ns && l.p99_ns <= l.max_ns);
+	for (int w = 0; w < 2; w++) {
+		ck_assert_int_eq(faultgen_run_latency(run, w, &l), 0);
+		ck_assert_uint_eq(l.count, all / 2);
+	}
+	copied = figure_of(run, "pages_copied");
+	if (copied >= 0)
+		ck_assert_msg((uint64_t)copied == all,
+			      "%g pages copied of %llu", copied,
+			      (unsigned long long)all);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(refused_combinations)
 {
 	struct faultgen_conflict c = { .size = sizeof(c) };
@@ -392,6 +436,8 @@ int main(void)
 			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
 	tcase_add_loop_test(tc, killed_rounds_leave_no_orphan,
 			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
+	tcase_add_loop_test(tc, latency_times_every_write, FAULTGEN_THREADS,
+			    FAULTGEN_PROCESSES + 1);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
 	tcase_add_test(tc, refused_combinations);

@@ -407,7 +407,7 @@ def check_sweep_args(c):
     if c.latency and any(p in ("ro-collapse", "pretouch")
                          for p in c.patterns):
         raise UsageError("--latency: pft times the faults of shared-vma, "
-                         "per-thread-vma and processes only")
+                         "per-thread-vma, cow-fork and processes only")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:
