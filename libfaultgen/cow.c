@@ -437,13 +437,23 @@ static int forker(struct faultgen_run *run, unsigned int h)
 
 /*
  * The rates are over the rounds' spans, from a round's opening to the
- * last worker through it: the forks between rounds are not in them.
+ * last worker through it: the forks between rounds are not in them.  A
+ * round a cancel cut short counts up to the last worker that finished
+ * it, as its writes count.
  */
 static void cow_fold(struct faultgen_run *run)
 {
 	struct cow_state *st = fg_pattern_state(run);
 	int64_t span = atomic_load(&st->span_ns);
+	int64_t open = atomic_load(&st->open_ns), last = 0;
 
+	if (atomic_load(&st->opened) > atomic_load(&st->ended)) {
+		for (unsigned int i = 0; i < run->attr.nr_workers; i++)
+			if (run->sh->w[i].end_ns > last)
+				last = run->sh->w[i].end_ns;
+		if (last > open)
+			span += last - open;
+	}
 	fg_measure_fold(run);
 	if (span > 0) {
 		run->result.elapsed_s = (double)span / 1e9;

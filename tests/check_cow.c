@@ -282,6 +282,7 @@ START_TEST(cancelled_rounds_release_the_children)
 {
 	enum faultgen_workers kind = (enum faultgen_workers)_i;
 	struct faultgen_attr *a = cow_attr(64 * MIB, 2, kind);
+	struct faultgen_result r = { .size = sizeof(r) };
 	struct faultgen_run *run = NULL;
 	pthread_t t;
 	int ret;
@@ -296,6 +297,12 @@ START_TEST(cancelled_rounds_release_the_children)
 	pthread_join(t, NULL);
 	ck_assert_msg(ret == -ECANCELED, "%s", faultgen_strerror(ret));
 	ck_assert(no_descendants());
+	/* What was measured stays: whole slices, over a time to rate. */
+	if (faultgen_run_result(run, &r) == 0 && r.pages) {
+		ck_assert(r.cancelled);
+		ck_assert_uint_eq(r.pages % (fgc_pages_for(64 * MIB, 2) / 2), 0);
+		ck_assert(r.elapsed_s > 0 && r.faults_per_wall_s > 0);
+	}
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
