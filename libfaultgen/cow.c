@@ -5,12 +5,21 @@
  * its mapping, forks a child that holds the snapshot (it only waits),
  * then the workers write every page of their slices: each write is a
  * copy-on-write fault, a page copied while the child still maps the old
- * one.  The child is released once the workers are through.
+ * one.  The child is released once the writes are through.
  *
- * The child is forked from a process that may have many threads: it only
+ * In rounds (set_rounds, set_duration) each round forks a fresh child:
+ * the pages the last round copied are the parent's alone, and the fork
+ * shares them again, so that every write of every round is a copy.  With
+ * threads one child per round holds the whole mapping; it is forked by a
+ * helper thread while the workers wait between two rounds.  A forked
+ * worker has a memory of its own: it forks its own child each round.
+ * The forks are timed apart and never inside a round's span, which is
+ * what the rates are over.
+ *
+ * A child is forked from a process that may have many threads: it only
  * makes system calls until _exit.  It dies with the thread that forked
  * it (PR_SET_PDEATHSIG), so a run killed outright leaves no orphan, and
- * release kills and reaps it (its own pid only, never waitpid(-1)).
+ * its parent kills and reaps it (its own pid only, never waitpid(-1)).
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -18,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -25,17 +35,39 @@
 
 /* How often the write loop looks for a cancel, in pages. */
 #define CANCEL_EVERY 1024
+/* How long a wait between rounds sleeps before it looks for a cancel:
+ * fg_gates_abort wakes the gates, not these words. */
+#define ROUND_WAIT_NS (20 * 1000 * 1000)
 /* /proc/self/pagemap: the page is mapped by this process alone. */
 #define PM_EXCLUSIVE (1ULL << 56)
 #define PM_PRESENT (1ULL << 63)
 
+/* A snapshot's holder, seen from the thread that forked it. */
+struct holder {
+	pid_t pid; /* or 0 */
+	int fd;    /* its pipe's write end: closing it lets it go; or -1 */
+};
+
+/*
+ * Shared with forked workers (the pattern's state).  The counters are
+ * over the whole run, so that no word is ever reset: round r (from 0)
+ * runs once opened > r, and has ended once ended > r.
+ */
 struct cow_state {
-	pid_t child;     /* the snapshot's holder, or 0 */
-	int child_fd;    /* its pipe's write end: closing it lets it go */
-	bool active;     /* exec set the fields up */
-	int64_t fork_ns; /* the fork call in the parent */
-	uint64_t copied; /* pages mapped by this process alone afterwards */
-	bool copied_known;
+	struct holder held; /* threads: the helper's child */
+	bool active;        /* exec set the fields up */
+	_Atomic uint32_t opened;
+	_Atomic uint32_t ready;   /* forked workers at a round's start */
+	_Atomic uint32_t arrived; /* workers through a round's writes */
+	_Atomic uint32_t ended;
+	_Atomic uint32_t stop;    /* no round after the last ended */
+	_Atomic int64_t first_ns; /* the first round's start */
+	_Atomic int64_t open_ns;  /* the current round's start */
+	_Atomic int64_t span_ns;  /* the ended rounds' spans, summed */
+	_Atomic int64_t fork_ns;  /* every fork call, summed */
+	_Atomic uint64_t forks;
+	_Atomic uint64_t copied;  /* pages mapped alone after the writes */
+	_Atomic uint32_t copied_unknown; /* pagemap could not be read */
 };
 
 /* The holder: waits until its pipe closes or it is killed. */
@@ -51,10 +83,11 @@ static void holder_main(int fd, pid_t parent)
 	_exit(0);
 }
 
-static int fork_holder(struct cow_state *st)
+/* Forks a holder of this process's memory, its fork call timed. */
+static int fork_holder(struct cow_state *st, struct holder *h)
 {
 	pid_t parent = getpid(), pid;
-	int64_t t0;
+	int64_t t0, t1;
 	int fd[2];
 
 	if (pipe2(fd, O_CLOEXEC) < 0)
@@ -65,7 +98,7 @@ static int fork_holder(struct cow_state *st)
 		close(fd[1]);
 		holder_main(fd[0], parent);
 	}
-	st->fork_ns = fg_now_ns() - t0;
+	t1 = fg_now_ns();
 	close(fd[0]);
 	if (pid < 0) {
 		int err = errno == ENOMEM ? -ENOMEM : -EAGAIN;
@@ -73,26 +106,29 @@ static int fork_holder(struct cow_state *st)
 		close(fd[1]);
 		return err;
 	}
-	st->child = pid;
-	st->child_fd = fd[1];
+	atomic_fetch_add(&st->fork_ns, t1 - t0);
+	atomic_fetch_add(&st->forks, 1);
+	h->pid = pid;
+	h->fd = fd[1];
 	return 0;
 }
 
-static void release_holder(struct cow_state *st)
+static void release_holder(struct holder *h)
 {
-	if (st->child > 0) {
-		kill(st->child, SIGKILL);
-		while (waitpid(st->child, NULL, 0) < 0 && errno == EINTR)
+	if (h->pid > 0) {
+		kill(h->pid, SIGKILL);
+		while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		st->child = 0;
+		h->pid = 0;
 	}
-	if (st->child_fd >= 0) {
-		close(st->child_fd);
-		st->child_fd = -1;
+	if (h->fd >= 0) {
+		close(h->fd);
+		h->fd = -1;
 	}
 }
 
-/* Every page written once, before the fork: the snapshot's content. */
+/* Every page written once, before the first fork: the snapshot's
+ * content. */
 FG_NO_ASAN static void fill(char *addr, size_t len, size_t ps)
 {
 	for (size_t o = 0; o < len; o += ps)
@@ -117,86 +153,339 @@ FG_NO_ASAN static int write_slice(const struct faultgen_run *run, char *addr,
 	return 0;
 }
 
-static int cow_body(struct faultgen_run *run, unsigned int i)
+/* latency.c's way to the untimed touch; its page loop times the writes
+ * itself (cow_exec made the run's touch a write). */
+static int untimed_write(const struct faultgen_run *run, char *addr,
+			 size_t len, const struct fg_shared *sh)
 {
-	struct fg_wstat *w = &run->sh->w[i];
-	bool process = fg_counts_process(run, i);
-	struct fg_usage at;
-	int ret;
-
-	fg_stat_begin(w, &at, process);
-	ret = write_slice(run, run->waddr[i], run->wlen[i]);
-	if (ret)
-		return ret;
-	fg_stat_end(w, &at, process);
-	w->fault_ns = w->end_ns - w->start_ns;
-	w->rounds = 1;
-	w->pages = run->wlen[i] / (size_t)run->pagesize;
-	return 0;
+	(void)sh;
+	return write_slice(run, addr, len);
 }
 
-static const struct fg_work cow_work = {
-	.body = cow_body,
-	.barrier = true,
-};
-
 /*
- * The pages the parent maps alone after the writes (pagemap's exclusive
- * bit, no privilege needed): with the child still holding the old ones,
- * each is a copy.  Unknown where pagemap cannot be read.
+ * The pages of [addr, addr + len) this process maps alone (pagemap's
+ * exclusive bit, no privilege needed): after the writes, with the holder
+ * still mapping the old ones, each is a copy.  -1 where pagemap cannot
+ * be read.  System calls only: forked workers call it.
  */
-static void count_copied(const struct faultgen_run *run, struct cow_state *st)
+static int64_t count_copied(const struct faultgen_run *run, char *addr,
+			    size_t len)
 {
-	size_t ps = (size_t)run->pagesize, n = run->base_len / ps;
+	size_t ps = (size_t)run->pagesize, n = len / ps;
 	uint64_t buf[512];
+	int64_t copied = 0;
 	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 
-	st->copied = 0;
-	st->copied_known = false;
 	if (fd < 0)
-		return;
+		return -1;
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < 512 ? n - done : 512;
-		off_t off = (off_t)(((uintptr_t)run->base / ps + done) * 8);
+		off_t off = (off_t)(((uintptr_t)addr / ps + done) * 8);
 		ssize_t got = pread(fd, buf, k * 8, off);
 
 		if (got != (ssize_t)(k * 8)) {
 			close(fd);
-			return;
+			return -1;
 		}
 		for (size_t j = 0; j < k; j++)
-			st->copied += (buf[j] & PM_PRESENT) &&
-				      (buf[j] & PM_EXCLUSIVE);
+			copied += (buf[j] & PM_PRESENT) &&
+				  (buf[j] & PM_EXCLUSIVE);
 		done += k;
 	}
 	close(fd);
-	st->copied_known = true;
+	return copied;
+}
+
+/*
+ * Waits until *word > after, or the run is cancelled (-ECANCELED).  A
+ * helper also stops when every worker is through.
+ */
+static int wait_past(const struct faultgen_run *run, _Atomic uint32_t *word,
+		     uint32_t after, bool helper)
+{
+	uint32_t seen;
+
+	while ((seen = atomic_load(word)) <= after) {
+		if (helper ? fg_helpers_stop(run) :
+			     fg_cancel_requested(run->sh))
+			return -ECANCELED;
+		fg_futex_wait(word, seen, ROUND_WAIT_NS);
+	}
+	return 0;
+}
+
+static void open_round(struct cow_state *st, uint32_t r)
+{
+	int64_t now = fg_now_ns();
+
+	if (r == 0)
+		atomic_store(&st->first_ns, now);
+	atomic_store(&st->open_ns, now);
+	atomic_store(&st->opened, r + 1);
+	fg_futex_wake(&st->opened);
+}
+
+/* Whether a round follows round r: the rounds asked for, or time left. */
+static bool round_follows(const struct faultgen_run *run,
+			  const struct cow_state *st, uint32_t r)
+{
+	const struct faultgen_attr *a = &run->attr;
+
+	if (a->rounds)
+		return r + 1 < a->rounds;
+	if (a->duration > 0)
+		return fg_now_ns() < atomic_load(&st->first_ns) +
+					     (int64_t)(a->duration * 1e9);
+	return false;
+}
+
+/* By the last worker through round r's writes: its span, and whether
+ * another round follows. */
+static void end_round(const struct faultgen_run *run, struct cow_state *st,
+		      uint32_t r)
+{
+	atomic_fetch_add(&st->span_ns,
+			 fg_now_ns() - atomic_load(&st->open_ns));
+	if (!round_follows(run, st, r))
+		atomic_store(&st->stop, 1);
+	atomic_store(&st->ended, r + 1);
+	fg_futex_wake(&st->ended);
+}
+
+static void usage_add(struct fg_usage *sum, const struct fg_usage *d)
+{
+	sum->minflt += d->minflt;
+	sum->majflt += d->majflt;
+	sum->cpu_ns += d->cpu_ns;
+	sum->ru_user_us += d->ru_user_us;
+	sum->ru_sys_us += d->ru_sys_us;
+}
+
+/*
+ * Worker i's writes of one round, measured alone: its figures add up
+ * over the rounds, so that neither a fork nor the waits between rounds
+ * are in them.
+ */
+static int write_round(struct faultgen_run *run, unsigned int i)
+{
+	struct fg_wstat *w = &run->sh->w[i];
+	bool process = fg_counts_process(run, i);
+	struct fg_usage at, now, d;
+	int64_t t0, t1;
+	int ret;
+
+	fg_usage_now(&at, process);
+	t0 = fg_now_ns();
+	if (run->lat)
+		ret = fg_lat_touch(run, i, run->waddr[i], run->wlen[i], run->sh,
+				   untimed_write);
+	else
+		ret = write_slice(run, run->waddr[i], run->wlen[i]);
+	t1 = fg_now_ns();
+	fg_usage_now(&now, process);
+	if (ret)
+		return ret;
+	fg_usage_sub(&d, &now, &at);
+	usage_add(&w->use, &d);
+	if (!w->rounds)
+		w->start_ns = t0;
+	w->end_ns = t1;
+	w->last_cpu = sched_getcpu();
+	w->fault_ns += t1 - t0;
+	if (run->round_ns && w->rounds < FG_ROUND_SAMPLES)
+		run->round_ns[(size_t)i * FG_ROUND_SAMPLES + w->rounds] =
+			t1 - t0;
+	w->rounds++;
+	w->pages += run->wlen[i] / (size_t)run->pagesize;
+	return 0;
+}
+
+/* After worker i's writes, its holder still there: its copies. */
+static void note_copied(struct faultgen_run *run, struct cow_state *st,
+			unsigned int i)
+{
+	int64_t n = count_copied(run, run->waddr[i], run->wlen[i]);
+
+	if (n < 0)
+		atomic_store(&st->copied_unknown, 1);
+	else
+		atomic_fetch_add(&st->copied, (uint64_t)n);
+}
+
+/* Through round r's writes; the last worker ends the round. */
+static void arrive(struct faultgen_run *run, struct cow_state *st,
+		   uint32_t r)
+{
+	unsigned int n = run->attr.nr_workers;
+
+	if (atomic_fetch_add(&st->arrived, 1) + 1 == n * (r + 1))
+		end_round(run, st, r);
+}
+
+/* A worker thread: the helper forks each round's holder and opens it. */
+static int thread_body(struct faultgen_run *run, unsigned int i)
+{
+	struct cow_state *st = fg_pattern_state(run);
+	int ret;
+
+	for (uint32_t r = 0;; r++) {
+		ret = wait_past(run, &st->opened, r, false);
+		if (ret)
+			return ret;
+		ret = write_round(run, i);
+		if (ret)
+			return ret;
+		note_copied(run, st, i);
+		arrive(run, st, r);
+		ret = wait_past(run, &st->ended, r, false);
+		if (ret)
+			return ret;
+		if (atomic_load(&st->stop))
+			return 0;
+	}
+}
+
+/*
+ * A forked worker: its own holder each round, forked before it is ready,
+ * released once its own writes are counted.  The last one ready opens
+ * the round.
+ */
+static int process_body(struct faultgen_run *run, unsigned int i)
+{
+	struct cow_state *st = fg_pattern_state(run);
+	unsigned int n = run->attr.nr_workers;
+	struct holder h = { .pid = 0, .fd = -1 };
+	int ret;
+
+	for (uint32_t r = 0;; r++) {
+		ret = fork_holder(st, &h);
+		if (ret)
+			return ret;
+		if (atomic_fetch_add(&st->ready, 1) + 1 == n * (r + 1))
+			open_round(st, r);
+		ret = wait_past(run, &st->opened, r, false);
+		if (!ret)
+			ret = write_round(run, i);
+		if (!ret)
+			note_copied(run, st, i);
+		release_holder(&h);
+		if (ret)
+			return ret;
+		arrive(run, st, r);
+		ret = wait_past(run, &st->ended, r, false);
+		if (ret)
+			return ret;
+		if (atomic_load(&st->stop))
+			return 0;
+	}
+}
+
+/*
+ * With latency (set_latency) the writes are timed into the worker's
+ * histogram over all its rounds; the scheduler's counts are over the
+ * rounds and the waits between them.
+ */
+static int cow_body(struct faultgen_run *run, unsigned int i)
+{
+	bool process = fg_counts_process(run, i);
+	int ret;
+
+	if (run->lat)
+		fg_lat_begin(run, i, process);
+	/* Worker 0 in the calling thread of a processes run has the
+	 * calling process's memory: a child of its own too. */
+	if (run->attr.kind == FAULTGEN_PROCESSES)
+		ret = process_body(run, i);
+	else
+		ret = thread_body(run, i);
+	if (run->lat)
+		fg_lat_end(run, i, process);
+	return ret;
+}
+
+static unsigned int one_helper(const struct faultgen_run *run)
+{
+	(void)run;
+	return 1;
+}
+
+/*
+ * The helper of a threads run: forks the holder of each round and opens
+ * it, then, once the round has ended, releases it.
+ */
+static int forker(struct faultgen_run *run, unsigned int h)
+{
+	struct cow_state *st = fg_pattern_state(run);
+	int ret = 0;
+
+	(void)h;
+	for (uint32_t r = 0;; r++) {
+		ret = fork_holder(st, &st->held);
+		if (ret)
+			break;
+		open_round(st, r);
+		ret = wait_past(run, &st->ended, r, true);
+		release_holder(&st->held);
+		if (ret || atomic_load(&st->stop))
+			break;
+	}
+	/* Workers waiting for a round that will not open. */
+	atomic_store(&st->stop, 1);
+	fg_futex_wake(&st->opened);
+	return ret;
+}
+
+/*
+ * The rates are over the rounds' spans, from a round's opening to the
+ * last worker through it: the forks between rounds are not in them.  A
+ * round a cancel cut short counts up to the last worker that finished
+ * it, as its writes count.
+ */
+static void cow_fold(struct faultgen_run *run)
+{
+	struct cow_state *st = fg_pattern_state(run);
+	int64_t span = atomic_load(&st->span_ns);
+	int64_t open = atomic_load(&st->open_ns), last = 0;
+
+	if (atomic_load(&st->opened) > atomic_load(&st->ended)) {
+		for (unsigned int i = 0; i < run->attr.nr_workers; i++)
+			if (run->sh->w[i].end_ns > last)
+				last = run->sh->w[i].end_ns;
+		if (last > open)
+			span += last - open;
+	}
+	fg_measure_fold(run);
+	if (span > 0) {
+		run->result.elapsed_s = (double)span / 1e9;
+		fg_measure_rates(&run->result);
+	}
 }
 
 static int cow_exec(struct faultgen_run *run)
 {
 	struct cow_state *st = fg_pattern_state(run);
+	struct fg_work work = { .body = cow_body, .barrier = true };
 	int ret;
 
 	st->active = true;
-	st->child_fd = -1;
+	st->held.fd = -1;
+	/* Each write a copy: the timed loop (latency.c) writes too, whatever
+	 * touch the attr has (cow-fork does not read it). */
+	run->attr.touch = FAULTGEN_TOUCH_WRITE;
 	ret = fg_memory_setup(run);
 	if (ret)
 		return ret;
 	fill(run->base, run->base_len, (size_t)run->pagesize);
 	/* Nothing buffered in the caller's stdio is ours to flush: the
-	 * child never writes it, it only waits and _exits. */
-	ret = fork_holder(st);
-	if (ret)
-		return ret;
-	ret = fg_workers_run(run, &cow_work);
-	if (!ret || ret == -ECANCELED) {
-		/* Forked workers copied into their own memory, not ours. */
-		if (run->attr.kind == FAULTGEN_THREADS)
-			count_copied(run, st);
-		fg_measure_fold(run);
+	 * children never write it, they only wait and _exit. */
+	if (run->attr.kind == FAULTGEN_THREADS) {
+		work.helpers = one_helper;
+		work.helper = forker;
 	}
-	release_holder(st);
+	ret = fg_workers_run(run, &work);
+	if (!ret || ret == -ECANCELED)
+		cow_fold(run);
+	release_holder(&st->held);
 	return ret;
 }
 
@@ -205,13 +494,13 @@ static void cow_release(struct faultgen_run *run)
 	struct cow_state *st = fg_pattern_state(run);
 
 	if (st && st->active)
-		release_holder(st);
+		release_holder(&st->held);
 	fg_memory_release(run);
 }
 
 /*
  * The snapshot is of private anonymous memory the run maps and fills
- * (a caller's region would be overwritten); one fork, one pass.
+ * (a caller's region would be overwritten).
  */
 static int cow_check(const struct faultgen_attr *a,
 		     struct faultgen_conflict *c)
@@ -230,10 +519,6 @@ static int cow_check(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_PATTERN,
 				   "cow-fork fills its memory before the fork: "
 				   "a caller's region would be overwritten");
-	if (fg_attr_repeats(a))
-		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
-				   FAULTGEN_SETTING_PATTERN,
-				   "cow-fork runs once, one fork");
 	if (a->numa == FAULTGEN_NUMA_WORKER_LOCAL)
 		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
 				   FAULTGEN_SETTING_PATTERN,
@@ -259,11 +544,12 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 		{ "cow_faults_per_wall_s", r->faults_per_wall_s, "faults/s" },
 		{ "cow_faults_per_cpu_s", r->faults_per_cpu_s, "faults/s" },
 		{ "fork_s", st ? (double)st->fork_ns / 1e9 : 0, "s" },
+		{ "forks", st ? (double)st->forks : 0, "forks" },
 		{ "pages_copied", st ? (double)st->copied : 0, "pages" },
 	};
 	/* Without pagemap, no copied pages to give. */
 	unsigned int n = sizeof(figs) / sizeof(figs[0]) -
-			 (st && st->copied_known ? 0 : 1);
+			 (st && !st->copied_unknown ? 0 : 1);
 
 	if (!st || index >= n)
 		return -ERANGE;
@@ -276,7 +562,8 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 const struct fg_pattern fg_cow_fork_pattern = {
 	.name = "cow-fork",
 	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_CACHELINES) |
-		 FG_SETTING(FAULTGEN_SETTING_THP),
+		 FG_SETTING(FAULTGEN_SETTING_THP) |
+		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct cow_state),
 	.check = cow_check,
 	.exec = cow_exec,

@@ -2,8 +2,9 @@
 /*
  * check_cow.c - copy-on-write after fork (FAULTGEN_COW_FORK): every page
  * written is one fault the kernel counts and one page copied, with
- * threads or processes; the child holding the snapshot is gone when the
- * run is done, cancelled in the middle, or killed outright; and the
+ * threads or processes, in one pass and in rounds (a fresh child each
+ * round); the children holding the snapshots are gone when the run is
+ * done, cancelled in the middle, or killed outright; and the
  * combinations refused.
  *
  * Counts and states only, never a timing.
@@ -14,6 +15,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "internal.h"
 
@@ -88,13 +90,15 @@ START_TEST(every_write_is_a_fault_and_a_copy)
 		      "%llu faults for %llu pages",
 		      (unsigned long long)r.minflt, (unsigned long long)pages);
 	ck_assert(figure_of(run, "fork_s") > 0);
+	/* Threads: one child holds the run's memory; a forked worker forks
+	 * its own. */
+	ck_assert(figure_of(run, "forks") ==
+		  (kind == FAULTGEN_THREADS ? 1 : 2));
 	copied = figure_of(run, "pages_copied");
-	if (kind == FAULTGEN_THREADS && copied >= 0)
+	if (copied >= 0)
 		ck_assert_msg((uint64_t)copied == pages,
 			      "%g pages copied of %llu", copied,
 			      (unsigned long long)pages);
-	if (kind == FAULTGEN_PROCESSES)
-		ck_assert(copied < 0); /* the children's copies, not ours */
 	/* Threads wrote the run's own pages (2 over the fill's 1); forked
 	 * workers wrote their copies, and the run's pages kept the fill. */
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
@@ -174,6 +178,217 @@ START_TEST(killed_run_leaves_no_orphan)
 }
 END_TEST
 
+/*
+ * This process adopts what its children leave (PR_SET_CHILD_SUBREAPER):
+ * a forked worker's child that outlived its parent would be ours to
+ * wait for.  Every descendant gone: waitpid finds none left, within 10 s
+ * (a child killed with its parent may take a moment to be reaped).
+ */
+static void adopt_orphans(void)
+{
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+}
+
+static bool no_descendants(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 1000; i++) {
+		pid_t p = waitpid(-1, NULL, WNOHANG);
+
+		if (p < 0 && errno == ECHILD)
+			return true;
+		if (p == 0)
+			nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+/* Rounds: a fresh child each round, and every write of every round a
+ * fault and a copy. */
+START_TEST(every_round_is_a_fresh_fork)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct faultgen_attr *a = cow_attr(16 * MIB, 2, kind);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t pages = fgc_pages_for(16 * MIB, 2), all = pages * 3;
+	double copied;
+	int ret;
+
+	adopt_orphans();
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ret = faultgen_run_new(a, &run);
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	ck_assert(no_descendants());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, all);
+	ck_assert_uint_eq(r.pages_per_round, pages);
+	ck_assert_uint_eq(r.worker_rounds_min, 3);
+	ck_assert_uint_eq(r.worker_rounds_max, 3);
+	ck_assert_uint_eq(r.expected_faults, all);
+	/* Every write faults; the few more are the workers' own stacks and
+	 * figures, shared again by each fork. */
+	ck_assert_msg(r.minflt >= all && fgc_close(all, r.minflt, 2) &&
+			      r.faults_agree,
+		      "%llu faults for %llu pages",
+		      (unsigned long long)r.minflt, (unsigned long long)all);
+	ck_assert(figure_of(run, "fork_s") > 0);
+	ck_assert(figure_of(run, "forks") ==
+		  (kind == FAULTGEN_THREADS ? 3 : 3 * 2));
+	copied = figure_of(run, "pages_copied");
+	if (copied >= 0)
+		ck_assert_msg((uint64_t)copied == all,
+			      "%g pages copied of %llu", copied,
+			      (unsigned long long)all);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A duration: rounds until it is over, then no child left. */
+START_TEST(duration_run_ends_without_a_child)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct faultgen_attr *a = cow_attr(4 * MIB, 2, kind);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t pages = fgc_pages_for(4 * MIB, 2);
+	int ret;
+
+	adopt_orphans();
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.3,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ret = faultgen_run_new(a, &run);
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	ck_assert(no_descendants());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_ge(r.worker_rounds_min, 1);
+	ck_assert_uint_eq(r.worker_rounds_min, r.worker_rounds_max);
+	ck_assert_uint_eq(r.pages, pages * r.worker_rounds_min);
+	ck_assert(r.minflt >= r.pages && r.faults_agree);
+	ck_assert(figure_of(run, "forks") ==
+		  (double)r.worker_rounds_min *
+			  (kind == FAULTGEN_THREADS ? 1 : 2));
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Rounds cancelled once a child holds the snapshot: none left. */
+START_TEST(cancelled_rounds_release_the_children)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct faultgen_attr *a = cow_attr(64 * MIB, 2, kind);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	pthread_t t;
+	int ret;
+
+	adopt_orphans();
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 100000,
+						  FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, cancel_when_forked, run), 0);
+	ret = faultgen_run_exec(run);
+	pthread_join(t, NULL);
+	ck_assert_msg(ret == -ECANCELED, "%s", faultgen_strerror(ret));
+	ck_assert(no_descendants());
+	/* What was measured stays: whole slices, over a time to rate. */
+	if (faultgen_run_result(run, &r) == 0 && r.pages) {
+		ck_assert(r.cancelled);
+		ck_assert_uint_eq(r.pages % (fgc_pages_for(64 * MIB, 2) / 2), 0);
+		ck_assert(r.elapsed_s > 0 && r.faults_per_wall_s > 0);
+	}
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The process running rounds killed outright: every child it had, and
+ * every child of those, dies too. */
+START_TEST(killed_rounds_leave_no_orphan)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct timespec ts = { 0, 1000 * 1000 };
+	pid_t runner, child = 0;
+	int n = 0;
+
+	adopt_orphans();
+	runner = fork();
+	ck_assert_int_ge(runner, 0);
+	if (runner == 0) {
+		struct faultgen_attr *a = cow_attr(64 * MIB, 2, kind);
+		struct faultgen_run *run;
+
+		faultgen_attr_set_rounds(a, 100000, FAULTGEN_ZAP_DONTNEED);
+		faultgen_run_new(a, &run);
+		_exit(0);
+	}
+	for (int i = 0; i < 60000 && n <= 0; i++) {
+		n = fgc_children(runner, &child, 1);
+		if (n <= 0)
+			nanosleep(&ts, NULL);
+	}
+	/* A few rounds under way. */
+	ts.tv_nsec = 200 * 1000 * 1000;
+	nanosleep(&ts, NULL);
+	kill(runner, SIGKILL);
+	waitpid(runner, NULL, 0);
+	if (n <= 0)
+		FGC_SKIP("the run ended before its child was seen");
+	ck_assert_msg(no_descendants(), "a child of the killed run (%d or "
+		      "one of its own) outlived it", (int)child);
+}
+END_TEST
+
+/* Latency: every write of every round timed, each worker's its own;
+ * still a fault and a copy each. */
+START_TEST(latency_times_every_write)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	struct faultgen_attr *a = cow_attr(8 * MIB, 2, kind);
+	struct faultgen_latency l = { .size = sizeof(l) };
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t pages = fgc_pages_for(8 * MIB, 2), all = pages * 2;
+	double copied;
+	int ret;
+
+	adopt_orphans();
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_COW_FORK,
+						FAULTGEN_SETTING_LATENCY),
+			 1);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_latency(a, 1), 0);
+	ret = faultgen_run_new(a, &run);
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	ck_assert(no_descendants());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, all);
+	ck_assert(r.minflt >= all && fgc_close(all, r.minflt, 2));
+	ck_assert_int_eq(faultgen_run_latency(run, -1, &l), 0);
+	ck_assert_uint_eq(l.count, all);
+	ck_assert_int_eq(l.per_call, 0);
+	ck_assert(l.p50_ns > 0 && l.p50_ns <= l.p99_ns && l.p99_ns <= l.max_ns);
+	for (int w = 0; w < 2; w++) {
+		ck_assert_int_eq(faultgen_run_latency(run, w, &l), 0);
+		ck_assert_uint_eq(l.count, all / 2);
+	}
+	copied = figure_of(run, "pages_copied");
+	if (copied >= 0)
+		ck_assert_msg((uint64_t)copied == all,
+			      "%g pages copied of %llu", copied,
+			      (unsigned long long)all);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(refused_combinations)
 {
 	struct faultgen_conflict c = { .size = sizeof(c) };
@@ -181,11 +396,17 @@ START_TEST(refused_combinations)
 	static char region[1 << 16] __attribute__((aligned(1 << 16)));
 
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	/* Rounds and a duration are a fresh child each round. */
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REPEAT);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0.5,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_duration(a, 0, FAULTGEN_ZAP_DONTNEED),
 			 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
 			 0);
@@ -214,6 +435,16 @@ int main(void)
 			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
 	tcase_add_test(tc, cancelled_run_releases_the_child);
 	tcase_add_test(tc, killed_run_leaves_no_orphan);
+	tcase_add_loop_test(tc, every_round_is_a_fresh_fork, FAULTGEN_THREADS,
+			    FAULTGEN_PROCESSES + 1);
+	tcase_add_loop_test(tc, duration_run_ends_without_a_child,
+			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
+	tcase_add_loop_test(tc, cancelled_rounds_release_the_children,
+			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
+	tcase_add_loop_test(tc, killed_rounds_leave_no_orphan,
+			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
+	tcase_add_loop_test(tc, latency_times_every_write, FAULTGEN_THREADS,
+			    FAULTGEN_PROCESSES + 1);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
 	tcase_add_test(tc, refused_combinations);

@@ -148,6 +148,27 @@ json_case writers 2 threads shared-vma --oversubscribe -t 2 -m 16M --writers=1,m
 json_case interleave 3 threads shared-vma --oversubscribe -t 3 -m 8M --interleave-pages=8
 json_case cow-fork "$two" threads cow-fork --pattern=cow-fork -t "$two" -m 16M
 json_case cow-fork-n "$two" processes cow-fork --pattern=cow-fork -n "$two" -m 16M
+json_case cow-fork-rounds 2 threads cow-fork --oversubscribe --pattern=cow-fork -t 2 -m 8M --rounds=3
+json_case cow-fork-rounds-n 2 processes cow-fork --oversubscribe --pattern=cow-fork -n 2 -m 8M --rounds=3
+
+# cow-fork rounds: a fresh fork each round (one per worker with
+# processes), every page of every round written and copied.
+for k in rounds:1 rounds-n:2; do
+	python3 - "$tmp/cow-fork-${k%:*}.out" "${k#*:}" <<'EOF' >"$tmp/cow-${k%:*}.check" 2>&1
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+per_round = int(sys.argv[2])
+r, f = d["result"], d["figures"]
+pages = r["pages_per_round"] * 3
+assert d["config"]["rounds"] == 3, d["config"]
+assert all(w["rounds"] == 3 for w in d["workers"]), [w["rounds"] for w in d["workers"]]
+assert r["pages"] == pages and r["minflt"] >= pages and r["faults_agree"], r
+assert f["forks"]["value"] == 3 * per_round, f
+assert f["fork_s"]["value"] > 0, f
+assert "pages_copied" not in f or f["pages_copied"]["value"] == pages, f
+EOF
+	[ $? -eq 0 ] && ok || fail "cow-fork --rounds=3 (${k%:*}): $(cat "$tmp/cow-${k%:*}.check")"
+done
 
 # Writers: the config names them, the figures count their calls, which
 # come in whole cycles of two; without writers there are no figures.

@@ -93,4 +93,13 @@ else
 	fail "--touch=populate --latency: $(cat "$tmp/populate.out" "$tmp/populate.err")"
 fi
 
+# cow-fork: every write of every round timed, each a copy-on-write fault.
+run_pft cow -t "$two" --oversubscribe -m 8M --pattern=cow-fork --rounds=2 --latency
+if [ "$rc" -eq 0 ] && [ "$(count_of "$tmp/cow.out")" = $((pages * 2)) ] &&
+	grep -q '^figures: .*forks 2 forks' "$tmp/cow.out"; then
+	ok
+else
+	fail "cow-fork --rounds=2 --latency: $(cat "$tmp/cow.out" "$tmp/cow.err")"
+fi
+
 finish

@@ -47,6 +47,11 @@ stop term-procs TERM 143 2 -n 2 --oversubscribe -m 16M --duration=60
 stop int-sysv INT 130 2 -S -n 2 --oversubscribe -m 16M --duration=60
 stop term-sysv-threads TERM 143 1 -S -t 2 --oversubscribe -m 16M --duration=60
 stop int-sleep INT 130 1 -t 1 -m 4M -s 60
+# cow-fork in rounds: the run child and the snapshot's holder it forked;
+# with processes, worker 1 and worker 0's holder (worker 1's own is one
+# level further down).  The holders go with the run.
+stop int-cow-threads INT 130 2 --pattern=cow-fork -t 2 --oversubscribe -m 16M --duration=60
+stop term-cow-procs TERM 143 3 --pattern=cow-fork -n 2 --oversubscribe -m 16M --duration=60
 
 # -P: SIGUSR1 lets the run go on and print; exit 0.
 start_pft pause -t 1 -m 4M -P
@@ -138,6 +143,8 @@ killed() {
 killed kill-threads 1 -t 2 --oversubscribe -m 16M --duration=60
 killed kill-procs 2 -n 2 --oversubscribe -m 16M --duration=60
 killed kill-sysv-procs 2 -S -n 2 --oversubscribe -m 16M --duration=60
+killed kill-cow-threads 2 --pattern=cow-fork -t 2 --oversubscribe -m 16M --duration=60
+killed kill-cow-procs 3 --pattern=cow-fork -n 2 --oversubscribe -m 16M --duration=60
 
 # The number of a signal (dash's kill -l does not give it).
 signum() {
@@ -247,10 +254,12 @@ done
 check_no_leftovers "$sid" "orphaned (supervisor SIGKILLed)"
 
 # Random timings: a random signal at a random moment (start-up, run,
-# teardown, or after the run), to threads, processes or SysV memory.
-# Whenever pft exits, nothing of its run is left; SIGKILL to pft (thread
-# mode: the library's worker processes follow their own parent) ends the
-# run with it.  TRIALS=N for more.
+# teardown, or after the run), to threads, processes, SysV memory or
+# cow-fork rounds (threads or processes, each round a fresh holder).
+# Whenever pft exits, nothing of its run is left, the holders included;
+# SIGKILL to pft (thread mode and cow-fork: the library's worker
+# processes and holders follow their own parent) ends the run with it.
+# TRIALS=N for more.
 rand() {
 	echo $(($(od -An -N2 -tu2 /dev/urandom) % $1))
 }
@@ -261,12 +270,19 @@ while [ $t -lt "$trials" ]; do
 	set -- HUP INT QUIT TERM USR2 ALRM KILL
 	shift "$(rand 7)"
 	rsig=$1
-	case $(rand 3) in
+	case $(rand 5) in
 	0) rargs="-t 2" ;;
 	1) rargs="-n 2" ;;
-	*) rargs="-S -n 2" ;;
+	2) rargs="-S -n 2" ;;
+	3) rargs="--pattern=cow-fork -t 2" ;;
+	*) rargs="--pattern=cow-fork -n 2" ;;
 	esac
-	[ "$rsig" = KILL ] && rargs="-t 2"
+	if [ "$rsig" = KILL ]; then
+		case $rargs in
+		*cow-fork*) ;;
+		*) rargs="-t 2" ;;
+		esac
+	fi
 	snapshot_segments
 	# shellcheck disable=SC2086
 	start_pft "trial$t" $rargs --oversubscribe -m 16M --duration=0.$((1 + $(rand 9)))

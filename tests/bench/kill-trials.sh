@@ -5,7 +5,7 @@
 # timing); run it by hand and quote its summary lines.
 #
 #   tests/bench/kill-trials.sh [TRIALS [PARTS]]  (default 50 each, and
-#                                   "orphans ctrl_c sysv sysv_group")
+#                                   "orphans ctrl_c sysv sysv_group cow")
 #
 # orphans: pft -n 256 --oversubscribe, SIGKILL to pft and its run process
 #          at a random moment of the start-up or the run; then count the
@@ -21,6 +21,11 @@
 #          start; the segments of libfaultgen's key range left with
 #          their creator gone, and those still there after the next
 #          pft -S run (which removes them).
+# cow:     pft --pattern=cow-fork in rounds, -t 64 and -n 64 in turn
+#          (--oversubscribe), SIGKILL or SIGINT (in turn) to pft, and
+#          SIGKILL also to its run process, at a random moment of the
+#          start-up or the rounds; then the processes of that trial,
+#          snapshot holders included (a fork of pft carries its tag).
 #
 # PFT (default pft/pft of this tree) is the program tried.
 #
@@ -203,9 +208,38 @@ sysv_group() {
 		"$kept still there after the next pft -S run"
 }
 
-for part in ${2:-orphans ctrl_c sysv sysv_group}; do
+cow() {
+	bad=0
+	for t in $(seq "$trials"); do
+		tag=kt-cow-$$-$t
+		case $((t % 2)) in
+		0) kind=-t ;;
+		*) kind=-n ;;
+		esac
+		env --default-signal=INT "$pft" --pattern=cow-fork "$kind" 64 \
+			--oversubscribe -m 64M --duration=30 "$tag" \
+			>/dev/null 2>&1 &
+		p=$!
+		sleep_ms "$(random_ms 1500)"
+		c=$(run_child "$p")
+		case $((t % 4)) in
+		0 | 1) kill -9 "$p" ${c:+"$c"} 2>/dev/null ;;
+		*) kill -INT "$p" 2>/dev/null ;;
+		esac
+		wait "$p" 2>/dev/null
+		left=$(settle "$tag" 5)
+		if [ "$left" -gt 0 ]; then
+			bad=$((bad + 1))
+			echo "cow: trial $t ($kind): $left processes left" >&2
+			pkill -9 -f -- "$tag" 2>/dev/null
+		fi
+	done
+	echo "cow: $trials trials, $bad with processes left behind"
+}
+
+for part in ${2:-orphans ctrl_c sysv sysv_group cow}; do
 	case $part in
-	orphans | ctrl_c | sysv | sysv_group) "$part" ;;
+	orphans | ctrl_c | sysv | sysv_group | cow) "$part" ;;
 	*) echo "kill-trials: no part '$part'" >&2; exit 2 ;;
 	esac
 done

@@ -26,6 +26,10 @@ RESERVED = re.compile(
     r"rounds|warmup|pattern|per-worker|help|version|title|pause)(=|$))")
 RESERVED_PINNED = re.compile(r"^--(cpus|cpuset)(=|$)")
 RESERVED_PERF = re.compile(r"^--perf-ctl(=|$)")
+# The options of the shared VMA's axes (sweep.AXES), the sweep's own
+# when it sweeps them.
+RESERVED_AXES = {"interleave_pages": re.compile(r"^--interleave-pages(=|$)"),
+                 "writers": re.compile(r"^--writers(=|$)")}
 
 USAGE = """\
 Usage: pft-sweep [OPTION]... [-- PFT-OPTION...]
@@ -80,6 +84,15 @@ Sweep:
                          the first N groups
       --cpu-list=LIST    pft --cpus=LIST -a for every point: the point
                          with N workers runs on the first N CPUs of LIST
+      --interleave-pages=LIST
+                         shared VMA layouts side by side, a point each:
+                         pft --interleave-pages=K for each K of LIST, 0
+                         the slices, e.g. 0,1,8,512 (with --one-shot:
+                         pft deals the pages in one pass)
+      --writers=LIST     mapping writers side by side, a point each: pft
+                         --writers=M for each M of LIST, e.g. 0,1,2
+                         (threads); with --interleave-pages, every pair.
+                         Either makes shared-vma the default pattern
       --perf=stat|record perf stat or perf record around the measured runs
                          of each point (pft --perf-ctl): a file per point
                          in PREFIX-perf/; a point's runs in one pft
@@ -188,6 +201,25 @@ def type_workers(text):
     return counts
 
 
+def type_axis(text):
+    """The values of an axis of pft options: counts from 0, comma
+    separated, each once; at most MAX_POINTS of them."""
+    values = []
+    for item in text.split(","):
+        if not re.fullmatch(r"[0-9]+", item):
+            raise argparse.ArgumentTypeError("'%s' is not a list of counts "
+                                             "from 0" % text)
+        n = int(item)
+        if n >= 1 << 31:
+            raise argparse.ArgumentTypeError("%d is out of range" % n)
+        if n not in values:
+            values.append(n)
+    if len(values) > MAX_POINTS:
+        raise argparse.ArgumentTypeError("'%s': more than %d values" %
+                                         (text, MAX_POINTS))
+    return values
+
+
 def type_patterns(text):
     """Checked against pft's list once the pft to run is known."""
     names = []
@@ -267,6 +299,8 @@ def build_parser():
     a("--latency", nargs="?", const=1, type=type_count(1, 1 << 20))
     a("--cpu-groups", type=type_groups, action="append")
     a("--cpu-list")
+    a("--interleave-pages", type=type_axis)
+    a("--writers", type=type_axis)
     a("--perf", choices=("stat", "record"))
     a("--perf-options", type=type_words, default=[])
     a("--pft")
@@ -307,6 +341,7 @@ def parse_args(argv):
         check_compare_args(c)
     else:
         check_sweep_args(c)
+        check_axes(c)
     return c
 
 
@@ -314,7 +349,10 @@ def check_patterns(c, known):
     """The patterns asked (-p, or the default ones) against those the
     sweep takes with the pft it runs."""
     if c.patterns is None:
-        c.patterns = [p for p in DEFAULT_PATTERNS if p in known]
+        # The axes of the shared VMA: its pattern alone by default.
+        axes = c.interleave_pages or c.writers
+        c.patterns = [p for p in (("shared-vma",) if axes else
+                                  DEFAULT_PATTERNS) if p in known]
         return
     for name in c.patterns:
         if name not in known:
@@ -341,6 +379,11 @@ def check_compare_args(c):
     c.gains = c.gains or "last"
     if c.latency:
         raise UsageError("--latency works with a sweep only, not --compare")
+    for opt, val in (("--interleave-pages", c.interleave_pages),
+                     ("--writers", c.writers)):
+        if val:
+            raise UsageError("%s works with a sweep only, not --compare" %
+                             opt)
 
 
 def check_sweep_args(c):
@@ -364,7 +407,7 @@ def check_sweep_args(c):
     if c.latency and any(p in ("ro-collapse", "pretouch")
                          for p in c.patterns):
         raise UsageError("--latency: pft times the faults of shared-vma, "
-                         "per-thread-vma and processes only")
+                         "per-thread-vma, cow-fork and processes only")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:
@@ -401,13 +444,29 @@ def check_cpu_args(c):
                          "(the layouts give the workers)" % groups[0]["text"])
 
 
+def check_axes(c):
+    """The shared VMA's axes: what pft runs them with, and their points
+    bounded before the plan is made."""
+    if c.interleave_pages and any(c.interleave_pages) and \
+            c.mode != "one-shot":
+        raise UsageError("--interleave-pages=%s: pft deals the pages in "
+                         "one pass; add --one-shot" %
+                         ",".join(str(k) for k in c.interleave_pages))
+    variants = len(c.interleave_pages or [0]) * len(c.writers or [0])
+    if c.workers:
+        check_points(len(c.workers) * variants, len(c.patterns),
+                     "--workers: ", "worker counts and layouts")
+
+
 def check_reserved(c):
     pinned = c.cpu_groups or c.cpu_list is not None
     for words, where in ((c.extra, "after '--'"),
                          (c.pretouch_options, "in --pretouch-options")):
         for a in words:
             if RESERVED.match(a) or (pinned and RESERVED_PINNED.match(a)) \
-                    or (c.perf and RESERVED_PERF.match(a)):
+                    or (c.perf and RESERVED_PERF.match(a)) or \
+                    any(getattr(c, k) and r.match(a)
+                        for k, r in RESERVED_AXES.items()):
                 raise UsageError("'%s' %s: pft-sweep sets it itself" %
                                  (a, where))
 

@@ -35,14 +35,15 @@ POINT_COLUMNS = [
     "min", "max", "spread_pct", "ratio", "fault_per_wsec_median",
     "round_rate_median", "faults_per_wall_s_median",
     "flt_per_cpu_s_median", "start_skew_s_median", "layout", "label",
-    "lat_p50_ns_median", "lat_p99_ns_median",
+    "lat_p50_ns_median", "lat_p99_ns_median", "interleave_pages",
+    "writers",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
     "minflt", "faults_agree", "elapsed_s", "fault_s", "user_s", "sys_s",
     "start_skew_s", "fault_per_wsec", "flt_per_cpu_s", "faults_per_wall_s",
     "round_rate_median", "round_rate_min", "round_rate_max", "layout",
-    "lat_count", "lat_p50_ns", "lat_p99_ns",
+    "lat_count", "lat_p50_ns", "lat_p99_ns", "interleave_pages", "writers",
 ]
 SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s")
 
@@ -58,6 +59,9 @@ def run_record(point, obj, discard):
     leg = leg if isinstance(leg, dict) else {}
     rec = {k: point[k] for k in ("pattern", "workers", "cpus", "size",
                                  "layout")}
+    # The shared VMA's axes (None: not swept).
+    for k in ("interleave_pages", "writers"):
+        rec[k] = point.get(k)
     rec["run"] = obj.get("run", 0) - discard
     for k in ("pages", "rounds", "minflt", "elapsed_s",
               "fault_s", "user_s", "sys_s", "start_skew_s",
@@ -123,7 +127,9 @@ def point_rows(c):
                num(s["flt_per_cpu_s_median"]),
                num(s["start_skew_s_median"], "%.9f"), p["layout"],
                p["label"], num(s.get("lat_p50_ns_median"), "%.0f"),
-               num(s.get("lat_p99_ns_median"), "%.0f")]
+               num(s.get("lat_p99_ns_median"), "%.0f"),
+               num(p.get("interleave_pages"), "%d"),
+               num(p.get("writers"), "%d")]
 
 
 def run_row(r):
@@ -149,7 +155,8 @@ def sweep_config(c):
     return {
         "patterns": c.patterns, "workers": c.counts,
         "layouts": [dict(layout=r["layout"], label=r["label"],
-                         workers=r["workers"], cpus=format_cpus(r["cpus"]))
+                         workers=r["workers"],
+                         cpus=format_cpus(r["cpus"]) if r["cpus"] else None)
                     for r in c.rows if r["layout"]],
         "size": c.size, "size_per_worker": c.size_per_worker,
         "heap": c.heap, "repeat": c.repeat, "mode": c.mode,
@@ -161,6 +168,8 @@ def sweep_config(c):
         "cpu_list": c.cpu_list, "pft_options": c.extra,
         "pretouch_options": c.pretouch_options, "perf": c.perf,
         "perf_options": c.perf_options, "latency": c.latency,
+        "interleave_pages": getattr(c, "interleave_pages", None),
+        "writers": getattr(c, "writers", None),
     }
 
 
@@ -177,6 +186,8 @@ def write_json(c, path):
             "pattern": p["pattern"], "workers": p["workers"],
             "layout": p["layout"], "label": p["label"],
             "cpus": p["cpus"], "size": p["size"],
+            "interleave_pages": p.get("interleave_pages"),
+            "writers": p.get("writers"), "options": p.get("options", []),
             "command": p["command"], "status": p.get("status"),
             "perf_file": p.get("perf_file"),
             "stderr": p.get("stderr", []),

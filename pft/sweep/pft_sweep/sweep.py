@@ -5,6 +5,7 @@
 # Copyright (C) 2026 The libfaultgen authors
 
 import csv
+import itertools
 import os
 import re
 import shutil
@@ -110,9 +111,10 @@ def warmup_runs(c, pattern):
     return c.warmup if pattern == "pretouch" or c.mode == "one-shot" else 0
 
 
-def pft_command(c, pattern, n, size, cpus, check=False):
-    """pft's argument vector for a point.  A check runs one page: the
-    later -m wins, the first has been parsed by pft all the same."""
+def pft_command(c, pattern, n, size, cpus, check=False, options=()):
+    """pft's argument vector for a point (options: its variant's, see
+    variants).  A check runs one page: the later -m wins, the first has
+    been parsed by pft all the same."""
     cmd = [c.pft_path, "--json", "-m", size] + (["-m", "1P"] if check
                                                   else [])
     if pattern == "processes":
@@ -133,6 +135,7 @@ def pft_command(c, pattern, n, size, cpus, check=False):
         cmd += ["--cpus=" + cpus, "-a"]
     if c.latency:
         cmd.append("--latency=%d" % c.latency)
+    cmd += list(options)
     cmd += c.extra
     if pattern == "pretouch":
         cmd += c.pretouch_options
@@ -144,9 +147,9 @@ def check_pft(c):
     and pft options: pft judges them all before the sweep starts.  Returns
     pft's first JSON record (what it ran on)."""
     first = None
-    for pattern in c.patterns:
+    for pattern, v in itertools.product(c.patterns, variants(c)):
         cmd = pft_command(c, pattern, 1, point_size(c, pattern, 1),
-                          c.cpu_list, check=True)
+                          c.cpu_list, check=True, options=v["options"])
         try:
             res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE,
@@ -201,6 +204,55 @@ def perf_command(c, point, control, ctl):
 
 # ---- the points ---------------------------------------------------------
 
+# The axes of pft options beside the workers: (the sweep's attribute,
+# pft's option, the words of a value in a point's label).  A point of
+# each value, every pair when both are swept.
+AXES = (
+    ("interleave_pages", "--interleave-pages",
+     lambda k: "slices" if k == 0 else "interleave %d" % k),
+    ("writers", "--writers",
+     lambda m: "%d writer%s" % (m, "" if m == 1 else "s")),
+)
+
+
+def variants(c):
+    """The points of the axes swept, each a dict: key (added to the
+    point's layout key), words (to its label), options (pft's), and the
+    value of each axis (None when it is not swept).  One of none without
+    an axis."""
+    swept = [(attr, opt, words, getattr(c, attr, None))
+             for attr, opt, words in AXES if getattr(c, attr, None)]
+    out = []
+    for values in itertools.product(*[s[3] for s in swept]):
+        v = {"key": "", "words": "", "options": []}
+        for attr, _, _ in AXES:
+            v[attr] = None
+        for (attr, opt, words, _), value in zip(swept, values):
+            v["key"] += "+%s=%d" % (opt[2:], value)
+            v["words"] += ", " + words(value)
+            v["options"].append("%s=%d" % (opt, value))
+            v[attr] = value
+        out.append(v)
+    return out
+
+
+def axis_rows(c, rows):
+    """Each row (a worker count or a CPU layout) once for each variant,
+    side by side: its layout key and label name the variant."""
+    out = []
+    for r in rows:
+        for v in variants(c):
+            row = dict(r, options=v["options"])
+            for attr, _, _ in AXES:
+                row[attr] = v[attr]
+            if v["key"]:
+                row["layout"] = (r["layout"] or "%dw" % r["workers"]) + \
+                    v["key"]
+                row["label"] = (r["label"] or point_words(r)) + v["words"]
+            out.append(row)
+    return out
+
+
 def plan(c, topo):
     """Fills c.rows (layouts or counts) and c.points, one per row and
     pattern: the pft command of each."""
@@ -217,6 +269,7 @@ def plan(c, topo):
         c.rows = [{"layout": "", "label": "", "workers": n, "cpus": None}
                   for n in counts]
     c.counts = [r["workers"] for r in c.rows]
+    c.rows = axis_rows(c, c.rows)
     check_points(len(c.rows), len(c.patterns))
     c.points = []
     for r in c.rows:
@@ -241,7 +294,11 @@ def make_point(c, pattern, row):
     p = {"pattern": pattern, "workers": n, "layout": row["layout"],
          "label": row["label"], "cpus": cpus or "", "size": size,
          "discard": warmup_runs(c, pattern),
-         "command": pft_command(c, pattern, n, size, cpus)}
+         "options": row.get("options", []),
+         "command": pft_command(c, pattern, n, size, cpus,
+                                options=row.get("options", []))}
+    for attr, _, _ in AXES:
+        p[attr] = row.get(attr)
     if c.perf:
         name = "%s-%s.%s" % (pattern, row["layout"].replace(":", "-") or
                              "%dw" % n, "stat" if c.perf == "stat" else

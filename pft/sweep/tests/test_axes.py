@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test_axes.py - the shared VMA's axes (--interleave-pages, --writers):
+# a point per value (every pair of both) beside each worker count, side
+# by side in the table, with their values in the CSV and JSON files and
+# their options in each pft command; --compare keys them apart; and the
+# combinations refused, in one line naming the option.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import csv
+import json
+import os
+import signal
+import tempfile
+import types
+import unittest
+
+from pft_sweep import sweep
+
+from .fakesys import fake_pft
+from .test_compare import run_main
+from .test_sweep import FAKE
+
+
+def config(**kw):
+    c = types.SimpleNamespace(interleave_pages=None, writers=None)
+    c.__dict__.update(kw)
+    return c
+
+
+class Variants(unittest.TestCase):
+    def test_none_swept(self):
+        self.assertEqual(sweep.variants(config()),
+                         [{"key": "", "words": "", "options": [],
+                           "interleave_pages": None, "writers": None}])
+
+    def test_one_axis(self):
+        v = sweep.variants(config(interleave_pages=[0, 1, 512]))
+        self.assertEqual([x["key"] for x in v],
+                         ["+interleave-pages=0", "+interleave-pages=1",
+                          "+interleave-pages=512"])
+        self.assertEqual([x["words"] for x in v],
+                         [", slices", ", interleave 1", ", interleave 512"])
+        self.assertEqual([x["options"] for x in v],
+                         [["--interleave-pages=0"], ["--interleave-pages=1"],
+                          ["--interleave-pages=512"]])
+        self.assertEqual({x["writers"] for x in v}, {None})
+
+    def test_every_pair(self):
+        v = sweep.variants(config(interleave_pages=[0, 8], writers=[0, 1, 2]))
+        self.assertEqual(len(v), 6)
+        self.assertEqual(v[1]["options"],
+                         ["--interleave-pages=0", "--writers=1"])
+        self.assertEqual(v[5]["words"], ", interleave 8, 2 writers")
+        self.assertEqual(v[4]["key"], "+interleave-pages=8+writers=1")
+        self.assertEqual((v[4]["interleave_pages"], v[4]["writers"]), (8, 1))
+
+    def test_rows_side_by_side(self):
+        """Each worker count (or CPU layout) once per value, in turn."""
+        rows = [{"layout": "", "label": "", "workers": n, "cpus": None}
+                for n in (1, 2)]
+        out = sweep.axis_rows(config(writers=[0, 1]), rows)
+        self.assertEqual([(r["workers"], r["layout"], r["label"])
+                          for r in out],
+                         [(1, "1w+writers=0", "1 worker, 0 writers"),
+                          (1, "1w+writers=1", "1 worker, 1 writer"),
+                          (2, "2w+writers=0", "2 workers, 0 writers"),
+                          (2, "2w+writers=1", "2 workers, 1 writer")])
+        layout = [{"layout": "l3:1x2", "label": "1 L3 x 2", "workers": 2,
+                   "cpus": [0, 1]}]
+        out = sweep.axis_rows(config(interleave_pages=[0, 1]), layout)
+        self.assertEqual([(r["layout"], r["label"], r["cpus"]) for r in out],
+                         [("l3:1x2+interleave-pages=0", "1 L3 x 2, slices",
+                           [0, 1]),
+                          ("l3:1x2+interleave-pages=1",
+                           "1 L3 x 2, interleave 1", [0, 1])])
+        # Without an axis the rows are as they were.
+        self.assertEqual(sweep.axis_rows(config(), rows)[0]["layout"], "")
+
+
+class AxesSweep(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.dir = self.tmp.name
+        self.pft = fake_pft(self.dir, FAKE)
+        os.environ["FAKE_PFT_DIR"] = self.dir
+        # Each measured run's arguments, a line each.
+        os.environ["FAKE_PFT_HOOK"] = 'echo "$*" >>"$FAKE_PFT_DIR/args"'
+        self.addCleanup(os.environ.pop, "FAKE_PFT_DIR", None)
+        self.addCleanup(os.environ.pop, "FAKE_PFT_HOOK", None)
+        for signo in (signal.SIGINT, signal.SIGTERM):
+            self.addCleanup(signal.signal, signo, signal.getsignal(signo))
+
+    def sweep(self, prefix, *args):
+        return run_main("--pft=" + self.pft, "-r", "2", "-m", "4M",
+                        "--one-shot", "--warmup=0", "--no-plot", "-q",
+                        "-o", os.path.join(self.dir, prefix), *args)
+
+    def args(self):
+        with open(os.path.join(self.dir, "args")) as f:
+            return f.read().splitlines()
+
+    def test_layouts_and_writers_side_by_side(self):
+        rc, out, err = self.sweep("s", "-w", "1,2",
+                                  "--interleave-pages=0,1,8",
+                                  "--writers=0,1")
+        self.assertEqual(rc, 0, err)
+        labels = ["%d worker%s, %s, %s" % (n, "" if n == 1 else "s", k, w)
+                  for n in (1, 2)
+                  for k in ("slices", "interleave 1", "interleave 8")
+                  for w in ("0 writers", "1 writer")]
+        lines = out.splitlines()
+        # The description, the header, a row per point: shared-vma alone
+        # (the default pattern of the axes).
+        self.assertEqual(lines[1].split(), ["layout", "shared-vma",
+                                            "spread"])
+        self.assertEqual([ln[:len(lb)] for ln, lb in zip(lines[2:], labels)],
+                         labels)
+        self.assertEqual(len(lines), 2 + len(labels))
+        with open(os.path.join(self.dir, "s.csv")) as f:
+            points = list(csv.DictReader(f))
+        self.assertEqual([(p["workers"], p["interleave_pages"], p["writers"])
+                          for p in points],
+                         [(str(n), str(k), str(w)) for n in (1, 2)
+                          for k in (0, 1, 8) for w in (0, 1)])
+        self.assertEqual({p["pattern"] for p in points}, {"shared-vma"})
+        with open(os.path.join(self.dir, "s-runs.csv")) as f:
+            runs = list(csv.DictReader(f))
+        self.assertEqual(len(runs), 24)
+        self.assertEqual({(r["layout"], r["interleave_pages"], r["writers"])
+                          for r in runs},
+                         {(p["layout"], p["interleave_pages"], p["writers"])
+                          for p in points})
+        with open(os.path.join(self.dir, "s.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["config"]["interleave_pages"], [0, 1, 8])
+        self.assertEqual(doc["config"]["writers"], [0, 1])
+        self.assertEqual(doc["config"]["workers"], [1, 2])
+        for p in doc["points"]:
+            want = ["--interleave-pages=%d" % p["interleave_pages"],
+                    "--writers=%d" % p["writers"]]
+            self.assertEqual(p["options"], want)
+            self.assertEqual(p["command"][-2:], want)
+            self.assertEqual(p["layout"], "%dw+interleave-pages=%d+"
+                             "writers=%d" % (p["workers"],
+                                             p["interleave_pages"],
+                                             p["writers"]))
+            self.assertEqual({r["interleave_pages"] for r in p["runs"]},
+                             {p["interleave_pages"]})
+        # What each pft run was given: every point's options, twice.
+        ran = [a.split() for a in self.args()]
+        self.assertEqual(len(ran), 24)
+        for p in doc["points"]:
+            n = sum(1 for a in ran if a[-2:] == p["options"] and
+                    a[a.index("-t") + 1] == str(p["workers"]))
+            self.assertEqual(n, 2, p["label"])
+
+    def test_compare_keeps_the_values_apart(self):
+        for prefix in ("a", "b"):
+            rc, out, err = self.sweep(prefix, "-w", "2", "-p", "shared-vma",
+                                      "--interleave-pages=0,1")
+            self.assertEqual(rc, 0, err)
+        rc, out, err = run_main("--compare", os.path.join(self.dir, "a"),
+                                os.path.join(self.dir, "b"), "--format=csv")
+        self.assertEqual(rc, 0, err)
+        rows = list(csv.DictReader(out.splitlines()))
+        self.assertEqual(sorted({(r["point"], r["label"]) for r in rows}),
+                         [("2w+interleave-pages=0", "2 workers, slices"),
+                          ("2w+interleave-pages=1",
+                           "2 workers, interleave 1")])
+
+    def refused(self, *args):
+        rc, out, err = self.sweep("r", "-w", "1", *args)
+        self.assertEqual((rc, out), (2, ""), err)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "args")))
+        return err.splitlines()[0]
+
+    def test_refused(self):
+        self.assertEqual(self.refused("--writers=0,x"),
+                         "pft-sweep: argument --writers: '0,x' is not a "
+                         "list of counts from 0")
+        self.assertEqual(self.refused("--interleave-pages=-1"),
+                         "pft-sweep: argument --interleave-pages: '-1' is "
+                         "not a list of counts from 0")
+        self.assertEqual(self.refused("--writers=1", "--", "--writers=2"),
+                         "pft-sweep: '--writers=2' after '--': pft-sweep "
+                         "sets it itself")
+        self.assertEqual(self.refused("--interleave-pages=0,1", "--",
+                                      "--interleave-pages", "2"),
+                         "pft-sweep: '--interleave-pages' after '--': "
+                         "pft-sweep sets it itself")
+        # The pages are dealt in one pass.
+        rc, out, err = run_main("--pft=" + self.pft, "-w", "1",
+                                "--interleave-pages=0,8", "-o",
+                                os.path.join(self.dir, "r"))
+        self.assertEqual(rc, 2)
+        self.assertEqual(err.splitlines()[0],
+                         "pft-sweep: --interleave-pages=0,8: pft deals the "
+                         "pages in one pass; add --one-shot")
+        rc, out, err = run_main("--compare", "--writers=0,1", "x", "y")
+        self.assertEqual(err.splitlines()[0],
+                         "pft-sweep: --writers works with a sweep only, not "
+                         "--compare")
+        # Without an axis, pft's options after "--" are the user's.
+        rc, out, err = self.sweep("r", "-w", "1", "-p", "shared-vma", "--",
+                                  "--writers=1")
+        self.assertEqual(rc, 0, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
