@@ -525,6 +525,8 @@ void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process);
 bool fg_lat_per_call(enum faultgen_touch touch);
 int fg_lat_touch(struct faultgen_run *run, unsigned int i, char *addr,
 		 size_t len, const struct fg_shared *sh, fg_touch_fn *touch);
+void fg_lat_block(struct faultgen_run *run, unsigned int i, char *addr,
+		  size_t len, unsigned char stamp, unsigned int *left);
 void fg_lat_fold(struct faultgen_run *run);
 int fg_run_latency(const struct faultgen_run *run, int worker,
 		   struct faultgen_latency *r);

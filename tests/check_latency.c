@@ -380,6 +380,72 @@ START_TEST(values_are_the_touches_timed)
 }
 END_TEST
 
+/*
+ * An interleaved layout: each worker's touches over all its blocks, one
+ * in N counted across the blocks, so values = its pages (or
+ * ceil(pages / N)); the kernel's faults = pages as ever.  Blocks of 1, 3
+ * and 8 pages, 2 and 3 workers, threads and processes, write and read.
+ */
+START_TEST(interleaved_values_are_each_workers_touches)
+{
+	static const struct {
+		unsigned int k, workers, every;
+		enum faultgen_workers kind;
+		enum faultgen_touch touch;
+	} cases[] = {
+		{ 1, 2, 1, FAULTGEN_THREADS, FAULTGEN_TOUCH_WRITE },
+		{ 3, 3, 1, FAULTGEN_PROCESSES, FAULTGEN_TOUCH_WRITE },
+		{ 8, 2, 5, FAULTGEN_THREADS, FAULTGEN_TOUCH_WRITE },
+		{ 3, 2, 1, FAULTGEN_THREADS, FAULTGEN_TOUCH_READ },
+	};
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_latency l, w;
+	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	unsigned int n = cases[_i].workers, every = cases[_i].every;
+	uint64_t sum = 0, pages = 0;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	/* 4 MiB + 5 pages: the last block is short. */
+	ck_assert_int_eq(faultgen_attr_set_size(a, 4 * MIB + 5 * (uint64_t)
+							     fgc_pagesize()),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, n, cases[_i].kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, cases[_i].touch), 0);
+	ck_assert_int_eq(faultgen_attr_set_interleave(a, cases[_i].k), 0);
+	ck_assert_int_eq(faultgen_attr_set_latency(a, every), 0);
+	fgc_allow_workers(a, n);
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	ck_assert_msg(ret == 0, "run: %s", faultgen_strerror(ret));
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	for (unsigned int i = 0; i < n; i++) {
+		struct faultgen_worker_result wr = { .size = sizeof(wr) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &wr), 0);
+		latency_of(run, (int)i, &w);
+		ck_assert_uint_gt(wr.pages, 0);
+		ck_assert_uint_eq(w.count, (wr.pages + every - 1) / every);
+		ck_assert_int_eq(w.per_call, 0);
+		ck_assert_uint_eq(w.sample_every, every);
+		sum += w.count;
+		pages += wr.pages;
+	}
+	ck_assert_uint_eq(pages, r.pages);
+	latency_of(run, -1, &l);
+	ck_assert_uint_eq(l.count, sum);
+	if (every == 1)
+		ck_assert_uint_eq(l.count, r.pages);
+	if (cases[_i].touch == FAULTGEN_TOUCH_WRITE)
+		ck_assert_msg(fg_faults_agree(r.pages, r.minflt, n),
+			      "pages %" PRIu64 ", minflt %" PRIu64, r.pages,
+			      r.minflt);
+	faultgen_run_free(run);
+}
+END_TEST
+
 /* The buckets hold every value, in ascending order. */
 START_TEST(buckets_add_up_to_the_count)
 {
@@ -640,6 +706,8 @@ static Suite *latency_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, the_setter_takes_0_to_the_maximum_and_refuses_more);
 	tcase_add_loop_test(tc, values_are_the_touches_timed, 0, 7);
+	tcase_add_loop_test(tc, interleaved_values_are_each_workers_touches, 0,
+			    4);
 	tcase_add_test(tc, buckets_add_up_to_the_count);
 	tcase_add_test(tc, results_are_refused_without_latency_or_out_of_range);
 	tcase_add_loop_test(tc, populate_and_mlock_are_timed_per_call, 0, 3);

@@ -82,6 +82,22 @@ else
 	fail "--per-worker: workers' counts $sum, total $(count_of "$tmp/workers.out")"
 fi
 
+# An interleaved layout: every page's touch timed, each worker's over its
+# blocks; the workers' counts add up to the pages.
+run_pft interleave -t "$two" -m 8M --thp=never --interleave-pages=3 \
+	--latency --per-worker
+sum=0
+for c in $(sed -n 's/.* lat_count \([0-9]*\) .*/\1/p' "$tmp/interleave.out"); do
+	sum=$((sum + c))
+done
+if [ "$rc" -eq 0 ] && [ "$(count_of "$tmp/interleave.out")" = "$pages" ] &&
+	[ "$sum" = "$pages" ] &&
+	grep -q "count $pages touches timed (1 in 1, monotonic" "$tmp/interleave.out"; then
+	ok
+else
+	fail "--interleave-pages=3 --latency: $(cat "$tmp/interleave.out" "$tmp/interleave.err")"
+fi
+
 # populate: one value per 2 MiB call (2, 2 and 1 MiB), and the line says
 # so.  A kernel without MADV_POPULATE_WRITE fails the run: not this test's.
 run_pft populate -t 1 -m 5M --latency --touch=populate
