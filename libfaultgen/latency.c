@@ -342,10 +342,50 @@ static int timed_calls(const struct faultgen_run *run, char *addr,
 	return ret;
 }
 
-bool fg_lat_per_call(enum faultgen_touch touch)
+/*
+ * What each value of a run times, for every pattern: a page touch, or a
+ * call that faults many pages inside it (and then the call's name and
+ * the most bytes one call covers).  NULL: page touches.
+ */
+static const char *lat_call(const struct faultgen_run *run, uint64_t *bytes)
 {
-	return touch == FAULTGEN_TOUCH_MEMSET || touch == FAULTGEN_TOUCH_MLOCK ||
-	       touch == FAULTGEN_TOUCH_POPULATE;
+	const struct faultgen_attr *a = &run->attr;
+
+	*bytes = LAT_CALL_CHUNK;
+	switch (a->pattern) {
+	case FAULTGEN_PRETOUCH:
+		/* pretouch.c: the JVM's populate per chunk, and the fast
+		 * modes' per slice, are cut into calls of 2 MiB at most. */
+		if (a->pretouch_touch == FAULTGEN_PRETOUCH_POPULATE ||
+		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST ||
+		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
+			return "MADV_POPULATE_WRITE";
+		break;
+	case FAULTGEN_RO_COLLAPSE:
+		/* collapse.c: one call per huge-page range. */
+		*bytes = run->lat_call_bytes;
+		return "MADV_COLLAPSE";
+	default:
+		switch (a->touch) {
+		case FAULTGEN_TOUCH_MEMSET:
+			return "memset";
+		case FAULTGEN_TOUCH_MLOCK:
+			return "mlock";
+		case FAULTGEN_TOUCH_POPULATE:
+			return "MADV_POPULATE_WRITE";
+		default:
+			break;
+		}
+	}
+	*bytes = 0;
+	return NULL;
+}
+
+/* A value of worker i, timed by a pattern's own loop (pretouch.c,
+ * collapse.c).  Async-signal-safe. */
+void fg_lat_add(struct faultgen_run *run, unsigned int i, uint64_t ns)
+{
+	hist_add(&run->lat[i].h, ns);
 }
 
 /*
@@ -463,7 +503,8 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
 	r->sample_every = run->attr.latency;
-	r->per_call = fg_lat_per_call(run->attr.touch);
+	r->call = lat_call(run, &r->call_bytes);
+	r->per_call = r->call != NULL;
 	r->clock = "monotonic";
 	r->count = h->count;
 	r->overflow = h->overflow;
