@@ -317,7 +317,12 @@ static int count_huge(struct fg_collapse_state *st)
 	return (int)(kb * 1024 / st->hpage);
 }
 
-/* One worker: MADV_COLLAPSE of each of its ranges, each timed. */
+/*
+ * One worker: MADV_COLLAPSE of each of its ranges, each timed.  With
+ * latency (latency.c) those times are the worker's values, one per call,
+ * put in its histogram after the loop, which stays as it was; the
+ * populate before and the read sweeps around are not timed per access.
+ */
 static int collapse_body(struct faultgen_run *run, unsigned int i)
 {
 	struct fg_collapse_state *st = fg_pattern_state(run);
@@ -326,6 +331,8 @@ static int collapse_body(struct faultgen_run *run, unsigned int i)
 	struct fg_usage at;
 	int ret = 0;
 
+	if (run->lat)
+		fg_lat_begin(run, i, false);
 	fg_stat_begin(w, &at, false);
 	for (unsigned int r = first; r < first + st->per_worker; r++) {
 		struct fg_range *rg = &st->ranges[r];
@@ -342,6 +349,12 @@ static int collapse_body(struct faultgen_run *run, unsigned int i)
 		rg->called = true;
 	}
 	fg_stat_end(w, &at, false);
+	if (run->lat) {
+		fg_lat_end(run, i, false);
+		for (unsigned int r = first; r < first + st->per_worker; r++)
+			if (st->ranges[r].called)
+				fg_lat_add(run, i, (uint64_t)st->ranges[r].ns);
+	}
 	return ret;
 }
 
@@ -659,6 +672,7 @@ static int setup(struct faultgen_run *run, struct fg_collapse_state *st)
 	run->base_len = st->len;
 	run->base_owned = false; /* ours to unmap, with its guards */
 	run->slice_len = (size_t)st->per_worker * st->hpage;
+	run->lat_call_bytes = st->hpage;
 	run->slice_pages = run->slice_len / ps;
 	run->waddr = calloc(n, sizeof(*run->waddr));
 	run->wlen = calloc(n, sizeof(*run->wlen));
@@ -790,6 +804,11 @@ static int collapse_check(const struct faultgen_attr *a,
 		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
 				   FAULTGEN_SETTING_PATTERN,
 				   "read-only collapse faults no pages to count");
+	if (a->latency && a->collapse == FAULTGEN_COLLAPSE_KHUGEPAGED)
+		return fg_conflict(c, FAULTGEN_SETTING_LATENCY,
+				   FAULTGEN_SETTING_COLLAPSE,
+				   "khugepaged collapses in a kernel thread: no "
+				   "call of the run's to time");
 	return 0;
 }
 
@@ -835,7 +854,8 @@ const struct fg_pattern fg_ro_collapse_pattern = {
 	.name = "ro-collapse",
 	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_PROTECT) |
 		 FG_SETTING(FAULTGEN_SETTING_COLLAPSE) |
-		 FG_SETTING(FAULTGEN_SETTING_TIMEOUT),
+		 FG_SETTING(FAULTGEN_SETTING_TIMEOUT) |
+		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct fg_collapse_state),
 	.check = collapse_check,
 	.exec = collapse_exec,

@@ -10,9 +10,10 @@
  * faults the same pages with either layout.  One pass only: a worker's
  * zap of its blocks would be a call per block, another loop than the
  * one measured; for the same reason the touch is a write or a read of
- * each page, not a call per block (memset, mlock, populate).  The loop
- * runs in forked workers too: system calls and
- * stores only.
+ * each page, not a call per block (memset, mlock, populate).  With
+ * latency, one touch in N of each worker's pages is timed (latency.c),
+ * in a loop of its own.  The loop runs in forked workers too: system
+ * calls and stores only.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -44,11 +45,6 @@ int fg_interleave_check(const struct faultgen_attr *a,
 		return fg_conflict(c, FAULTGEN_SETTING_INTERLEAVE,
 				   FAULTGEN_SETTING_NUMA,
 				   "interleaved workers own no slice to bind");
-	if (a->latency)
-		return fg_conflict(c, FAULTGEN_SETTING_INTERLEAVE,
-				   FAULTGEN_SETTING_LATENCY,
-				   "the touches of an interleaved layout are "
-				   "not timed");
 	return 0;
 }
 
@@ -144,6 +140,35 @@ static int touch_blocks(struct faultgen_run *run, unsigned int i,
 	return 0;
 }
 
+/*
+ * The same blocks with latency (latency.c): one touch in N of the
+ * worker's pages timed, counted across its blocks.  A loop of its own,
+ * so that the untimed one stays as it was.
+ */
+static int timed_blocks(struct faultgen_run *run, unsigned int i,
+			uint64_t *done)
+{
+	unsigned int n = run->attr.nr_workers, left = 1;
+	uint64_t k = run->attr.interleave, ps = (uint64_t)run->pagesize;
+	uint64_t blocks = (total_pages(run) + k - 1) / k, since = 0;
+	unsigned char stamp = (unsigned char)(i % 255 + 1);
+
+	for (uint64_t b = i; b < blocks; b += n) {
+		uint64_t pages = block_pages(run, b);
+
+		fg_lat_block(run, i, run->base + b * k * ps,
+			     (size_t)(pages * ps), stamp, &left);
+		*done += pages;
+		since += pages;
+		if (since >= CANCEL_EVERY) {
+			since = 0;
+			if (fg_cancel_requested(run->sh))
+				return -ECANCELED;
+		}
+	}
+	return 0;
+}
+
 /* Where worker i's pages are (set_node_pages): block by block. */
 static int count_nodes(struct faultgen_run *run, unsigned int i)
 {
@@ -169,11 +194,16 @@ int fg_interleave_work(struct faultgen_run *run, unsigned int i)
 	uint64_t pages = 0;
 	int ret;
 
+	if (run->lat)
+		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
-	ret = touch_blocks(run, i, &pages);
+	ret = run->lat ? timed_blocks(run, i, &pages) :
+			 touch_blocks(run, i, &pages);
 	if (ret)
 		return ret;
 	fg_stat_end(w, &at, process);
+	if (run->lat)
+		fg_lat_end(run, i, process);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->rounds = 1;
 	w->pages = pages;

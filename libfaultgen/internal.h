@@ -318,6 +318,7 @@ struct faultgen_run {
 	struct fg_wlat *lat; /* one per worker, shared */
 	size_t lat_len;
 	struct fg_wlat *lat_total; /* merged when folded */
+	uint64_t lat_call_bytes;   /* ro-collapse: one call's range */
 };
 
 /* A cancel asked of the workers (faultgen_run_cancel, a failed worker). */
@@ -523,9 +524,11 @@ int fg_lat_prepare(struct faultgen_run *run);
 void fg_lat_release(struct faultgen_run *run);
 void fg_lat_begin(struct faultgen_run *run, unsigned int i, bool process);
 void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process);
-bool fg_lat_per_call(enum faultgen_touch touch);
+void fg_lat_add(struct faultgen_run *run, unsigned int i, uint64_t ns);
 int fg_lat_touch(struct faultgen_run *run, unsigned int i, char *addr,
 		 size_t len, const struct fg_shared *sh, fg_touch_fn *touch);
+void fg_lat_block(struct faultgen_run *run, unsigned int i, char *addr,
+		  size_t len, unsigned char stamp, unsigned int *left);
 void fg_lat_fold(struct faultgen_run *run);
 int fg_run_latency(const struct faultgen_run *run, int worker,
 		   struct faultgen_latency *r);

@@ -250,33 +250,37 @@ void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process)
 /*
  * fault.c's write and read loops, with one touch in every `every` timed:
  * the first page of the call, then every every-th.  Kept apart from the
- * untimed loops so that those stay as they are.
+ * untimed loops so that those stay as they are.  *left carries the count
+ * from one call to the next (interleave.c's blocks); without sh the
+ * caller looks for a cancel itself.
  */
 FG_NO_ASAN static int timed_write(const struct faultgen_run *run, char *addr,
 				  size_t len, const struct fg_shared *sh,
-				  struct fg_hist *h)
+				  struct fg_hist *h, unsigned char value,
+				  unsigned int *left)
 {
 	size_t ps = (size_t)run->pagesize, cl = run->cacheline;
 	unsigned int lines = run->attr.cachelines;
-	unsigned int every = run->attr.latency, left = 1;
+	unsigned int every = run->attr.latency;
 	size_t pages = len / ps;
 
 	for (size_t pg = 0; pg < pages; pg++) {
-		volatile char *p = addr + pg * ps;
+		volatile unsigned char *p =
+			(volatile unsigned char *)addr + pg * ps;
 
-		if (--left == 0) {
+		if (--*left == 0) {
 			uint64_t t0 = lat_now(), t1;
 
 			for (unsigned int c = 0; c < lines; c++)
-				p[c * cl] = 1;
+				p[c * cl] = value;
 			t1 = lat_now();
 			hist_add(h, t1 - t0);
-			left = every;
+			*left = every;
 		} else {
 			for (unsigned int c = 0; c < lines; c++)
-				p[c * cl] = 1;
+				p[c * cl] = value;
 		}
-		if ((pg % LAT_CANCEL_EVERY) == LAT_CANCEL_EVERY - 1 &&
+		if (sh && (pg % LAT_CANCEL_EVERY) == LAT_CANCEL_EVERY - 1 &&
 		    fg_cancel_requested(sh))
 			return -ECANCELED;
 	}
@@ -285,24 +289,24 @@ FG_NO_ASAN static int timed_write(const struct faultgen_run *run, char *addr,
 
 FG_NO_ASAN static int timed_read(const struct faultgen_run *run, char *addr,
 				 size_t len, const struct fg_shared *sh,
-				 struct fg_hist *h)
+				 struct fg_hist *h, unsigned int *left)
 {
 	size_t ps = (size_t)run->pagesize, pages = len / ps;
-	unsigned int every = run->attr.latency, left = 1;
+	unsigned int every = run->attr.latency;
 	unsigned int sum = 0;
 
 	for (size_t pg = 0; pg < pages; pg++) {
-		if (--left == 0) {
+		if (--*left == 0) {
 			uint64_t t0 = lat_now(), t1;
 
 			sum += *(volatile char *)(addr + pg * ps);
 			t1 = lat_now();
 			hist_add(h, t1 - t0);
-			left = every;
+			*left = every;
 		} else {
 			sum += *(volatile char *)(addr + pg * ps);
 		}
-		if ((pg % LAT_CANCEL_EVERY) == LAT_CANCEL_EVERY - 1 &&
+		if (sh && (pg % LAT_CANCEL_EVERY) == LAT_CANCEL_EVERY - 1 &&
 		    fg_cancel_requested(sh))
 			return -ECANCELED;
 	}
@@ -338,10 +342,50 @@ static int timed_calls(const struct faultgen_run *run, char *addr,
 	return ret;
 }
 
-bool fg_lat_per_call(enum faultgen_touch touch)
+/*
+ * What each value of a run times, for every pattern: a page touch, or a
+ * call that faults many pages inside it (and then the call's name and
+ * the most bytes one call covers).  NULL: page touches.
+ */
+static const char *lat_call(const struct faultgen_run *run, uint64_t *bytes)
 {
-	return touch == FAULTGEN_TOUCH_MEMSET || touch == FAULTGEN_TOUCH_MLOCK ||
-	       touch == FAULTGEN_TOUCH_POPULATE;
+	const struct faultgen_attr *a = &run->attr;
+
+	*bytes = LAT_CALL_CHUNK;
+	switch (a->pattern) {
+	case FAULTGEN_PRETOUCH:
+		/* pretouch.c: the JVM's populate per chunk, and the fast
+		 * modes' per slice, are cut into calls of 2 MiB at most. */
+		if (a->pretouch_touch == FAULTGEN_PRETOUCH_POPULATE ||
+		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST ||
+		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
+			return "MADV_POPULATE_WRITE";
+		break;
+	case FAULTGEN_RO_COLLAPSE:
+		/* collapse.c: one call per huge-page range. */
+		*bytes = run->lat_call_bytes;
+		return "MADV_COLLAPSE";
+	default:
+		switch (a->touch) {
+		case FAULTGEN_TOUCH_MEMSET:
+			return "memset";
+		case FAULTGEN_TOUCH_MLOCK:
+			return "mlock";
+		case FAULTGEN_TOUCH_POPULATE:
+			return "MADV_POPULATE_WRITE";
+		default:
+			break;
+		}
+	}
+	*bytes = 0;
+	return NULL;
+}
+
+/* A value of worker i, timed by a pattern's own loop (pretouch.c,
+ * collapse.c).  Async-signal-safe. */
+void fg_lat_add(struct faultgen_run *run, unsigned int i, uint64_t ns)
+{
+	hist_add(&run->lat[i].h, ns);
 }
 
 /*
@@ -353,17 +397,35 @@ int fg_lat_touch(struct faultgen_run *run, unsigned int i, char *addr,
 		 size_t len, const struct fg_shared *sh, fg_touch_fn *touch)
 {
 	struct fg_hist *h = &run->lat[i].h;
+	unsigned int left = 1;
 
 	if (!len)
 		return 0;
 	switch (run->attr.touch) {
 	case FAULTGEN_TOUCH_WRITE:
-		return timed_write(run, addr, len, sh, h);
+		return timed_write(run, addr, len, sh, h, 1, &left);
 	case FAULTGEN_TOUCH_READ:
-		return timed_read(run, addr, len, sh, h);
+		return timed_read(run, addr, len, sh, h, &left);
 	default:
 		return timed_calls(run, addr, len, sh, h, touch);
 	}
+}
+
+/*
+ * One block of an interleaved layout (interleave.c), written with the
+ * worker's stamp or read: one touch in `every` of the worker's pages is
+ * timed, counted across its blocks by *left (1 before the first block).
+ * The caller looks for a cancel between blocks.  Async-signal-safe.
+ */
+void fg_lat_block(struct faultgen_run *run, unsigned int i, char *addr,
+		  size_t len, unsigned char stamp, unsigned int *left)
+{
+	struct fg_hist *h = &run->lat[i].h;
+
+	if (run->attr.touch == FAULTGEN_TOUCH_WRITE)
+		timed_write(run, addr, len, NULL, h, stamp, left);
+	else
+		timed_read(run, addr, len, NULL, h, left);
 }
 
 /* ---- folding and reading --------------------------------------------- */
@@ -441,7 +503,8 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
 	r->sample_every = run->attr.latency;
-	r->per_call = fg_lat_per_call(run->attr.touch);
+	r->call = lat_call(run, &r->call_bytes);
+	r->per_call = r->call != NULL;
 	r->clock = "monotonic";
 	r->count = h->count;
 	r->overflow = h->overflow;

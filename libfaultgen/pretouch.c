@@ -236,11 +236,74 @@ static int touch_chunk(const struct faultgen_run *run, char *addr, size_t len)
 	}
 }
 
+/*
+ * With latency (latency.c), worker i's touches: of the page loops (store,
+ * atomic add) one page in N is timed, counted across the worker's chunks
+ * by *left; a populate is made and timed per piece of TIMED_PIECE at
+ * most, as fault.c's per-call touches are.  Apart from the untimed
+ * touches, which stay as they were.
+ */
+#define TIMED_PIECE FG_HPAGE_SIZE
+
+FG_NO_ASAN static void timed_pages(struct faultgen_run *run, unsigned int i,
+				   char *addr, size_t len, unsigned int *left)
+{
+	bool store = run->attr.pretouch_touch == FAULTGEN_PRETOUCH_STORE;
+	unsigned int every = run->attr.latency;
+	size_t ps = (size_t)run->pagesize;
+
+	for (size_t o = 0; o < len; o += ps) {
+		int64_t t0;
+
+		if (--*left) {
+			if (store)
+				touch_store(addr + o, ps, ps);
+			else
+				touch_atomic_add(addr + o, ps, ps);
+			continue;
+		}
+		t0 = fg_now_ns();
+		if (store)
+			touch_store(addr + o, ps, ps);
+		else
+			touch_atomic_add(addr + o, ps, ps);
+		fg_lat_add(run, i, (uint64_t)(fg_now_ns() - t0));
+		*left = every;
+	}
+}
+
+static int timed_populate(struct faultgen_run *run, unsigned int i,
+			  char *addr, size_t len)
+{
+	size_t ps = (size_t)run->pagesize;
+
+	for (size_t o = 0; o < len; o += TIMED_PIECE) {
+		size_t n = len - o < TIMED_PIECE ? len - o : TIMED_PIECE;
+		int64_t t0 = fg_now_ns();
+		int ret = populate(addr + o, n, ps);
+
+		if (ret)
+			return ret;
+		fg_lat_add(run, i, (uint64_t)(fg_now_ns() - t0));
+	}
+	return 0;
+}
+
+static int timed_chunk(struct faultgen_run *run, unsigned int i, char *addr,
+		       size_t len, unsigned int *left)
+{
+	if (run->attr.pretouch_touch == FAULTGEN_PRETOUCH_POPULATE)
+		return timed_populate(run, i, addr, len);
+	timed_pages(run, i, addr, len, left);
+	return 0;
+}
+
 /* The JVM's task: claim chunks from the shared cursor until none is left. */
 static int run_chunks(struct faultgen_run *run, const struct pt_task *t,
-		      struct fg_wstat *w)
+		      unsigned int i, unsigned int *left)
 {
 	struct fg_shared *sh = run->sh;
+	struct fg_wstat *w = &sh->w[i];
 	struct pt_state *st = fg_pattern_state(run);
 	uint64_t off, len;
 	int ret;
@@ -249,7 +312,11 @@ static int run_chunks(struct faultgen_run *run, const struct pt_task *t,
 				 run->attr.chunk, &off, &len)) {
 		if (fg_cancel_requested(sh))
 			return -ECANCELED;
-		ret = touch_chunk(run, run->base + off, (size_t)len);
+		if (run->lat)
+			ret = timed_chunk(run, i, run->base + off, (size_t)len,
+					  left);
+		else
+			ret = touch_chunk(run, run->base + off, (size_t)len);
 		if (ret)
 			return ret;
 		w->pages += len / (uint64_t)run->pagesize;
@@ -270,8 +337,9 @@ static uint64_t slice_start(const struct pt_task *t, unsigned int i)
  * (2 MiB-aligned with huge pages, so that no huge page straddles two).
  */
 static int run_slice(struct faultgen_run *run, const struct pt_task *t,
-		     unsigned int i, struct fg_wstat *w)
+		     unsigned int i)
 {
+	struct fg_wstat *w = &run->sh->w[i];
 	uint64_t align = (uint64_t)run->pagesize, from, to;
 	uintptr_t start = (uintptr_t)(run->base + t->off);
 	size_t ps = (size_t)run->pagesize;
@@ -292,7 +360,10 @@ static int run_slice(struct faultgen_run *run, const struct pt_task *t,
 
 		if (fg_cancel_requested(run->sh))
 			return -ECANCELED;
-		ret = populate((char *)at, n, ps);
+		if (run->lat)
+			ret = timed_populate(run, i, (char *)at, n);
+		else
+			ret = populate((char *)at, n, ps);
 		if (ret)
 			return ret;
 		w->pages += n / ps;
@@ -330,12 +401,15 @@ static int pretouch_body(struct faultgen_run *run, unsigned int i)
 	bool fast = run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST ||
 		    run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE;
 	struct fg_wstat *w = &run->sh->w[i];
+	unsigned int left = 1; /* the timed page loop's: the first is timed */
 	uint32_t before = 0;
 	struct fg_usage at;
 	struct pt_plan p;
 	int ret = 0;
 
 	plan_build(run, run->attr.nr_workers, &p);
+	if (run->lat)
+		fg_lat_begin(run, i, false);
 	fg_stat_begin(w, &at, false);
 	for (unsigned int k = 0; k < p.nr && !ret; k++) {
 		const struct pt_task *t = &p.t[k];
@@ -343,14 +417,16 @@ static int pretouch_body(struct faultgen_run *run, unsigned int i)
 		if (i < t->workers) {
 			ret = wait_open(run->sh, before);
 			if (!ret)
-				ret = fast ? run_slice(run, t, i, w) :
-					     run_chunks(run, t, w);
+				ret = fast ? run_slice(run, t, i) :
+					     run_chunks(run, t, i, &left);
 			/* Even on failure: the others must not wait. */
 			task_done(run->sh, before + t->workers);
 		}
 		before += t->workers;
 	}
 	fg_stat_end(w, &at, false);
+	if (run->lat)
+		fg_lat_end(run, i, false);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->rounds = ret ? 0 : 1;
 	return ret;
@@ -458,7 +534,8 @@ const struct fg_pattern fg_pretouch_pattern = {
 	.reads = (FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_THP) |
 		  FG_SETTING(FAULTGEN_SETTING_PRETOUCH_TOUCH) |
 		  FG_SETTING(FAULTGEN_SETTING_CHUNK_SIZE) |
-		  FG_SETTING(FAULTGEN_SETTING_JVM)),
+		  FG_SETTING(FAULTGEN_SETTING_JVM) |
+		  FG_SETTING(FAULTGEN_SETTING_LATENCY)),
 	.state_size = sizeof(struct pt_state),
 	.check = pretouch_check,
 	.default_workers = pretouch_default_workers,

@@ -190,6 +190,7 @@ int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
 		       const struct pft_run_info *info, unsigned int index)
 {
 	struct faultgen_collapse_result c = { .size = sizeof(c) };
+	struct faultgen_result r = { .size = sizeof(r) };
 	struct pft_json j;
 	int ret;
 
@@ -201,12 +202,17 @@ int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
 		/* Its line says the figures in words; -v adds them exact. */
 		if (o->verbose)
 			pft_print_figures(stdout, run);
+		/* --latency: each MADV_COLLAPSE call's time. */
+		pft_print_latency(stdout, run);
+		if (o->per_worker && faultgen_run_result(run, &r) == 0)
+			pft_print_per_worker(o, run, &r);
 		return 0;
 	}
 	pj_begin(&j, stdout);
 	pft_json_common(&j, o, run, index);
 	json_collapse(&j, run, &c);
 	pft_json_figures(&j, run);
+	pft_json_latency(&j, run, -1);
 	pft_json_system(&j, info);
 	pj_end(&j);
 	if (!c.content_ok)

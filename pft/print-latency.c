@@ -36,6 +36,25 @@ static const char *what_is_timed(const struct faultgen_latency *l)
 	return l->per_call ? "calls" : "touches";
 }
 
+/* "; each value one mlock call over up to 2 MiB, not one fault" */
+static void per_call_words(const struct faultgen_latency *l, char *buf,
+			   size_t len)
+{
+	char size[32];
+
+	buf[0] = '\0';
+	if (!l->per_call)
+		return;
+	if (l->call_bytes >= (1ULL << 20) && !(l->call_bytes % (1ULL << 20)))
+		snprintf(size, sizeof(size), "%" PRIu64 " MiB",
+			 l->call_bytes >> 20);
+	else
+		snprintf(size, sizeof(size), "%" PRIu64 " KiB",
+			 l->call_bytes >> 10);
+	snprintf(buf, len, "; each value one %s call over up to %s, not one "
+		 "fault", l->call ? l->call : "", size);
+}
+
 /*
  * latency: p50 14.463 us, p90 18.943 us, p99 95.231 us, p99.9 4259.839 us,
  *   max 12592.281 us, count 16384 touches timed (1 in 1, monotonic clock)
@@ -45,20 +64,18 @@ static const char *what_is_timed(const struct faultgen_latency *l)
 void pft_print_latency(FILE *out, struct faultgen_run *run)
 {
 	struct faultgen_latency l;
+	char calls[128];
 
 	if (!latency(run, -1, &l))
 		return;
+	per_call_words(&l, calls, sizeof(calls));
 	fprintf(out,
 		"latency: p50 %.3f us, p90 %.3f us, p99 %.3f us, "
 		"p99.9 %.3f us, max %.3f us, count %" PRIu64
 		" %s timed (1 in %u%s, %s clock)\n",
 		l.p50_ns / 1e3, l.p90_ns / 1e3, l.p99_ns / 1e3,
 		l.p999_ns / 1e3, l.max_ns / 1e3, l.count, what_is_timed(&l),
-		l.sample_every,
-		l.per_call ? "; each value a call over up to 2 MiB, not one "
-			     "fault" :
-			     "",
-		l.clock);
+		l.sample_every, calls, l.clock);
 	fprintf(out, "sched: %" PRIu64 " preemptions, %" PRIu64
 		     " voluntary switches, run-queue wait ",
 		l.nivcsw, l.nvcsw);
@@ -71,7 +88,8 @@ void pft_print_latency(FILE *out, struct faultgen_run *run)
 			       "not within the scheduler's delays");
 }
 
-/* " lat_p50 1.234us ... lat_count N preempt N runq 0.001s tail_sched no" */
+/* " lat_p50 1.234us ... lat_count N lat_timed touches|CALL preempt N
+ * runq 0.001s tail_sched no" (CALL: mlock, MADV_COLLAPSE, ...) */
 void pft_print_worker_latency(FILE *out, struct faultgen_run *run,
 			      unsigned int worker)
 {
@@ -82,9 +100,10 @@ void pft_print_worker_latency(FILE *out, struct faultgen_run *run,
 	fprintf(out,
 		" lat_p50 %.3fus lat_p90 %.3fus lat_p99 %.3fus "
 		"lat_p99.9 %.3fus lat_max %.3fus lat_count %" PRIu64
-		" preempt %" PRIu64 " vol_switches %" PRIu64,
+		" lat_timed %s preempt %" PRIu64 " vol_switches %" PRIu64,
 		l.p50_ns / 1e3, l.p90_ns / 1e3, l.p99_ns / 1e3,
-		l.p999_ns / 1e3, l.max_ns / 1e3, l.count, l.nivcsw, l.nvcsw);
+		l.p999_ns / 1e3, l.max_ns / 1e3, l.count,
+		l.per_call ? l.call : "touches", l.nivcsw, l.nvcsw);
 	if (l.run_delay_s >= 0)
 		fprintf(out, " runq %.6fs", l.run_delay_s);
 	fprintf(out, " tail_sched %s", l.tail_sched ? "yes" : "no");
@@ -129,6 +148,13 @@ void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
 	pj_u64(j, "sample_every", l.sample_every);
 	pj_str(j, "timed", what_is_timed(&l));
 	pj_bool(j, "per_call", l.per_call != 0);
+	if (l.per_call) {
+		pj_str(j, "call", l.call);
+		pj_u64(j, "call_bytes", l.call_bytes);
+	} else {
+		pj_null(j, "call");
+		pj_null(j, "call_bytes");
+	}
 	pj_str(j, "clock", l.clock);
 	pj_u64(j, "count", l.count);
 	pj_u64(j, "overflow", l.overflow);

@@ -1203,6 +1203,10 @@ CASE(sysv_collapse,
 CASE(devzero_pretouch,
      OK(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH));
      OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_DEVZERO)))
+CASE(latency_khugepaged,
+     OK(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE));
+     OK(faultgen_attr_set_collapse(a, FAULTGEN_COLLAPSE_KHUGEPAGED));
+     OK(faultgen_attr_set_latency(a, 1)))
 
 #define S(x) FAULTGEN_SETTING_##x
 #define R(name, setting, with) { #name, make_##name, S(setting), S(with) }
@@ -1229,6 +1233,7 @@ static const struct rule_case rules[] = {
 	R(duration_pretouch, REPEAT, PATTERN),
 	R(sysv_collapse, BACKING, PATTERN),
 	R(devzero_pretouch, BACKING, PATTERN),
+	R(latency_khugepaged, LATENCY, COLLAPSE),
 };
 
 #define NRULES ((int)(sizeof(rules) / sizeof(rules[0])))
@@ -1265,6 +1270,9 @@ static void reset_setting(struct faultgen_attr *a, enum faultgen_setting s)
 		break;
 	case S(BACKING):
 		OK(faultgen_attr_set_backing(a, FAULTGEN_BACKING_ANON));
+		break;
+	case S(LATENCY):
+		OK(faultgen_attr_set_latency(a, 0));
 		break;
 	default:
 		ck_abort_msg("no rule of the page names setting %d", s);

@@ -255,7 +255,8 @@ START_TEST(the_setter_takes_0_to_the_maximum_and_refuses_more)
 	ck_assert_int_eq(faultgen_attr_set_latency(NULL, 1), -EINVAL);
 	ck_assert_uint_eq(faultgen_attr_get_latency(NULL), 0);
 	faultgen_attr_free(a);
-	/* The fault patterns read it, the others do not. */
+	/* The patterns whose workers touch pages or make the calls that
+	 * fault read it. */
 	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_SHARED_VMA,
 						FAULTGEN_SETTING_LATENCY),
 			 1);
@@ -264,7 +265,10 @@ START_TEST(the_setter_takes_0_to_the_maximum_and_refuses_more)
 			 1);
 	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_PRETOUCH,
 						FAULTGEN_SETTING_LATENCY),
-			 0);
+			 1);
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_RO_COLLAPSE,
+						FAULTGEN_SETTING_LATENCY),
+			 1);
 }
 END_TEST
 
@@ -376,6 +380,202 @@ START_TEST(values_are_the_touches_timed)
 	if (s.every == 1)
 		ck_assert_uint_eq(l.count, r.pages);
 	ck_assert_str_eq(l.clock, "monotonic");
+	faultgen_run_free(run);
+}
+END_TEST
+
+/*
+ * An interleaved layout: each worker's touches over all its blocks, one
+ * in N counted across the blocks, so values = its pages (or
+ * ceil(pages / N)); the kernel's faults = pages as ever.  Blocks of 1, 3
+ * and 8 pages, 2 and 3 workers, threads and processes, write and read.
+ */
+START_TEST(interleaved_values_are_each_workers_touches)
+{
+	static const struct {
+		unsigned int k, workers, every;
+		enum faultgen_workers kind;
+		enum faultgen_touch touch;
+	} cases[] = {
+		{ 1, 2, 1, FAULTGEN_THREADS, FAULTGEN_TOUCH_WRITE },
+		{ 3, 3, 1, FAULTGEN_PROCESSES, FAULTGEN_TOUCH_WRITE },
+		{ 8, 2, 5, FAULTGEN_THREADS, FAULTGEN_TOUCH_WRITE },
+		{ 3, 2, 1, FAULTGEN_THREADS, FAULTGEN_TOUCH_READ },
+	};
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_latency l, w;
+	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	unsigned int n = cases[_i].workers, every = cases[_i].every;
+	uint64_t sum = 0, pages = 0;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	/* 4 MiB + 5 pages: the last block is short. */
+	ck_assert_int_eq(faultgen_attr_set_size(a, 4 * MIB + 5 * (uint64_t)
+							     fgc_pagesize()),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, n, cases[_i].kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, cases[_i].touch), 0);
+	ck_assert_int_eq(faultgen_attr_set_interleave(a, cases[_i].k), 0);
+	ck_assert_int_eq(faultgen_attr_set_latency(a, every), 0);
+	fgc_allow_workers(a, n);
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	ck_assert_msg(ret == 0, "run: %s", faultgen_strerror(ret));
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	for (unsigned int i = 0; i < n; i++) {
+		struct faultgen_worker_result wr = { .size = sizeof(wr) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &wr), 0);
+		latency_of(run, (int)i, &w);
+		ck_assert_uint_gt(wr.pages, 0);
+		ck_assert_uint_eq(w.count, (wr.pages + every - 1) / every);
+		ck_assert_int_eq(w.per_call, 0);
+		ck_assert_uint_eq(w.sample_every, every);
+		sum += w.count;
+		pages += wr.pages;
+	}
+	ck_assert_uint_eq(pages, r.pages);
+	latency_of(run, -1, &l);
+	ck_assert_uint_eq(l.count, sum);
+	if (every == 1)
+		ck_assert_uint_eq(l.count, r.pages);
+	if (cases[_i].touch == FAULTGEN_TOUCH_WRITE)
+		ck_assert_msg(fg_faults_agree(r.pages, r.minflt, n),
+			      "pages %" PRIu64 ", minflt %" PRIu64, r.pages,
+			      r.minflt);
+	faultgen_run_free(run);
+}
+END_TEST
+
+/*
+ * Pretouch: the page loops (store, atomic add) time one page in N of
+ * each worker's chunks, counted across them; a populate is timed per call
+ * of up to 2 MiB (a 1 MiB chunk is one call, a fast mode's 4 MiB slice
+ * two), and the result says so.  8 MiB of heap, 2 workers.
+ */
+START_TEST(pretouch_times_its_touches_or_its_calls)
+{
+	static const struct {
+		enum faultgen_pretouch_touch how;
+		unsigned int every;
+	} cases[] = {
+		{ FAULTGEN_PRETOUCH_STORE, 1 },
+		{ FAULTGEN_PRETOUCH_ATOMIC_ADD, 3 },
+		{ FAULTGEN_PRETOUCH_POPULATE, 1 },
+		{ FAULTGEN_PRETOUCH_FAST, 1 },
+	};
+	enum faultgen_pretouch_touch how = cases[_i].how;
+	unsigned int every = cases[_i].every;
+	bool calls = how == FAULTGEN_PRETOUCH_POPULATE ||
+		     how == FAULTGEN_PRETOUCH_FAST;
+	uint64_t ps = (uint64_t)fgc_pagesize(), sum = 0, pages = 0;
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_latency l, w;
+	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_PRETOUCH), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 8 * MIB), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
+	ck_assert_int_eq(faultgen_attr_set_pretouch_touch(a, how), 0);
+	ck_assert_int_eq(faultgen_attr_set_chunk_size(a, MIB), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_latency(a, every), 0);
+	fgc_allow_workers(a, 2);
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	ck_assert_msg(ret == 0, "run: %s", faultgen_strerror(ret));
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, 8 * MIB / ps);
+	for (unsigned int i = 0; i < r.workers; i++) {
+		struct faultgen_worker_result wr = { .size = sizeof(wr) };
+		uint64_t want;
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &wr), 0);
+		latency_of(run, (int)i, &w);
+		if (how == FAULTGEN_PRETOUCH_POPULATE)
+			want = wr.pages * ps / MIB; /* one call per chunk */
+		else if (calls)
+			want = (wr.pages * ps + 2 * MIB - 1) / (2 * MIB);
+		else
+			want = (wr.pages + every - 1) / every;
+		ck_assert_uint_eq(w.count, want);
+		ck_assert_int_eq(w.per_call, calls);
+		sum += w.count;
+		pages += wr.pages;
+	}
+	ck_assert_uint_eq(pages, r.pages);
+	latency_of(run, -1, &l);
+	ck_assert_uint_eq(l.count, sum);
+	ck_assert_int_eq(l.per_call, calls);
+	if (calls) {
+		ck_assert_str_eq(l.call, "MADV_POPULATE_WRITE");
+		ck_assert_uint_eq(l.call_bytes, 2 * MIB);
+	} else {
+		ck_assert_ptr_null(l.call);
+		ck_assert_uint_eq(l.call_bytes, 0);
+		if (every == 1)
+			ck_assert_uint_eq(l.count, r.pages);
+	}
+	faultgen_run_free(run);
+}
+END_TEST
+
+/*
+ * ro-collapse: each MADV_COLLAPSE call (one per huge-page range) is a
+ * value of its worker, whatever the kernel answers; the populate and the
+ * read sweeps are not timed.  Refused with khugepaged, which makes no
+ * call.
+ */
+START_TEST(ro_collapse_times_each_madv_collapse_call)
+{
+	struct faultgen_collapse_result c = { .size = sizeof(c) };
+	struct faultgen_conflict conflict = { .size = sizeof(conflict) };
+	struct faultgen_latency l, w;
+	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	uint64_t sum = 0;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_RO_COLLAPSE), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 8 * MIB), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
+	ck_assert_int_eq(faultgen_attr_set_latency(a, 1), 0);
+	fgc_allow_workers(a, 2);
+	ck_assert_int_eq(faultgen_attr_set_collapse(
+				 a, FAULTGEN_COLLAPSE_KHUGEPAGED), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &conflict), -EINVAL);
+	ck_assert_int_eq(conflict.setting, FAULTGEN_SETTING_LATENCY);
+	ck_assert_int_eq(conflict.with, FAULTGEN_SETTING_COLLAPSE);
+	ck_assert_int_eq(faultgen_attr_set_collapse(a, FAULTGEN_COLLAPSE_MADVISE),
+			 0);
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	if (ret)
+		FGC_SKIP("no read-only collapse run here: %s",
+			 faultgen_strerror(ret));
+	ck_assert_int_eq(faultgen_run_collapse(run, &c), 0);
+	/* 8 MiB: 4 ranges of 2 MiB (or 1 of a larger huge page, then 2,
+	 * one per worker), each worker calls for its half. */
+	ck_assert_uint_gt(c.ranges, 0);
+	for (int i = 0; i < 2; i++) {
+		latency_of(run, i, &w);
+		ck_assert_uint_eq(w.count, c.ranges / 2);
+		ck_assert_int_eq(w.per_call, 1);
+		sum += w.count;
+	}
+	latency_of(run, -1, &l);
+	ck_assert_uint_eq(l.count, sum);
+	ck_assert_uint_eq(l.count, c.ranges);
+	ck_assert_int_eq(l.per_call, 1);
+	ck_assert_str_eq(l.call, "MADV_COLLAPSE");
+	ck_assert_uint_gt(l.call_bytes, 0);
 	faultgen_run_free(run);
 }
 END_TEST
@@ -640,6 +840,10 @@ static Suite *latency_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, the_setter_takes_0_to_the_maximum_and_refuses_more);
 	tcase_add_loop_test(tc, values_are_the_touches_timed, 0, 7);
+	tcase_add_loop_test(tc, interleaved_values_are_each_workers_touches, 0,
+			    4);
+	tcase_add_loop_test(tc, pretouch_times_its_touches_or_its_calls, 0, 4);
+	tcase_add_test(tc, ro_collapse_times_each_madv_collapse_call);
 	tcase_add_test(tc, buckets_add_up_to_the_count);
 	tcase_add_test(tc, results_are_refused_without_latency_or_out_of_range);
 	tcase_add_loop_test(tc, populate_and_mlock_are_timed_per_call, 0, 3);

@@ -272,6 +272,8 @@ for w in ws:
 assert l["count"] == total, (l["count"], total)
 assert l["sample_every"] == every and l["per_call"] == per_call
 assert l["timed"] == ("calls" if per_call else "touches")
+assert (l["call"], l["call_bytes"]) == (
+    ("MADV_POPULATE_WRITE", 2 << 20) if per_call else (None, None)), l
 assert sum(b[2] for b in l["buckets"]) == l["count"]
 assert all(b[0] < b[1] for b in l["buckets"])
 v = [l[k] for k in ("min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns")]

@@ -57,6 +57,29 @@ got=$(grep '^[0-9][0-9]* [0-9.]* [0-9.]* [0-9.]*$' "$tmp/p.gp" | sort)
 grep -q "wrote .*p.png, .*p.svg" "$tmp/p.err" ||
 	fail "the sweep does not say it wrote the plot"
 
+# --latency: beside the p50/p99 plot, PREFIX-latency-cdf with one CDF
+# per point (its runs' histograms merged), each rising to 1.
+"$sweep" --pft="$PFT" -m 4M --rounds=1 --warmup=0 -r 1 -p shared-vma \
+	-w 1,2 --latency -o "$tmp/l" >"$tmp/l.out" 2>"$tmp/l.err"
+rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q '<svg' "$tmp/l-latency-cdf.svg" 2>/dev/null ||
+	[ "$(head -c 4 "$tmp/l-latency-cdf.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" != 89504e47 ] ||
+	! grep -q "wrote .*l-latency-cdf.png, .*l-latency-cdf.svg" "$tmp/l.err"; then
+	fail "--latency CDF plot: exit $rc, $(cat "$tmp/l.err")"
+else
+	ok
+fi
+for t in "shared-vma, 1 worker" "shared-vma, 2 workers"; do
+	grep -q "with lines .*title '$t'" "$tmp/l-latency-cdf.gp" ||
+		fail "l-latency-cdf.gp has no curve for $t"
+done
+# Each curve's last fraction is 1, and its fractions never fall.
+awk '/<< EOD$/ { n++; last = -1; next }
+	/^EOD$/ { if (last != 1) bad = 1; next }
+	n && NF == 2 { if ($2 < last) bad = 1; last = $2 }
+	END { exit bad || n != 2 }' "$tmp/l-latency-cdf.gp" ||
+	fail "l-latency-cdf.gp: not 2 curves from 0 up to 1: $(cat "$tmp/l-latency-cdf.gp")"
+
 # A comparison: one line per sweep, titled by its name, its medians and
 # extremes as in the comparison's CSV.
 "$sweep" --pft="$PFT" -m 4M --rounds=1 --warmup=0 -r 2 -p shared-vma \

@@ -73,7 +73,9 @@ Sweep:
                          (default: the sweeps' own)
       --latency[=N]      pft --latency=N (default 1, every fault timed):
                          p50 and p99 columns in the table, and in the
-                         CSV and JSON
+                         CSV and JSON; with gnuplot PREFIX-latency (p50
+                         and p99) and PREFIX-latency-cdf (each point's
+                         distribution) plots
       --cpu-groups=KIND[=NAME][:GxW[,GxW]...]
                          points by CPU layout, from sysfs topology: KIND
                          is l3, l2, core or node; GxW is G groups with W
@@ -404,10 +406,9 @@ def check_sweep_args(c):
     c.metric = c.metric or "legacy"
     if c.metric in LATENCY_METRICS and not c.latency:
         raise UsageError("--metric=%s needs --latency" % c.metric)
-    if c.latency and any(p in ("ro-collapse", "pretouch")
-                         for p in c.patterns):
-        raise UsageError("--latency: pft times the faults of shared-vma, "
-                         "per-thread-vma, cow-fork and processes only")
+    if c.latency and "qemu-prealloc" in c.patterns:
+        raise UsageError("--latency: pft does not time qemu-prealloc's "
+                         "faults")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:

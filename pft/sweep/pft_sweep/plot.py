@@ -34,12 +34,14 @@ def gp_xaxis(ticks, numeric):
     return lines
 
 
-def gp_plot(blocks, prefix, terminal):
+def gp_plot(blocks, prefix, terminal,
+            how="using 1:2:3:4 with yerrorlines lw 2"):
     """The plot command for (data block, title[, style]) tuples, PNG then
-    SVG."""
+    SVG; each block drawn as `how` says (x, median, min, max by
+    default)."""
     plot = "plot " + ", \\\n     ".join(
-        "%s using 1:2:3:4 with yerrorlines lw 2 %stitle %s" %
-        (b[0], b[2] + " " if len(b) > 2 else "", gp_string(b[1]))
+        "%s %s %stitle %s" %
+        (b[0], how, b[2] + " " if len(b) > 2 else "", gp_string(b[1]))
         for b in blocks)
     return [
         "set terminal %s size 900,600" % terminal,
@@ -128,6 +130,94 @@ def latency_script(c, prefix, terminal):
         "set logscale y 10",
     ] + gp_xaxis(ticks, not layouts)
     return "\n".join(lines + gp_plot(blocks, prefix, terminal)) + "\n", \
+        bool(blocks)
+
+
+def merge_buckets(histograms):
+    """Histograms in pft's compact form ([[lo_ns, hi_ns, count], ...], the
+    "buckets" of its --json "latency") merged into one: pft's bucket
+    bounds are the same in every run, so the counts of equal bounds add
+    up.  Lowest first; None for a run without them is skipped."""
+    counts = {}
+    for h in histograms:
+        for lo, hi, n in h or []:
+            counts[(lo, hi)] = counts.get((lo, hi), 0) + n
+    return [[lo, hi, counts[(lo, hi)]] for lo, hi in sorted(counts)]
+
+
+def latency_cdf(buckets):
+    """The cumulative distribution of a histogram as (ns, fraction)
+    points: 0 at the lowest bound, then at the upper bound of each bucket
+    the fraction of the values below it; the last is 1.  [] when the
+    histogram is empty."""
+    total = sum(n for _, _, n in buckets)
+    if not total:
+        return []
+    points, seen = [(buckets[0][0], 0.0)], 0
+    for _, hi, n in buckets:
+        if n:
+            seen += n
+            points.append((hi, seen / total))
+    return points
+
+
+def cdf_quantile(points, q):
+    """The value of quantile q (0 < q <= 1) read off a CDF: the first
+    bound at which the fraction reaches q, which is the upper bound of
+    the bucket that holds the value of nearest rank ceil(q * count)."""
+    for x, f in points:
+        if f >= q:
+            return x
+    return None
+
+
+def point_title(pattern, row, layouts):
+    if layouts:
+        return "%s, %s" % (pattern, row["label"])
+    return "%s, %d worker%s" % (pattern, row["workers"],
+                                "" if row["workers"] == 1 else "s")
+
+
+def latency_cdf_script(c, prefix, terminal):
+    """With --latency: the distribution of each point, the histograms of
+    its runs merged (pft's --json buckets), as a CDF against latency in
+    microseconds on a log scale; a colour per worker count or layout, a
+    dash pattern per pattern."""
+    lines = ["# %s: %s" % (PROG, describe(c))]
+    layouts = any(r["layout"] for r in c.rows)
+    blocks, per_call = [], False
+    for i, pat in enumerate(c.patterns):
+        for k, r in enumerate(c.rows):
+            p = find_point(c.points, pat, r["layout"] or str(r["workers"]))
+            runs = (p or {}).get("runs", [])
+            points = latency_cdf(merge_buckets(
+                run.get("lat_buckets") for run in runs))
+            if not points:
+                continue
+            per_call = per_call or any(run.get("lat_per_call")
+                                       for run in runs)
+            name = "$c%d_%d" % (i, k)
+            lines += ["%s << EOD" % name] + [
+                "%.3f %.6f" % (x / 1e3, f) for x, f in points] + ["EOD"]
+            blocks.append((name, point_title(pat, r, layouts),
+                           "lc %d dt %d" % (k + 1, i + 1)))
+    what = "calls" if per_call else "faults"
+    lines += [
+        "set title %s noenhanced" % gp_string(
+            "pft: fault latency per point, %d runs merged (%s)" % (
+                c.repeat, c.host["kernel"])),
+        "set xlabel %s noenhanced" % gp_string(
+            "latency, us (1 in %d timed; a value per %s)" %
+            (c.latency, what[:-1])),
+        "set ylabel %s noenhanced" % gp_string(
+            "fraction of the %s timed at or below" % what),
+        "set key bottom right noenhanced",
+        "set grid",
+        "set logscale x 10",
+        "set yrange [0:1]",
+    ]
+    return "\n".join(lines + gp_plot(blocks, prefix, terminal,
+                                     "using 1:2 with lines lw 2")) + "\n", \
         bool(blocks)
 
 

@@ -89,7 +89,26 @@ def run_record(point, obj, discard):
         lat.get("count"), int) else None
     rec["lat_p50_ns"] = finite(lat.get("p50_ns"))
     rec["lat_p99_ns"] = finite(lat.get("p99_ns"))
+    rec["lat_per_call"] = lat.get("per_call") if isinstance(
+        lat.get("per_call"), bool) else None
+    rec["lat_buckets"] = lat_buckets(lat.get("buckets"))
     return rec
+
+
+def lat_buckets(v):
+    """pft's compact histogram, [[lo_ns, hi_ns, count], ...]: kept as it
+    is when every bucket is one, None otherwise (or without --latency)."""
+    if not isinstance(v, list):
+        return None
+    out = []
+    for b in v:
+        if not (isinstance(b, list) and len(b) == 3 and
+                all(finite(x) is not None for x in b[:2]) and
+                isinstance(b[2], int) and not isinstance(b[2], bool) and
+                b[2] >= 0 and b[0] <= b[1]):
+            return None
+        out.append([float(b[0]), float(b[1]), b[2]])
+    return out
 
 
 def find_point(points, pattern, key):

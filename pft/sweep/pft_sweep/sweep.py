@@ -18,7 +18,8 @@ import time
 from .common import (PROG, UsageError, check_output, msg, os_error,
                      quiet_stdout, read_text)
 from .pft import json_records, pft_error
-from .plot import gnuplot_script, latency_script, make_plot
+from .plot import gnuplot_script, latency_cdf_script, latency_script, \
+    make_plot
 from .report import describe, print_table, sweep_table
 from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
                    run_row, run_rows, write_csv, write_json)
@@ -583,6 +584,8 @@ def write_sweep(c):
         if c.latency:
             files += make_plot(c, prefix + "-latency", lambda pre, term:
                                latency_script(c, pre, term))
+            files += make_plot(c, prefix + "-latency-cdf", lambda pre, term:
+                               latency_cdf_script(c, pre, term))
     return files
 
 
