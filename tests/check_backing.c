@@ -632,6 +632,15 @@ START_TEST(refuses_bad_paths)
 	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/tmp"), 0);
 	ck_assert_str_eq(faultgen_attr_get_backing_path(a), "/tmp");
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	/* Zap by munmap would keep the file's pages. */
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_MUNMAP),
+			 0);
+	assert_conflict(a, FAULTGEN_SETTING_ZAP, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing_path(a, NULL), 0);
 	ck_assert_ptr_null(faultgen_attr_get_backing_path(a));
 	faultgen_attr_free(a);
