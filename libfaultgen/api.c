@@ -145,7 +145,7 @@ FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 FG_EXPORT int faultgen_attr_set_backing(struct faultgen_attr *attr,
 					enum faultgen_backing backing)
 {
-	if (!attr || (unsigned int)backing > FAULTGEN_BACKING_MEMFD)
+	if (!attr || (unsigned int)backing > FAULTGEN_BACKING_HUGETLB)
 		return api_rc(-EINVAL);
 	attr->backing = backing;
 	return 0;
@@ -157,6 +157,19 @@ FG_EXPORT int faultgen_attr_set_share(struct faultgen_attr *attr, int share)
 		return api_rc(-EINVAL);
 	attr->share = share != 0;
 	return 0;
+}
+
+FG_EXPORT int faultgen_attr_set_backing_path(struct faultgen_attr *attr,
+					     const char *path)
+{
+	int ret;
+
+	if (!attr)
+		return api_rc(-EINVAL);
+	ret = path ? fg_backing_path_check(path) : 0;
+	if (!ret)
+		ret = set_string(&attr->backing_path, path);
+	return api_rc(ret);
 }
 
 FG_EXPORT int faultgen_attr_set_shm_lock(struct faultgen_attr *attr, int on)
@@ -529,6 +542,7 @@ FG_GETTER(double, timeout, timeout)
 FG_GETTER(enum faultgen_pretouch_touch, pretouch_touch, pretouch_touch)
 FG_GETTER(uint64_t, chunk_size, chunk)
 FG_GETTER(const char *, numa_nodes, numa_nodes)
+FG_GETTER(const char *, backing_path, backing_path)
 FG_GETTER(int, node_pages, node_pages)
 FG_GETTER(unsigned int, latency, latency)
 FG_GETTER(enum faultgen_qemu, qemu, qemu)

@@ -45,8 +45,11 @@ int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src)
 	dst->cpulist = src->cpulist ? strdup(src->cpulist) : NULL;
 	dst->cpuset = src->cpuset ? strdup(src->cpuset) : NULL;
 	dst->numa_nodes = src->numa_nodes ? strdup(src->numa_nodes) : NULL;
+	dst->backing_path =
+		src->backing_path ? strdup(src->backing_path) : NULL;
 	if ((src->cpulist && !dst->cpulist) || (src->cpuset && !dst->cpuset) ||
-	    (src->numa_nodes && !dst->numa_nodes)) {
+	    (src->numa_nodes && !dst->numa_nodes) ||
+	    (src->backing_path && !dst->backing_path)) {
 		fg_attr_release(dst);
 		return -ENOMEM;
 	}
@@ -58,6 +61,8 @@ void fg_attr_release(struct faultgen_attr *a)
 	free(a->cpulist);
 	free(a->cpuset);
 	free(a->numa_nodes);
+	free(a->backing_path);
+	a->backing_path = NULL;
 	a->cpulist = NULL;
 	a->cpuset = NULL;
 	a->numa_nodes = NULL;
@@ -81,10 +86,43 @@ int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 	return -EINVAL;
 }
 
+/*
+ * A file backing needs its path; memory of huge pages (hugetlb, a file on
+ * hugetlbfs) is whole huge pages per worker, and takes no THP advice.
+ */
+static int backing_check(const struct faultgen_attr *a,
+			 struct faultgen_conflict *c)
+{
+	size_t hp;
+
+	if (a->backing == FAULTGEN_BACKING_FILE && !a->backing_path)
+		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
+				   FAULTGEN_SETTING_BACKING,
+				   "a file backing needs a path "
+				   "(faultgen_attr_set_backing_path)");
+	hp = fg_backing_pagesize(a);
+	if (hp == (size_t)fg_pagesize())
+		return 0;
+	if (a->thp != FAULTGEN_THP_DEFAULT)
+		return fg_conflict(c, FAULTGEN_SETTING_THP,
+				   FAULTGEN_SETTING_BACKING,
+				   "hugetlb pages are not transparent huge "
+				   "pages");
+	if (a->size % ((uint64_t)hp * a->nr_workers))
+		return fg_conflict(c, FAULTGEN_SETTING_SIZE,
+				   FAULTGEN_SETTING_BACKING,
+				   "hugetlb memory is whole huge pages for "
+				   "every worker: the size must be a multiple "
+				   "of the huge page size times the workers");
+	return 0;
+}
+
 /* The rules every pattern shares (run.c adds the pattern's own). */
 int fg_attr_check_common(const struct faultgen_attr *a,
 			 struct faultgen_conflict *c)
 {
+	int ret;
+
 	if (a->shm_lock && a->backing != FAULTGEN_BACKING_SYSV)
 		return fg_conflict(c, FAULTGEN_SETTING_SHM_LOCK,
 				   FAULTGEN_SETTING_BACKING,
@@ -107,6 +145,9 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_SHARE,
 				   "a caller's region is used as it is, "
 				   "private anonymous memory");
+	ret = backing_check(a, c);
+	if (ret)
+		return ret;
 	if (a->region && a->kind != FAULTGEN_THREADS)
 		return fg_conflict(c, FAULTGEN_SETTING_REGION,
 				   FAULTGEN_SETTING_WORKERS,

@@ -22,10 +22,21 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000
+#endif
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+#ifndef HUGETLBFS_MAGIC
+#define HUGETLBFS_MAGIC 0x958458f6
 #endif
 
 /* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
@@ -184,6 +195,256 @@ static const struct fg_backing memfd_backing = {
 	.release = close_fd,
 };
 
+/* ---- huge pages: the pool's free pages ---------------------------------- */
+
+/* Reads one count of the pool of huge pages of hpsize bytes. */
+static int huge_count(size_t hpsize, const char *name, uint64_t *v)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/mm/hugepages/hugepages-%zukB/%s", hpsize >> 10,
+		 name);
+	return fg_read_number(path, v);
+}
+
+/*
+ * The huge pages of hpsize bytes that a new mapping may reserve: free
+ * ones less those already reserved (by other programs' mappings, not
+ * faulted yet).  -EOPNOTSUPP when the kernel has no such pool.
+ */
+FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail)
+{
+	uint64_t free_pages = 0, resv = 0;
+
+	if (huge_count(hpsize, "free_hugepages", &free_pages) < 0)
+		return -EOPNOTSUPP;
+	if (huge_count(hpsize, "resv_hugepages", &resv) < 0)
+		resv = 0;
+	*avail = free_pages > resv ? free_pages - resv : 0;
+	return 0;
+}
+
+/* The run's memory in huge pages against the pool's: -ENOSPC when the
+ * pool is too small (nr_hugepages), before anything is mapped. */
+static int huge_pages_check(const struct faultgen_run *run)
+{
+	uint64_t need = (uint64_t)run->slice_len * run->attr.nr_workers /
+			(uint64_t)run->pagesize,
+		 avail = 0;
+	int ret = fg_huge_pages_free((size_t)run->pagesize, &avail);
+
+	if (ret)
+		return ret;
+	return need > avail ? -ENOSPC : 0;
+}
+
+/*
+ * A private hugetlb mapping reserves its pages for the process that maps
+ * it; forked workers, which fault it, cannot use that reservation and
+ * would find the pool empty (SIGBUS).  Their mapping reserves nothing:
+ * they take the pages from the pool as they fault, which the check
+ * before the run found free.
+ */
+static int huge_noreserve(const struct faultgen_run *run)
+{
+	return !run->attr.share && run->attr.kind == FAULTGEN_PROCESSES ?
+		       MAP_NORESERVE :
+		       0;
+}
+
+/* A hugetlb mapping the pool could not reserve is -ENOSPC, as the check
+ * before it says. */
+static int huge_placed(void *p, void *at, size_t len, char **addr)
+{
+	int ret = placed(p, at, len, addr);
+
+	return ret == -ENOMEM ? -ENOSPC : ret;
+}
+
+/* ---- a file on a path the caller names ---------------------------------- */
+
+/* A path's kind, as the setter takes it: errors the API documents. */
+static int path_error(int err)
+{
+	switch (err) {
+	case ENOTDIR:
+		return -ENOENT;
+	case EROFS:
+	case EPERM:
+		return -EACCES;
+	case ENAMETOOLONG:
+	case ELOOP:
+		return -EINVAL;
+	}
+	return -err;
+}
+
+int fg_backing_path_check(const char *path)
+{
+	struct stat st;
+
+	if (!path || !*path)
+		return -EINVAL;
+	if (stat(path, &st) < 0)
+		return path_error(errno);
+	if (S_ISDIR(st.st_mode))
+		return access(path, W_OK | X_OK) < 0 ? path_error(errno) : 0;
+	if (S_ISREG(st.st_mode))
+		return access(path, R_OK) < 0 ? path_error(errno) : 0;
+	return -EINVAL;
+}
+
+/* The page size a backing faults: the huge page size of hugetlb memory
+ * and of a path on hugetlbfs, else the base page size. */
+size_t fg_backing_pagesize(const struct faultgen_attr *a)
+{
+	struct statfs sf;
+
+	if (a->backing == FAULTGEN_BACKING_HUGETLB)
+		return FG_HPAGE_SIZE;
+	if (a->backing == FAULTGEN_BACKING_FILE && a->backing_path &&
+	    statfs(a->backing_path, &sf) == 0 &&
+	    (unsigned long)sf.f_type == HUGETLBFS_MAGIC && sf.f_bsize > 0)
+		return (size_t)sf.f_bsize;
+	return (size_t)fg_pagesize();
+}
+
+/*
+ * A file of the run's own in directory dir, under a name no other file
+ * has (O_EXCL), sized to every slice and unlinked at once: the mappings
+ * and the descriptor keep it, and a run that fails, is cancelled or is
+ * killed from then on leaves nothing in the directory.
+ */
+static int file_create(struct faultgen_run *run, const char *dir, off_t len)
+{
+	static _Atomic unsigned int next;
+	char path[4096];
+	int fd = -1, err;
+
+	for (unsigned int tries = 0; tries < 1000; tries++) {
+		int n = snprintf(path, sizeof(path), "%s/libfaultgen-%d-%u",
+				 dir, (int)getpid(), atomic_fetch_add(&next, 1));
+
+		if (n < 0 || (size_t)n >= sizeof(path))
+			return -EINVAL;
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		return path_error(errno);
+	err = ftruncate(fd, len) < 0 ? -errno : 0;
+	unlink(path);
+	if (err) {
+		close(fd);
+		return err == -EINVAL ? -EFBIG : err;
+	}
+	run->backing_fd = fd;
+	return 0;
+}
+
+/* A file the caller gave: used as it is, at least as long as the run's
+ * memory.  Written only through a shared mapping. */
+static int file_open(struct faultgen_run *run, const char *path, off_t len)
+{
+	struct stat st;
+	int fd = open(path, (run->attr.share ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+
+	if (fd < 0)
+		return path_error(errno);
+	run->backing_fd = fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return st.st_size < len ? -EFBIG : 0;
+}
+
+static int file_prepare(struct faultgen_run *run)
+{
+	const char *path = run->attr.backing_path;
+	off_t len = (off_t)run->slice_len * run->attr.nr_workers;
+	struct stat st;
+	int ret;
+
+	if (!path)
+		return -EINVAL;
+	if (stat(path, &st) < 0)
+		return path_error(errno);
+	if ((size_t)run->pagesize != (size_t)fg_pagesize() &&
+	    S_ISDIR(st.st_mode)) {
+		ret = huge_pages_check(run);
+		if (ret)
+			return ret;
+	}
+	if (S_ISDIR(st.st_mode))
+		return file_create(run, path, len);
+	if (S_ISREG(st.st_mode))
+		return file_open(run, path, len);
+	return -EINVAL;
+}
+
+static int file_map(const struct faultgen_run *run, size_t len, void *at,
+		    bool noreplace, off_t off, char **addr, int *id)
+{
+	bool huge = (size_t)run->pagesize != (size_t)fg_pagesize();
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
+		       share_flag(run) | map_flags(at, noreplace) |
+			       (huge ? huge_noreserve(run) : 0),
+		       run->backing_fd, off);
+
+	*id = -1;
+	return huge ? huge_placed(p, at, len, addr) :
+		      placed(p, at, len, addr);
+}
+
+/*
+ * Shared, zap punches the slice's hole (MADV_REMOVE, zap_pages): the
+ * page cache and the file's blocks go, and the next round allocates
+ * them again.  Private, it drops the private copies and the file's
+ * pages stay cached: the next round copies them again.  Not remapped:
+ * zap by munmap would keep the page cache.
+ */
+static const struct fg_backing file_backing = {
+	.prepare = file_prepare,
+	.map = file_map,
+	.zap = zap_pages,
+	.unmap = unmap_mapping,
+	.release = close_fd,
+};
+
+/* ---- hugetlb: anonymous memory of 2 MiB pages --------------------------- */
+
+static int hugetlb_prepare(struct faultgen_run *run)
+{
+	return huge_pages_check(run);
+}
+
+static int hugetlb_map(const struct faultgen_run *run, size_t len, void *at,
+		       bool noreplace, off_t off, char **addr, int *id)
+{
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
+		       share_flag(run) | MAP_ANONYMOUS | MAP_HUGETLB |
+			       MAP_HUGE_2MB | huge_noreserve(run) |
+			       map_flags(at, noreplace),
+		       -1, 0);
+
+	(void)off;
+	*id = -1;
+	return huge_placed(p, at, len, addr);
+}
+
+/* Private, MADV_DONTNEED gives the pages back to the pool; shared, the
+ * mapping is of a hugetlbfs file of its own, and MADV_REMOVE does. */
+static const struct fg_backing hugetlb_backing = {
+	.prepare = hugetlb_prepare,
+	.map = hugetlb_map,
+	.zap = zap_pages,
+	.unmap = unmap_mapping,
+	.remap = true,
+};
+
 /* ---- SysV shared memory -------------------------------------------------- */
 
 /*
@@ -329,6 +590,10 @@ const struct fg_backing *fg_backing_of(const struct faultgen_attr *a)
 		return &sysv_backing;
 	case FAULTGEN_BACKING_MEMFD:
 		return &memfd_backing;
+	case FAULTGEN_BACKING_FILE:
+		return &file_backing;
+	case FAULTGEN_BACKING_HUGETLB:
+		return &hugetlb_backing;
 	}
 	return NULL;
 }

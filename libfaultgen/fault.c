@@ -320,7 +320,7 @@ static int per_thread_vma_check(const struct faultgen_attr *a,
 		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
 				   FAULTGEN_SETTING_BACKING,
 				   "zap by munmap would keep the pages of "
-				   "SysV memory or a memfd");
+				   "SysV memory, a memfd or a file");
 	if (a->region)
 		return fg_conflict(c, FAULTGEN_SETTING_REGION,
 				   FAULTGEN_SETTING_PATTERN,

@@ -85,6 +85,7 @@ struct faultgen_attr {
 	enum faultgen_backing backing;
 	bool shm_lock;
 	bool share; /* MAP_SHARED */
+	char *backing_path; /* FAULTGEN_BACKING_FILE: a directory or a file */
 	enum faultgen_touch touch;
 	unsigned int cachelines;
 	enum faultgen_numa numa;
@@ -411,6 +412,9 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 
 /* backing.c */
 const struct fg_backing *fg_backing_of(const struct faultgen_attr *a);
+int fg_backing_path_check(const char *path);
+size_t fg_backing_pagesize(const struct faultgen_attr *a);
+FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail);
 /* SysV segments are created under keys FG_SHM_KEY_BASE ("pf" 0 0) to
  * FG_SHM_KEY_BASE + FG_SHM_KEYS - 1, until IPC_RMID makes them private:
  * one a killed run left keeps its key (faultgen_sysv_cleanup). */

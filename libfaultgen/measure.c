@@ -262,7 +262,9 @@ void fg_measure_fold(struct faultgen_run *run)
 	r->pages_per_round = run->slice_pages * n;
 	fold_workers(run, r);
 	r->expected_faults = r->pages;
-	r->faults_agree = fg_faults_agree(r->expected_faults, r->minflt, n);
+	/* A file's page read in is a major fault: one fault all the same. */
+	r->faults_agree = fg_faults_agree(r->expected_faults,
+					  r->minflt + r->majflt, n);
 	r->shm_refault = run->backing->zap_keeps_pages &&
 			 fg_attr_repeats(&run->attr);
 	r->cancelled = atomic_load(&run->cancelled) != 0;

@@ -122,7 +122,7 @@ static int map_per_thread(struct faultgen_run *run)
 	if (stride && (size_t)n > SIZE_MAX / stride)
 		return -ENOMEM;
 	run->base_len = stride * n - guard;
-	ret = fg_reserve(run->base_len, 0, &run->resv, &run->base);
+	ret = fg_reserve(run->base_len, guard, &run->resv, &run->base);
 	if (ret)
 		return ret;
 	run->base_owned = true;

@@ -80,7 +80,7 @@ int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out)
 		return -ENOMEM;
 	}
 	run->ops = fg_pattern_of(&run->attr);
-	run->pagesize = fg_pagesize();
+	run->pagesize = (long)fg_backing_pagesize(&run->attr);
 	run->cacheline = fg_cacheline();
 	run->backing = fg_backing_of(&run->attr);
 	run->base_id = -1;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 
 #include "pft.h"
 
@@ -112,6 +113,87 @@ static void shm_limits(char *buf, size_t len)
 		 all);
 }
 
+/* The huge page size the backing faults, or 0 (base pages). */
+uint64_t pft_huge_size(const struct faultgen_attr *a)
+{
+	const char *path = faultgen_attr_get_backing_path(a);
+	struct statfs sf;
+
+	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_HUGETLB)
+		return 2u << 20;
+	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_FILE && path &&
+	    statfs(path, &sf) == 0 &&
+	    (unsigned long)sf.f_type == 0x958458f6 /* HUGETLBFS_MAGIC */)
+		return (uint64_t)sf.f_bsize;
+	return 0;
+}
+
+/* The option that named the backing, as typed ("--backing=hugetlb"). */
+static void backing_opt(const struct faultgen_attr *a, char *buf,
+			size_t len)
+{
+	const char *path = faultgen_attr_get_backing_path(a);
+
+	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_FILE)
+		snprintf(buf, len, "--backing=file:%s", path ? path : "");
+	else
+		snprintf(buf, len, "--backing=%s",
+			 pft_backing_name(faultgen_attr_get_backing(a)));
+}
+
+/*
+ * The failures of a file or hugetlb backing, in one line: too few free
+ * huge pages (the pool, nr_hugepages), a file smaller than the run, or
+ * the path's own error.  0 when the failure is not the backing's.
+ */
+static int backing_failure(const struct faultgen_attr *a, int ret)
+{
+	enum faultgen_backing b = faultgen_attr_get_backing(a);
+	uint64_t hp = pft_huge_size(a);
+	char opt[4200], path[160];
+	long long nr, free_pages, resv;
+
+	if (b != FAULTGEN_BACKING_FILE && b != FAULTGEN_BACKING_HUGETLB)
+		return 0;
+	backing_opt(a, opt, sizeof(opt));
+	if (ret == -ENOSPC && hp) {
+		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/"
+			 "hugepages-%" PRIu64 "kB/nr_hugepages", hp >> 10);
+		nr = sysctl_number(path);
+		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/"
+			 "hugepages-%" PRIu64 "kB/free_hugepages", hp >> 10);
+		free_pages = sysctl_number(path);
+		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/"
+			 "hugepages-%" PRIu64 "kB/resv_hugepages", hp >> 10);
+		resv = sysctl_number(path);
+		if (free_pages >= 0 && resv > 0)
+			free_pages = free_pages > resv ? free_pages - resv : 0;
+		pft_msg("%s: the run needs %" PRIu64 " huge pages of %" PRIu64
+			" KiB, %lld are free (nr_hugepages %lld): raise "
+			"/proc/sys/vm/nr_hugepages", opt,
+			faultgen_attr_get_size(a) / hp, hp >> 10, free_pages,
+			nr);
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EFBIG && b == FAULTGEN_BACKING_FILE) {
+		pft_msg("%s: the file is smaller than the run's memory "
+			"(%" PRIu64 " bytes); the run never grows a file it "
+			"did not create", opt, faultgen_attr_get_size(a));
+		return PFT_EXIT_FAIL;
+	}
+	if (b == FAULTGEN_BACKING_FILE &&
+	    (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
+	     ret == -ENOSPC || ret == -EOPNOTSUPP)) {
+		pft_msg("%s: %s", opt, faultgen_strerror(ret));
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EOPNOTSUPP && b == FAULTGEN_BACKING_HUGETLB) {
+		pft_msg("%s: this kernel has no 2 MiB huge pages", opt);
+		return PFT_EXIT_FAIL;
+	}
+	return 0;
+}
+
 /* The one line that says why a run failed, and the exit status. */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		       int ret, const struct pft_oom *oom_before)
@@ -193,6 +275,8 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 			"segments was reached (%s)", limits);
 		return PFT_EXIT_FAIL;
 	}
+	if (worker < 0 && (error = backing_failure(a, ret)) != 0)
+		return error;
 	if (worker >= 0)
 		pft_msg("the run failed in worker %d: %s", worker,
 			faultgen_strerror(ret));

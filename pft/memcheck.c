@@ -182,7 +182,8 @@ int pft_check_memory(const struct pft_opts *o)
 	uint64_t size = faultgen_attr_get_size(o->attr);
 	struct cgroup_room cg;
 
-	if (o->force)
+	/* Huge pages come from their pool, which the library checks. */
+	if (o->force || pft_huge_size(o->attr))
 		return 0;
 	if (avail && size > avail)
 		return pft_fail("-m: %.2f GiB is more than the %.2f GiB of "

@@ -35,6 +35,8 @@ const struct pft_name pft_backings[] = {
 	{ "dev-zero", FAULTGEN_BACKING_DEVZERO },
 	{ "sysv", FAULTGEN_BACKING_SYSV },
 	{ "memfd", FAULTGEN_BACKING_MEMFD },
+	{ "hugetlb", FAULTGEN_BACKING_HUGETLB },
+	{ "file", FAULTGEN_BACKING_FILE }, /* --backing=file:PATH */
 	{ NULL, 0 },
 };
 

@@ -137,6 +137,8 @@ int pft_pattern_keyword(const char *opt, const char *s,
 			enum faultgen_pattern *p);
 const char *pft_touch_name(enum faultgen_touch t);
 const char *pft_backing_name(enum faultgen_backing b);
+/* failure.c: the huge page size of a hugetlb backing, or 0. */
+uint64_t pft_huge_size(const struct faultgen_attr *a);
 const char *pft_thp_name(enum faultgen_thp t);
 const char *pft_zap_name(enum faultgen_zap z);
 const char *pft_protect_name(enum faultgen_protect p);

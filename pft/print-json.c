@@ -160,6 +160,7 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 	pj_str(j, "backing", pft_backing_name(faultgen_attr_get_backing(a)));
 	pj_bool(j, "shm_lock", faultgen_attr_get_shm_lock(a));
 	pj_bool(j, "share", faultgen_attr_get_share(a));
+	pj_str_or_null(j, "backing_path", faultgen_attr_get_backing_path(a));
 	pj_str(j, "numa", pft_numa_name(faultgen_attr_get_numa(a)));
 	pj_str_or_null(j, "numa_nodes", faultgen_attr_get_numa_nodes(a));
 	pj_str(j, "thp", pft_thp_name(faultgen_attr_get_thp(a)));
@@ -225,6 +226,7 @@ static void json_result(struct pft_json *j, const struct faultgen_result *r)
 	pj_u64(j, "minflt", r->minflt);
 	pj_u64(j, "majflt", r->majflt);
 	pj_bool(j, "faults_agree", r->faults_agree);
+	pj_u64(j, "fault_pagesize", r->pagesize); /* huge with hugetlb */
 	pj_dbl(j, "elapsed_s", r->elapsed_s);
 	pj_dbl(j, "fault_s", r->fault_s);
 	pj_dbl(j, "user_s", r->user_s);

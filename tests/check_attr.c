@@ -107,7 +107,11 @@ BAD(workers_uintmax, faultgen_attr_set_workers(a, UINT_MAX,
 BAD(workers_kind_2, faultgen_attr_set_workers(a, 1, (enum faultgen_workers)2))
 BAD(workers_kind_neg,
     faultgen_attr_set_workers(a, 1, (enum faultgen_workers)-1))
-BAD(backing_4, faultgen_attr_set_backing(a, (enum faultgen_backing)4))
+BAD(backing_6, faultgen_attr_set_backing(a, (enum faultgen_backing)6))
+BAD(backing_path_empty, faultgen_attr_set_backing_path(a, ""))
+BAD(backing_path_missing,
+    faultgen_attr_set_backing_path(a, "/nonexistent/libfaultgen-check"))
+BAD(backing_path_device, faultgen_attr_set_backing_path(a, "/dev/null"))
 BAD(backing_neg, faultgen_attr_set_backing(a, (enum faultgen_backing)-1))
 BAD(touch_5, faultgen_attr_set_touch(a, (enum faultgen_touch)5))
 BAD(touch_neg, faultgen_attr_set_touch(a, (enum faultgen_touch)-1))
@@ -213,7 +217,10 @@ static const struct bad bads[] = {
 	E(workers_uintmax, -EINVAL),
 	E(workers_kind_2, -EINVAL),
 	E(workers_kind_neg, -EINVAL),
-	E(backing_4, -EINVAL),
+	E(backing_6, -EINVAL),
+	E(backing_path_empty, -EINVAL),
+	E(backing_path_missing, -ENOENT),
+	E(backing_path_device, -EINVAL),
 	E(backing_neg, -EINVAL),
 	E(touch_5, -EINVAL),
 	E(touch_neg, -EINVAL),
@@ -325,6 +332,7 @@ START_TEST(rejects_null_attr_in_every_setter)
 	ck_assert_int_eq(faultgen_attr_set_size(NULL, 4096), e);
 	ck_assert_int_eq(faultgen_attr_set_workers(NULL, 1, 0), e);
 	ck_assert_int_eq(faultgen_attr_set_backing(NULL, 0), e);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(NULL, "/tmp"), e);
 	ck_assert_int_eq(faultgen_attr_set_shm_lock(NULL, 1), e);
 	ck_assert_int_eq(faultgen_attr_set_touch(NULL, 0), e);
 	ck_assert_int_eq(faultgen_attr_set_cachelines(NULL, 1), e);
@@ -603,6 +611,7 @@ START_TEST(getters_read_null_attr_as_zero)
 	ck_assert_uint_eq(faultgen_attr_get_workers(NULL), 0);
 	ck_assert_int_eq(faultgen_attr_get_worker_kind(NULL), 0);
 	ck_assert_int_eq(faultgen_attr_get_backing(NULL), 0);
+	ck_assert_ptr_null(faultgen_attr_get_backing_path(NULL));
 	ck_assert_int_eq(faultgen_attr_get_shm_lock(NULL), 0);
 	ck_assert_int_eq(faultgen_attr_get_touch(NULL), 0);
 	ck_assert_uint_eq(faultgen_attr_get_cachelines(NULL), 0);
@@ -766,7 +775,7 @@ START_TEST(run_keeps_backing_after_bad_backing)
 	ck_assert_int_eq(faultgen_attr_new(&a), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
 			 0);
-	ck_assert_int_eq(faultgen_attr_set_backing(a, 4), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, 6), -EINVAL);
 	run = run_ok(a);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
 	region_path(addr, path, sizeof(path));

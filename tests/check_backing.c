@@ -5,12 +5,21 @@
  * memfd mappings.  Faults counted = pages in each, over rounds; what a
  * zap leaves in the file (the pages a shared mapping's zap frees, those a
  * private one keeps); each worker's range of the file its own; the
- * combinations refused.
+ * combinations refused.  A file in a directory of tmpfs (created, sized
+ * and gone when the run ends, also when it fails), a file given (used as
+ * it is), and as root hugetlb memory and a file on hugetlbfs, with the
+ * pool raised for the test and put back after it.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #include "check-util.h"
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include "internal.h"
 
@@ -19,6 +28,11 @@ struct backing_case {
 	int share;
 	const char *name;
 };
+
+/* The directories of the runs' files, made by the fixtures (in the
+ * runner, before the tests fork): a tmpfs one, and as root a hugetlbfs
+ * mount; "" when there is none. */
+static char tmpfs_dir[512], hugetlbfs_dir[512];
 
 static const struct backing_case cases[] = {
 	{ FAULTGEN_BACKING_MEMFD, 1, "memfd/shared" },
@@ -252,7 +266,7 @@ START_TEST(refuses_what_a_backing_cannot_do)
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_MEMFD),
 			 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(
-				 a, (enum faultgen_backing)(FAULTGEN_BACKING_MEMFD + 1)),
+				 a, (enum faultgen_backing)(FAULTGEN_BACKING_HUGETLB + 1)),
 			 -EINVAL);
 	ck_assert_int_eq(faultgen_attr_get_backing(a), FAULTGEN_BACKING_MEMFD);
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
@@ -301,6 +315,516 @@ START_TEST(refuses_what_a_backing_cannot_do)
 }
 END_TEST
 
+/* ---- a file on a path: tmpfs --------------------------------------------- */
+
+/* Entries of dir besides . and .. (-1 when it cannot be read). */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+static bool fs_is(const char *dir, unsigned long magic)
+{
+	struct statfs sf;
+
+	return statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == magic;
+}
+
+/* A directory of this test on tmpfs: under $TMPDIR when that is tmpfs,
+ * else under /dev/shm.  Made in the runner, removed at its end. */
+static void tmpfs_setup(void)
+{
+	const char *bases[] = { getenv("TMPDIR"), "/dev/shm", "/tmp" };
+
+	tmpfs_dir[0] = '\0';
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		if (!bases[i] || !fs_is(bases[i], TMPFS_MAGIC))
+			continue;
+		snprintf(tmpfs_dir, sizeof(tmpfs_dir),
+			 "%s/check_backing.XXXXXX", bases[i]);
+		if (mkdtemp(tmpfs_dir))
+			return;
+		tmpfs_dir[0] = '\0';
+	}
+}
+
+static void tmpfs_teardown(void)
+{
+	char path[1024];
+	DIR *d;
+	struct dirent *e;
+
+	if (!tmpfs_dir[0])
+		return;
+	/* What a failed test left (the given files). */
+	d = opendir(tmpfs_dir);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpfs_dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(tmpfs_dir);
+}
+
+#define NEED_TMPFS()                                                       \
+	do {                                                               \
+		if (!tmpfs_dir[0]) {                                       \
+			FGC_SKIP("no tmpfs directory ($TMPDIR, /dev/shm)"); \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+/*
+ * The file backing's ops in a tmpfs directory: prepare makes the file and
+ * leaves no name in the directory (unlinked at once, the descriptor keeps
+ * it); shared, zap frees the file's blocks; private, the file keeps them.
+ */
+START_TEST(file_in_a_directory_is_unlinked_and_zapped_as_memfd)
+{
+	const struct backing_case c = { FAULTGEN_BACKING_FILE, _i, "file" };
+	size_t ps = (size_t)fgc_pagesize(), len = 64 * ps;
+	const struct fg_backing *b;
+	struct faultgen_run run;
+	char *addr = NULL;
+	int id = 0;
+
+	NEED_TMPFS();
+	fake_run(&run, &c, 1, len);
+	run.attr.backing_path = tmpfs_dir;
+	b = run.backing;
+	ck_assert_int_eq(b->prepare(&run), 0);
+	ck_assert_int_ge(run.backing_fd, 0);
+	ck_assert_int_eq(dir_entries(tmpfs_dir), 0);
+	ck_assert_int_eq(file_blocks(run.backing_fd), 0);
+	ck_assert_int_eq(b->map(&run, len, NULL, false, 0, &addr, &id), 0);
+	memset(addr, 0x5a, len);
+	ck_assert_int_ge(file_blocks(run.backing_fd), (long long)(len / 512));
+	ck_assert_int_eq(b->zap(&run, addr, len), 0);
+	if (c.share)
+		ck_assert_int_eq(file_blocks(run.backing_fd), 0);
+	else
+		ck_assert_int_ge(file_blocks(run.backing_fd),
+				 (long long)(len / 512));
+	ck_assert_int_eq(addr[0], 0);
+	b->unmap(addr, len, id);
+	b->release(&run);
+	ck_assert_int_eq(run.backing_fd, -1);
+	run.attr.backing_path = NULL;
+}
+END_TEST
+
+/* A run of backing b on path (or none), `pages` pages per round over
+ * `workers`, three rounds; 0 or the run's error, with *res filled. */
+static int run_backing(enum faultgen_backing b, const char *path, int share,
+		       enum faultgen_pattern pattern,
+		       enum faultgen_workers kind, uint64_t bytes,
+		       struct faultgen_result *res, struct faultgen_run **out)
+{
+	unsigned int workers = 2;
+	struct faultgen_attr *a;
+	struct faultgen_run *run = NULL;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, pattern), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, bytes), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, workers, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, b), 0);
+	if (path)
+		ck_assert_int_eq(faultgen_attr_set_backing_path(a, path), 0);
+	ck_assert_str_eq(faultgen_attr_get_backing_path(a) ?
+				 faultgen_attr_get_backing_path(a) :
+				 "",
+			 path ? path : "");
+	ck_assert_int_eq(faultgen_attr_set_share(a, share), 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	fgc_allow_workers(a, workers);
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	if (ret) {
+		faultgen_run_free(run);
+		return ret;
+	}
+	ck_assert_int_eq(faultgen_run_result(run, res), 0);
+	*out = run;
+	return 0;
+}
+
+/* Faults (minor and major) = pages, within the +2 per worker of the
+ * anonymous runs. */
+static void assert_faults_are_pages(const struct faultgen_result *r,
+				    const char *what)
+{
+	uint64_t faults = r->minflt + r->majflt;
+
+	ck_assert_msg(faults >= r->pages &&
+			      faults <= r->pages + 2 * r->workers + 2,
+		      "%s: %llu + %llu faults for %llu pages", what,
+		      (unsigned long long)r->minflt,
+		      (unsigned long long)r->majflt,
+		      (unsigned long long)r->pages);
+	ck_assert_int_eq(r->faults_agree, 1);
+}
+
+/* i: share, then the pattern, then the kind.  tmpfs: no major fault;
+ * the maps line names the run's file, deleted; the directory is empty
+ * during the run and after it. */
+START_TEST(file_rounds_fault_every_page)
+{
+	int share = _i % 2;
+	enum faultgen_pattern pattern = (enum faultgen_pattern)(_i / 2 % 2);
+	enum faultgen_workers kind = (enum faultgen_workers)(_i / 4);
+	uint64_t ps = (uint64_t)fgc_pagesize();
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_worker_result w = { .size = sizeof(w) };
+	struct faultgen_run *run = NULL;
+	struct fgc_vma *v;
+	char what[64];
+	int nv, first;
+
+	NEED_TMPFS();
+	snprintf(what, sizeof(what), "file %s %s %s",
+		 share ? "shared" : "private", pattern ? "per-thread" : "shared-vma",
+		 kind ? "processes" : "threads");
+	ck_assert_int_eq(run_backing(FAULTGEN_BACKING_FILE, tmpfs_dir, share,
+				     pattern, kind, 256 * ps, &res, &run),
+			 0);
+	ck_assert_uint_eq(res.pages_per_round, 256);
+	ck_assert_uint_eq(res.pages, 3 * 256);
+	ck_assert_uint_eq(res.pagesize, ps);
+	assert_faults_are_pages(&res, what);
+	ck_assert_uint_eq(res.majflt, 0);
+	ck_assert_int_eq(dir_entries(tmpfs_dir), 0);
+	nv = fgc_maps_read(&v);
+	ck_assert_int_gt(nv, 0);
+	ck_assert_int_eq(faultgen_run_worker(run, 1, &w), 0);
+	ck_assert_int_eq(fgc_vmas_over(v, nv, w.addr, w.len, &first), 1);
+	ck_assert_msg(strncmp(v[first].path, tmpfs_dir, strlen(tmpfs_dir)) ==
+				      0 &&
+			      strstr(v[first].path, "/libfaultgen-") &&
+			      strstr(v[first].path, "(deleted)"),
+		      "%s: worker 1 maps \"%s\"", what, v[first].path);
+	free(v);
+	faultgen_run_free(run);
+	ck_assert_int_eq(dir_entries(tmpfs_dir), 0);
+}
+END_TEST
+
+/* Makes a file of len bytes of 'x' in the tmpfs directory. */
+static void make_file(const char *path, size_t len)
+{
+	char *buf = malloc(len);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_ge(fd, 0);
+	memset(buf, 'x', len);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	free(buf);
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/*
+ * A file given is used as it is: never removed nor resized; a private run
+ * leaves its contents; a run bigger than the file is -EFBIG, and the file
+ * stays as it was.
+ */
+START_TEST(given_file_is_used_as_it_is)
+{
+	size_t ps = (size_t)fgc_pagesize(), len = 64 * ps;
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+	char path[600], buf[2];
+	int fd;
+
+	NEED_TMPFS();
+	snprintf(path, sizeof(path), "%s/given", tmpfs_dir);
+	make_file(path, len);
+	ck_assert_int_eq(run_backing(FAULTGEN_BACKING_FILE, path, 0,
+				     FAULTGEN_SHARED_VMA, FAULTGEN_THREADS, len,
+				     &res, &run),
+			 0);
+	assert_faults_are_pages(&res, "given file, private");
+	faultgen_run_free(run);
+	ck_assert_int_eq(file_size(path), (long long)len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, buf, 1, (off_t)(len - 1)), 1);
+	ck_assert_int_eq(buf[0], 'x');
+	close(fd);
+	ck_assert_int_eq(run_backing(FAULTGEN_BACKING_FILE, path, 1,
+				     FAULTGEN_PER_THREAD_VMA, FAULTGEN_PROCESSES,
+				     len, &res, &run),
+			 0);
+	assert_faults_are_pages(&res, "given file, shared");
+	faultgen_run_free(run);
+	ck_assert_int_eq(file_size(path), (long long)len);
+	ck_assert_int_eq(run_backing(FAULTGEN_BACKING_FILE, path, 0,
+				     FAULTGEN_SHARED_VMA, FAULTGEN_THREADS,
+				     2 * len, &res, &run),
+			 -EFBIG);
+	ck_assert_int_eq(file_size(path), (long long)len);
+	ck_assert_int_eq(unlink(path), 0);
+}
+END_TEST
+
+/* A run that fails once its file exists (the file cannot be sized under
+ * RLIMIT_FSIZE) leaves nothing in the directory. */
+START_TEST(file_gone_after_a_failed_run)
+{
+	size_t ps = (size_t)fgc_pagesize();
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+	struct rlimit rl = { 16 * ps, 16 * ps };
+
+	NEED_TMPFS();
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	ck_assert_int_eq(run_backing(FAULTGEN_BACKING_FILE, tmpfs_dir, 1,
+				     FAULTGEN_SHARED_VMA, FAULTGEN_THREADS,
+				     64 * ps, &res, &run),
+			 -EFBIG);
+	ck_assert_int_eq(dir_entries(tmpfs_dir), 0);
+}
+END_TEST
+
+/* Paths the setter refuses, and a file backing with none. */
+START_TEST(refuses_bad_paths)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/nonexistent/x"),
+			 -ENOENT);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/dev/null/x"),
+			 -ENOENT);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/dev/null"),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, ""), -EINVAL);
+	ck_assert_ptr_null(faultgen_attr_get_backing_path(a));
+	/* /proc/self cannot be written, even by root. */
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/proc/self"),
+			 -EACCES);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/tmp"), 0);
+	ck_assert_str_eq(faultgen_attr_get_backing_path(a), "/tmp");
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	/* Zap by munmap would keep the file's pages. */
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_PER_THREAD_VMA),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_MUNMAP),
+			 0);
+	assert_conflict(a, FAULTGEN_SETTING_ZAP, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, NULL), 0);
+	ck_assert_ptr_null(faultgen_attr_get_backing_path(a));
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* ---- hugetlb: anonymous, and a file on hugetlbfs -------------------------- */
+
+#define HUGE (2UL << 20)
+#define HUGE_EXTRA 8 /* pages the fixture adds to the pool */
+static long long huge_orig = -1; /* nr_hugepages before, or -1 */
+
+static long long read_count(const char *path)
+{
+	char buf[64];
+
+	if (fgc_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return atoll(buf);
+}
+
+static void write_count(const char *path, long long v)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return;
+	fprintf(f, "%lld\n", v);
+	fclose(f);
+}
+
+#define NR_HUGEPAGES "/proc/sys/vm/nr_hugepages"
+
+/* As root: the pool raised by HUGE_EXTRA pages (the same count is put
+ * back at the end, also when a test failed), hugetlbfs mounted on a
+ * directory of the test's own. */
+static void huge_setup(void)
+{
+	hugetlbfs_dir[0] = '\0';
+	if (!fgc_is_root() || access(NR_HUGEPAGES, W_OK) < 0)
+		return;
+	huge_orig = read_count(NR_HUGEPAGES);
+	if (huge_orig < 0)
+		return;
+	fprintf(stderr, "check_backing: nr_hugepages %lld -> %lld for the "
+		"test, put back at its end\n", huge_orig,
+		huge_orig + HUGE_EXTRA);
+	write_count(NR_HUGEPAGES, huge_orig + HUGE_EXTRA);
+	snprintf(hugetlbfs_dir, sizeof(hugetlbfs_dir),
+		 "/tmp/check_backing-huge.XXXXXX");
+	if (!mkdtemp(hugetlbfs_dir)) {
+		hugetlbfs_dir[0] = '\0';
+		return;
+	}
+	if (mount("none", hugetlbfs_dir, "hugetlbfs", 0, "pagesize=2M") < 0) {
+		rmdir(hugetlbfs_dir);
+		hugetlbfs_dir[0] = '\0';
+	}
+}
+
+static void huge_teardown(void)
+{
+	if (hugetlbfs_dir[0]) {
+		umount(hugetlbfs_dir);
+		rmdir(hugetlbfs_dir);
+	}
+	if (huge_orig >= 0)
+		write_count(NR_HUGEPAGES, huge_orig);
+}
+
+/* The free 2 MiB pages a run may take, or -1 without the pool. */
+static long long huge_avail(void)
+{
+	uint64_t avail;
+
+	return fg_huge_pages_free(HUGE, &avail) ? -1 : (long long)avail;
+}
+
+#define NEED_HUGE(pages)                                                    \
+	do {                                                                \
+		if (!fgc_is_root()) {                                       \
+			FGC_SKIP("needs root to raise nr_hugepages");       \
+			return;                                             \
+		}                                                           \
+		if (huge_avail() < (pages)) {                               \
+			FGC_SKIP("%lld free 2 MiB pages, %d needed "        \
+				 "(nr_hugepages could not be raised)",      \
+				 huge_avail(), (int)(pages));                 \
+			return;                                             \
+		}                                                           \
+	} while (0)
+
+/* i: share, then the pattern, then the kind, then anonymous or a file on
+ * hugetlbfs: one fault per 2 MiB page, and the pages counted in 2 MiB
+ * pages.  2 workers, two pages each, 3 rounds. */
+START_TEST(hugetlb_rounds_fault_every_huge_page)
+{
+	int share = _i % 2;
+	enum faultgen_pattern pattern = (enum faultgen_pattern)(_i / 2 % 2);
+	enum faultgen_workers kind = (enum faultgen_workers)(_i / 4 % 2);
+	bool file = _i / 8;
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+	char what[96];
+	int ret;
+
+	NEED_HUGE(4);
+	if (file && !hugetlbfs_dir[0]) {
+		FGC_SKIP("hugetlbfs could not be mounted");
+		return;
+	}
+	snprintf(what, sizeof(what), "%s %s %s %s",
+		 file ? "hugetlbfs file" : "hugetlb", share ? "shared" : "private",
+		 pattern ? "per-thread" : "shared-vma",
+		 kind ? "processes" : "threads");
+	ret = run_backing(file ? FAULTGEN_BACKING_FILE : FAULTGEN_BACKING_HUGETLB,
+			  file ? hugetlbfs_dir : NULL, share, pattern, kind,
+			  4 * HUGE, &res, &run);
+	ck_assert_msg(ret == 0, "%s: %s", what, faultgen_strerror(ret));
+	ck_assert_uint_eq(res.pagesize, HUGE);
+	ck_assert_uint_eq(res.pages_per_round, 4);
+	ck_assert_uint_eq(res.pages, 12);
+	assert_faults_are_pages(&res, what);
+	ck_assert_uint_eq(res.majflt, 0);
+	faultgen_run_free(run);
+	if (file)
+		ck_assert_int_eq(dir_entries(hugetlbfs_dir), 0);
+}
+END_TEST
+
+/* More pages than the pool has free: -ENOSPC before anything is mapped
+ * (the size asked is never taken: it is refused first). */
+START_TEST(hugetlb_refuses_more_pages_than_free)
+{
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+	long long avail;
+	uint64_t bytes;
+
+	NEED_HUGE(0);
+	avail = huge_avail();
+	/* Whole pages for both workers: an even count above the free. */
+	bytes = (uint64_t)(avail + 2 - avail % 2) * HUGE;
+	ck_assert_int_eq(run_backing(FAULTGEN_BACKING_HUGETLB, NULL, 0,
+				     FAULTGEN_SHARED_VMA, FAULTGEN_THREADS,
+				     bytes, &res, &run),
+			 -ENOSPC);
+	if (hugetlbfs_dir[0]) {
+		ck_assert_int_eq(run_backing(FAULTGEN_BACKING_FILE,
+					     hugetlbfs_dir, 1,
+					     FAULTGEN_PER_THREAD_VMA,
+					     FAULTGEN_THREADS, bytes, &res,
+					     &run),
+				 -ENOSPC);
+		ck_assert_int_eq(dir_entries(hugetlbfs_dir), 0);
+	}
+	ck_assert_int_eq(huge_avail(), avail);
+}
+END_TEST
+
+/* Whole huge pages per worker, and no THP advice. */
+START_TEST(hugetlb_refuses_part_pages_and_thp)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_HUGETLB),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 4 * HUGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 3 * HUGE), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_SIZE);
+	ck_assert_int_eq(c.with, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 4 * HUGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_THP);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 static Suite *backing_suite(void)
 {
 	Suite *s = suite_create("backing");
@@ -321,6 +845,26 @@ static Suite *backing_suite(void)
 
 	tc = tcase_create("refused");
 	tcase_add_test(tc, refuses_what_a_backing_cannot_do);
+	tcase_add_test(tc, refuses_bad_paths);
+	tcase_add_test(tc, hugetlb_refuses_part_pages_and_thp);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("file");
+	tcase_set_timeout(tc, 120);
+	tcase_add_unchecked_fixture(tc, tmpfs_setup, tmpfs_teardown);
+	tcase_add_loop_test(tc,
+			    file_in_a_directory_is_unlinked_and_zapped_as_memfd,
+			    0, 2);
+	tcase_add_loop_test(tc, file_rounds_fault_every_page, 0, 8);
+	tcase_add_test(tc, given_file_is_used_as_it_is);
+	tcase_add_test(tc, file_gone_after_a_failed_run);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hugetlb");
+	tcase_set_timeout(tc, 120);
+	tcase_add_unchecked_fixture(tc, huge_setup, huge_teardown);
+	tcase_add_loop_test(tc, hugetlb_rounds_fault_every_huge_page, 0, 16);
+	tcase_add_test(tc, hugetlb_refuses_more_pages_than_free);
 	suite_add_tcase(s, tc);
 	return s;
 }

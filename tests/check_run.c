@@ -169,6 +169,14 @@ static void assert_backing_path(const char *path, enum faultgen_backing b,
 		ck_assert_msg(strncmp(path, "/memfd:libfaultgen", 18) == 0,
 			      "%s: memfd shows \"%s\"", what, path);
 		break;
+	case FAULTGEN_BACKING_FILE: /* the run's file, unlinked */
+		ck_assert_msg(strstr(path, "/libfaultgen-") != NULL,
+			      "%s: file shows \"%s\"", what, path);
+		break;
+	case FAULTGEN_BACKING_HUGETLB:
+		ck_assert_msg(strncmp(path, "/anon_hugepage", 14) == 0,
+			      "%s: hugetlb shows \"%s\"", what, path);
+		break;
 	}
 }
 

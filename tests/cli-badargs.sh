@@ -180,6 +180,15 @@ pretouch-duration|--pattern|--pattern=pretouch --duration=1
 thp-collapse|--thp needs --pattern=shared-vma, per-thread-vma, pretouch or cow-fork|--pattern=ro-collapse --thp=always
 cachelines-pretouch|-c needs --pattern=shared-vma, per-thread-vma or cow-fork|--pattern=pretouch -c 2
 shmlock-pretouch|-L needs|-L --pattern=pretouch
+file-no-path|--backing 'file': the file backing needs a path|--backing=file
+file-empty-path|--backing 'file:': the file backing needs a path|--backing=file:
+file-missing|--backing: '$tmp/no-such-dir': no such file|--backing=file:$tmp/no-such-dir
+file-not-dir|--backing: '/dev/null/x': no such file|--backing=file:/dev/null/x
+file-device|--backing: '/dev/null': neither a directory nor a regular file|--backing=file:/dev/null
+file-unwritable|--backing: '/proc/self': a directory pft cannot create a file in|--backing=file:/proc/self
+file-sysv|-S conflicts with --backing|--backing=file:$tmp -S
+hugetlb-part-pages|-m conflicts with --backing|--backing=hugetlb -t 2 -m 6M
+hugetlb-thp|--thp conflicts with --backing|--backing=hugetlb --thp=never -m 2M
 EOF
 
 if [ -n "$outside" ]; then

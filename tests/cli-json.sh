@@ -338,6 +338,69 @@ for bad in "--backing=tmpfs|--backing 'tmpfs'" "-S --share|--share conflicts wit
 		fail "${bad%%|*}: exit $rc: $(cat "$tmp/bad.err")"
 done
 
+# --backing=file:DIR on tmpfs: the backing and its path in the config,
+# faults = pages over rounds (no major fault), the page size faulted, and
+# the directory empty after; a file given that is smaller than the run
+# fails in one line naming it, and stays as it was.
+shm=
+for d in "${TMPDIR:-/tmp}" /dev/shm; do
+	[ "$(stat -f -c %T "$d" 2>/dev/null)" = tmpfs ] && shm=$d && break
+done
+if [ -n "$shm" ]; then
+	dir=$(mktemp -d "$shm/cli-json.XXXXXX")
+	for args in "-t 2" "-M -t 2 --share" "-n 2 --share" "-M -n 2"; do
+		# shellcheck disable=SC2086
+		run_pft file --json -m 4M --rounds=3 --backing=file:"$dir" $args
+		python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+c, r = d["config"], d["result"]
+assert c["backing"] == "file" and c["backing_path"] == sys.argv[2], c
+assert r["pages"] == 3072 and r["faults_agree"] is True, r
+assert r["majflt"] == 0 and r["fault_pagesize"] == c["pagesize"], r
+assert 0 <= r["minflt"] - r["pages"] <= 2 * r["workers"] + 2, r
+' "$tmp/file.out" "$dir" 2>"$tmp/file.check" && [ "$rc" -eq 0 ] &&
+			[ -z "$(ls -A "$dir")" ] && ok ||
+			fail "--backing=file:$dir $args: exit $rc: $(cat "$tmp/file.check" "$tmp/file.err"; ls -A "$dir")"
+	done
+	head -c 1048576 /dev/zero >"$dir/small"
+	run_pft small -t 2 -m 4M --backing=file:"$dir/small"
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/small.err")" -eq 1 ] &&
+		grep -q "^pft: --backing=file:$dir/small: the file is smaller" "$tmp/small.err" &&
+		[ "$(stat -c %s "$dir/small")" -eq 1048576 ] && ok ||
+		fail "a file smaller than the run: exit $rc: $(cat "$tmp/small.err")"
+	rm -f "$dir/small"
+	rmdir "$dir"
+else
+	echo "no tmpfs directory: the file backing's JSON cases skipped"
+fi
+run_pft nullpath --json -m 4M
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert d["config"]["backing_path"] is None, d["config"]
+assert d["result"]["fault_pagesize"] == d["config"]["pagesize"], d["result"]
+' "$tmp/nullpath.out" 2>"$tmp/nullpath.check" && ok ||
+	fail "backing_path without a file: $(cat "$tmp/nullpath.check")"
+
+# --backing=hugetlb asking more 2 MiB pages than are free: one line naming
+# nr_hugepages, the pages needed and free; exit 1.  Nothing is taken from
+# the pool (the run is refused before it maps).
+hp=/sys/kernel/mm/hugepages/hugepages-2048kB
+if [ -r "$hp/free_hugepages" ]; then
+	free=$(( $(cat "$hp/free_hugepages") - $(cat "$hp/resv_hugepages") ))
+	[ "$free" -lt 0 ] && free=0
+	# 64 above the free: a pool that another program changes meanwhile
+	# does not make it fit.
+	need=$((free + 64))
+	run_pft huge -t 1 -m $((need * 2))M --backing=hugetlb
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/huge.err")" -eq 1 ] &&
+		grep -q "^pft: --backing=hugetlb: the run needs $need huge pages of 2048 KiB, [0-9]* are free (nr_hugepages [0-9]*): raise /proc/sys/vm/nr_hugepages" "$tmp/huge.err" &&
+		ok || fail "--backing=hugetlb beyond the free pages: exit $rc: $(cat "$tmp/huge.err")"
+else
+	echo "no 2 MiB huge pages: the hugetlb case skipped"
+fi
+
 # Numbers in the C locale, even with LC_ALL set.
 env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$PFT" --json -t 1 -m 4M \
 	>"$tmp/locale.out" 2>/dev/null

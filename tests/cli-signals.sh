@@ -53,6 +53,16 @@ stop int-sleep INT 130 1 -t 1 -m 4M -s 60
 stop int-cow-threads INT 130 2 --pattern=cow-fork -t 2 --oversubscribe -m 16M --duration=60
 stop term-cow-procs TERM 143 3 --pattern=cow-fork -n 2 --oversubscribe -m 16M --duration=60
 
+# --backing=file:DIR: the run's file is gone after SIGINT and SIGTERM, of
+# threads and of processes (the test's own directory, empty after).
+mkdir "$tmp/files"
+for f in "int-file-threads INT 130 1 -t 2" "term-file-procs TERM 143 2 -n 2 --share"; do
+	# shellcheck disable=SC2086
+	stop $f --oversubscribe -m 16M --duration=60 --backing=file:"$tmp/files"
+	[ -z "$(ls -A "$tmp/files")" ] && ok ||
+		fail "${f%% *}: left in $tmp/files: $(ls -A "$tmp/files")"
+done
+
 # -P: SIGUSR1 lets the run go on and print; exit 0.
 start_pft pause -t 1 -m 4M -P
 i=0
