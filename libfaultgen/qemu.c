@@ -51,14 +51,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
-#endif
-#ifndef HUGETLBFS_MAGIC
-#define HUGETLBFS_MAGIC 0x958458f6
 #endif
 
 #define MIB (1ULL << 20)
@@ -76,6 +72,7 @@ struct qp_state {
 	uint64_t process_minflt; /* the process, over the preallocation */
 	uint64_t process_majflt;
 	uint64_t probe_minflt;  /* the probe's, in the calling thread */
+	uint64_t probe_majflt;
 	int64_t prealloc_ns;    /* probe to the last join */
 	uint64_t huge_bytes;    /* of the RAM mapped by huge pages after */
 	bool huge_known;
@@ -94,17 +91,6 @@ struct qp_thread {
 	char *addr;
 	uint64_t pages;
 };
-
-/* The page size QEMU steps by: the huge page size on hugetlbfs. */
-static uint64_t qemu_step(const struct faultgen_run *run)
-{
-	struct statfs fs;
-
-	if (run->backing_fd >= 0 && fstatfs(run->backing_fd, &fs) == 0 &&
-	    (unsigned long)fs.f_type == HUGETLBFS_MAGIC)
-		return (uint64_t)fs.f_bsize;
-	return (uint64_t)fg_pagesize();
-}
 
 /* get_memset_num_threads() of QEMU 7.0 and later. */
 FG_TESTABLE unsigned int fg_qemu_threads(long online, unsigned int asked,
@@ -242,7 +228,8 @@ static int map_ram(struct faultgen_run *run, size_t align)
 	return 0;
 }
 
-/* Bytes of the mapping at addr mapped by huge pages (/proc/self/smaps). */
+/* Bytes of the mapping at addr mapped by huge pages, transparent or
+ * hugetlb (/proc/self/smaps). */
 static int huge_bytes_of(const char *addr, uint64_t *bytes)
 {
 	char line[256];
@@ -261,7 +248,9 @@ static int huge_bytes_of(const char *addr, uint64_t *bytes)
 		}
 		if (in && (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1 ||
 			   sscanf(line, "ShmemPmdMapped: %lu kB", &kb) == 1 ||
-			   sscanf(line, "FilePmdMapped: %lu kB", &kb) == 1))
+			   sscanf(line, "FilePmdMapped: %lu kB", &kb) == 1 ||
+			   sscanf(line, "Private_Hugetlb: %lu kB", &kb) == 1 ||
+			   sscanf(line, "Shared_Hugetlb: %lu kB", &kb) == 1))
 			*bytes += (uint64_t)kb * 1024;
 	}
 	fclose(f);
@@ -438,6 +427,7 @@ static void fold(struct faultgen_run *run, struct qp_state *st)
 
 	/* The probe faulted thread 0's first page, from the caller. */
 	run->sh->w[0].use.minflt += st->probe_minflt;
+	run->sh->w[0].use.majflt += st->probe_majflt;
 	fg_measure_fold(run);
 	r->pagesize = (unsigned int)st->step;
 	r->pages = run->base_len / st->step;
@@ -482,10 +472,16 @@ static int qemu_exec(struct faultgen_run *run)
 	ret = prepare_backing(run);
 	if (ret)
 		return ret;
-	st->step = qemu_step(run);
+	/* QEMU steps by the page size of the backend's file: the huge page
+	 * size on hugetlbfs (fg_backing_pagesize, as qemu_fd_getpagesize). */
+	st->step = (uint64_t)run->pagesize;
 	if (run->base_len % st->step)
 		return -EINVAL;
+	/* A file's mapping is aligned to its page size, anonymous RAM (and
+	 * MAP_HUGETLB memory) to QEMU_VMALLOC_ALIGN. */
 	align = run->backing_fd >= 0 ? (size_t)st->step : QEMU_ANON_ALIGN;
+	if (align < st->step)
+		align = (size_t)st->step;
 	ret = map_ram(run, align);
 	if (ret)
 		return ret;
@@ -529,6 +525,7 @@ static int qemu_exec(struct faultgen_run *run)
 			errno != EINVAL);
 	fg_usage_now(&u1, false);
 	st->probe_minflt = u1.minflt - u0.minflt;
+	st->probe_majflt = u1.majflt - u0.majflt;
 	if (st->populate && st->threads == 1)
 		ret = run_slice(run, st, 0, run->base, pages);
 	else
@@ -560,8 +557,10 @@ static void qemu_release(struct faultgen_run *run)
 
 /*
  * QEMU's backends: anonymous RAM (memory-backend-ram, share=on|off), a
- * memfd (memory-backend-memfd) or a file (memory-backend-file), mapped by
- * the run; threads of the calling process, once.
+ * memfd (memory-backend-memfd), a file (memory-backend-file, mem-path: a
+ * directory gets a file of the run's own, unlinked at once, as QEMU
+ * does) or huge pages (memory-backend-memfd,hugetlb=on; a file on
+ * hugetlbfs), mapped by the run; threads of the calling process, once.
  */
 static int qemu_check(const struct faultgen_attr *a,
 		      struct faultgen_conflict *c)
@@ -570,8 +569,8 @@ static int qemu_check(const struct faultgen_attr *a,
 	    a->backing == FAULTGEN_BACKING_DEVZERO)
 		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
 				   FAULTGEN_SETTING_PATTERN,
-				   "QEMU's backends are anonymous RAM, a memfd "
-				   "or a file");
+				   "QEMU's backends are anonymous RAM, a memfd, "
+				   "a file or huge pages");
 	if (a->kind == FAULTGEN_PROCESSES)
 		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
 				   FAULTGEN_SETTING_PATTERN,
@@ -611,7 +610,9 @@ static int qemu_figure(const struct faultgen_run *run, unsigned int index,
 		{ "threads_started", st ? st->started : 0, "threads" },
 		{ "populate", st && st->populate ? 1 : 0, "bool" },
 		{ "step_bytes", st ? (double)st->step : 0, "bytes" },
-		{ "probe_faults", st ? (double)st->probe_minflt : 0, "faults" },
+		{ "probe_faults",
+		  st ? (double)(st->probe_minflt + st->probe_majflt) : 0,
+		  "faults" },
 		{ "process_faults", st ? (double)st->process_minflt : 0,
 		  "faults" },
 		{ "process_major_faults", st ? (double)st->process_majflt : 0,

@@ -21,11 +21,18 @@ off).  A cell holds when the emulation is within 0.5% or 2 faults,
 whichever is larger, of the memory cgroup's figure, with the same threads.
 
 Needs root (the cgroup, and /sys/kernel/mm/transparent_hugepage/enabled,
-which is set for each mode and put back at the end), qemu-system-x86_64
-and strace.  Not a make-check test: it starts QEMU hundreds of times.
+which is set for each mode and put back at the end), qemu-system-x86_64,
+strace and setarch.  QEMU's runs have address space layout randomization
+off (setarch -R): its own start faults a few pages more or fewer as it
+places its libraries and heap.  Not a make-check test: it starts QEMU hundreds of times.
 
   tests/bench/qemu-prealloc.py [-b BUILDDIR] [-s 256M,1G] [-t 1,2,4]
-      [-k ram,memfd] [-T madvise,never] [-n RUNS] [-M none|pc] [--touch]
+      [-k ram,memfd,memfd-hugetlb] [-T madvise,never] [-n RUNS]
+      [-M none|pc] [--touch]
+
+-k memfd-hugetlb: memory-backend-memfd,hugetlb=on,hugetlbsize=2M against
+pft --backing=hugetlb --share; nr_hugepages is raised for it and put
+back at the end.
 
 -M: the machine QEMU is started with: none (the default: the backend is
 created and preallocated, and no machine runs beside it) or pc (the
@@ -45,6 +52,15 @@ import sys
 import tempfile
 
 THP = "/sys/kernel/mm/transparent_hugepage/enabled"
+NR_HUGE = "/proc/sys/vm/nr_hugepages"
+
+
+def parse_size(s):
+    m = re.fullmatch(r"(\d+)([kKmMgG]?)", s)
+    if not m:
+        sys.exit(f"qemu-prealloc: bad size '{s}' (e.g. 256M, 1G)")
+    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[
+        m.group(2).lower()]
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -95,8 +111,12 @@ def pgfault(cg):
 
 
 def qemu_args(kind, size, threads, prealloc, machine):
-    obj = (f"memory-backend-{kind},id=m0,size={size},prealloc={prealloc},"
+    backend = "memfd" if kind == "memfd-hugetlb" else kind
+    obj = (f"memory-backend-{backend},id=m0,size={size},prealloc={prealloc},"
            f"prealloc-threads={threads}")
+    if kind == "memfd-hugetlb":
+        obj += ",hugetlb=on,hugetlbsize=2M"
+
     if machine == "pc":
         mach = ["-machine", "pc,accel=tcg,memory-backend=m0", "-m", size]
     else:
@@ -160,6 +180,8 @@ def run_emulation(pft, kind, size, threads, touch):
             "--json"]
     if kind == "memfd":
         args += ["--backing=memfd", "--share"]
+    elif kind == "memfd-hugetlb":
+        args += ["--backing=hugetlb", "--share"]
     if touch:
         args.append("--qemu=touch")
     out = subprocess.run(args, capture_output=True, check=True, text=True)
@@ -202,6 +224,14 @@ def main():
         env["LD_PRELOAD"] = so
     with open(THP) as f:
         thp_was = re.search(r"\[(\w+)\]", f.read()).group(1)
+    with open(NR_HUGE) as f:
+        huge_was = int(f.read())
+    if "memfd-hugetlb" in o.k:
+        # Two of the largest size: QEMU's and the emulation's, one after
+        # the other, and as many again for the pages others hold.
+        most = max(parse_size(x) for x in o.s.split(",")) >> 21
+        with open(NR_HUGE, "w") as f:
+            f.write(str(huge_was + 2 * most))
     version = subprocess.run(["qemu-system-x86_64", "--version"],
                              capture_output=True, text=True).stdout
     print(f"# {version.splitlines()[0]}; machine {o.M}; {o.n} runs; "
@@ -247,6 +277,8 @@ def main():
     finally:
         with open(THP, "w") as f:
             f.write(thp_was)
+        with open(NR_HUGE, "w") as f:
+            f.write(str(huge_was))
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"# {bad} cells out of bounds")
     return 1 if bad else 0
