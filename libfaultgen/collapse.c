@@ -818,11 +818,7 @@ static const struct fg_collapse_state *done_state(const struct faultgen_run *run
 static int result_figure(const struct faultgen_collapse_result *r,
 			 unsigned int index, struct faultgen_figure *f)
 {
-	const struct {
-		const char *name;
-		double value;
-		const char *unit;
-	} figs[] = {
+	const struct fg_figure_row figs[] = {
 		{ "ranges", r->ranges, "ranges" },
 		{ "collapsed", r->collapsed, "ranges" },
 		{ "failed", r->failed, "ranges" },
@@ -834,12 +830,7 @@ static int result_figure(const struct faultgen_collapse_result *r,
 	};
 	unsigned int n = sizeof(figs) / sizeof(figs[0]);
 
-	if (index >= n)
-		return -ERANGE;
-	f->name = figs[index].name;
-	f->value = figs[index].value;
-	f->unit = figs[index].unit;
-	return (int)n;
+	return fg_figure_pick(figs, n, index, f);
 }
 
 static int collapse_figure(const struct faultgen_run *run, unsigned int index,

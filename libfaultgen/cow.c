@@ -536,11 +536,7 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 {
 	const struct cow_state *st = fg_pattern_state(run);
 	const struct faultgen_result *r = &run->result;
-	const struct {
-		const char *name;
-		double value;
-		const char *unit;
-	} figs[] = {
+	const struct fg_figure_row figs[] = {
 		{ "cow_faults_per_wall_s", r->faults_per_wall_s, "faults/s" },
 		{ "cow_faults_per_cpu_s", r->faults_per_cpu_s, "faults/s" },
 		{ "fork_s", st ? (double)st->fork_ns / 1e9 : 0, "s" },
@@ -551,12 +547,9 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 	unsigned int n = sizeof(figs) / sizeof(figs[0]) -
 			 (st && !st->copied_unknown ? 0 : 1);
 
-	if (!st || index >= n)
+	if (!st)
 		return -ERANGE;
-	f->name = figs[index].name;
-	f->value = figs[index].value;
-	f->unit = figs[index].unit;
-	return (int)n;
+	return fg_figure_pick(figs, n, index, f);
 }
 
 const struct fg_pattern fg_cow_fork_pattern = {

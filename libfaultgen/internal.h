@@ -604,6 +604,15 @@ FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 /* run.c */
 const struct fg_pattern *fg_pattern(enum faultgen_pattern p);
 const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a);
+/* A pattern's figures as a table: figure `index` of the first n rows
+ * into *f, and n; -ERANGE past the last (a pattern's figure callback). */
+struct fg_figure_row {
+	const char *name;
+	double value;
+	const char *unit;
+};
+int fg_figure_pick(const struct fg_figure_row *rows, unsigned int n,
+		   unsigned int index, struct faultgen_figure *f);
 int fg_attr_check(const struct faultgen_attr *a, struct faultgen_conflict *c);
 int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out);
 FG_TESTABLE int fg_run_prepare(struct faultgen_run *run);

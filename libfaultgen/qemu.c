@@ -601,11 +601,7 @@ static int qemu_figure(const struct faultgen_run *run, unsigned int index,
 		       struct faultgen_figure *f)
 {
 	const struct qp_state *st = fg_pattern_state(run);
-	const struct {
-		const char *name;
-		double value;
-		const char *unit;
-	} figs[] = {
+	const struct fg_figure_row figs[] = {
 		{ "threads", st ? st->threads : 0, "threads" },
 		{ "threads_started", st ? st->started : 0, "threads" },
 		{ "populate", st && st->populate ? 1 : 0, "bool" },
@@ -624,12 +620,9 @@ static int qemu_figure(const struct faultgen_run *run, unsigned int index,
 	unsigned int n = sizeof(figs) / sizeof(figs[0]) -
 			 (st && st->huge_known ? 0 : 1);
 
-	if (!st || index >= n)
+	if (!st)
 		return -ERANGE;
-	f->name = figs[index].name;
-	f->value = figs[index].value;
-	f->unit = figs[index].unit;
-	return (int)n;
+	return fg_figure_pick(figs, n, index, f);
 }
 
 const struct fg_pattern fg_qemu_prealloc_pattern = {

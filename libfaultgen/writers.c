@@ -199,11 +199,7 @@ int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
 	bool ran = st && st->ran;
 	double wall = ran ? writers_wall(run, st) : 0;
 	double calls = ran ? (double)atomic_load(&st->calls) : 0;
-	const struct {
-		const char *name;
-		double value;
-		const char *unit;
-	} figs[] = {
+	const struct fg_figure_row figs[] = {
 		{ "writers", run->attr.writers, "threads" },
 		{ "writer_calls", calls, "calls" },
 		{ "writer_s", wall, "s" },
@@ -212,10 +208,7 @@ int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
 	};
 	unsigned int n = sizeof(figs) / sizeof(figs[0]);
 
-	if (!ran || index >= n)
+	if (!ran)
 		return -ERANGE;
-	f->name = figs[index].name;
-	f->value = figs[index].value;
-	f->unit = figs[index].unit;
-	return (int)n;
+	return fg_figure_pick(figs, n, index, f);
 }

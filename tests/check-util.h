@@ -462,4 +462,21 @@ static inline void fgc_allow_workers(struct faultgen_attr *a, unsigned int n)
 		ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
 }
 
+/* Figure `name` of a run (faultgen_run_figure), or `missing` when the
+ * run has none such. */
+static inline double fgc_figure_or(const struct faultgen_run *run,
+				   const char *name, double missing)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	int n = faultgen_run_figure(run, 0, &f);
+
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)i, &f),
+				 n);
+		if (!strcmp(f.name, name))
+			return f.value;
+	}
+	return missing;
+}
+
 #endif /* FGC_CHECK_UTIL_H */

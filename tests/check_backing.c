@@ -647,6 +647,54 @@ START_TEST(refuses_bad_paths)
 }
 END_TEST
 
+/*
+ * QEMU's preallocation (FAULTGEN_QEMU_PREALLOC) on a backing: one thread
+ * (16 MiB is below QEMU's 64 MiB per thread), every page faulted once,
+ * a huge page once, the pages counted in the page size stepped by.
+ */
+static void qemu_prealloc_on(enum faultgen_backing b, const char *path,
+			     int share, uint64_t step)
+{
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run = NULL;
+	uint64_t size = 16 << 20, pages = size / step;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_QEMU_PREALLOC),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, size), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, b), 0);
+	if (path)
+		ck_assert_int_eq(faultgen_attr_set_backing_path(a, path), 0);
+	ck_assert_int_eq(faultgen_attr_set_share(a, share), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 1);
+	ck_assert_uint_eq(r.pagesize, step);
+	ck_assert_uint_eq(r.pages, pages);
+	ck_assert_int_eq((int)fgc_figure_or(run, "step_bytes", -1), (int)step);
+	ck_assert_msg(r.minflt + r.majflt >= pages &&
+			      r.minflt + r.majflt <= pages + 2,
+		      "%llu + %llu faults for %llu pages",
+		      (unsigned long long)r.minflt,
+		      (unsigned long long)r.majflt, (unsigned long long)pages);
+	faultgen_run_free(run);
+}
+
+/* i: shared, private. */
+START_TEST(qemu_prealloc_of_a_file_faults_every_page)
+{
+	if (!tmpfs_dir[0])
+		FGC_SKIP("no tmpfs directory");
+	qemu_prealloc_on(FAULTGEN_BACKING_FILE, tmpfs_dir, _i == 0,
+			 (uint64_t)fgc_pagesize());
+	ck_assert_int_eq(dir_entries(tmpfs_dir), 0);
+}
+END_TEST
+
 /* ---- hugetlb: anonymous, and a file on hugetlbfs -------------------------- */
 
 #define HUGE (2UL << 20)
@@ -732,6 +780,21 @@ static long long huge_avail(void)
 			return;                                             \
 		}                                                           \
 	} while (0)
+
+/* i: anonymous (memfd hugetlb=on) shared and private, a file on
+ * hugetlbfs: QEMU steps by 2 MiB, one fault per huge page. */
+START_TEST(qemu_prealloc_of_huge_pages)
+{
+	bool file = _i == 2;
+
+	NEED_HUGE(8);
+	if (file && !hugetlbfs_dir[0])
+		FGC_SKIP("hugetlbfs could not be mounted");
+	qemu_prealloc_on(file ? FAULTGEN_BACKING_FILE :
+				FAULTGEN_BACKING_HUGETLB,
+			 file ? hugetlbfs_dir : NULL, _i != 1, HUGE);
+}
+END_TEST
 
 /* i: share, then the pattern, then the kind, then anonymous or a file on
  * hugetlbfs: one fault per 2 MiB page, and the pages counted in 2 MiB
@@ -858,6 +921,8 @@ static Suite *backing_suite(void)
 	tcase_add_loop_test(tc, file_rounds_fault_every_page, 0, 8);
 	tcase_add_test(tc, given_file_is_used_as_it_is);
 	tcase_add_test(tc, file_gone_after_a_failed_run);
+	tcase_add_loop_test(tc, qemu_prealloc_of_a_file_faults_every_page, 0,
+			    2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hugetlb");
@@ -865,6 +930,7 @@ static Suite *backing_suite(void)
 	tcase_add_unchecked_fixture(tc, huge_setup, huge_teardown);
 	tcase_add_loop_test(tc, hugetlb_rounds_fault_every_huge_page, 0, 16);
 	tcase_add_test(tc, hugetlb_refuses_more_pages_than_free);
+	tcase_add_loop_test(tc, qemu_prealloc_of_huge_pages, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

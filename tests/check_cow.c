@@ -35,21 +35,6 @@ static struct faultgen_attr *cow_attr(uint64_t size, unsigned int n,
 	return a;
 }
 
-/* Figure `name`, or -1 when the run has none such. */
-static double figure_of(const struct faultgen_run *run, const char *name)
-{
-	struct faultgen_figure f = { .size = sizeof(f) };
-	int n = faultgen_run_figure(run, 0, &f);
-
-	for (int i = 0; i < n; i++) {
-		ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)i, &f),
-				 n);
-		if (!strcmp(f.name, name))
-			return f.value;
-	}
-	return -1;
-}
-
 /* A process is gone: no /proc entry, or a zombie its new parent reaps. */
 static bool gone(pid_t pid)
 {
@@ -89,12 +74,12 @@ START_TEST(every_write_is_a_fault_and_a_copy)
 	ck_assert_msg(fgc_close(pages, r.minflt, 2) && r.faults_agree,
 		      "%llu faults for %llu pages",
 		      (unsigned long long)r.minflt, (unsigned long long)pages);
-	ck_assert(figure_of(run, "fork_s") > 0);
+	ck_assert(fgc_figure_or(run, "fork_s", -1) > 0);
 	/* Threads: one child holds the run's memory; a forked worker forks
 	 * its own. */
-	ck_assert(figure_of(run, "forks") ==
+	ck_assert(fgc_figure_or(run, "forks", -1) ==
 		  (kind == FAULTGEN_THREADS ? 1 : 2));
-	copied = figure_of(run, "pages_copied");
+	copied = fgc_figure_or(run, "pages_copied", -1);
 	if (copied >= 0)
 		ck_assert_msg((uint64_t)copied == pages,
 			      "%g pages copied of %llu", copied,
@@ -234,10 +219,10 @@ START_TEST(every_round_is_a_fresh_fork)
 			      r.faults_agree,
 		      "%llu faults for %llu pages",
 		      (unsigned long long)r.minflt, (unsigned long long)all);
-	ck_assert(figure_of(run, "fork_s") > 0);
-	ck_assert(figure_of(run, "forks") ==
+	ck_assert(fgc_figure_or(run, "fork_s", -1) > 0);
+	ck_assert(fgc_figure_or(run, "forks", -1) ==
 		  (kind == FAULTGEN_THREADS ? 3 : 3 * 2));
-	copied = figure_of(run, "pages_copied");
+	copied = fgc_figure_or(run, "pages_copied", -1);
 	if (copied >= 0)
 		ck_assert_msg((uint64_t)copied == all,
 			      "%g pages copied of %llu", copied,
@@ -269,7 +254,7 @@ START_TEST(duration_run_ends_without_a_child)
 	ck_assert_uint_eq(r.worker_rounds_min, r.worker_rounds_max);
 	ck_assert_uint_eq(r.pages, pages * r.worker_rounds_min);
 	ck_assert(r.minflt >= r.pages && r.faults_agree);
-	ck_assert(figure_of(run, "forks") ==
+	ck_assert(fgc_figure_or(run, "forks", -1) ==
 		  (double)r.worker_rounds_min *
 			  (kind == FAULTGEN_THREADS ? 1 : 2));
 	faultgen_run_free(run);
@@ -379,7 +364,7 @@ START_TEST(latency_times_every_write)
 		ck_assert_int_eq(faultgen_run_latency(run, w, &l), 0);
 		ck_assert_uint_eq(l.count, all / 2);
 	}
-	copied = figure_of(run, "pages_copied");
+	copied = fgc_figure_or(run, "pages_copied", -1);
 	if (copied >= 0)
 		ck_assert_msg((uint64_t)copied == all,
 			      "%g pages copied of %llu", copied,

@@ -19,21 +19,6 @@
 
 #define MIB (1ULL << 20)
 
-/* Figure `name`, or -1 when the run has none such. */
-static double figure_of(const struct faultgen_run *run, const char *name)
-{
-	struct faultgen_figure f = { .size = sizeof(f) };
-	int n = faultgen_run_figure(run, 0, &f);
-
-	for (int i = 0; i < n; i++) {
-		ck_assert_int_eq(faultgen_run_figure(run, (unsigned int)i, &f),
-				 n);
-		if (!strcmp(f.name, name))
-			return f.value;
-	}
-	return -1;
-}
-
 static int tasks_now(void)
 {
 	DIR *d = opendir("/proc/self/task");
@@ -140,7 +125,7 @@ static void assert_counts(struct faultgen_run *run, uint64_t size,
 	double process;
 
 	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
-	huge = (uint64_t)figure_of(run, "huge_page_bytes");
+	huge = (uint64_t)fgc_figure_or(run, "huge_page_bytes", -1);
 	ck_assert_uint_le(huge, size);
 	want = (size - huge) / ps * per_small + huge / (2 * MIB);
 	ck_assert_uint_eq(r.pages, size / ps);
@@ -148,9 +133,9 @@ static void assert_counts(struct faultgen_run *run, uint64_t size,
 		      "%llu faults where the mapping gives %llu",
 		      (unsigned long long)r.minflt, (unsigned long long)want);
 	ck_assert_uint_eq(r.majflt, 0);
-	process = figure_of(run, "process_faults");
+	process = fgc_figure_or(run, "process_faults", -1);
 	ck_assert(process >= (double)r.minflt);
-	ck_assert_int_eq((int)figure_of(run, "step_bytes"), (int)ps);
+	ck_assert_int_eq((int)fgc_figure_or(run, "step_bytes", -1), (int)ps);
 }
 
 START_TEST(populate_faults_each_page_once)
@@ -167,17 +152,17 @@ START_TEST(populate_faults_each_page_once)
 
 	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
 	faultgen_attr_free(a);
-	if (figure_of(run, "populate") == 0) {
+	if (fgc_figure_or(run, "populate", -1) == 0) {
 		faultgen_run_free(run);
 		FGC_SKIP("the kernel refuses MADV_POPULATE_WRITE (before 5.14)");
 	}
 	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
 	ck_assert_uint_eq(r.workers, want);
-	ck_assert_int_eq((int)figure_of(run, "threads"), (int)want);
-	ck_assert_int_eq((int)figure_of(run, "threads_started"),
+	ck_assert_int_eq((int)fgc_figure_or(run, "threads", -1), (int)want);
+	ck_assert_int_eq((int)fgc_figure_or(run, "threads_started", -1),
 			 want == 1 ? 0 : (int)want);
-	ck_assert_int_eq((int)figure_of(run, "populate"), 1);
-	ck_assert_int_eq((int)figure_of(run, "probe_faults"), 1);
+	ck_assert_int_eq((int)fgc_figure_or(run, "populate", -1), 1);
+	ck_assert_int_eq((int)fgc_figure_or(run, "probe_faults", -1), 1);
 	assert_counts(run, size, 1);
 	ck_assert_int_eq(tasks_now(), before);
 	faultgen_run_free(run);
@@ -194,8 +179,8 @@ START_TEST(touch_of_a_shared_memfd_faults_each_page_once)
 
 	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
 	faultgen_attr_free(a);
-	ck_assert_int_eq((int)figure_of(run, "populate"), 0);
-	ck_assert_int_eq((int)figure_of(run, "probe_faults"), 0);
+	ck_assert_int_eq((int)fgc_figure_or(run, "populate", -1), 0);
+	ck_assert_int_eq((int)fgc_figure_or(run, "probe_faults", -1), 0);
 	/* A read allocates the shared page, writable: the write-back takes
 	 * no second fault. */
 	assert_counts(run, size, 1);
@@ -215,13 +200,13 @@ START_TEST(populate_of_a_private_memfd_by_the_caller_alone)
 
 	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
 	faultgen_attr_free(a);
-	if (figure_of(run, "populate") == 0) {
+	if (fgc_figure_or(run, "populate", -1) == 0) {
 		faultgen_run_free(run);
 		FGC_SKIP("the kernel refuses MADV_POPULATE_WRITE (before 5.14)");
 	}
 	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
 	ck_assert_uint_eq(r.workers, 1);
-	ck_assert_int_eq((int)figure_of(run, "threads_started"), 0);
+	ck_assert_int_eq((int)fgc_figure_or(run, "threads_started", -1), 0);
 	assert_counts(run, size, 1);
 	faultgen_run_free(run);
 }
