@@ -95,6 +95,16 @@ c_all() {
 		--size $((n * M)) $(check_flags "$@")
 }
 
+# c_qemu THREADS SIZE PFT-ARGS...: pft --pattern=qemu-prealloc of SIZE
+# bytes starts THREADS threads (QEMU's count, worked out for the case)
+# and counts one fault for each page the RAM is mapped by.
+c_qemu() {
+	want=$1 size=$2
+	shift 2
+	run pft --json --pattern=qemu-prealloc -m "$size" "$@" || return 1
+	check.py qemu out --threads "$want" --size "$size"
+}
+
 # c_refused STATUS TEXT COMMAND...: COMMAND exits STATUS and its first
 # line on stderr contains TEXT.
 c_refused() {
@@ -361,6 +371,8 @@ shape_epyc_9634() {
 	case_full writers-84-pin c_all 84 -t 84 -a --writers=4
 	case_full interleave-8-84-pin c_all 84 -t 84 -a --interleave-pages=8
 	case_full cow-fork-84-pin c_all 84 -t 84 -a --pattern=cow-fork
+	# QEMU starts a thread per 64 MiB: 8 for 512 MiB, prealloc-threads=84.
+	case_full qemu-prealloc-512m-84 c_qemu 8 $((512 * M)) -t 84
 	case_ci per-thread-vma-84 c_vmas 84
 	case_ci sweep-l3 c_sweep l3 1,6,12
 	case_full sweep-core c_sweep core 1,84
@@ -381,6 +393,8 @@ shape_two_sockets() {
 	case_ci thread0-socket1 c_taskset 48-95:2 24 -t 24 -a
 	case_full taskset-60-70-pin c_taskset 60-70 11 -t 11 -a
 	case_full all-96-threads c_all 96 -t 96
+	# QEMU starts 16 threads at most: 1 GiB, prealloc-threads=96.
+	case_full qemu-prealloc-1g-96 c_qemu 16 $((1024 * M)) -t 96
 	case_ci sweep-core c_sweep core 1,24,48
 	case_ci sweep-node c_sweep node 1,2,4
 	case_full sweep-l3 c_sweep l3 1,2

@@ -571,9 +571,33 @@ def cmd_nodepages(args):
                   % (arg, total[n], n, want, total))
 
 
+# ---- QEMU's preallocation -------------------------------------------------
+
+def cmd_qemu(args):
+    """qemu-prealloc: the threads QEMU would start (--threads, worked out
+    by the case from QEMU's rule), the pages of the RAM, and the faults
+    the threads counted against what the RAM is mapped by afterwards."""
+    o, pos = opts(args, [], ["threads", "size"])
+    rec = run_record(pos[0])
+    want = int(o["threads"])
+    fig = {k: v["value"] for k, v in rec.get("figures", {}).items()}
+    res = rec["result"]
+    check(fig.get("threads") == want and res["workers"] == want,
+          "threads %s, workers %s, want %d" %
+          (fig.get("threads"), res["workers"], want))
+    check(fig.get("populate") is True, "populate %s" % fig.get("populate"))
+    pages = int(o["size"]) // int(fig.get("step_bytes", 4096))
+    check(res["pages"] == pages, "pages %d, want %d" % (res["pages"], pages))
+    faults = res["minflt"] + res["majflt"]
+    check(res["expected_faults"] <= faults <= res["expected_faults"] + 2,
+          "%d faults, the mapping gives %d" %
+          (faults, res["expected_faults"]))
+
+
 COMMANDS = {"nodepages": cmd_nodepages, "topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
             "vmas": cmd_vmas, "numa": cmd_numa, "sweep": cmd_sweep,
-            "usage": cmd_usage, "policies": cmd_policies}
+            "usage": cmd_usage, "policies": cmd_policies,
+            "qemu": cmd_qemu}
 
 
 def main():
