@@ -82,13 +82,13 @@ int main(int argc, char **argv)
 	if (argc > 5 || faultgen_parse_size(size_s, &size) < 0 ||
 	    threads < 1 || threads > 4096 ||
 	    parse_backend(backend, &backing, &share) < 0 ||
-	    (strcmp(how_s, "auto") && strcmp(how_s, "touch"))) {
+	    (strcmp(how_s, "auto") != 0 && strcmp(how_s, "touch") != 0)) {
 		fprintf(stderr, "usage: %s [SIZE [THREADS [ram|ram-shared|"
 				"memfd|memfd-private [auto|touch]]]]\n",
 			argv[0]);
 		return 2;
 	}
-	how = strcmp(how_s, "touch") ? FAULTGEN_QEMU_AUTO : FAULTGEN_QEMU_TOUCH;
+	how = strcmp(how_s, "touch") == 0 ? FAULTGEN_QEMU_TOUCH : FAULTGEN_QEMU_AUTO;
 	err = faultgen_attr_new(&attr);
 	if (!err)
 		err = faultgen_attr_set_pattern(attr, FAULTGEN_QEMU_PREALLOC);
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	       "huge_page_bytes=%.0f prealloc_s=%.6f\n",
 	       size_s, backend, threads, res.workers,
 	       figure(run, "populate") > 0 ? "yes" : "no",
-	       (unsigned long long)(res.minflt + res.majflt),
+	       (unsigned long long)res.minflt + res.majflt,
 	       figure(run, "process_faults"), figure(run, "huge_page_bytes"),
 	       figure(run, "prealloc_s"));
 	faultgen_run_free(run);

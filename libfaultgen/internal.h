@@ -493,6 +493,8 @@ int fg_thp_pmd_on(size_t hpage);
 int fg_khugepaged_full_scans(uint64_t *scans);
 int fg_madv_collapse(void *addr, size_t len);
 FG_TESTABLE int fg_collapse_probe(void);
+int fg_smaps_sum(const void *addr, size_t len, const char *const *keys,
+		 uint64_t *kb);
 FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
 				   uint64_t *kb);
 int fg_pagemap_open(void);

@@ -46,7 +46,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -130,8 +129,9 @@ FG_NO_ASAN static void touch_pages(char *addr, uint64_t pages, uint64_t step)
 {
 	for (uint64_t p = 0; p < pages; p++) {
 		volatile char *c = addr + p * step;
+		char v = *c;
 
-		*c = *c;
+		*c = v;
 	}
 }
 
@@ -228,33 +228,18 @@ static int map_ram(struct faultgen_run *run, size_t align)
 	return 0;
 }
 
-/* Bytes of the mapping at addr mapped by huge pages, transparent or
- * hugetlb (/proc/self/smaps). */
-static int huge_bytes_of(const char *addr, uint64_t *bytes)
+/* Bytes of the RAM mapped by huge pages, transparent or hugetlb. */
+static int huge_bytes_of(const struct faultgen_run *run, uint64_t *bytes)
 {
-	char line[256];
-	unsigned long lo, hi, kb;
-	bool in = false;
-	FILE *f = fopen("/proc/self/smaps", "re");
+	static const char *const keys[] = {
+		"AnonHugePages:", "ShmemPmdMapped:", "FilePmdMapped:",
+		"Private_Hugetlb:", "Shared_Hugetlb:", NULL,
+	};
+	uint64_t kb;
+	int ret = fg_smaps_sum(run->base, run->base_len, keys, &kb);
 
-	if (!f)
-		return -errno;
-	*bytes = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
-		    strchr(line, '-') < strchr(line, ' ')) {
-			in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
-			continue;
-		}
-		if (in && (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1 ||
-			   sscanf(line, "ShmemPmdMapped: %lu kB", &kb) == 1 ||
-			   sscanf(line, "FilePmdMapped: %lu kB", &kb) == 1 ||
-			   sscanf(line, "Private_Hugetlb: %lu kB", &kb) == 1 ||
-			   sscanf(line, "Shared_Hugetlb: %lu kB", &kb) == 1))
-			*bytes += (uint64_t)kb * 1024;
-	}
-	fclose(f);
-	return 0;
+	*bytes = kb * 1024;
+	return ret;
 }
 
 static void usage_self(uint64_t *minflt, uint64_t *majflt)
@@ -359,11 +344,15 @@ static int start_thread(pthread_t *tid, const pthread_attr_t *pa,
 static int run_threads(struct faultgen_run *run, struct qp_state *st,
 		       uint64_t pages)
 {
-	struct qp_thread *t = calloc(st->threads, sizeof(*t));
-	pthread_t *tids = calloc(st->threads, sizeof(*tids));
+	struct qp_thread *t = NULL;
+	pthread_t *tids = NULL;
 	pthread_attr_t pa, *pap = NULL;
 	int ret = 0;
 
+	if (st->threads == 0) /* fg_qemu_threads gives one at least */
+		return -EINVAL;
+	t = calloc(st->threads, sizeof(*t));
+	tids = calloc(st->threads, sizeof(*tids));
 	if (!t || !tids) {
 		free(t);
 		free(tids);
@@ -537,7 +526,7 @@ static int qemu_exec(struct faultgen_run *run)
 	warm_down(st);
 	if (ret)
 		return ret;
-	st->huge_known = huge_bytes_of(run->base, &st->huge_bytes) == 0;
+	st->huge_known = huge_bytes_of(run, &st->huge_bytes) == 0;
 	fold(run, st);
 	return 0;
 }

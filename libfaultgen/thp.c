@@ -140,11 +140,11 @@ FG_TESTABLE int fg_collapse_probe(void)
 	return ret;
 }
 
-/* Sums AnonHugePages of the VMAs overlapping [addr, addr+len), in kB. */
-FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
-				   uint64_t *kb)
+/* Sums the smaps fields named in keys (NULL-terminated, e.g.
+ * "AnonHugePages:") of the VMAs overlapping [addr, addr+len), in kB. */
+int fg_smaps_sum(const void *addr, size_t len, const char *const *keys,
+		 uint64_t *kb)
 {
-	static const char key[] = "AnonHugePages:";
 	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
 	bool inside = false;
 	char line[512];
@@ -166,11 +166,26 @@ FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
 				continue;
 			}
 		}
-		if (inside && !strncmp(line, key, sizeof(key) - 1))
-			*kb += strtoull(line + sizeof(key) - 1, NULL, 10);
+		for (const char *const *k = keys; inside && *k; k++) {
+			size_t n = strlen(*k);
+
+			if (!strncmp(line, *k, n)) {
+				*kb += strtoull(line + n, NULL, 10);
+				break;
+			}
+		}
 	}
 	fclose(f);
 	return 0;
+}
+
+/* Sums AnonHugePages of the VMAs overlapping [addr, addr+len), in kB. */
+FG_TESTABLE int fg_smaps_anon_huge(const void *addr, size_t len,
+				   uint64_t *kb)
+{
+	static const char *const keys[] = { "AnonHugePages:", NULL };
+
+	return fg_smaps_sum(addr, len, keys, kb);
 }
 
 /*
