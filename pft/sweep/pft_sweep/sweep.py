@@ -107,9 +107,18 @@ def point_size(c, pattern, n):
     return c.size
 
 
+# The patterns pft runs once (no rounds, no --duration, no --warmup):
+# their points are one-shot whatever the sweep's mode.
+ONE_SHOT_PATTERNS = ("pretouch", "qemu-prealloc")
+# ... and those pft refuses --rounds, --duration and --warmup for, even
+# without warm-up runs.
+NO_ROUNDS_PATTERNS = ("qemu-prealloc",)
+
+
 def warmup_runs(c, pattern):
     """Unmeasured runs at the start of a point's pft."""
-    return c.warmup if pattern == "pretouch" or c.mode == "one-shot" else 0
+    return c.warmup if pattern in ONE_SHOT_PATTERNS or \
+        c.mode == "one-shot" else 0
 
 
 def pft_command(c, pattern, n, size, cpus, check=False, options=()):
@@ -123,7 +132,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     else:
         cmd += ["--pattern=" + pattern, "-t", str(n)]
     runs = (1 if c.interleave else c.repeat) + warmup_runs(c, pattern)
-    if not warmup_runs(c, pattern) and c.mode != "one-shot":
+    if not warmup_runs(c, pattern) and c.mode != "one-shot" and \
+            pattern not in NO_ROUNDS_PATTERNS:
         if check:
             cmd += ["--rounds=1", "--warmup=0"]
         elif c.mode == "duration":

@@ -210,3 +210,34 @@ class AxesSweep(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OneShotPatterns(unittest.TestCase):
+    """pretouch and qemu-prealloc run once: their points pass pft no
+    --rounds, --duration or --warmup, their warm-up runs are runs of
+    the same pft."""
+
+    def conf(self, **kw):
+        c = config(pft_path="pft", interleave=False, repeat=3, warmup=1,
+                   mode="duration", duration=1.0, rounds=None, latency=None,
+                   extra=[], pretouch_options=[])
+        c.__dict__.update(kw)
+        return c
+
+    def test_qemu_prealloc_runs_once(self):
+        for warmup in (0, 2):
+            c = self.conf(warmup=warmup)
+            cmd = sweep.pft_command(c, "qemu-prealloc", 4, "256M", None)
+            self.assertEqual(cmd, ["pft", "--json", "-m", "256M",
+                                   "--pattern=qemu-prealloc", "-t", "4",
+                                   "--repeat=%d" % (3 + warmup)])
+            self.assertEqual(sweep.warmup_runs(c, "qemu-prealloc"), warmup)
+        check = sweep.pft_command(self.conf(), "qemu-prealloc", 1, "256M",
+                                  None, check=True)
+        self.assertFalse([a for a in check if a.startswith(
+            ("--rounds", "--duration", "--warmup", "--repeat"))])
+
+    def test_other_patterns_keep_their_rounds(self):
+        cmd = sweep.pft_command(self.conf(), "shared-vma", 2, "4M", None)
+        self.assertIn("--duration=1", cmd)
+        self.assertIn("--warmup=1", cmd)
