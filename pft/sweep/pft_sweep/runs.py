@@ -36,8 +36,8 @@ POINT_COLUMNS = [
     "round_rate_median", "faults_per_wall_s_median",
     "flt_per_cpu_s_median", "start_skew_s_median", "layout", "label",
     "lat_p50_ns_median", "lat_p99_ns_median", "interleave_pages",
-    "writers", "threads_median", "threads_started_median", "process_faults_median",
-    "prealloc_s_median",
+    "writers", "threads_median", "threads_started_median",
+    "process_faults_median", "prealloc_s_median", "backing",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
@@ -46,7 +46,7 @@ RUN_COLUMNS = [
     "round_rate_median", "round_rate_min", "round_rate_max", "layout",
     "lat_count", "lat_p50_ns", "lat_p99_ns", "interleave_pages", "writers",
     "threads", "threads_started", "populate", "step_bytes", "probe_faults",
-    "process_faults", "prealloc_s", "huge_page_bytes",
+    "process_faults", "prealloc_s", "huge_page_bytes", "backing",
 ]
 SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s",
            "prealloc_s")
@@ -69,7 +69,7 @@ def run_record(point, obj, discard):
     rec = {k: point[k] for k in ("pattern", "workers", "cpus", "size",
                                  "layout")}
     # The shared VMA's axes (None: not swept).
-    for k in ("interleave_pages", "writers"):
+    for k in ("interleave_pages", "writers", "backing"):
         rec[k] = point.get(k)
     rec["run"] = obj.get("run", 0) - discard
     for k in ("pages", "rounds", "minflt", "elapsed_s",
@@ -173,7 +173,8 @@ def point_rows(c):
                num(s.get("threads_median"), "%g"),
                num(s.get("threads_started_median"), "%g"),
                num(s.get("process_faults_median"), "%g"),
-               num(s.get("prealloc_s_median"), "%.6f")]
+               num(s.get("prealloc_s_median"), "%.6f"),
+               p.get("backing") or ""]
 
 
 def run_row(r):
@@ -214,6 +215,8 @@ def sweep_config(c):
         "perf_options": c.perf_options, "latency": c.latency,
         "interleave_pages": getattr(c, "interleave_pages", None),
         "writers": getattr(c, "writers", None),
+        "backing": getattr(c, "backing", None),
+        "share": getattr(c, "share", False),
     }
 
 
@@ -231,7 +234,8 @@ def write_json(c, path):
             "layout": p["layout"], "label": p["label"],
             "cpus": p["cpus"], "size": p["size"],
             "interleave_pages": p.get("interleave_pages"),
-            "writers": p.get("writers"), "options": p.get("options", []),
+            "writers": p.get("writers"), "backing": p.get("backing"),
+            "options": p.get("options", []),
             "command": p["command"], "status": p.get("status"),
             "perf_file": p.get("perf_file"),
             "stderr": p.get("stderr", []),
