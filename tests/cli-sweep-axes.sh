@@ -99,4 +99,54 @@ rc=$?
 [ "$rc" -eq 2 ] && grep -q '^pft-sweep: pft refused the options: pft: --writers needs --pattern=shared-vma$' "$tmp/no.err" &&
 	ok || fail "--writers with per-thread-vma: exit $rc: $(cat "$tmp/no.err")"
 
+# --backing=LIST: the backings side by side, a point each beside each
+# worker count, with --share given to every pft run; pft echoes the
+# backing and share in its JSON config when a point's command is run
+# again.  A file:PATH is one item.
+mkdir "$tmp/files"
+"$sweep" --pft="$PFT" -w 1,2 -m 4M --one-shot --warmup=0 -r 2 \
+	--backing=anon,memfd,file:"$tmp/files" --share -o "$tmp/bk" \
+	--no-plot -q >"$tmp/bk.out" 2>"$tmp/bk.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok || fail "a --backing sweep exited $rc: $(cat "$tmp/bk.err")"
+rows=$(sed 1,2d "$tmp/bk.out" | sed 's/  .*//' | tr '\n' '|')
+[ "$rows" = "1 worker, anon|1 worker, memfd|1 worker, file:$tmp/files|2 workers, anon|2 workers, memfd|2 workers, file:$tmp/files|" ] &&
+	sed -n 2p "$tmp/bk.out" | grep -q '^layout  *shared-vma  *spread  *per-thread-vma  *spread' &&
+	ok || fail "--backing table: $(cat "$tmp/bk.out")"
+out=$(python3 - "$tmp/bk" "$PFT" <<'EOF'
+import csv, json, subprocess, sys
+prefix, pft = sys.argv[1], sys.argv[2]
+pts = list(csv.DictReader(open(prefix + ".csv")))
+runs = list(csv.DictReader(open(prefix + "-runs.csv")))
+if len(pts) != 12 or len(runs) != 24:
+    print("%d points, %d runs" % (len(pts), len(runs)))
+for p in json.load(open(prefix + ".json"))["points"]:
+    b = p["backing"]
+    if sum(1 for r in runs if r["layout"] == p["layout"] and
+           r["pattern"] == p["pattern"] and r["backing"] == b) != 2:
+        print("point %s %s: not 2 runs" % (p["pattern"], p["label"]))
+    res = subprocess.run([pft] + p["command"][1:] + ["-m", "1P"],
+                         stdout=subprocess.PIPE, universal_newlines=True)
+    got = json.loads(res.stdout.splitlines()[0])["config"]
+    want = (b.split(":")[0], True, b[5:] if b.startswith("file:") else None)
+    if res.returncode or (got["backing"], got["share"],
+                          got["backing_path"]) != want:
+        print("point %s: pft ran with %s, %s, %s" %
+              (p["label"], got["backing"], got["share"],
+               got["backing_path"]))
+EOF
+)
+[ -z "$out" ] && ok || fail "--backing sweep files: $out"
+"$sweep" --pft="$PFT" -w 1 -m 4M --backing=anon,,memfd -o "$tmp/no" \
+	>"$tmp/no.out" 2>"$tmp/no.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "^pft-sweep: argument --backing: 'anon,,memfd': an empty backing (a file:PATH holds no comma)$" "$tmp/no.err" &&
+	ok || fail "--backing=anon,,memfd: exit $rc: $(cat "$tmp/no.err")"
+"$sweep" --pft="$PFT" -w 1 -m 4M --backing=anon,bogus -o "$tmp/no" \
+	>"$tmp/no.out" 2>"$tmp/no.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "^pft-sweep: pft refused the options: pft: --backing 'bogus'" "$tmp/no.err" &&
+	[ ! -e "$tmp/no-runs.csv" ] &&
+	ok || fail "--backing=anon,bogus: exit $rc: $(cat "$tmp/no.err")"
+
 finish

@@ -29,8 +29,8 @@ counts=${counts# }
 # shellcheck disable=SC2086
 ncounts=$(printf '%s\n' $counts | wc -l)
 
-points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label,lat_p50_ns_median,lat_p99_ns_median,interleave_pages,writers
-runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout,lat_count,lat_p50_ns,lat_p99_ns,interleave_pages,writers
+points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label,lat_p50_ns_median,lat_p99_ns_median,interleave_pages,writers,threads_median,threads_started_median,process_faults_median,prealloc_s_median,backing
+runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout,lat_count,lat_p50_ns,lat_p99_ns,interleave_pages,writers,threads,threads_started,populate,step_bytes,probe_faults,process_faults,prealloc_s,huge_page_bytes,backing
 
 # run_sweep NAME ARGS...: output in $tmp/NAME.out, .err, status in $rc.
 run_sweep() {
@@ -258,6 +258,34 @@ run_sweep pt -p pretouch --heap=4M -r 2 --warmup=1 -w 1 -o "$tmp/pt" --no-plot -
 runs=$(cut -d, -f1,2,5,6 "$tmp/pt-runs.csv" 2>/dev/null | sed 1d | tr '\n' ' ')
 if [ "$rc" -ne 0 ] || [ "$runs" != "pretouch,1,1,1024 pretouch,1,2,1024 " ]; then
 	fail "pretouch sweep: exit $rc, runs '$runs', $(cat "$tmp/pt.err")"
+else
+	ok
+fi
+
+# The qemu-prealloc pattern: -t W prealloc-threads, one-shot runs with
+# their warm-up in the same pft (no --rounds, --duration or --warmup for
+# pft), the pattern's figures in the table and the files.  Without
+# warm-up, a pft per run; with it, the warm-up run first in that pft.
+run_sweep qdry --dry-run -p qemu-prealloc -m 16M -r 2 --warmup=0 -w 1,2
+if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/qdry.out")" -ne 2 ] ||
+	! sed -n 1p "$tmp/qdry.out" | grep -q -- '--json -m 16M --pattern=qemu-prealloc -t 1$' ||
+	! sed -n 2p "$tmp/qdry.out" | grep -q -- '--json -m 16M --pattern=qemu-prealloc -t 2$'; then
+	fail "qemu-prealloc commands: exit $rc, $(cat "$tmp/qdry.out" "$tmp/qdry.err")"
+else
+	ok
+fi
+run_sweep q -p qemu-prealloc -m 16M -r 2 --warmup=1 -w 1,2 -o "$tmp/q" --no-plot -q
+runs=$(cut -d, -f1,2,5,6,8 "$tmp/q-runs.csv" 2>/dev/null | sed 1d | tr '\n' ' ')
+figs=$(python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r["workers"], r["runs"], r["process_faults_median"] != "",
+          r["prealloc_s_median"] != "", r["threads_median"] != "")' \
+	"$tmp/q.csv" 2>&1 | tr '\n' ' ')
+if [ "$rc" -ne 0 ] ||
+	[ "$runs" != "qemu-prealloc,1,1,4096,8 qemu-prealloc,1,2,4096,8 qemu-prealloc,2,1,4096,8 qemu-prealloc,2,2,4096,8 " ] ||
+	[ "$figs" != "1 2 True True True 2 2 True True True " ] ||
+	! grep -q '^workers  *qemu-prealloc  *spread  *threads  *started  *process faults  *prealloc s$' "$tmp/q.out"; then
+	fail "qemu-prealloc sweep: exit $rc, runs '$runs', figures '$figs', $(cat "$tmp/q.out" "$tmp/q.err")"
 else
 	ok
 fi

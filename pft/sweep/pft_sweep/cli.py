@@ -29,7 +29,9 @@ RESERVED_PERF = re.compile(r"^--perf-ctl(=|$)")
 # The options of the shared VMA's axes (sweep.AXES), the sweep's own
 # when it sweeps them.
 RESERVED_AXES = {"interleave_pages": re.compile(r"^--interleave-pages(=|$)"),
-                 "writers": re.compile(r"^--writers(=|$)")}
+                 "writers": re.compile(r"^--writers(=|$)"),
+                 "backing": re.compile(r"^--backing(=|$)"),
+                 "share": re.compile(r"^--share$")}
 
 USAGE = """\
 Usage: pft-sweep [OPTION]... [-- PFT-OPTION...]
@@ -95,6 +97,13 @@ Sweep:
                          --writers=M for each M of LIST, e.g. 0,1,2
                          (threads); with --interleave-pages, every pair.
                          Either makes shared-vma the default pattern
+      --backing=LIST     backings side by side, a point each: pft
+                         --backing=B for each B of LIST, e.g.
+                         anon,memfd,file:/mnt/pmem (a PATH holds no
+                         comma); with another axis, every combination.
+                         Makes shared-vma and per-thread-vma the
+                         default patterns
+      --share            pft --share for every point (MAP_SHARED)
       --perf=stat|record perf stat or perf record around the measured runs
                          of each point (pft --perf-ctl): a file per point
                          in PREFIX-perf/; a point's runs in one pft
@@ -222,6 +231,23 @@ def type_axis(text):
     return values
 
 
+def type_backings(text):
+    """The backings to sweep: pft's words, comma separated, each once;
+    pft judges each (its check run).  A file:PATH's PATH cannot hold a
+    comma."""
+    values = []
+    for item in text.split(","):
+        if not item or item == "file:":
+            raise argparse.ArgumentTypeError(
+                "'%s': an empty backing (a file:PATH holds no comma)" % text)
+        if item not in values:
+            values.append(item)
+    if len(values) > MAX_POINTS:
+        raise argparse.ArgumentTypeError("'%s': more than %d values" %
+                                         (text, MAX_POINTS))
+    return values
+
+
 def type_patterns(text):
     """Checked against pft's list once the pft to run is known."""
     names = []
@@ -303,6 +329,8 @@ def build_parser():
     a("--cpu-list")
     a("--interleave-pages", type=type_axis)
     a("--writers", type=type_axis)
+    a("--backing", type=type_backings)
+    a("--share", action="store_true")
     a("--perf", choices=("stat", "record"))
     a("--perf-options", type=type_words, default=[])
     a("--pft")
@@ -354,7 +382,9 @@ def check_patterns(c, known):
         # The axes of the shared VMA: its pattern alone by default.
         axes = c.interleave_pages or c.writers
         c.patterns = [p for p in (("shared-vma",) if axes else
-                                  DEFAULT_PATTERNS) if p in known]
+                                  ("shared-vma", "per-thread-vma")
+                                  if c.backing else DEFAULT_PATTERNS)
+                      if p in known]
         return
     for name in c.patterns:
         if name not in known:
@@ -382,7 +412,8 @@ def check_compare_args(c):
     if c.latency:
         raise UsageError("--latency works with a sweep only, not --compare")
     for opt, val in (("--interleave-pages", c.interleave_pages),
-                     ("--writers", c.writers)):
+                     ("--writers", c.writers), ("--backing", c.backing),
+                     ("--share", c.share)):
         if val:
             raise UsageError("%s works with a sweep only, not --compare" %
                              opt)
@@ -453,7 +484,8 @@ def check_axes(c):
         raise UsageError("--interleave-pages=%s: pft deals the pages in "
                          "one pass; add --one-shot" %
                          ",".join(str(k) for k in c.interleave_pages))
-    variants = len(c.interleave_pages or [0]) * len(c.writers or [0])
+    variants = len(c.interleave_pages or [0]) * len(c.writers or [0]) * \
+        len(c.backing or [0])
     if c.workers:
         check_points(len(c.workers) * variants, len(c.patterns),
                      "--workers: ", "worker counts and layouts")

@@ -41,6 +41,11 @@ def sweep_table(c):
     if c.latency:
         for p in c.patterns:
             header += ["%s p50 us" % p, "p99 us"]
+    # qemu-prealloc's figures: the threads that ran, the faults of the
+    # process, the seconds of the preallocation (medians of the runs).
+    qemu = "qemu-prealloc" in c.patterns
+    if qemu:
+        header += ["threads", "started", "process faults", "prealloc s"]
     rows = []
     for r in c.rows:
         key = r["layout"] or str(r["workers"])
@@ -64,6 +69,15 @@ def sweep_table(c):
             for k in ("lat_p50_ns_median", "lat_p99_ns_median"):
                 v = s.get(k) if s else None
                 row.append(num(v / 1e3, "%.2f") if v is not None else "-")
+        if qemu:
+            p = find_point(c.points, "qemu-prealloc", key)
+            s = p.get("stats") if p else None
+            for k, fmt in (("threads_median", "%g"),
+                           ("threads_started_median", "%g"),
+                           ("process_faults_median", "%g"),
+                           ("prealloc_s_median", "%.4f")):
+                v = s.get(k) if s else None
+                row.append(num(v, fmt) if v is not None else "-")
         rows.append(row)
     return header, rows
 
@@ -81,8 +95,10 @@ def describe(c):
         how = "%d rounds, %d warm-up round(s)" % (c.rounds, c.warmup)
     else:
         how = "one-shot, %d warm-up run(s)" % c.warmup
-    if "pretouch" in c.patterns and c.mode != "one-shot":
-        how += " (pretouch: one-shot, %d warm-up run(s))" % c.warmup
+    once = [p for p in c.patterns if p in ("pretouch", "qemu-prealloc")]
+    if once and c.mode != "one-shot":
+        how += " (%s: one-shot, %d warm-up run(s))" % ("/".join(once),
+                                                       c.warmup)
     how += ", points in turn, a pft per run" if c.interleave else \
         ", a point's runs in one pft"
     return "%s, %s, %d run(s) per point; %s, median; spread = (max - " \

@@ -36,7 +36,8 @@ POINT_COLUMNS = [
     "round_rate_median", "faults_per_wall_s_median",
     "flt_per_cpu_s_median", "start_skew_s_median", "layout", "label",
     "lat_p50_ns_median", "lat_p99_ns_median", "interleave_pages",
-    "writers",
+    "writers", "threads_median", "threads_started_median",
+    "process_faults_median", "prealloc_s_median", "backing",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
@@ -44,8 +45,16 @@ RUN_COLUMNS = [
     "start_skew_s", "fault_per_wsec", "flt_per_cpu_s", "faults_per_wall_s",
     "round_rate_median", "round_rate_min", "round_rate_max", "layout",
     "lat_count", "lat_p50_ns", "lat_p99_ns", "interleave_pages", "writers",
+    "threads", "threads_started", "populate", "step_bytes", "probe_faults",
+    "process_faults", "prealloc_s", "huge_page_bytes", "backing",
 ]
-SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s")
+SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s",
+           "prealloc_s")
+# qemu-prealloc's "figures" (pft --json), a run's own columns; None in
+# the other patterns' runs.
+QEMU_FIGURES = ("threads", "threads_started", "populate", "step_bytes",
+                "probe_faults", "process_faults", "prealloc_s",
+                "huge_page_bytes")
 
 
 def point_key(p):
@@ -60,7 +69,7 @@ def run_record(point, obj, discard):
     rec = {k: point[k] for k in ("pattern", "workers", "cpus", "size",
                                  "layout")}
     # The shared VMA's axes (None: not swept).
-    for k in ("interleave_pages", "writers"):
+    for k in ("interleave_pages", "writers", "backing"):
         rec[k] = point.get(k)
     rec["run"] = obj.get("run", 0) - discard
     for k in ("pages", "rounds", "minflt", "elapsed_s",
@@ -92,6 +101,18 @@ def run_record(point, obj, discard):
     rec["lat_per_call"] = lat.get("per_call") if isinstance(
         lat.get("per_call"), bool) else None
     rec["lat_buckets"] = lat_buckets(lat.get("buckets"))
+    fig = obj.get("figures")
+    fig = fig if isinstance(fig, dict) else {}
+    for k in QEMU_FIGURES:
+        # Each figure is {"value": V, "unit": U}.
+        v = fig.get(k)
+        v = v.get("value") if isinstance(v, dict) else None
+        if isinstance(v, bool):
+            rec[k] = v
+        elif k == "prealloc_s":
+            rec[k] = finite(v)
+        else:
+            rec[k] = v if isinstance(v, int) else None
     return rec
 
 
@@ -148,7 +169,12 @@ def point_rows(c):
                p["label"], num(s.get("lat_p50_ns_median"), "%.0f"),
                num(s.get("lat_p99_ns_median"), "%.0f"),
                num(p.get("interleave_pages"), "%d"),
-               num(p.get("writers"), "%d")]
+               num(p.get("writers"), "%d"),
+               num(s.get("threads_median"), "%g"),
+               num(s.get("threads_started_median"), "%g"),
+               num(s.get("process_faults_median"), "%g"),
+               num(s.get("prealloc_s_median"), "%.6f"),
+               p.get("backing") or ""]
 
 
 def run_row(r):
@@ -189,6 +215,8 @@ def sweep_config(c):
         "perf_options": c.perf_options, "latency": c.latency,
         "interleave_pages": getattr(c, "interleave_pages", None),
         "writers": getattr(c, "writers", None),
+        "backing": getattr(c, "backing", None),
+        "share": getattr(c, "share", False),
     }
 
 
@@ -206,7 +234,8 @@ def write_json(c, path):
             "layout": p["layout"], "label": p["label"],
             "cpus": p["cpus"], "size": p["size"],
             "interleave_pages": p.get("interleave_pages"),
-            "writers": p.get("writers"), "options": p.get("options", []),
+            "writers": p.get("writers"), "backing": p.get("backing"),
+            "options": p.get("options", []),
             "command": p["command"], "status": p.get("status"),
             "perf_file": p.get("perf_file"),
             "stderr": p.get("stderr", []),

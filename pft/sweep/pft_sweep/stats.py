@@ -46,6 +46,12 @@ def summarize(c):
             "start_skew_s_median": median_of(p["runs"], "start_skew_s"),
             "lat_p50_ns_median": median_of(p["runs"], "lat_p50_ns"),
             "lat_p99_ns_median": median_of(p["runs"], "lat_p99_ns"),
+            # qemu-prealloc's figures (None in the other patterns).
+            "threads_median": median_of(p["runs"], "threads"),
+            "threads_started_median": median_of(p["runs"],
+                                                "threads_started"),
+            "process_faults_median": median_of(p["runs"], "process_faults"),
+            "prealloc_s_median": median_of(p["runs"], "prealloc_s"),
         }
     first = c.patterns[0]
     for p in c.points:

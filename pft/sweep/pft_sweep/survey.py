@@ -304,9 +304,26 @@ class Snapshots:
 
 # ---- joining faults to VMAs -----------------------------------------------
 
-def backing(path, perms="", hugetlb=False):
-    """The kind of memory behind a VMA, from its maps name."""
-    if hugetlb or path.startswith("/anon_hugepage"):
+def hugetlbfs_mounts(text):
+    """The hugetlbfs mount points of /proc/mounts text."""
+    out = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[2] == "hugetlbfs":
+            out.append(f[1].replace("\\040", " "))
+    return out
+
+
+def on_mount(path, mounts):
+    return any(path == m or path.startswith(m.rstrip("/") + "/")
+               for m in mounts)
+
+
+def backing(path, perms="", hugetlb=False, mounts=()):
+    """The kind of memory behind a VMA, from its maps name (mounts: the
+    hugetlbfs mount points)."""
+    if hugetlb or path.startswith("/anon_hugepage") or \
+            (path.startswith("/") and on_mount(path, mounts)):
         return "hugetlb"
     if path in ("", "//anon"):
         return "anonymous" if perms[3:4] != "s" else "shmem"
@@ -323,6 +340,29 @@ def backing(path, perms="", hugetlb=False):
     if path.startswith("["):
         return "special " + path
     return "file"
+
+
+def backing_args(v):
+    """pft's options for the memory of a VMA of the report (its backing,
+    path and perms): memfd, SysV, hugetlb, a written file; none for
+    anonymous memory."""
+    kind, path, perms = v.get("backing"), v.get("path") or "", \
+        v.get("perms") or ""
+    share = " --share" if perms[3:4] == "s" else ""
+    if kind == "hugetlb":
+        return " --backing=hugetlb" + share
+    if kind == "memfd/shmem":
+        return " --backing=memfd" + share
+    if kind == "SysV shm":
+        return " -S"
+    if kind == "file" and perms[1:2] == "w" and path.startswith("/"):
+        if path.endswith(" (deleted)"):
+            path = path[:-len(" (deleted)")]
+        d = os.path.dirname(path)
+        # A directory pft cannot be given in one word: no line.
+        if d and not re.search(r"[\s,'\"\\$`]", d):
+            return " --backing=file:%s%s" % (d, share)
+    return ""
 
 
 def mmap_vmas(mmaps):
@@ -456,6 +496,7 @@ def analyse(rec, snaps, kernel, period, followed):
         index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
                               [m for m in rec.mmaps if m[1] == pid and
                                m[0] >= rec.execs.get(pid, -1)])
+    mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
     per_vma = {}
     unknown = 0
     before_exec = 0
@@ -500,7 +541,7 @@ def analyse(rec, snaps, kernel, period, followed):
             "size": end - start, "perms": v.get("perms", ""),
             "path": v.get("path", ""),
             "backing": backing(v.get("path", ""), v.get("perms", ""),
-                               hugetlb),
+                               hugetlb, mounts),
             "source": v.get("source"),
             "thp": thp,
             "rss": v.get("Rss"), "first_rss": v.get("first_rss"),
@@ -674,7 +715,8 @@ def verdict(doc):
         n = len(ppids)
         line += ": %d processes, each its own VMA" % n
         # pft -n maps -m in each process (its slice of it faulted there).
-        return line, "pft -n %d -m %s%s" % (n, size_arg(top["size"]), thp)
+        return line, "pft -n %d -m %s%s%s" % (n, size_arg(top["size"]), thp,
+                                              backing_args(top))
     if len(peers) > 1 and all(v["threads"] == 1 for v in peers):
         tids = {v["top_threads"][0]["tid"] for v in peers}
         if len(tids) == len(peers):
@@ -685,14 +727,15 @@ def verdict(doc):
                     ", ".join("%s %d" % (v["top_threads"][0]["name"],
                                          v["top_threads"][0]["tid"])
                               for v in peers))
-            return line, "pft -M -t %d -m %s%s" % (
-                n, size_arg(top["size"] * n), thp)
+            return line, "pft -M -t %d -m %s%s%s" % (
+                n, size_arg(top["size"] * n), thp, backing_args(top))
     if len(workers) > 1:
         line += ": the shared-VMA pattern"
     else:
         line += ": one thread"
-    return line, "pft -t %d -m %s%s" % (len(workers),
-                                        size_arg(top["size"]), thp)
+    return line, "pft -t %d -m %s%s%s" % (len(workers),
+                                          size_arg(top["size"]), thp,
+                                          backing_args(top))
 
 
 def add_resident(doc, snaps):

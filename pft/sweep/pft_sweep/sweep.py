@@ -107,9 +107,18 @@ def point_size(c, pattern, n):
     return c.size
 
 
+# The patterns pft runs once (no rounds, no --duration, no --warmup):
+# their points are one-shot whatever the sweep's mode.
+ONE_SHOT_PATTERNS = ("pretouch", "qemu-prealloc")
+# ... and those pft refuses --rounds, --duration and --warmup for, even
+# without warm-up runs.
+NO_ROUNDS_PATTERNS = ("qemu-prealloc",)
+
+
 def warmup_runs(c, pattern):
     """Unmeasured runs at the start of a point's pft."""
-    return c.warmup if pattern == "pretouch" or c.mode == "one-shot" else 0
+    return c.warmup if pattern in ONE_SHOT_PATTERNS or \
+        c.mode == "one-shot" else 0
 
 
 def pft_command(c, pattern, n, size, cpus, check=False, options=()):
@@ -123,7 +132,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     else:
         cmd += ["--pattern=" + pattern, "-t", str(n)]
     runs = (1 if c.interleave else c.repeat) + warmup_runs(c, pattern)
-    if not warmup_runs(c, pattern) and c.mode != "one-shot":
+    if not warmup_runs(c, pattern) and c.mode != "one-shot" and \
+            pattern not in NO_ROUNDS_PATTERNS:
         if check:
             cmd += ["--rounds=1", "--warmup=0"]
         elif c.mode == "duration":
@@ -137,6 +147,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     if c.latency:
         cmd.append("--latency=%d" % c.latency)
     cmd += list(options)
+    if getattr(c, "share", False):
+        cmd.append("--share")
     cmd += c.extra
     if pattern == "pretouch":
         cmd += c.pretouch_options
@@ -207,12 +219,14 @@ def perf_command(c, point, control, ctl):
 
 # The axes of pft options beside the workers: (the sweep's attribute,
 # pft's option, the words of a value in a point's label).  A point of
-# each value, every pair when both are swept.
+# each value, every combination when several are swept.  A value is a
+# count or, for --backing, pft's word (anon, memfd, file:PATH, ...).
 AXES = (
     ("interleave_pages", "--interleave-pages",
      lambda k: "slices" if k == 0 else "interleave %d" % k),
     ("writers", "--writers",
      lambda m: "%d writer%s" % (m, "" if m == 1 else "s")),
+    ("backing", "--backing", lambda b: b),
 )
 
 
@@ -229,9 +243,9 @@ def variants(c):
         for attr, _, _ in AXES:
             v[attr] = None
         for (attr, opt, words, _), value in zip(swept, values):
-            v["key"] += "+%s=%d" % (opt[2:], value)
+            v["key"] += "+%s=%s" % (opt[2:], value)
             v["words"] += ", " + words(value)
-            v["options"].append("%s=%d" % (opt, value))
+            v["options"].append("%s=%s" % (opt, value))
             v[attr] = value
         out.append(v)
     return out
@@ -301,7 +315,7 @@ def make_point(c, pattern, row):
     for attr, _, _ in AXES:
         p[attr] = row.get(attr)
     if c.perf:
-        name = "%s-%s.%s" % (pattern, row["layout"].replace(":", "-") or
+        name = "%s-%s.%s" % (pattern, re.sub(r"[:/]", "-", row["layout"]) or
                              "%dw" % n, "stat" if c.perf == "stat" else
                              "data")
         p["perf_file"] = os.path.join(c.prefix + "-perf", name)

@@ -23,7 +23,8 @@ from .test_sweep import FAKE
 
 
 def config(**kw):
-    c = types.SimpleNamespace(interleave_pages=None, writers=None)
+    c = types.SimpleNamespace(interleave_pages=None, writers=None,
+                              backing=None)
     c.__dict__.update(kw)
     return c
 
@@ -32,7 +33,8 @@ class Variants(unittest.TestCase):
     def test_none_swept(self):
         self.assertEqual(sweep.variants(config()),
                          [{"key": "", "words": "", "options": [],
-                           "interleave_pages": None, "writers": None}])
+                           "interleave_pages": None, "writers": None,
+                           "backing": None}])
 
     def test_one_axis(self):
         v = sweep.variants(config(interleave_pages=[0, 1, 512]))
@@ -156,6 +158,50 @@ class AxesSweep(unittest.TestCase):
                     a[a.index("-t") + 1] == str(p["workers"]))
             self.assertEqual(n, 2, p["label"])
 
+    def test_backings_side_by_side(self):
+        d = os.path.join(self.dir, "files")
+        os.mkdir(d)
+        rc, out, err = self.sweep("b", "-w", "1,2", "--share",
+                                  "--backing=anon,memfd,file:" + d)
+        self.assertEqual(rc, 0, err)
+        backings = ["anon", "memfd", "file:" + d]
+        lines = out.splitlines()
+        # shared-vma and per-thread-vma, the default patterns of --backing.
+        self.assertEqual(lines[1].split()[:5], ["layout", "shared-vma",
+                                                "spread", "per-thread-vma",
+                                                "spread"])
+        labels = ["%d worker%s, %s" % (n, "" if n == 1 else "s", b)
+                  for n in (1, 2) for b in backings]
+        self.assertEqual([ln[:len(lb)] for ln, lb in zip(lines[2:], labels)],
+                         labels)
+        self.assertEqual(len(lines), 2 + len(labels))
+        with open(os.path.join(self.dir, "b.csv")) as f:
+            points = list(csv.DictReader(f))
+        self.assertEqual([(p["pattern"], p["workers"], p["backing"])
+                          for p in points],
+                         [(pat, str(n), b) for n in (1, 2) for b in backings
+                          for pat in ("shared-vma", "per-thread-vma")])
+        self.assertEqual(points[4]["layout"], "1w+backing=file:" + d)
+        with open(os.path.join(self.dir, "b-runs.csv")) as f:
+            runs = list(csv.DictReader(f))
+        self.assertEqual(len(runs), 24)
+        self.assertEqual({(r["layout"], r["backing"]) for r in runs},
+                         {(p["layout"], p["backing"]) for p in points})
+        with open(os.path.join(self.dir, "b.json")) as f:
+            doc = json.load(f)
+        self.assertEqual((doc["config"]["backing"], doc["config"]["share"]),
+                         (backings, True))
+        ran = [a.split() for a in self.args()]
+        self.assertEqual(len(ran), 24)
+        for p in doc["points"]:
+            want = ["--backing=" + p["backing"], "--share"]
+            self.assertEqual(p["options"], want[:1])
+            self.assertEqual(p["command"][-2:], want)
+            n = sum(1 for a in ran if a[-2:] == want and
+                    a[a.index("-t") + 1] == str(p["workers"]) and
+                    "--pattern=" + p["pattern"] in a)
+            self.assertEqual(n, 2, p["label"])
+
     def test_compare_keeps_the_values_apart(self):
         for prefix in ("a", "b"):
             rc, out, err = self.sweep(prefix, "-w", "2", "-p", "shared-vma",
@@ -190,6 +236,19 @@ class AxesSweep(unittest.TestCase):
                                       "--interleave-pages", "2"),
                          "pft-sweep: '--interleave-pages' after '--': "
                          "pft-sweep sets it itself")
+        self.assertEqual(self.refused("--backing=anon,,memfd"),
+                         "pft-sweep: argument --backing: 'anon,,memfd': an "
+                         "empty backing (a file:PATH holds no comma)")
+        self.assertEqual(self.refused("--backing=file:"),
+                         "pft-sweep: argument --backing: 'file:': an "
+                         "empty backing (a file:PATH holds no comma)")
+        self.assertEqual(self.refused("--backing=anon", "--",
+                                      "--backing=memfd"),
+                         "pft-sweep: '--backing=memfd' after '--': "
+                         "pft-sweep sets it itself")
+        self.assertEqual(self.refused("--share", "--", "--share"),
+                         "pft-sweep: '--share' after '--': pft-sweep sets "
+                         "it itself")
         # The pages are dealt in one pass.
         rc, out, err = run_main("--pft=" + self.pft, "-w", "1",
                                 "--interleave-pages=0,8", "-o",
@@ -210,3 +269,34 @@ class AxesSweep(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OneShotPatterns(unittest.TestCase):
+    """pretouch and qemu-prealloc run once: their points pass pft no
+    --rounds, --duration or --warmup, their warm-up runs are runs of
+    the same pft."""
+
+    def conf(self, **kw):
+        c = config(pft_path="pft", interleave=False, repeat=3, warmup=1,
+                   mode="duration", duration=1.0, rounds=None, latency=None,
+                   extra=[], pretouch_options=[])
+        c.__dict__.update(kw)
+        return c
+
+    def test_qemu_prealloc_runs_once(self):
+        for warmup in (0, 2):
+            c = self.conf(warmup=warmup)
+            cmd = sweep.pft_command(c, "qemu-prealloc", 4, "256M", None)
+            self.assertEqual(cmd, ["pft", "--json", "-m", "256M",
+                                   "--pattern=qemu-prealloc", "-t", "4",
+                                   "--repeat=%d" % (3 + warmup)])
+            self.assertEqual(sweep.warmup_runs(c, "qemu-prealloc"), warmup)
+        check = sweep.pft_command(self.conf(), "qemu-prealloc", 1, "256M",
+                                  None, check=True)
+        self.assertFalse([a for a in check if a.startswith(
+            ("--rounds", "--duration", "--warmup", "--repeat"))])
+
+    def test_other_patterns_keep_their_rounds(self):
+        cmd = sweep.pft_command(self.conf(), "shared-vma", 2, "4M", None)
+        self.assertIn("--duration=1", cmd)
+        self.assertIn("--warmup=1", cmd)

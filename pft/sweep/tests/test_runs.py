@@ -194,3 +194,38 @@ class ReadBack(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class QemuFigures(unittest.TestCase):
+    """qemu-prealloc's "figures", each {"value", "unit"}, a run's own
+    columns; None in the runs of the other patterns."""
+
+    def test_figures_taken(self):
+        rec = pft_record(1, sampled=0)
+        rec["figures"] = {
+            "threads": {"value": 4, "unit": "threads"},
+            "threads_started": {"value": 3, "unit": "threads"},
+            "populate": {"value": True, "unit": "bool"},
+            "step_bytes": {"value": 4096, "unit": "bytes"},
+            "probe_faults": {"value": 1, "unit": "faults"},
+            "process_faults": {"value": 65544, "unit": "faults"},
+            "prealloc_s": {"value": 0.25, "unit": "s"},
+            "huge_page_bytes": {"value": 0, "unit": "bytes"}}
+        r = runs.run_record(POINT, rec, 0)
+        self.assertEqual((r["threads"], r["threads_started"],
+                          r["process_faults"], r["prealloc_s"]),
+                         (4, 3, 65544, 0.25))
+        self.assertIs(r["populate"], True)
+        row = dict(zip(runs.RUN_COLUMNS, runs.run_row(r)))
+        self.assertEqual((row["threads"], row["populate"],
+                          row["prealloc_s"]), (4, 1, "0.250000000"))
+
+    def test_none_without_figures(self):
+        r = runs.run_record(POINT, pft_record(1), 0)
+        for k in runs.QEMU_FIGURES:
+            self.assertIsNone(r[k])
+        rec = pft_record(1)
+        rec["figures"] = {"threads": 4, "prealloc_s": {"value": "slow"}}
+        r = runs.run_record(POINT, rec, 0)
+        self.assertIsNone(r["threads"])
+        self.assertIsNone(r["prealloc_s"])

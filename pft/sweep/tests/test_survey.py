@@ -373,3 +373,93 @@ class Errors(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReproduceBacking(unittest.TestCase):
+    """The reproduce line names the memory of the VMA: memfd, SysV,
+    hugetlb, a written file; from synthetic maps lines."""
+    M = 1 << 20
+    MOUNTS = "hugetlbfs /dev/hugepages hugetlbfs rw,relatime 0 0\n" \
+        "tmpfs /dev/shm tmpfs rw 0 0\n"
+
+    def cmd(self, line, threads=(2, 3), hugetlb=False):
+        m = survey.parse_maps(line)[0]
+        mounts = survey.hugetlbfs_mounts(self.MOUNTS)
+        v = vma(1, m["start"], m["end"] - m["start"], 8192, list(threads),
+                survey.backing(m["path"], m["perms"], hugetlb, mounts))
+        v.update(path=m["path"], perms=m["perms"])
+        return survey.verdict(doc_of([v], 8200))[1]
+
+    def test_memfd(self):
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-s 00000000 00:01 1234 "
+            "/memfd:guest-ram (deleted)"),
+            "pft -t 2 -m 64M --backing=memfd --share")
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-p 00000000 00:01 1234 "
+            "/memfd:guest-ram (deleted)"), "pft -t 2 -m 64M --backing=memfd")
+
+    def test_sysv(self):
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-s 00000000 00:01 32768 "
+            "/SYSV00000000 (deleted)"), "pft -t 2 -m 64M -S")
+
+    def test_hugetlb(self):
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-s 00000000 00:0f 5678 "
+            "/dev/hugepages/vm-ram"),
+            "pft -t 2 -m 64M --backing=hugetlb --share")
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-p 00000000 00:0f 5678 "
+            "/anon_hugepage (deleted)"), "pft -t 2 -m 64M --backing=hugetlb")
+        # A memfd of huge pages (smaps KernelPageSize above the page).
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-s 00000000 00:01 1234 "
+            "/memfd:ram (deleted)", hugetlb=True),
+            "pft -t 2 -m 64M --backing=hugetlb --share")
+
+    def test_written_file(self):
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-s 00000000 08:01 99 "
+            "/var/lib/db/data.bin"),
+            "pft -t 2 -m 64M --backing=file:/var/lib/db --share")
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-p 00000000 08:01 99 "
+            "/var/lib/db/data.bin (deleted)"),
+            "pft -t 2 -m 64M --backing=file:/var/lib/db")
+        # Read only: no file backing to reproduce the writes.
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 r--p 00000000 08:01 99 "
+            "/usr/lib/libbig.so"), "pft -t 2 -m 64M")
+        # A directory that is not one word of a command line: none.
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-s 00000000 08:01 99 "
+            "/var/my db/data.bin"), "pft -t 2 -m 64M")
+
+    def test_anonymous_unchanged(self):
+        self.assertEqual(self.cmd(
+            "7f0000000000-7f0004000000 rw-p 00000000 00:00 0 "),
+            "pft -t 2 -m 64M")
+
+    def test_per_thread_and_processes(self):
+        line = "7f0000000000-7f0002000000 rw-s 00000000 00:01 1 " \
+            "/memfd:a (deleted)"
+        m = survey.parse_maps(line)[0]
+        vs = []
+        for pid, tid in ((1, 2), (1, 3)):
+            v = vma(pid, m["start"] + (tid - 2) * 64 * self.M, 32 * self.M,
+                    8192, [tid], "memfd/shmem")
+            v.update(path=m["path"], perms=m["perms"])
+            vs.append(v)
+        self.assertEqual(survey.verdict(doc_of(vs, 16500))[1],
+                         "pft -M -t 2 -m 64M --backing=memfd --share")
+        vs[1]["pid"] = 2
+        self.assertEqual(survey.verdict(doc_of(vs, 16500))[1],
+                         "pft -n 2 -m 32M --backing=memfd --share")
+
+    def test_hugetlbfs_mounts(self):
+        self.assertEqual(survey.hugetlbfs_mounts(
+            self.MOUNTS + "none /mnt/huge\\0401G hugetlbfs rw 0 0\n"),
+            ["/dev/hugepages", "/mnt/huge 1G"])
+        self.assertEqual(survey.backing("/dev/hugepagesX/f", "rw-s", False,
+                                        ["/dev/hugepages"]), "file")
