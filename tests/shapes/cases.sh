@@ -199,8 +199,9 @@ c_pft_policy() {
 	shift 3
 	run pft --json -a --cpus="$mask" -t "$n" -m $((n * M)) "$@" ||
 		return 1
+	# shellcheck disable=SC2046
 	check.py run out err --mask "$mask" --requested "$n" \
-		--size $((n * M)) --pin || return 1
+		--size $((n * M)) --pin $(check_flags "$@") || return 1
 	check.py nodepages out --policy "$policy"
 }
 
