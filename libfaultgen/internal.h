@@ -319,7 +319,7 @@ struct faultgen_run {
 	struct fg_wlat *lat; /* one per worker, shared */
 	size_t lat_len;
 	struct fg_wlat *lat_total; /* merged when folded */
-	uint64_t lat_call_bytes;   /* ro-collapse: one call's range */
+	uint64_t lat_call_bytes;   /* ro-collapse, qemu-prealloc: one call's range */
 };
 
 /* A cancel asked of the workers (faultgen_run_cancel, a failed worker). */

@@ -365,6 +365,14 @@ static const char *lat_call(const struct faultgen_run *run, uint64_t *bytes)
 		/* collapse.c: one call per huge-page range. */
 		*bytes = run->lat_call_bytes;
 		return "MADV_COLLAPSE";
+	case FAULTGEN_QEMU_PREALLOC:
+		/* qemu.c: QEMU's one populate call per thread, over its
+		 * slice; its touch loop times pages. */
+		if (run->lat_call_bytes) {
+			*bytes = run->lat_call_bytes;
+			return "MADV_POPULATE_WRITE";
+		}
+		break;
 	default:
 		switch (a->touch) {
 		case FAULTGEN_TOUCH_MEMSET:

@@ -149,19 +149,60 @@ static int prealloc_slice(const struct qp_state *st, char *addr,
 	return 0;
 }
 
+/*
+ * With latency (set_latency): the populate call of the slice is one
+ * value, QEMU's one call (per_call); the touch loop times one page in
+ * `every`.
+ */
+static int prealloc_slice_timed(struct faultgen_run *run,
+				const struct qp_state *st, unsigned int i,
+				char *addr, uint64_t pages)
+{
+	unsigned int every = run->attr.latency;
+	int64_t t0;
+	int ret;
+
+	if (!pages)
+		return 0;
+	if (st->populate) {
+		t0 = fg_now_ns();
+		ret = prealloc_slice(st, addr, pages);
+		if (!ret)
+			fg_lat_add(run, i, (uint64_t)(fg_now_ns() - t0));
+		return ret;
+	}
+	for (uint64_t p = 0; p < pages; p += every) {
+		t0 = fg_now_ns();
+		touch_pages(addr + p * st->step, 1, st->step);
+		fg_lat_add(run, i, (uint64_t)(fg_now_ns() - t0));
+		if (every > 1)
+			touch_pages(addr + (p + 1) * st->step,
+				    (pages - p - 1 < every - 1 ? pages - p - 1 :
+								 every - 1),
+				    st->step);
+	}
+	return 0;
+}
+
 static int run_slice(struct faultgen_run *run, struct qp_state *st,
 		     unsigned int i, char *addr, uint64_t pages)
 {
 	struct fg_wstat *w = &run->sh->w[i];
+	bool lat = run->attr.latency != 0;
 	struct fg_usage at;
 	int ret;
 
 	w->tid = fg_gettid();
 	w->pid = getpid();
 	w->cpu = -1;
+	if (lat)
+		fg_lat_begin(run, i, false);
 	fg_stat_begin(w, &at, false);
-	ret = prealloc_slice(st, addr, pages);
+	ret = lat ? prealloc_slice_timed(run, st, i, addr, pages) :
+		    prealloc_slice(st, addr, pages);
 	fg_stat_end(w, &at, false);
+	if (lat)
+		fg_lat_end(run, i, false);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->pages = pages;
 	w->rounds = 1;
@@ -489,6 +530,14 @@ static int qemu_exec(struct faultgen_run *run)
 	/* The figures of threads QEMU would not start stay empty: the run
 	 * has QEMU's count of workers. */
 	run->attr.nr_workers = st->threads;
+	/* With latency, a populating thread's one call covers its slice
+	 * (the first slices are the longest). */
+	{
+		uint64_t first, count;
+
+		fg_qemu_slice(pages, st->threads, 0, &first, &count);
+		run->lat_call_bytes = count * st->step;
+	}
 	/* Whether the probe will populate, for the warm-up's choice. */
 	st->populate = a->qemu != FAULTGEN_QEMU_TOUCH;
 	warm_up(run, st);
@@ -515,6 +564,8 @@ static int qemu_exec(struct faultgen_run *run)
 	fg_usage_now(&u1, false);
 	st->probe_minflt = u1.minflt - u0.minflt;
 	st->probe_majflt = u1.majflt - u0.majflt;
+	if (!st->populate)
+		run->lat_call_bytes = 0; /* touches, not calls */
 	if (st->populate && st->threads == 1)
 		ret = run_slice(run, st, 0, run->base, pages);
 	else
@@ -625,6 +676,7 @@ const struct fg_pattern fg_qemu_prealloc_pattern = {
 		  FG_SETTING(FAULTGEN_SETTING_CPUS) |
 		  FG_SETTING(FAULTGEN_SETTING_CPUSET) |
 		  FG_SETTING(FAULTGEN_SETTING_OVERSUBSCRIBE) |
+		  FG_SETTING(FAULTGEN_SETTING_LATENCY) |
 		  FG_SETTING(FAULTGEN_SETTING_QEMU)),
 	.state_size = sizeof(struct qp_state),
 	.check = qemu_check,

@@ -102,7 +102,7 @@ static const char usage_rest[] =
 "                         one), or each call of a touch made in calls\n"
 "                         (-l, -z, populate, ro-collapse): p50, p90, p99,\n"
 "                         p99.9, max and what the scheduler did, after\n"
-"                         the result (not qemu-prealloc)\n"
+"                         the result\n"
 "  --perf-ctl=CTL[,ACK]   write perf's \"enable\"/\"disable\" to CTL (a file\n"
 "                         descriptor number or a FIFO) around each run,\n"
 "                         waiting for \"ack\" on ACK when given\n"

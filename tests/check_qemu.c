@@ -212,6 +212,57 @@ START_TEST(populate_of_a_private_memfd_by_the_caller_alone)
 }
 END_TEST
 
+/*
+ * Latency: populating, one value per thread, its one call over its slice
+ * (per_call, MADV_POPULATE_WRITE, call_bytes the longest slice);
+ * touching, one page in 5 of each thread's slice.
+ */
+START_TEST(latency_times_each_call_or_one_touch_in_n)
+{
+	uint64_t size = 128 * MIB, ps = (uint64_t)fgc_pagesize();
+	bool touch = _i == 1;
+	struct faultgen_attr *a = qemu_attr(size, 2, FAULTGEN_BACKING_MEMFD, 1,
+					    touch ? FAULTGEN_QEMU_TOUCH :
+						    FAULTGEN_QEMU_AUTO);
+	struct faultgen_latency l = { .size = sizeof(l) };
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t sum = 0;
+
+	ck_assert_int_eq(faultgen_attr_set_latency(a, touch ? 5 : 1), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_attr_free(a);
+	if (!touch && fgc_figure_or(run, "populate", -1) == 0) {
+		faultgen_run_free(run);
+		FGC_SKIP("the kernel refuses MADV_POPULATE_WRITE (before 5.14)");
+	}
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_int_eq(faultgen_run_latency(run, -1, &l), 0);
+	ck_assert_int_eq(l.per_call, !touch);
+	if (touch) {
+		ck_assert_ptr_null(l.call);
+		for (unsigned int w = 0; w < r.workers; w++) {
+			struct faultgen_worker_result wr = { .size = sizeof(wr) };
+			struct faultgen_latency lw = { .size = sizeof(lw) };
+
+			ck_assert_int_eq(faultgen_run_worker(run, w, &wr), 0);
+			ck_assert_int_eq(faultgen_run_latency(run, (int)w, &lw),
+					 0);
+			/* The first page of the slice, then every 5th. */
+			ck_assert_uint_eq(lw.count, (wr.pages + 4) / 5);
+			sum += lw.count;
+		}
+		ck_assert_uint_eq(l.count, sum);
+	} else {
+		ck_assert_str_eq(l.call, "MADV_POPULATE_WRITE");
+		ck_assert_uint_eq(l.count, r.workers);
+		ck_assert_uint_eq(l.call_bytes,
+				  (size / ps + r.workers - 1) / r.workers * ps);
+	}
+	faultgen_run_free(run);
+}
+END_TEST
+
 START_TEST(refused_combinations)
 {
 	struct faultgen_conflict c = { .size = sizeof(c) };
@@ -251,6 +302,9 @@ START_TEST(refused_combinations)
 	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_QEMU_PREALLOC,
 						FAULTGEN_SETTING_THP),
 			 0);
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_QEMU_PREALLOC,
+						FAULTGEN_SETTING_LATENCY),
+			 1);
 }
 END_TEST
 
@@ -285,6 +339,7 @@ int main(void)
 	tcase_add_test(tc, populate_faults_each_page_once);
 	tcase_add_test(tc, touch_of_a_shared_memfd_faults_each_page_once);
 	tcase_add_test(tc, populate_of_a_private_memfd_by_the_caller_alone);
+	tcase_add_loop_test(tc, latency_times_each_call_or_one_touch_in_n, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
 	tcase_add_test(tc, refused_combinations);

@@ -171,7 +171,6 @@ gc-alone|--gc|--gc=g1
 latency-zero|--latency|--latency=0
 latency-word|--latency|--latency=abc
 latency-too-large|--latency|--latency=2000000
-latency-qemu|--latency needs --pattern=shared-vma, per-thread-vma, ro-collapse, pretouch or cow-fork|--pattern=qemu-prealloc --latency
 latency-khugepaged|--latency conflicts with --collapse|--pattern=ro-collapse --collapse=khugepaged --latency=3
 pretouch-procs|--pattern|--pattern=pretouch -n 2
 pretouch-sysv|-S|--pattern=pretouch -S

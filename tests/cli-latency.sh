@@ -118,6 +118,23 @@ else
 	fail "cow-fork --rounds=2 --latency: $(cat "$tmp/cow.out" "$tmp/cow.err")"
 fi
 
+# qemu-prealloc: QEMU's one populate call per thread is one value (8 MiB:
+# one thread, the caller); its touch times pages.
+run_pft qemu --pattern=qemu-prealloc -t "$two" -m 8M --latency
+if [ "$rc" -eq 0 ] &&
+	grep -q 'count 1 calls timed (1 in 1; each value one MADV_POPULATE_WRITE call over up to 8 MiB' "$tmp/qemu.out"; then
+	ok
+else
+	fail "--pattern=qemu-prealloc --latency: $(cat "$tmp/qemu.out" "$tmp/qemu.err")"
+fi
+run_pft qemutouch --pattern=qemu-prealloc -t "$two" -m 8M --qemu=touch --latency
+if [ "$rc" -eq 0 ] && [ "$(count_of "$tmp/qemutouch.out")" = "$pages" ] &&
+	grep -q "count $pages touches timed" "$tmp/qemutouch.out"; then
+	ok
+else
+	fail "--qemu=touch --latency: $(cat "$tmp/qemutouch.out" "$tmp/qemutouch.err")"
+fi
+
 # pretouch: the JVM's page loop is timed page by page; its populate per
 # chunk of 1 MiB is timed per call (8 of them), and says so.
 run_pft pretouch --pattern=pretouch -t "$two" -m 8M --latency

@@ -437,9 +437,6 @@ def check_sweep_args(c):
     c.metric = c.metric or "legacy"
     if c.metric in LATENCY_METRICS and not c.latency:
         raise UsageError("--metric=%s needs --latency" % c.metric)
-    if c.latency and "qemu-prealloc" in c.patterns:
-        raise UsageError("--latency: pft does not time qemu-prealloc's "
-                         "faults")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:
