@@ -606,8 +606,8 @@ FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 /* run.c */
 const struct fg_pattern *fg_pattern(enum faultgen_pattern p);
 const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a);
-/* A pattern's figures as a table: figure `index` of the first n rows
- * into *f, and n; -ERANGE past the last (a pattern's figure callback). */
+/* util.c: a pattern's figures as a table: figure `index` of the first n
+ * rows into *f, and n; -ERANGE past the last (a figure callback). */
 struct fg_figure_row {
 	const char *name;
 	double value;

@@ -38,17 +38,6 @@ const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a)
 	return fg_pattern(a->pattern);
 }
 
-int fg_figure_pick(const struct fg_figure_row *rows, unsigned int n,
-		   unsigned int index, struct faultgen_figure *f)
-{
-	if (index >= n)
-		return -ERANGE;
-	f->name = rows[index].name;
-	f->value = rows[index].value;
-	f->unit = rows[index].unit;
-	return (int)n;
-}
-
 /* Zeroed, in memory that forked workers share. */
 static int alloc_state(struct faultgen_run *run)
 {

@@ -240,3 +240,15 @@ bool fg_is_dir(const char *dir, const char *name)
 		return false;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
+
+/* A pattern's figures as a table (its figure callback). */
+int fg_figure_pick(const struct fg_figure_row *rows, unsigned int n,
+		   unsigned int index, struct faultgen_figure *f)
+{
+	if (index >= n)
+		return -ERANGE;
+	f->name = rows[index].name;
+	f->value = rows[index].value;
+	f->unit = rows[index].unit;
+	return (int)n;
+}
