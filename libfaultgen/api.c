@@ -462,6 +462,15 @@ FG_EXPORT int faultgen_attr_set_qemu(struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_cow_child(struct faultgen_attr *attr,
+					  enum faultgen_cow_child how)
+{
+	if (!attr || (unsigned int)how > FAULTGEN_COW_CHILD_WRITES)
+		return api_rc(-EINVAL);
+	attr->cow_child = how;
+	return 0;
+}
+
 FG_EXPORT int faultgen_attr_set_chunk_size(struct faultgen_attr *attr,
 					   uint64_t bytes)
 {
@@ -546,6 +555,7 @@ FG_GETTER(const char *, backing_path, backing_path)
 FG_GETTER(int, node_pages, node_pages)
 FG_GETTER(unsigned int, latency, latency)
 FG_GETTER(enum faultgen_qemu, qemu, qemu)
+FG_GETTER(enum faultgen_cow_child, cow_child, cow_child)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)

@@ -2,10 +2,10 @@
 /*
  * cow.c - copy-on-write after fork (FAULTGEN_COW_FORK): the shape of
  * Redis's BGSAVE, or of an app that forks at run time.  The run fills
- * its mapping, forks a child that holds the snapshot (it only waits),
- * then the workers write every page of their slices: each write is a
- * copy-on-write fault, a page copied while the child still maps the old
- * one.  The child is released once the writes are through.
+ * its mapping, forks a child that holds the snapshot (by default it
+ * only waits), then the workers write every page of their slices: each
+ * write is a copy-on-write fault, a page copied while the child still
+ * maps the old one.  The child is released once the writes are through.
  *
  * In rounds (set_rounds, set_duration) each round forks a fresh child:
  * the pages the last round copied are the parent's alone, and the fork
@@ -16,10 +16,17 @@
  * The forks are timed apart and never inside a round's span, which is
  * what the rates are over.
  *
+ * The child may read or write the pages too (set_cow_child): told through
+ * its socket when the round opens (with threads the pattern's state is
+ * memory the child no longer shares), it touches once what its parent's
+ * workers write, beside them, and is then waited for, not killed, so
+ * that its own faults (wait4's rusage) are whole.
+ *
  * A child is forked from a process that may have many threads: it only
- * makes system calls until _exit.  It dies with the thread that forked
- * it (PR_SET_PDEATHSIG), so a run killed outright leaves no orphan, and
- * its parent kills and reaps it (its own pid only, never waitpid(-1)).
+ * makes system calls and touches the region until _exit.  It dies with
+ * the thread that forked it (PR_SET_PDEATHSIG), so a run killed outright
+ * leaves no orphan, and its parent reaps it (its own pid only, never
+ * waitpid(-1)), killing it first unless it is ending a pass.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -30,6 +37,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,7 +54,15 @@
 /* A snapshot's holder, seen from the thread that forked it. */
 struct holder {
 	pid_t pid; /* or 0 */
-	int fd;    /* its pipe's write end: closing it lets it go; or -1 */
+	int fd;    /* its socket's end: closing it lets it go; or -1 */
+};
+
+/* What a holder touches once its round opens (set_cow_child). */
+struct holder_pass {
+	enum faultgen_cow_child how;
+	char *addr;
+	size_t len;
+	size_t ps;
 };
 
 /*
@@ -68,35 +85,65 @@ struct cow_state {
 	_Atomic uint64_t forks;
 	_Atomic uint64_t copied;  /* pages mapped alone after the writes */
 	_Atomic uint32_t copied_unknown; /* pagemap could not be read */
+	_Atomic uint64_t child_faults;   /* the holders' own, reaped */
 };
 
-/* The holder: waits until its pipe closes or it is killed. */
-static void holder_main(int fd, pid_t parent)
+/* A holder's pass: one byte of every page read or written. */
+FG_NO_ASAN static void holder_touch(const struct holder_pass *p)
 {
+	for (size_t o = 0; o < p->len; o += p->ps) {
+		volatile char *b = p->addr + o;
+
+		if (p->how == FAULTGEN_COW_CHILD_WRITES)
+			*b = 3;
+		else
+			(void)*b;
+	}
+}
+
+static ssize_t read_byte(int fd)
+{
+	ssize_t got;
 	char c;
 
+	while ((got = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	return got;
+}
+
+/*
+ * The holder: with a pass, waits for the round's byte and makes it;
+ * then waits until its socket closes or it is killed.
+ */
+static void holder_main(int fd, pid_t parent, const struct holder_pass *p)
+{
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	while (read(fd, &c, 1) < 0 && errno == EINTR)
+	if (p->how != FAULTGEN_COW_CHILD_WAITS && read_byte(fd) == 1)
+		holder_touch(p);
+	while (read_byte(fd) > 0)
 		;
 	_exit(0);
 }
 
 /* Forks a holder of this process's memory, its fork call timed. */
-static int fork_holder(struct cow_state *st, struct holder *h)
+static int fork_holder(struct cow_state *st, struct holder *h,
+		       const struct holder_pass *p)
 {
 	pid_t parent = getpid(), pid;
 	int64_t t0, t1;
 	int fd[2];
 
-	if (pipe2(fd, O_CLOEXEC) < 0)
-		return errno == ENOMEM ? -ENOMEM : -EAGAIN;
+	/* A socket, not a pipe: a byte sent to a holder already gone is
+	 * EPIPE (MSG_NOSIGNAL), never SIGPIPE in the caller. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fd) < 0)
+		return errno == ENOMEM || errno == ENOBUFS ? -ENOMEM : -EAGAIN;
 	t0 = fg_now_ns();
 	pid = fork();
 	if (pid == 0) {
 		close(fd[1]);
-		holder_main(fd[0], parent);
+		holder_main(fd[0], parent, p);
 	}
 	t1 = fg_now_ns();
 	close(fd[0]);
@@ -113,18 +160,64 @@ static int fork_holder(struct cow_state *st, struct holder *h)
 	return 0;
 }
 
-static void release_holder(struct holder *h)
+/* The round has opened: a holder with a pass makes it now. */
+static void start_holder(const struct faultgen_run *run,
+			 const struct holder *h)
 {
-	if (h->pid > 0) {
-		kill(h->pid, SIGKILL);
-		while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		h->pid = 0;
-	}
+	if (run->attr.cow_child != FAULTGEN_COW_CHILD_WAITS && h->fd >= 0)
+		(void)send(h->fd, "", 1, MSG_NOSIGNAL);
+}
+
+/*
+ * Lets a holder go and reaps it.  After a whole round a holder with a
+ * pass is waited for (its socket closed, it ends its pass and exits), so
+ * that its faults are all counted; otherwise, or on a cancel, killed.
+ */
+static void release_holder(const struct faultgen_run *run,
+			   struct cow_state *st, struct holder *h, bool whole)
+{
+	bool pass = run->attr.cow_child != FAULTGEN_COW_CHILD_WAITS;
+	struct rusage ru;
+	int status;
+	pid_t got;
+
 	if (h->fd >= 0) {
 		close(h->fd);
 		h->fd = -1;
 	}
+	if (h->pid > 0) {
+		if (!pass || !whole)
+			kill(h->pid, SIGKILL);
+		while ((got = wait4(h->pid, &status, 0, &ru)) < 0 &&
+		       errno == EINTR)
+			;
+		if (got == h->pid && pass && whole)
+			atomic_fetch_add(&st->child_faults,
+					 (uint64_t)(ru.ru_minflt +
+						    ru.ru_majflt));
+		h->pid = 0;
+	}
+}
+
+/* What the holder of worker i (-1: of every worker) touches. */
+static void holder_pass_of(const struct faultgen_run *run, int i,
+			   struct holder_pass *p)
+{
+	unsigned int n = run->attr.nr_workers;
+	char *lo = NULL, *hi = NULL;
+
+	p->how = run->attr.cow_child;
+	p->ps = (size_t)run->pagesize;
+	for (unsigned int w = 0; w < n; w++) {
+		if (i >= 0 && w != (unsigned int)i)
+			continue;
+		if (!lo || run->waddr[w] < lo)
+			lo = run->waddr[w];
+		if (!hi || run->waddr[w] + run->wlen[w] > hi)
+			hi = run->waddr[w] + run->wlen[w];
+	}
+	p->addr = lo;
+	p->len = lo ? (size_t)(hi - lo) : 0;
 }
 
 /* Every page written once, before the first fork: the snapshot's
@@ -355,23 +448,33 @@ static int process_body(struct faultgen_run *run, unsigned int i)
 	struct cow_state *st = fg_pattern_state(run);
 	unsigned int n = run->attr.nr_workers;
 	struct holder h = { .pid = 0, .fd = -1 };
+	bool pass = run->attr.cow_child != FAULTGEN_COW_CHILD_WAITS;
+	struct holder_pass p;
 	int ret;
 
+	holder_pass_of(run, (int)i, &p);
 	for (uint32_t r = 0;; r++) {
-		ret = fork_holder(st, &h);
+		ret = fork_holder(st, &h, &p);
 		if (ret)
 			return ret;
 		if (atomic_fetch_add(&st->ready, 1) + 1 == n * (r + 1))
 			open_round(st, r);
 		ret = wait_past(run, &st->opened, r, false);
-		if (!ret)
+		if (!ret) {
+			start_holder(run, &h);
 			ret = write_round(run, i);
+		}
 		if (!ret)
 			note_copied(run, st, i);
-		release_holder(&h);
+		/* A holder's pass is waited for outside the round's span; a
+		 * holder that waits is killed inside it, as it always was. */
+		if (!ret && pass)
+			arrive(run, st, r);
+		release_holder(run, st, &h, !ret);
 		if (ret)
 			return ret;
-		arrive(run, st, r);
+		if (!pass)
+			arrive(run, st, r);
 		ret = wait_past(run, &st->ended, r, false);
 		if (ret)
 			return ret;
@@ -416,16 +519,19 @@ static unsigned int one_helper(const struct faultgen_run *run)
 static int forker(struct faultgen_run *run, unsigned int h)
 {
 	struct cow_state *st = fg_pattern_state(run);
+	struct holder_pass p;
 	int ret = 0;
 
 	(void)h;
+	holder_pass_of(run, -1, &p);
 	for (uint32_t r = 0;; r++) {
-		ret = fork_holder(st, &st->held);
+		ret = fork_holder(st, &st->held, &p);
 		if (ret)
 			break;
 		open_round(st, r);
+		start_holder(run, &st->held);
 		ret = wait_past(run, &st->ended, r, true);
-		release_holder(&st->held);
+		release_holder(run, st, &st->held, !ret);
 		if (ret || atomic_load(&st->stop))
 			break;
 	}
@@ -477,7 +583,7 @@ static int cow_exec(struct faultgen_run *run)
 		return ret;
 	fill(run->base, run->base_len, (size_t)run->pagesize);
 	/* Nothing buffered in the caller's stdio is ours to flush: the
-	 * children never write it, they only wait and _exit. */
+	 * children never write it, they only wait, touch and _exit. */
 	if (run->attr.kind == FAULTGEN_THREADS) {
 		work.helpers = one_helper;
 		work.helper = forker;
@@ -485,7 +591,7 @@ static int cow_exec(struct faultgen_run *run)
 	ret = fg_workers_run(run, &work);
 	if (!ret || ret == -ECANCELED)
 		cow_fold(run);
-	release_holder(&st->held);
+	release_holder(run, st, &st->held, false);
 	return ret;
 }
 
@@ -494,7 +600,7 @@ static void cow_release(struct faultgen_run *run)
 	struct cow_state *st = fg_pattern_state(run);
 
 	if (st && st->active)
-		release_holder(&st->held);
+		release_holder(run, st, &st->held, false);
 	fg_memory_release(run);
 }
 
@@ -536,19 +642,25 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 {
 	const struct cow_state *st = fg_pattern_state(run);
 	const struct faultgen_result *r = &run->result;
-	const struct fg_figure_row figs[] = {
+	struct fg_figure_row figs[6] = {
 		{ "cow_faults_per_wall_s", r->faults_per_wall_s, "faults/s" },
 		{ "cow_faults_per_cpu_s", r->faults_per_cpu_s, "faults/s" },
 		{ "fork_s", st ? (double)st->fork_ns / 1e9 : 0, "s" },
 		{ "forks", st ? (double)st->forks : 0, "forks" },
-		{ "pages_copied", st ? (double)st->copied : 0, "pages" },
 	};
-	/* Without pagemap, no copied pages to give. */
-	unsigned int n = sizeof(figs) / sizeof(figs[0]) -
-			 (st && !st->copied_unknown ? 0 : 1);
+	unsigned int n = 4;
 
 	if (!st)
 		return -ERANGE;
+	/* Without pagemap, no copied pages to give. */
+	if (!st->copied_unknown)
+		figs[n++] = (struct fg_figure_row){ "pages_copied",
+						    (double)st->copied,
+						    "pages" };
+	if (run->attr.cow_child != FAULTGEN_COW_CHILD_WAITS)
+		figs[n++] = (struct fg_figure_row){ "child_faults",
+						    (double)st->child_faults,
+						    "faults" };
 	return fg_figure_pick(figs, n, index, f);
 }
 
@@ -556,7 +668,8 @@ const struct fg_pattern fg_cow_fork_pattern = {
 	.name = "cow-fork",
 	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_CACHELINES) |
 		 FG_SETTING(FAULTGEN_SETTING_THP) |
-		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
+		 FG_SETTING(FAULTGEN_SETTING_LATENCY) |
+		 FG_SETTING(FAULTGEN_SETTING_COW_CHILD),
 	.state_size = sizeof(struct cow_state),
 	.check = cow_check,
 	.exec = cow_exec,

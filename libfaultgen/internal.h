@@ -109,6 +109,7 @@ struct faultgen_attr {
 	double timeout;
 	enum faultgen_pretouch_touch pretouch_touch;
 	enum faultgen_qemu qemu;
+	enum faultgen_cow_child cow_child;
 	uint64_t chunk;
 	unsigned int jdk;
 	enum faultgen_jvm_gc gc;

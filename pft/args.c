@@ -66,6 +66,7 @@ enum long_only {
 	OPT_WRITERS,
 	OPT_INTERLEAVE_PAGES,
 	OPT_QEMU,
+	OPT_COW_CHILD,
 };
 
 static const struct option long_options[] = {
@@ -120,6 +121,7 @@ static const struct option long_options[] = {
 	{ "writers", required_argument, NULL, OPT_WRITERS },
 	{ "interleave-pages", required_argument, NULL, OPT_INTERLEAVE_PAGES },
 	{ "qemu", required_argument, NULL, OPT_QEMU },
+	{ "cow-child", required_argument, NULL, OPT_COW_CHILD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -706,7 +708,7 @@ static int opt_perf_ctl(struct pft_opts *o, const struct pft_option *opt,
 }
 
 /*
- * --thp, --collapse, --protect, --pretouch, --qemu: a keyword of the option's
+ * --thp, --collapse, --protect, --pretouch, --qemu, --cow-child: a keyword of the option's
  * table, given to the option's setter.
  */
 struct pft_keyword_option {
@@ -741,12 +743,18 @@ static int set_qemu(struct faultgen_attr *a, int val)
 	return faultgen_attr_set_qemu(a, (enum faultgen_qemu)val);
 }
 
+static int set_cow_child(struct faultgen_attr *a, int val)
+{
+	return faultgen_attr_set_cow_child(a, (enum faultgen_cow_child)val);
+}
+
 static const struct pft_keyword_option keyword_options[] = {
 	{ OPT_THP, pft_thps, set_thp },
 	{ OPT_COLLAPSE, pft_collapses, set_collapse },
 	{ OPT_PROTECT, pft_protects, set_protect },
 	{ OPT_PRETOUCH, pft_pretouches, set_pretouch },
 	{ OPT_QEMU, pft_qemus, set_qemu },
+	{ OPT_COW_CHILD, pft_cow_childs, set_cow_child },
 };
 
 static int opt_keyword(struct pft_opts *o, const struct pft_option *opt,
@@ -962,6 +970,8 @@ static const struct pft_option options[] = {
 	OPT(OPT_INTERLEAVE_PAGES, "--interleave-pages",
 	    FAULTGEN_SETTING_INTERLEAVE, opt_interleave_pages),
 	OPT(OPT_QEMU, "--qemu", FAULTGEN_SETTING_QEMU, opt_keyword),
+	OPT(OPT_COW_CHILD, "--cow-child", FAULTGEN_SETTING_COW_CHILD,
+	    opt_keyword),
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 

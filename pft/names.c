@@ -74,6 +74,13 @@ const struct pft_name pft_qemus[] = {
 	{ NULL, 0 },
 };
 
+const struct pft_name pft_cow_childs[] = {
+	{ "waits", FAULTGEN_COW_CHILD_WAITS },
+	{ "reads", FAULTGEN_COW_CHILD_READS },
+	{ "writes", FAULTGEN_COW_CHILD_WRITES },
+	{ NULL, 0 },
+};
+
 /* --numa's keywords: the policies that take no nodes. */
 const struct pft_name pft_numa_modes[] = {
 	{ "default", FAULTGEN_NUMA_DEFAULT },
@@ -202,6 +209,11 @@ const char *pft_collapse_name(enum faultgen_collapse c)
 const char *pft_qemu_name(enum faultgen_qemu q)
 {
 	return name_of(pft_qemus, (int)q);
+}
+
+const char *pft_cow_child_name(enum faultgen_cow_child c)
+{
+	return name_of(pft_cow_childs, (int)c);
 }
 
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t)

@@ -128,7 +128,7 @@ struct pft_name {
 };
 extern const struct pft_name pft_touches[], pft_thps[], pft_backings[],
 	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[], pft_qemus[],
-	pft_gcs[], pft_numa_modes[], pft_writer_ops[];
+	pft_cow_childs[], pft_gcs[], pft_numa_modes[], pft_writer_ops[];
 int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,
 		int *val);
 const char *pft_pattern_name(enum faultgen_pattern p);
@@ -145,6 +145,7 @@ const char *pft_protect_name(enum faultgen_protect p);
 const char *pft_collapse_name(enum faultgen_collapse c);
 const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
 const char *pft_qemu_name(enum faultgen_qemu q);
+const char *pft_cow_child_name(enum faultgen_cow_child c);
 const char *pft_gc_name(enum faultgen_jvm_gc g);
 const char *pft_writer_op_name(enum faultgen_writer_op op);
 const char *pft_numa_name(enum faultgen_numa n);

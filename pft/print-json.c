@@ -100,7 +100,7 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info)
 }
 
 /* The knobs of one pattern: shared VMA's writers, read-only collapse's,
- * pretouch's, qemu-prealloc's. */
+ * pretouch's, qemu-prealloc's, cow-fork's. */
 static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 {
 	const struct faultgen_attr *a = o->attr;
@@ -128,6 +128,9 @@ static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 	}
 	if (p == FAULTGEN_QEMU_PREALLOC)
 		pj_str(j, "qemu", pft_qemu_name(faultgen_attr_get_qemu(a)));
+	if (p == FAULTGEN_COW_FORK)
+		pj_str(j, "cow_child",
+		       pft_cow_child_name(faultgen_attr_get_cow_child(a)));
 	if (p == FAULTGEN_RO_COLLAPSE) {
 		pj_str(j, "protect",
 		       pft_protect_name(faultgen_attr_get_protect(a)));

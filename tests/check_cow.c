@@ -4,7 +4,8 @@
  * written is one fault the kernel counts and one page copied, with
  * threads or processes, in one pass and in rounds (a fresh child each
  * round); the children holding the snapshots are gone when the run is
- * done, cancelled in the middle, or killed outright; and the
+ * done, cancelled in the middle, or killed outright, also when they read
+ * or write the pages beside the workers (set_cow_child); and the
  * combinations refused.
  *
  * Counts and states only, never a timing.
@@ -262,10 +263,22 @@ START_TEST(duration_run_ends_without_a_child)
 }
 END_TEST
 
-/* Rounds cancelled once a child holds the snapshot: none left. */
+/* _i of the loops over both kinds and the three child modes. */
+static enum faultgen_workers kind_of(int i)
+{
+	return i % 2 ? FAULTGEN_PROCESSES : FAULTGEN_THREADS;
+}
+
+static enum faultgen_cow_child child_of(int i)
+{
+	return (enum faultgen_cow_child)(i / 2);
+}
+
+/* Rounds cancelled once a child holds the snapshot: none left, also
+ * with children that read or write (a cancel kills them mid-pass). */
 START_TEST(cancelled_rounds_release_the_children)
 {
-	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	enum faultgen_workers kind = kind_of(_i);
 	struct faultgen_attr *a = cow_attr(64 * MIB, 2, kind);
 	struct faultgen_result r = { .size = sizeof(r) };
 	struct faultgen_run *run = NULL;
@@ -273,6 +286,7 @@ START_TEST(cancelled_rounds_release_the_children)
 	int ret;
 
 	adopt_orphans();
+	ck_assert_int_eq(faultgen_attr_set_cow_child(a, child_of(_i)), 0);
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 100000,
 						  FAULTGEN_ZAP_DONTNEED),
 			 0);
@@ -297,7 +311,7 @@ END_TEST
  * every child of those, dies too. */
 START_TEST(killed_rounds_leave_no_orphan)
 {
-	enum faultgen_workers kind = (enum faultgen_workers)_i;
+	enum faultgen_workers kind = kind_of(_i);
 	struct timespec ts = { 0, 1000 * 1000 };
 	pid_t runner, child = 0;
 	int n = 0;
@@ -310,6 +324,7 @@ START_TEST(killed_rounds_leave_no_orphan)
 		struct faultgen_run *run;
 
 		faultgen_attr_set_rounds(a, 100000, FAULTGEN_ZAP_DONTNEED);
+		faultgen_attr_set_cow_child(a, child_of(_i));
 		faultgen_run_new(a, &run);
 		_exit(0);
 	}
@@ -327,6 +342,142 @@ START_TEST(killed_rounds_leave_no_orphan)
 		FGC_SKIP("the run ended before its child was seen");
 	ck_assert_msg(no_descendants(), "a child of the killed run (%d or "
 		      "one of its own) outlived it", (int)child);
+}
+END_TEST
+
+/*
+ * The child reads or writes every page its parent's workers write, once
+ * a round (_i: bit 0 processes, bit 1 writes, bit 2 three rounds).
+ *
+ * What the kernel must do, whatever the child does:
+ * - The parent's writes: each page is write-protected in the parent
+ *   after the fork, so each write is one fault (a copy, or, when the
+ *   child copied the page first, the old page reused): the faults equal
+ *   the pages written, as without the child.
+ * - pages_copied is the pages the parent maps alone after its writes
+ *   (pagemap's exclusive bit, a map count of 1): a page it copied, and
+ *   equally a page it reused because the child has its own copy; so it
+ *   equals the pages written in every mode.
+ * - The child's writes: its PTEs for the pages are write-protected
+ *   copies, or absent where fork did not copy the page tables; either
+ *   way each page it writes is at least one fault of its own: at least
+ *   the pages written.
+ * - The child's reads: a page it maps needs no fault (fork copies the
+ *   page tables of memory written before it, so usually none), and a
+ *   page it reads in stays mapped (nothing zaps the child's memory, THP
+ *   is off): at most one fault per page.
+ * - Beside those, each child faults on its own stack (its first store
+ *   after fork, on a page fork write-protected: at least one) and on
+ *   the code it runs: a few dozen at most, 64 allowed per child.
+ */
+START_TEST(the_child_reads_or_writes_beside_the_workers)
+{
+	enum faultgen_workers kind = _i & 1 ? FAULTGEN_PROCESSES :
+					      FAULTGEN_THREADS;
+	enum faultgen_cow_child how = _i & 2 ? FAULTGEN_COW_CHILD_WRITES :
+					       FAULTGEN_COW_CHILD_READS;
+	unsigned int rounds = _i & 4 ? 3 : 1;
+	struct faultgen_attr *a = cow_attr(16 * MIB, 2, kind);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	uint64_t pages = fgc_pages_for(16 * MIB, 2), all = pages * rounds;
+	uint64_t wrong = 0, children = rounds * (kind == FAULTGEN_THREADS ?
+								1 : 2);
+	size_t len, ps = (size_t)fgc_pagesize();
+	double copied, child;
+	void *addr;
+	int ret;
+
+	adopt_orphans();
+	if (rounds > 1)
+		ck_assert_int_eq(faultgen_attr_set_rounds(
+					 a, rounds, FAULTGEN_ZAP_DONTNEED),
+				 0);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(a, how), 0);
+	ck_assert_int_eq(faultgen_attr_get_cow_child(a), how);
+	ret = faultgen_run_new(a, &run);
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	/* Every child waited for or killed, and reaped. */
+	ck_assert(no_descendants());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, all);
+	ck_assert_uint_eq(r.expected_faults, all);
+	ck_assert_msg(r.minflt >= all && fgc_close(all, r.minflt, 2) &&
+			      r.faults_agree,
+		      "%llu faults for %llu pages",
+		      (unsigned long long)r.minflt, (unsigned long long)all);
+	ck_assert(fgc_figure_or(run, "forks", -1) == (double)children);
+	copied = fgc_figure_or(run, "pages_copied", -1);
+	if (copied >= 0)
+		ck_assert_msg((uint64_t)copied == all,
+			      "%g pages copied of %llu", copied,
+			      (unsigned long long)all);
+	child = fgc_figure_or(run, "child_faults", -1);
+	ck_assert_msg(child >= 0, "no child_faults figure");
+	if (how == FAULTGEN_COW_CHILD_WRITES)
+		ck_assert_msg(child >= (double)all &&
+				      child <= (double)(all + 64 * children),
+			      "%g child faults for %llu pages written", child,
+			      (unsigned long long)all);
+	else
+		ck_assert_msg(child >= (double)children &&
+				      child <= (double)(all + 64 * children),
+			      "%g child faults for %llu pages read", child,
+			      (unsigned long long)all);
+	/* The child's writes were to its own copies: the run's pages hold
+	 * the workers' writes (threads) or the fill (forked workers). */
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	for (uint64_t p = 0; p < len / ps; p++)
+		wrong += ((char *)addr)[p * ps] !=
+			 (kind == FAULTGEN_THREADS ? 2 : 1);
+	ck_assert_uint_eq(wrong, 0);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The setting: its default, its errors, who reads it. */
+START_TEST(cow_child_setter)
+{
+	struct faultgen_attr *a = cow_attr(MIB, 1, FAULTGEN_THREADS);
+	struct faultgen_run *run = NULL;
+
+	ck_assert_int_eq(faultgen_attr_get_cow_child(a),
+			 FAULTGEN_COW_CHILD_WAITS);
+	ck_assert_int_eq(faultgen_attr_get_cow_child(NULL),
+			 FAULTGEN_COW_CHILD_WAITS);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(
+				 NULL, FAULTGEN_COW_CHILD_READS),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(
+				 a, FAULTGEN_COW_CHILD_WRITES),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(
+				 a, (enum faultgen_cow_child)3),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(
+				 a, (enum faultgen_cow_child)-1),
+			 -EINVAL);
+	/* A failed setter leaves the attr as it was. */
+	ck_assert_int_eq(faultgen_attr_get_cow_child(a),
+			 FAULTGEN_COW_CHILD_WRITES);
+	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_COW_FORK,
+						FAULTGEN_SETTING_COW_CHILD),
+			 1);
+	for (int p = 0; p < faultgen_pattern_count(); p++)
+		if (p != FAULTGEN_COW_FORK)
+			ck_assert_int_eq(faultgen_pattern_reads(
+						 (enum faultgen_pattern)p,
+						 FAULTGEN_SETTING_COW_CHILD),
+					 0);
+	/* A child that only waits has no faults to give. */
+	ck_assert_int_eq(faultgen_attr_set_cow_child(
+				 a, FAULTGEN_COW_CHILD_WAITS),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert(fgc_figure_or(run, "child_faults", -1) == -1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
 }
 END_TEST
 
@@ -424,15 +575,17 @@ int main(void)
 			    FAULTGEN_PROCESSES + 1);
 	tcase_add_loop_test(tc, duration_run_ends_without_a_child,
 			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
-	tcase_add_loop_test(tc, cancelled_rounds_release_the_children,
-			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
-	tcase_add_loop_test(tc, killed_rounds_leave_no_orphan,
-			    FAULTGEN_THREADS, FAULTGEN_PROCESSES + 1);
+	/* Both kinds, the child waiting, reading, writing. */
+	tcase_add_loop_test(tc, cancelled_rounds_release_the_children, 0, 6);
+	tcase_add_loop_test(tc, killed_rounds_leave_no_orphan, 0, 6);
+	tcase_add_loop_test(tc, the_child_reads_or_writes_beside_the_workers,
+			    0, 8);
 	tcase_add_loop_test(tc, latency_times_every_write, FAULTGEN_THREADS,
 			    FAULTGEN_PROCESSES + 1);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
 	tcase_add_test(tc, refused_combinations);
+	tcase_add_test(tc, cow_child_setter);
 	suite_add_tcase(s, tc);
 	return fgc_main(s);
 }

@@ -150,6 +150,7 @@ json_case cow-fork "$two" threads cow-fork --pattern=cow-fork -t "$two" -m 16M
 json_case cow-fork-n "$two" processes cow-fork --pattern=cow-fork -n "$two" -m 16M
 json_case cow-fork-rounds 2 threads cow-fork --oversubscribe --pattern=cow-fork -t 2 -m 8M --rounds=3
 json_case cow-fork-rounds-n 2 processes cow-fork --oversubscribe --pattern=cow-fork -n 2 -m 8M --rounds=3
+json_case cow-fork-child 2 threads cow-fork --oversubscribe --pattern=cow-fork -t 2 -m 8M --rounds=2 --cow-child=writes
 
 # cow-fork rounds: a fresh fork each round (one per worker with
 # processes), every page of every round written and copied.
@@ -169,6 +170,23 @@ assert "pages_copied" not in f or f["pages_copied"]["value"] == pages, f
 EOF
 	[ $? -eq 0 ] && ok || fail "cow-fork --rounds=3 (${k%:*}): $(cat "$tmp/cow-${k%:*}.check")"
 done
+
+# cow-fork's child: the config names what it does; writing every page,
+# its own faults are at least the pages, the parent's still one a page
+# (check_cow.c says why).  A child that waits has no child_faults.
+python3 - "$tmp/cow-fork-child.out" "$tmp/cow-fork.out" <<'EOF' >"$tmp/cow-child.check" 2>&1
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+r, f = d["result"], d["figures"]
+assert d["config"]["cow_child"] == "writes", d["config"]
+assert r["pages"] == r["pages_per_round"] * 2, r
+assert r["minflt"] >= r["pages"] and r["faults_agree"], r
+assert f["child_faults"]["value"] >= r["pages"], f
+w = json.loads(open(sys.argv[2]).readline())
+assert w["config"]["cow_child"] == "waits", w["config"]
+assert "child_faults" not in w["figures"], w["figures"]
+EOF
+[ $? -eq 0 ] && ok || fail "cow-fork --cow-child=writes: $(cat "$tmp/cow-child.check")"
 
 # Writers: the config names them, the figures count their calls, which
 # come in whole cycles of two; without writers there are no figures.
