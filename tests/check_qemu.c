@@ -53,25 +53,25 @@ static struct faultgen_attr *qemu_attr(uint64_t size, unsigned int threads,
 
 START_TEST(threads_as_qemu_counts_them)
 {
-	/* online CPUs, prealloc-threads, pages, page size -> threads */
+	/* online CPUs, pages, page size, prealloc-threads -> threads */
 	static const struct {
 		long online;
-		unsigned int asked;
 		uint64_t pages, step;
+		unsigned int asked;
 		unsigned int want;
 	} t[] = {
-		{ 2, 4, 65536, 4096, 2 },          /* 256 MiB on 2 CPUs */
-		{ 2, 1, 65536, 4096, 1 },
-		{ 64, 64, 262144, 4096, 16 },      /* 1 GiB: 16 by size */
-		{ 64, 32, 1048576, 4096, 16 },     /* 4 GiB: at most 16 */
-		{ 8, 4, 1048576, 4096, 4 },
-		{ 8, 8, 16384, 4096, 1 },          /* 64 MiB: one */
-		{ 8, 8, 32768, 4096, 2 },          /* 128 MiB: two */
-		{ 8, 8, 49151, 4096, 2 },          /* just under 192 MiB */
-		{ 8, 8, 3, 1ULL << 30, 3 },        /* 3 GiB pages: 3 */
-		{ 8, 8, 100, 2 * MIB, 3 },         /* 200 MiB of 2 MiB */
-		{ 0, 8, 1048576, 4096, 1 },        /* sysconf failed */
-		{ -1, 8, 1048576, 4096, 1 },
+		{ 2, 65536, 4096, 4, 2 },          /* 256 MiB on 2 CPUs */
+		{ 2, 65536, 4096, 1, 1 },
+		{ 64, 262144, 4096, 64, 16 },      /* 1 GiB: 16 by size */
+		{ 64, 1048576, 4096, 32, 16 },     /* 4 GiB: at most 16 */
+		{ 8, 1048576, 4096, 4, 4 },
+		{ 8, 16384, 4096, 8, 1 },          /* 64 MiB: one */
+		{ 8, 32768, 4096, 8, 2 },          /* 128 MiB: two */
+		{ 8, 49151, 4096, 8, 2 },          /* just under 192 MiB */
+		{ 8, 3, 1ULL << 30, 8, 3 },        /* 3 GiB pages: 3 */
+		{ 8, 100, 2 * MIB, 8, 3 },         /* 200 MiB of 2 MiB */
+		{ 0, 1048576, 4096, 8, 1 },        /* sysconf failed */
+		{ -1, 1048576, 4096, 8, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
