@@ -80,7 +80,8 @@ struct qp_state {
 	pthread_cond_t cond;
 	bool go;
 	pthread_t warm_tid;     /* the warm-up thread, until warm_down */
-	bool warm_started, warm_done;
+	struct qp_thread *warm_t;
+	bool warm_started, warm_running, warm_done;
 };
 
 struct qp_thread {
@@ -89,6 +90,7 @@ struct qp_thread {
 	unsigned int index;
 	char *addr;
 	uint64_t pages;
+	bool warm;              /* the warm-up thread: faults nothing */
 };
 
 /* get_memset_num_threads() of QEMU 7.0 and later. */
@@ -216,6 +218,20 @@ struct qp_start {
 	char *name;
 };
 
+/* The warm-up thread, once it has freed its start arguments (which made
+ * its malloc arena): says it runs, and waits until the preallocation is
+ * over. */
+static void *idle_main(struct qp_state *st)
+{
+	pthread_mutex_lock(&st->lock);
+	st->warm_running = true;
+	pthread_cond_broadcast(&st->cond);
+	while (!st->warm_done)
+		pthread_cond_wait(&st->cond, &st->lock);
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
 static void *qp_thread_main(void *arg)
 {
 	struct qp_start *start = arg;
@@ -227,6 +243,8 @@ static void *qp_thread_main(void *arg)
 	free(start->name);
 	free(start);
 
+	if (t->warm)
+		return idle_main(st);
 	pthread_mutex_lock(&st->lock);
 	while (!st->go)
 		pthread_cond_wait(&st->cond, &st->lock);
@@ -292,27 +310,20 @@ static void usage_self(uint64_t *minflt, uint64_t *majflt)
 	*majflt = (uint64_t)ru.ru_majflt;
 }
 
-/* The warm-up thread: started before the count, it waits there until the
- * preallocation is over. */
-static void *idle_main(void *arg)
-{
-	struct qp_state *st = arg;
-
-	pthread_mutex_lock(&st->lock);
-	while (!st->warm_done)
-		pthread_cond_wait(&st->cond, &st->lock);
-	pthread_mutex_unlock(&st->lock);
-	return NULL;
-}
+static int start_thread(pthread_t *tid, const pthread_attr_t *pa,
+			struct qp_thread *t);
 
 /*
  * Runs once, before the count starts, every path the preallocation takes
  * but its faults: the library's code and its lazily bound calls would
  * otherwise fault their pages in the measured window, where QEMU's, run
- * long before, do not.  QEMU has started threads before (its RCU thread)
- * and ended none: the warm thread is started, with a small stack of its
- * own so that glibc keeps no default-size stack for the measured threads
- * to reuse, and ends only after the count (warm_down).
+ * long before, do not.  QEMU has started threads before (its RCU thread),
+ * whose malloc arenas exist, and ended none: the warm thread is started,
+ * with a small stack of its own so that glibc keeps no default-size stack
+ * for the measured threads to reuse; the count starts only once it runs
+ * and has its arena (its first faults and the arena list's first write
+ * are not the preallocation's), and it ends only after the count
+ * (warm_down).
  */
 static void warm_up(struct faultgen_run *run, struct qp_state *st)
 {
@@ -327,12 +338,24 @@ static void warm_up(struct faultgen_run *run, struct qp_state *st)
 	pthread_mutex_unlock(&st->lock);
 	if (st->populate && st->threads == 1)
 		return;
+	/* Started as the measured threads are (start_thread), so that its
+	 * calls are bound before the count. */
+	st->warm_t = calloc(1, sizeof(*st->warm_t));
+	if (!st->warm_t)
+		return;
+	*st->warm_t = (struct qp_thread){ .run = run, .st = st, .warm = true };
 	if (pthread_attr_init(&pa))
 		return;
 	if (pthread_attr_setstacksize(&pa, 64 * 1024) == 0 &&
-	    pthread_create(&st->warm_tid, &pa, idle_main, st) == 0)
+	    start_thread(&st->warm_tid, &pa, st->warm_t) == 0)
 		st->warm_started = true;
 	pthread_attr_destroy(&pa);
+	if (!st->warm_started)
+		return;
+	pthread_mutex_lock(&st->lock);
+	while (!st->warm_running)
+		pthread_cond_wait(&st->cond, &st->lock);
+	pthread_mutex_unlock(&st->lock);
 }
 
 static void warm_down(struct qp_state *st)
@@ -345,6 +368,13 @@ static void warm_down(struct qp_state *st)
 	pthread_mutex_unlock(&st->lock);
 	pthread_join(st->warm_tid, NULL);
 	st->warm_started = false;
+}
+
+static void warm_free(struct qp_state *st)
+{
+	warm_down(st);
+	free(st->warm_t);
+	st->warm_t = NULL;
 }
 
 /*
@@ -399,9 +429,14 @@ static int run_threads(struct faultgen_run *run, struct qp_state *st,
 		free(tids);
 		return -ENOMEM;
 	}
-	/* Placed on the run's CPUs, as by a prealloc-context's cpu-affinity;
-	 * glibc's default stack, as QEMU's threads. */
-	if (run->cpus.bits && pthread_attr_init(&pa) == 0) {
+	/* Placed on the run's CPUs where it names some, as by a
+	 * prealloc-context's cpu-affinity; else, as QEMU's without one, they
+	 * inherit the caller's affinity (the run's CPUs then) and are
+	 * created with no attributes: glibc's default stack, and no
+	 * affinity set by pthread_create, whose path faults pages of its
+	 * own. */
+	if (run->cpus.bits && (run->attr.cpulist || run->attr.cpuset) &&
+	    pthread_attr_init(&pa) == 0) {
 		pap = &pa;
 		pthread_attr_setaffinity_np(pap, CPU_ALLOC_SIZE(run->cpus.nbits),
 					    (cpu_set_t *)run->cpus.bits);
@@ -412,7 +447,7 @@ static int run_threads(struct faultgen_run *run, struct qp_state *st,
 		fg_qemu_slice(pages, st->threads, i, &first, &count);
 		t[i] = (struct qp_thread){ run, st, i,
 					   run->base + first * st->step,
-					   count };
+					   count, false };
 		ret = start_thread(&tids[i], pap, &t[i]);
 		if (ret)
 			break;
@@ -588,7 +623,7 @@ static void qemu_release(struct faultgen_run *run)
 
 	fg_memory_release(run);
 	if (st && st->active) {
-		warm_down(st);
+		warm_free(st);
 		pthread_mutex_destroy(&st->lock);
 		pthread_cond_destroy(&st->cond);
 		st->active = false;
