@@ -155,11 +155,11 @@ static const struct fg_backing devzero_backing = {
 
 /* ---- a memfd: one shmem file, a range of it per mapping ------------------ */
 
-/* The file holds every worker's slice, each at its own offset (memory.c
- * maps worker i's at i slices in), however the mappings are laid out. */
+/* The file holds run->file_len bytes: every worker's slice, each at its
+ * own offset (memory.c), or a pattern's one region. */
 static int memfd_prepare(struct faultgen_run *run)
 {
-	off_t len = (off_t)run->slice_len * run->attr.nr_workers;
+	off_t len = (off_t)run->file_len;
 
 	run->backing_fd = memfd_create("libfaultgen", MFD_CLOEXEC);
 	if (run->backing_fd < 0)
@@ -229,8 +229,7 @@ FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail)
  * pool is too small (nr_hugepages), before anything is mapped. */
 static int huge_pages_check(const struct faultgen_run *run)
 {
-	uint64_t need = (uint64_t)run->slice_len * run->attr.nr_workers /
-			(uint64_t)run->pagesize,
+	uint64_t need = (uint64_t)run->file_len / (uint64_t)run->pagesize,
 		 avail = 0;
 	int ret = fg_huge_pages_free((size_t)run->pagesize, &avail);
 
@@ -364,7 +363,7 @@ static int file_open(struct faultgen_run *run, const char *path, off_t len)
 static int file_prepare(struct faultgen_run *run)
 {
 	const char *path = run->attr.backing_path;
-	off_t len = (off_t)run->slice_len * run->attr.nr_workers;
+	off_t len = (off_t)run->file_len;
 	struct stat st;
 	int ret;
 

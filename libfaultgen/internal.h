@@ -297,6 +297,7 @@ struct faultgen_run {
 	struct fg_resv resv; /* per-thread and pretouch: the reservation */
 	int base_id;         /* the backing's id of a shared VMA, or -1 */
 	size_t slice_len;    /* bytes per worker */
+	size_t file_len;     /* bytes a backing's file holds (prepare) */
 	uint64_t slice_pages;
 	char **waddr;        /* each worker's slice or mapping */
 	size_t *wlen;        /* and its length */

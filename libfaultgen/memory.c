@@ -160,6 +160,9 @@ static int size_slices(struct faultgen_run *run)
 	run->slice_pages = slice_pages;
 	run->slice_len = (size_t)(slice_pages * ps);
 	run->base_len = a->region ? a->region_len : run->slice_len * n;
+	/* Every worker's slice at its own offset, however the mappings are
+	 * laid out (map_per_thread maps worker i's at i slices in). */
+	run->file_len = run->slice_len * n;
 	return 0;
 }
 

@@ -469,22 +469,6 @@ static int run_threads(struct faultgen_run *run, struct qp_state *st,
 	return ret;
 }
 
-/* The backing's file (a memfd's), sized for the whole RAM: prepare
- * sizes it for slice_len times the workers, here one slice of it all. */
-static int prepare_backing(struct faultgen_run *run)
-{
-	unsigned int n = run->attr.nr_workers;
-	int ret;
-
-	if (!run->backing->prepare)
-		return 0;
-	run->attr.nr_workers = 1;
-	ret = run->backing->prepare(run);
-	run->attr.nr_workers = n;
-	return ret;
-}
-
-/* What the result says beyond the workers' sums. */
 static void fold(struct faultgen_run *run, struct qp_state *st)
 {
 	struct faultgen_result *r = &run->result;
@@ -534,7 +518,8 @@ static int qemu_exec(struct faultgen_run *run)
 	run->wid = calloc(a->nr_workers, sizeof(*run->wid));
 	if (!run->waddr || !run->wlen || !run->wid)
 		return -ENOMEM;
-	ret = prepare_backing(run);
+	run->file_len = run->base_len;
+	ret = run->backing->prepare ? run->backing->prepare(run) : 0;
 	if (ret)
 		return ret;
 	/* QEMU steps by the page size of the backend's file: the huge page

@@ -51,6 +51,7 @@ static void fake_run(struct faultgen_run *run, const struct backing_case *c,
 	run->attr.share = c->share != 0;
 	run->attr.nr_workers = workers;
 	run->slice_len = slice_len;
+	run->file_len = slice_len * workers; /* as fg_memory_setup sizes it */
 	run->pagesize = fgc_pagesize();
 	run->backing_fd = -1;
 	run->backing = fg_backing_of(&run->attr);
