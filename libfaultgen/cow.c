@@ -415,65 +415,50 @@ static void arrive(struct faultgen_run *run, struct cow_state *st,
 		end_round(run, st, r);
 }
 
-/* A worker thread: the helper forks each round's holder and opens it. */
-static int thread_body(struct faultgen_run *run, unsigned int i)
-{
-	struct cow_state *st = fg_pattern_state(run);
-	int ret;
-
-	for (uint32_t r = 0;; r++) {
-		ret = wait_past(run, &st->opened, r, false);
-		if (ret)
-			return ret;
-		ret = write_round(run, i);
-		if (ret)
-			return ret;
-		note_copied(run, st, i);
-		arrive(run, st, r);
-		ret = wait_past(run, &st->ended, r, false);
-		if (ret)
-			return ret;
-		if (atomic_load(&st->stop))
-			return 0;
-	}
-}
-
 /*
- * A forked worker: its own holder each round, forked before it is ready,
- * released once its own writes are counted.  The last one ready opens
+ * Worker i's rounds.  A worker thread shares the helper's holder: the
+ * helper forks one each round and opens the round.  A forked worker
+ * (own) forks its own holder each round before it is ready, and
+ * releases it once its own writes are counted; the last one ready opens
  * the round.
  */
-static int process_body(struct faultgen_run *run, unsigned int i)
+static int worker_rounds(struct faultgen_run *run, unsigned int i, bool own)
 {
 	struct cow_state *st = fg_pattern_state(run);
 	unsigned int n = run->attr.nr_workers;
 	struct holder h = { .pid = 0, .fd = -1 };
-	bool pass = run->attr.cow_child != FAULTGEN_COW_CHILD_WAITS;
+	/* A holder's pass is waited for outside the round's span; a holder
+	 * that waits is killed inside it, as it always was. */
+	bool arrive_first = !own ||
+			    run->attr.cow_child != FAULTGEN_COW_CHILD_WAITS;
 	struct holder_pass p;
 	int ret;
 
-	holder_pass_of(run, (int)i, &p);
+	if (own)
+		holder_pass_of(run, (int)i, &p);
 	for (uint32_t r = 0;; r++) {
-		ret = fork_holder(st, &h, &p);
-		if (ret)
-			return ret;
-		if (atomic_fetch_add(&st->ready, 1) + 1 == n * (r + 1))
-			open_round(st, r);
+		if (own) {
+			ret = fork_holder(st, &h, &p);
+			if (ret)
+				return ret;
+			if (atomic_fetch_add(&st->ready, 1) + 1 == n * (r + 1))
+				open_round(st, r);
+		}
 		ret = wait_past(run, &st->opened, r, false);
 		if (!ret) {
-			start_holder(run, &h);
+			if (own)
+				start_holder(run, &h);
 			ret = write_round(run, i);
 		}
 		if (!ret)
 			note_copied(run, st, i);
-		/* A holder's pass is waited for outside the round's span; a
-		 * holder that waits is killed inside it, as it always was. */
-		if (!ret && pass)
+		if (!ret && arrive_first)
 			arrive(run, st, r);
-		release_holder(run, st, &h, !ret);
+		if (own)
+			release_holder(run, st, &h, !ret);
 		if (ret)
 			return ret;
-		if (!pass)
+		if (!arrive_first)
 			arrive(run, st, r);
 		ret = wait_past(run, &st->ended, r, false);
 		if (ret)
@@ -497,10 +482,7 @@ static int cow_body(struct faultgen_run *run, unsigned int i)
 		fg_lat_begin(run, i, process);
 	/* Worker 0 in the calling thread of a processes run has the
 	 * calling process's memory: a child of its own too. */
-	if (run->attr.kind == FAULTGEN_PROCESSES)
-		ret = process_body(run, i);
-	else
-		ret = thread_body(run, i);
+	ret = worker_rounds(run, i, run->attr.kind == FAULTGEN_PROCESSES);
 	if (run->lat)
 		fg_lat_end(run, i, process);
 	return ret;
