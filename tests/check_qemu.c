@@ -135,6 +135,18 @@ static void assert_counts(struct faultgen_run *run, uint64_t size,
 	ck_assert_uint_eq(r.majflt, 0);
 	process = fgc_figure_or(run, "process_faults", -1);
 	ck_assert(process >= (double)r.minflt);
+	/* Beside the threads' own: each started thread's first faults (its
+	 * descriptor, its stack, its malloc arena), and a few text pages of
+	 * the first thread exit, as QEMU's; a sanitizer's runtime takes
+	 * more. */
+	if (!fgc_under_sanitizer()) {
+		double started = fgc_figure_or(run, "threads_started", -1);
+
+		ck_assert_msg(process - (double)r.minflt <= 3 * started + 4,
+			      "%.0f faults beside the threads' %llu, %.0f "
+			      "threads started", process - (double)r.minflt,
+			      (unsigned long long)r.minflt, started);
+	}
 	ck_assert_int_eq((int)fgc_figure_or(run, "step_bytes", -1), (int)ps);
 }
 
