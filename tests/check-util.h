@@ -462,6 +462,19 @@ static inline void fgc_allow_workers(struct faultgen_attr *a, unsigned int n)
 		ck_assert_int_eq(faultgen_attr_set_oversubscribe(a, 1), 0);
 }
 
+/* faultgen_attr_check refuses a (-EINVAL) naming setting (and the
+ * setting it conflicts with, or -1 not to look): macros, so that a
+ * failure names the test's line. */
+#define FGC_ASSERT_CONFLICT_WITH(a, want, want_with)                          \
+	do {                                                                  \
+		struct faultgen_conflict fgc_c_ = { .size = sizeof(fgc_c_) }; \
+		ck_assert_int_eq(faultgen_attr_check((a), &fgc_c_), -EINVAL); \
+		ck_assert_int_eq(fgc_c_.setting, (want));                     \
+		if ((int)(want_with) >= 0)                                    \
+			ck_assert_int_eq(fgc_c_.with, (want_with));           \
+	} while (0)
+#define FGC_ASSERT_CONFLICT(a, want) FGC_ASSERT_CONFLICT_WITH(a, want, -1)
+
 /* Figure `name` of a run (faultgen_run_figure), or `missing` when the
  * run has none such. */
 static inline double fgc_figure_or(const struct faultgen_run *run,

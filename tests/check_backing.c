@@ -615,13 +615,11 @@ END_TEST
 /* Paths the setter refuses, and a file backing with none. */
 START_TEST(refuses_bad_paths)
 {
-	struct faultgen_conflict c = { .size = sizeof(c) };
 	struct faultgen_attr *a;
 
 	ck_assert_int_eq(faultgen_attr_new(&a), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_BACKING);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_BACKING);
 	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/nonexistent/x"),
 			 -ENOENT);
 	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/dev/null/x"),
@@ -871,7 +869,6 @@ END_TEST
 /* Whole huge pages per worker, and no THP advice. */
 START_TEST(hugetlb_refuses_part_pages_and_thp)
 {
-	struct faultgen_conflict c = { .size = sizeof(c) };
 	struct faultgen_attr *a;
 
 	ck_assert_int_eq(faultgen_attr_new(&a), 0);
@@ -881,13 +878,10 @@ START_TEST(hugetlb_refuses_part_pages_and_thp)
 	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
 	ck_assert_int_eq(faultgen_attr_set_size(a, 3 * HUGE), 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_SIZE);
-	ck_assert_int_eq(c.with, FAULTGEN_SETTING_BACKING);
+	FGC_ASSERT_CONFLICT_WITH(a, FAULTGEN_SETTING_SIZE, FAULTGEN_SETTING_BACKING);
 	ck_assert_int_eq(faultgen_attr_set_size(a, 4 * HUGE), 0);
 	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_THP);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_THP);
 	faultgen_attr_free(a);
 }
 END_TEST

@@ -527,7 +527,6 @@ END_TEST
 
 START_TEST(refused_combinations)
 {
-	struct faultgen_conflict c = { .size = sizeof(c) };
 	struct faultgen_attr *a = cow_attr(MIB, 1, FAULTGEN_THREADS);
 	static char region[1 << 16] __attribute__((aligned(1 << 16)));
 
@@ -546,14 +545,12 @@ START_TEST(refused_combinations)
 			 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_BACKING);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_BACKING);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_ANON),
 			 0);
 	ck_assert_int_eq(faultgen_attr_set_region(a, region, sizeof(region)),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REGION);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_REGION);
 	faultgen_attr_free(a);
 	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_COW_FORK,
 						FAULTGEN_SETTING_TOUCH),

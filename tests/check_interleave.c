@@ -166,27 +166,20 @@ END_TEST
 
 START_TEST(refused_with_rounds_worker_local_and_call_touches)
 {
-	struct faultgen_conflict c = { .size = sizeof(c) };
 	struct faultgen_attr *a = interleave_attr(8, 2, FAULTGEN_THREADS);
 
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_INTERLEAVE);
-	ck_assert_int_eq(c.with, FAULTGEN_SETTING_REPEAT);
+	FGC_ASSERT_CONFLICT_WITH(a, FAULTGEN_SETTING_INTERLEAVE, FAULTGEN_SETTING_REPEAT);
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_DONTNEED),
 			 0);
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
 	ck_assert_int_eq(faultgen_attr_set_numa(a, FAULTGEN_NUMA_WORKER_LOCAL),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_INTERLEAVE);
-	ck_assert_int_eq(c.with, FAULTGEN_SETTING_NUMA);
+	FGC_ASSERT_CONFLICT_WITH(a, FAULTGEN_SETTING_INTERLEAVE, FAULTGEN_SETTING_NUMA);
 	ck_assert_int_eq(faultgen_attr_set_numa(a, FAULTGEN_NUMA_DEFAULT), 0);
 	ck_assert_int_eq(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_MLOCK), 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_INTERLEAVE);
-	ck_assert_int_eq(c.with, FAULTGEN_SETTING_TOUCH);
+	FGC_ASSERT_CONFLICT_WITH(a, FAULTGEN_SETTING_INTERLEAVE, FAULTGEN_SETTING_TOUCH);
 	ck_assert_int_eq(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_READ), 0);
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
 	faultgen_attr_free(a);

@@ -285,13 +285,11 @@ START_TEST(refused_combinations)
 	ck_assert_int_eq(faultgen_attr_check(a, NULL), 0);
 	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_PROCESSES),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_WORKERS);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_WORKERS);
 	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_THREADS), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_SYSV),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_BACKING);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_BACKING);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_DEVZERO),
 			 0);
 	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
@@ -299,14 +297,12 @@ START_TEST(refused_combinations)
 			 0);
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REPEAT);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_REPEAT);
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 0, FAULTGEN_ZAP_DONTNEED),
 			 0);
 	ck_assert_int_eq(faultgen_attr_set_region(a, region, sizeof(region)),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_REGION);
+	FGC_ASSERT_CONFLICT(a, FAULTGEN_SETTING_REGION);
 	faultgen_attr_free(a);
 	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_QEMU_PREALLOC,
 						FAULTGEN_SETTING_QEMU),

@@ -105,15 +105,12 @@ END_TEST
 
 START_TEST(writers_refused_beside_processes)
 {
-	struct faultgen_conflict c = { .size = sizeof(c) };
 	struct faultgen_attr *a = writers_attr(2, 1, FAULTGEN_WRITER_MMAP);
 	struct faultgen_run *run = NULL;
 
 	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, FAULTGEN_PROCESSES),
 			 0);
-	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
-	ck_assert_int_eq(c.setting, FAULTGEN_SETTING_WRITERS);
-	ck_assert_int_eq(c.with, FAULTGEN_SETTING_WORKERS);
+	FGC_ASSERT_CONFLICT_WITH(a, FAULTGEN_SETTING_WRITERS, FAULTGEN_SETTING_WORKERS);
 	ck_assert_int_eq(faultgen_run_new(a, &run), -EINVAL);
 	ck_assert_ptr_null(run);
 	ck_assert(fgc_no_children());
