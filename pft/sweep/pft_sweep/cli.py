@@ -212,40 +212,45 @@ def type_workers(text):
     return counts
 
 
+def _unique_list(text, item_of):
+    """The comma-separated items of text, each once, in order; item_of
+    turns one item into its value (or raises ArgumentTypeError); at most
+    MAX_POINTS of them."""
+    values = []
+    for item in text.split(","):
+        value = item_of(item)
+        if value not in values:
+            values.append(value)
+    if len(values) > MAX_POINTS:
+        raise argparse.ArgumentTypeError("'%s': more than %d values" %
+                                         (text, MAX_POINTS))
+    return values
+
+
 def type_axis(text):
     """The values of an axis of pft options: counts from 0, comma
     separated, each once; at most MAX_POINTS of them."""
-    values = []
-    for item in text.split(","):
+    def count(item):
         if not re.fullmatch(r"[0-9]+", item):
             raise argparse.ArgumentTypeError("'%s' is not a list of counts "
                                              "from 0" % text)
         n = int(item)
         if n >= 1 << 31:
             raise argparse.ArgumentTypeError("%d is out of range" % n)
-        if n not in values:
-            values.append(n)
-    if len(values) > MAX_POINTS:
-        raise argparse.ArgumentTypeError("'%s': more than %d values" %
-                                         (text, MAX_POINTS))
-    return values
+        return n
+    return _unique_list(text, count)
 
 
 def type_backings(text):
     """The backings to sweep: pft's words, comma separated, each once;
     pft judges each (its check run).  A file:PATH's PATH cannot hold a
     comma."""
-    values = []
-    for item in text.split(","):
+    def backing(item):
         if not item or item == "file:":
             raise argparse.ArgumentTypeError(
                 "'%s': an empty backing (a file:PATH holds no comma)" % text)
-        if item not in values:
-            values.append(item)
-    if len(values) > MAX_POINTS:
-        raise argparse.ArgumentTypeError("'%s': more than %d values" %
-                                         (text, MAX_POINTS))
-    return values
+        return item
+    return _unique_list(text, backing)
 
 
 def type_patterns(text):
