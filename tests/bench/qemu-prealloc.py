@@ -7,29 +7,43 @@
 """
 For each THP mode, backend, size and prealloc-threads value, QEMU is
 started with -S and quit at once from its monitor, with prealloc=on and
-with prealloc=off, RUNS times each, interleaved; what preallocation adds
-is the median of the on runs minus the median of the off runs.  Each
-QEMU runs alone in a memory cgroup made for it, whose memory.stat pgfault
-is read after QEMU exits; its minor faults come from wait4's rusage (every
-thread of the process).  Both count a fault taken by MADV_POPULATE_WRITE.
+with prealloc=off; what preallocation adds is on minus off, counted two
+ways:
 
-The emulation runs RUNS times too: its figure process_faults is the
-process's minor faults from the probe to the last join (thread starts
-included), the median of the runs is compared.  QEMU's threads are
-counted from one more pair of runs under strace -f (clone calls, on minus
-off).  A cell holds when the emulation is within 0.5% or 2 faults,
-whichever is larger, of the memory cgroup's figure, with the same threads.
+- The window (the table's QEMU window on-off, which the emulation is held
+  to): WINDOWS runs each of QEMU under a small ptrace tool built here,
+  which reads the process's minor faults (/proc/PID/stat: every thread's,
+  live or ended) at two system-call stops: the guest RAM's reservation
+  (an mmap of its size plus QEMU's alignment) and the monitor's first
+  output (writev), and counts the threads started between them.  Stops
+  fault nothing in QEMU, and the window leaves out what QEMU's start and
+  exit do around it, which varies by a few faults from run to run: with
+  the layout fixed, the window's counts repeat from run to run.
+  Preallocation = median(on) - median(off); QEMU's threads the same.
+- The whole run, for comparison: RUNS times each, interleaved, each QEMU
+  alone in a memory cgroup made for it, whose memory.stat pgfault is read
+  after QEMU exits, and its minor faults from wait4's rusage (every
+  thread).  The medians' difference moves by a few faults with QEMU's
+  start-up.
 
-Needs root (the cgroup, and /sys/kernel/mm/transparent_hugepage/enabled,
-which is set for each mode and put back at the end), qemu-system-x86_64,
-strace and setarch.  QEMU's runs and the emulation's have address space
-layout randomization off (setarch -R): a start faults a few pages more or
-fewer as its libraries and heap land (a file fault maps the cached pages
-around it, within an aligned window).  Not a make-check test: it starts QEMU hundreds of times.
+Every one of these counts a fault taken by MADV_POPULATE_WRITE.  The
+emulation runs RUNS times too: its figure process_faults is the process's
+minor faults from the probe to the last join (thread starts included);
+the median of the runs is compared.  A cell holds when the emulation is
+within 0.5% or 2 faults, whichever is larger, of the window's figure,
+with the same threads.
+
+Needs root (the cgroup, ptrace, and
+/sys/kernel/mm/transparent_hugepage/enabled, which is set for each mode
+and put back at the end), qemu-system-x86_64, cc and setarch.  QEMU's
+runs and the emulation's have address space layout randomization off
+(setarch -R): a start faults a few pages more or fewer as its libraries
+and heap land (a file fault maps the cached pages around it, within an
+aligned window).  Not a make-check test: it starts QEMU hundreds of times.
 
   tests/bench/qemu-prealloc.py [-b BUILDDIR] [-s 256M,1G] [-t 1,2,4]
       [-k ram,memfd,memfd-hugetlb] [-T madvise,never] [-n RUNS]
-      [-M none|pc] [--touch]
+      [-w WINDOWS] [-M none|pc] [--touch]
 
 -k memfd-hugetlb: memory-backend-memfd,hugetlb=on,hugetlbsize=2M against
 pft --backing=hugetlb --share; nr_hugepages is raised for it and put
@@ -54,6 +68,7 @@ import tempfile
 
 THP = "/sys/kernel/mm/transparent_hugepage/enabled"
 NR_HUGE = "/proc/sys/vm/nr_hugepages"
+SYS_WRITEV = 20  # x86-64
 
 
 def parse_size(s):
@@ -62,6 +77,125 @@ def parse_size(s):
         sys.exit(f"qemu-prealloc: bad size '{s}' (e.g. 256M, 1G)")
     return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[
         m.group(2).lower()]
+
+WINDOW = r"""
+/* window OUT MINLEN MAXLEN ENDNR COMMAND...: the minor and major faults
+ * of the process (/proc/PID/stat: every thread's, live or ended) from its
+ * first thread's first mmap call of MINLEN to MAXLEN bytes to that
+ * thread's first call of number ENDNR, and the threads it started in
+ * between.  Read at system-call stops under ptrace, which fault nothing
+ * in the traced process. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int faults(pid_t pid, unsigned long long *min, unsigned long long *maj)
+{
+	char path[64], buf[4096], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	return sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", min,
+		      maj) == 2 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	enum { WAIT, IN, DONE } state = WAIT;
+	unsigned long long min0 = 0, maj0 = 0, min1 = 0, maj1 = 0, minlen, maxlen;
+	long endnr;
+	int status, threads = 0;
+	static char in_sys[1 << 16];
+	pid_t pid;
+	FILE *out;
+
+	if (argc < 6)
+		return 2;
+	minlen = strtoull(argv[2], NULL, 0);
+	maxlen = strtoull(argv[3], NULL, 0);
+	endnr = strtol(argv[4], NULL, 0);
+	pid = fork();
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execvp(argv[5], argv + 5);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	ptrace(PTRACE_SETOPTIONS, pid, NULL,
+	       (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE |
+			      PTRACE_O_EXITKILL));
+	ptrace(PTRACE_SYSCALL, pid, NULL, NULL);
+	for (;;) {
+		pid_t tid = waitpid(-1, &status, __WALL);
+		int sig = 0;
+
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (tid == pid)
+				break;
+			continue;
+		}
+		if (!WIFSTOPPED(status))
+			continue;
+		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+			struct user_regs_struct r;
+			bool entry = !in_sys[tid & 0xffff];
+
+			in_sys[tid & 0xffff] = entry;
+			if (tid == pid && entry && state != DONE &&
+			    ptrace(PTRACE_GETREGS, tid, NULL, &r) == 0) {
+				if (state == WAIT && r.orig_rax == SYS_mmap &&
+				    r.rsi >= minlen && r.rsi <= maxlen) {
+					faults(pid, &min0, &maj0);
+					state = IN;
+				} else if (state == IN &&
+					   (long)r.orig_rax == endnr) {
+					faults(pid, &min1, &maj1);
+					state = DONE;
+				}
+			}
+		} else if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
+			threads += state == IN;
+		} else if (WSTOPSIG(status) != SIGSTOP &&
+			   WSTOPSIG(status) != SIGTRAP) {
+			sig = WSTOPSIG(status);
+		}
+		ptrace(state == DONE ? PTRACE_CONT : PTRACE_SYSCALL, tid, NULL,
+		       (void *)(long)sig);
+	}
+	out = fopen(argv[1], "w");
+	if (!out)
+		return 1;
+	fprintf(out, "%d %llu %llu %d\n", state == DONE, min1 - min0,
+		maj1 - maj0, threads);
+	fclose(out);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+"""
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -164,16 +298,21 @@ def run_qemu(args, cgroot, env, wrap=()):
         os.rmdir(cg)
 
 
-def qemu_threads(args, env, tmp):
-    """Threads QEMU starts: clone calls under strace -f."""
-    out = os.path.join(tmp, "strace")
-    subprocess.run(NO_ASLR + ["strace", "-f", "-qq", "-e",
-                              "trace=clone,clone3", "-o", out] + args, input=b"quit\n", env=env,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
+def run_window(tool, args, size, env, tmp):
+    """QEMU under the window tool: (minor faults, threads started) from
+    the guest RAM's reservation (size plus QEMU's alignment, a page to
+    2 MiB) to the monitor's first output (writev)."""
+    out = os.path.join(tmp, "window.out")
+    subprocess.run(NO_ASLR + [tool, out, str(size + 4096),
+                              str(size + (2 << 20)), str(SYS_WRITEV)] + args,
+                   input=b"quit\n", env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
     with open(out) as f:
-        return sum(1 for line in f if re.search(r"clone3?\(", line)
-                   and "CLONE_THREAD" in line)
+        done, minflt, _majflt, threads = f.read().split()
+    if done != "1":
+        raise RuntimeError(f"{' '.join(args)}: no window (RAM mapping, "
+                           "then the monitor's output) seen")
+    return int(minflt), int(threads)
 
 
 def run_emulation(pft, kind, size, threads, touch):
@@ -204,12 +343,13 @@ def main():
     ap.add_argument("-k", default="ram,memfd")
     ap.add_argument("-T", default="madvise,never")
     ap.add_argument("-n", type=int, default=5)
+    ap.add_argument("-w", type=int, default=3)
     ap.add_argument("-M", default="none", choices=["none", "pc"])
     ap.add_argument("--touch", action="store_true")
     o = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("qemu-prealloc: needs root (a memory cgroup, THP modes)")
-    for tool in ("qemu-system-x86_64", "strace"):
+    for tool in ("qemu-system-x86_64", "cc"):
         if not shutil.which(tool):
             sys.exit(f"qemu-prealloc: {tool} not found")
     pft = os.path.join(o.b, "pft", "pft")
@@ -218,6 +358,10 @@ def main():
     cgroot = memory_cgroup_root()
     tmp = tempfile.mkdtemp(prefix="qemu-prealloc.")
     env = dict(os.environ)
+    window = os.path.join(tmp, "window")
+    with open(window + ".c", "w") as f:
+        f.write(WINDOW)
+    subprocess.run(["cc", "-O2", "-o", window, window + ".c"], check=True)
     if o.touch:
         so = os.path.join(tmp, "no-populate.so")
         src = os.path.join(tmp, "no-populate.c")
@@ -240,11 +384,11 @@ def main():
                              capture_output=True, text=True).stdout
     print(f"# {version.splitlines()[0]}; machine {o.M}; {o.n} runs; "
           f"cgroup {cgroot}; {'touch' if o.touch else 'auto'}; "
-          f"{'ASLR off for QEMU' if NO_ASLR else 'ASLR on'}")
-    print("| THP | backend | size | threads (QEMU/emu) | QEMU cgroup "
-          "pgfault | QEMU minflt | emulation | huge MiB | difference | "
-          "holds |")
-    print("|---|---|---|---|---:|---:|---:|---:|---:|---|")
+          f"{'ASLR off' if NO_ASLR else 'ASLR on'}")
+    print("| THP | backend | size | threads (QEMU/emu) | QEMU window "
+          "on-off | QEMU cgroup pgfault | QEMU minflt | emulation | "
+          "huge MiB | difference | holds |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     bad = 0
     try:
         for thp in o.T.split(","):
@@ -252,32 +396,40 @@ def main():
                 f.write(thp)
             for kind in o.k.split(","):
                 for size in o.s.split(","):
+                    nbytes = parse_size(size)
                     for t in [int(x) for x in o.t.split(",")]:
                         on = qemu_args(kind, size, t, "on", o.M)
                         off = qemu_args(kind, size, t, "off", o.M)
-                        q_on, q_off, e = [], [], []
+                        q_on, q_off, w_on, w_off, e = [], [], [], [], []
                         run_qemu(off, cgroot, env)  # warm the caches
                         for _ in range(o.n):
                             q_off.append(run_qemu(off, cgroot, env))
                             q_on.append(run_qemu(on, cgroot, env))
                             e.append(run_emulation(pft, kind, size, t,
                                                    o.touch))
+                        for _ in range(o.w):
+                            w_off.append(run_window(window, off, nbytes,
+                                                    env, tmp))
+                            w_on.append(run_window(window, on, nbytes,
+                                                   env, tmp))
                         pg = (statistics.median(x[0] for x in q_on) -
                               statistics.median(x[0] for x in q_off))
                         mf = (statistics.median(x[1] for x in q_on) -
                               statistics.median(x[1] for x in q_off))
-                        qt = (qemu_threads(on, env, tmp) -
-                              qemu_threads(off, env, tmp))
+                        win = (statistics.median(x[0] for x in w_on) -
+                               statistics.median(x[0] for x in w_off))
+                        qt = (statistics.median(x[1] for x in w_on) -
+                              statistics.median(x[1] for x in w_off))
                         emu = statistics.median(x[0] for x in e)
                         et = e[0][2]
                         huge = e[0][4] >> 20
-                        diff = emu - pg
-                        ok = (abs(diff) <= max(2, 0.005 * pg) and qt == et)
+                        diff = emu - win
+                        ok = (abs(diff) <= max(2, 0.005 * win) and qt == et)
                         bad += not ok
-                        print(f"| {thp} | {kind} | {size} | {qt}/{et} | "
-                              f"{pg:g} | {mf:g} | {emu:g} | {huge} | "
-                              f"{diff:+g} | {'yes' if ok else 'NO'} |",
-                              flush=True)
+                        print(f"| {thp} | {kind} | {size} | {qt:g}/{et} | "
+                              f"{win:g} | {pg:g} | {mf:g} | {emu:g} | "
+                              f"{huge} | {diff:+g} | "
+                              f"{'yes' if ok else 'NO'} |", flush=True)
     finally:
         with open(THP, "w") as f:
             f.write(thp_was)
