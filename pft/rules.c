@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -95,26 +96,42 @@ void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		     const struct faultgen_result *r)
 {
 	unsigned int short_workers = 0;
+	/* A shared file mapping: its file system's large folios (ext4 and
+	 * xfs on recent kernels) may be mapped whole by one fault. */
+	bool file_folios =
+		faultgen_attr_get_backing(o->attr) == FAULTGEN_BACKING_FILE &&
+		faultgen_attr_get_share(o->attr) == 1;
 
 	/* A pattern that expects fewer faults than pages (it counted the
-	 * huge pages it mapped) has said how many: no worker is short. */
+	 * huge pages it mapped) has said how many: no worker is short.  A
+	 * file's page read from outside the page cache is a major fault,
+	 * one a page too. */
 	for (unsigned int i = 0;
 	     r->expected_faults >= r->pages && i < r->workers; i++) {
 		struct faultgen_worker_result w = { .size = sizeof(w) };
 
-		if (faultgen_run_worker(run, i, &w) == 0 && w.minflt < w.pages)
+		if (faultgen_run_worker(run, i, &w) == 0 &&
+		    w.minflt + w.majflt < w.pages)
 			short_workers++;
 	}
 	if (short_workers)
-		pft_msg("warning: %u of %u workers counted fewer minor faults "
-			"than the pages they touched%s",
+		pft_msg("warning: %u of %u workers counted fewer %s than "
+			"the pages they touched%s",
 			short_workers, r->workers,
+			r->majflt ? "faults (minor and major)" : "minor faults",
+			file_folios ? " (one fault may map several pages of a "
+				      "file's large folio)" :
 			faultgen_attr_get_thp(o->attr) !=
 					FAULTGEN_THP_NOHUGEPAGE ?
 				" (huge pages take fewer faults)" : "");
 	if (r->majflt)
 		pft_msg("warning: %" PRIu64 " major faults", r->majflt);
-	if (r->pages && !r->faults_agree)
+	if (r->pages && !r->faults_agree && r->majflt)
+		pft_msg("warning: %" PRIu64 " minor and %" PRIu64 " major "
+			"faults where %" PRIu64 " were expected (%" PRIu64
+			" pages)", r->minflt, r->majflt, r->expected_faults,
+			r->pages);
+	else if (r->pages && !r->faults_agree)
 		pft_msg("warning: %" PRIu64 " minor faults where %" PRIu64
 			" were expected (%" PRIu64 " pages)",
 			r->minflt, r->expected_faults, r->pages);

@@ -392,6 +392,25 @@ assert 0 <= r["minflt"] - r["pages"] <= 2 * r["workers"] + 2, r
 else
 	echo "no tmpfs directory: the file backing's JSON cases skipped"
 fi
+# --backing=file:DIR where the tests' files are (any file system): a
+# private mapping counts one fault a page, minor or major, and no worker
+# is called short for its major faults; a shared one whose workers count
+# fewer faults than pages says a file's large folios map several pages.
+for share in "" --share; do
+	run_pft fs -t 2 -m 4M --json --backing=file:"$tmp" $share
+	python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())["result"]
+err = open(sys.argv[2]).read()
+short = "workers counted fewer" in err
+assert r["pages"] == 1024, r
+if sys.argv[3] == "":
+    assert r["faults_agree"] is True and not short, (r, err)
+elif short:
+    assert "large folio" in err, err
+' "$tmp/fs.out" "$tmp/fs.err" "$share" 2>"$tmp/fs.check" && [ "$rc" -eq 0 ] &&
+		ok || fail "--backing=file:$tmp $share: exit $rc: $(cat "$tmp/fs.check" "$tmp/fs.err")"
+done
 run_pft nullpath --json -m 4M
 python3 -c '
 import json, sys
