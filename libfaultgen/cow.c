@@ -112,16 +112,23 @@ static ssize_t read_byte(int fd)
 }
 
 /*
- * The holder: with a pass, waits for the round's byte and makes it;
- * then waits until its socket closes or it is killed.
+ * The holder: with a pass, waits for the round's byte and makes it, then
+ * for the byte that lets it go (or its socket's end); without one, waits
+ * until it is killed or its socket ends.  A byte, not only the socket's
+ * end: a process the caller forks meanwhile holds a copy of the socket,
+ * and would keep it open.
  */
 static void holder_main(int fd, pid_t parent, const struct holder_pass *p)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	if (p->how != FAULTGEN_COW_CHILD_WAITS && read_byte(fd) == 1)
-		holder_touch(p);
+	if (p->how != FAULTGEN_COW_CHILD_WAITS) {
+		if (read_byte(fd) == 1)
+			holder_touch(p);
+		(void)read_byte(fd);
+		_exit(0);
+	}
 	while (read_byte(fd) > 0)
 		;
 	_exit(0);
@@ -170,8 +177,9 @@ static void start_holder(const struct faultgen_run *run,
 
 /*
  * Lets a holder go and reaps it.  After a whole round a holder with a
- * pass is waited for (its socket closed, it ends its pass and exits), so
- * that its faults are all counted; otherwise, or on a cancel, killed.
+ * pass is sent the byte that lets it go and waited for (it ends its pass
+ * and exits), so that its faults are all counted; otherwise, or on a
+ * cancel, killed.
  */
 static void release_holder(const struct faultgen_run *run,
 			   struct cow_state *st, struct holder *h, bool whole)
@@ -182,6 +190,8 @@ static void release_holder(const struct faultgen_run *run,
 	pid_t got;
 
 	if (h->fd >= 0) {
+		if (pass && whole)
+			(void)send(h->fd, "", 1, MSG_NOSIGNAL);
 		close(h->fd);
 		h->fd = -1;
 	}

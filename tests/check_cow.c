@@ -436,6 +436,75 @@ START_TEST(the_child_reads_or_writes_beside_the_workers)
 }
 END_TEST
 
+/*
+ * The caller forks while the run goes on (another thread of an embedding
+ * program): its children hold copies of every descriptor, the holders'
+ * sockets among them, and never close them.  The run still ends: a
+ * holder with a pass is let go by a byte, not by its socket's end (the
+ * suite's timeout fails a run that waits for it).
+ */
+#define FOREIGN_MAX 64
+
+struct foreign {
+	_Atomic int stop;
+	pid_t pid[FOREIGN_MAX];
+	unsigned int n;
+};
+
+static void *foreign_forks(void *arg)
+{
+	struct foreign *f = arg;
+	const struct timespec ts = { 0, 500 * 1000 };
+
+	while (!atomic_load(&f->stop) && f->n < FOREIGN_MAX) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			for (;;)
+				pause();
+		}
+		if (pid > 0)
+			f->pid[f->n++] = pid;
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+START_TEST(a_fork_of_the_caller_holds_no_run_up)
+{
+	enum faultgen_cow_child how = _i ? FAULTGEN_COW_CHILD_WRITES :
+					   FAULTGEN_COW_CHILD_READS;
+	struct faultgen_attr *a = cow_attr(16 * MIB, 2, FAULTGEN_THREADS);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	struct foreign f = { .n = 0 };
+	pthread_t tid;
+	int ret;
+
+	adopt_orphans();
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 8, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(a, how), 0);
+	ck_assert_int_eq(pthread_create(&tid, NULL, foreign_forks, &f), 0);
+	ret = faultgen_run_new(a, &run);
+	atomic_store(&f.stop, 1);
+	pthread_join(tid, NULL);
+	for (unsigned int i = 0; i < f.n; i++) {
+		kill(f.pid[i], SIGKILL);
+		while (waitpid(f.pid[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	ck_assert_uint_gt(f.n, 0);
+	/* Every holder waited for, and reaped. */
+	ck_assert(no_descendants());
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert(fgc_figure_or(run, "forks", -1) == 8);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 /* The setting: its default, its errors, who reads it. */
 START_TEST(cow_child_setter)
 {
@@ -579,6 +648,7 @@ int main(void)
 			    0, 8);
 	tcase_add_loop_test(tc, latency_times_every_write, FAULTGEN_THREADS,
 			    FAULTGEN_PROCESSES + 1);
+	tcase_add_loop_test(tc, a_fork_of_the_caller_holds_no_run_up, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
 	tcase_add_test(tc, refused_combinations);
