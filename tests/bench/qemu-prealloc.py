@@ -349,6 +349,10 @@ def main():
     o = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("qemu-prealloc: needs root (a memory cgroup, THP modes)")
+    if os.uname().machine != "x86_64":
+        sys.exit("qemu-prealloc: the window's ptrace tool reads x86-64 "
+                 "registers and system-call numbers; this is %s" %
+                 os.uname().machine)
     for tool in ("qemu-system-x86_64", "cc"):
         if not shutil.which(tool):
             sys.exit(f"qemu-prealloc: {tool} not found")
