@@ -62,6 +62,15 @@
 /* QEMU's QEMU_VMALLOC_ALIGN on x86-64 Linux: anonymous RAM's alignment. */
 #define QEMU_ANON_ALIGN (2 * MIB)
 
+struct qp_thread {
+	struct faultgen_run *run;
+	struct qp_state *st;
+	unsigned int index;
+	char *addr;
+	uint64_t pages;
+	bool warm;              /* the warm-up thread: faults nothing */
+};
+
 struct qp_state {
 	bool active;
 	unsigned int threads;   /* what QEMU's rule gave */
@@ -80,17 +89,8 @@ struct qp_state {
 	pthread_cond_t cond;
 	bool go;
 	pthread_t warm_tid;     /* the warm-up thread, until warm_down */
-	struct qp_thread *warm_t;
+	struct qp_thread warm_t;
 	bool warm_started, warm_running, warm_done;
-};
-
-struct qp_thread {
-	struct faultgen_run *run;
-	struct qp_state *st;
-	unsigned int index;
-	char *addr;
-	uint64_t pages;
-	bool warm;              /* the warm-up thread: faults nothing */
 };
 
 /* get_memset_num_threads() of QEMU 7.0 and later. */
@@ -340,14 +340,11 @@ static void warm_up(struct faultgen_run *run, struct qp_state *st)
 		return;
 	/* Started as the measured threads are (start_thread), so that its
 	 * calls are bound before the count. */
-	st->warm_t = calloc(1, sizeof(*st->warm_t));
-	if (!st->warm_t)
-		return;
-	*st->warm_t = (struct qp_thread){ .run = run, .st = st, .warm = true };
+	st->warm_t = (struct qp_thread){ .run = run, .st = st, .warm = true };
 	if (pthread_attr_init(&pa))
 		return;
 	if (pthread_attr_setstacksize(&pa, 64 * 1024) == 0 &&
-	    start_thread(&st->warm_tid, &pa, st->warm_t) == 0)
+	    start_thread(&st->warm_tid, &pa, &st->warm_t) == 0)
 		st->warm_started = true;
 	pthread_attr_destroy(&pa);
 	if (!st->warm_started)
@@ -368,13 +365,6 @@ static void warm_down(struct qp_state *st)
 	pthread_mutex_unlock(&st->lock);
 	pthread_join(st->warm_tid, NULL);
 	st->warm_started = false;
-}
-
-static void warm_free(struct qp_state *st)
-{
-	warm_down(st);
-	free(st->warm_t);
-	st->warm_t = NULL;
 }
 
 /*
@@ -469,6 +459,7 @@ static int run_threads(struct faultgen_run *run, struct qp_state *st,
 	return ret;
 }
 
+/* What the result says beyond the workers' sums. */
 static void fold(struct faultgen_run *run, struct qp_state *st)
 {
 	struct faultgen_result *r = &run->result;
@@ -608,7 +599,7 @@ static void qemu_release(struct faultgen_run *run)
 
 	fg_memory_release(run);
 	if (st && st->active) {
-		warm_free(st);
+		warm_down(st);
 		pthread_mutex_destroy(&st->lock);
 		pthread_cond_destroy(&st->cond);
 		st->active = false;
