@@ -126,15 +126,16 @@ void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 				" (huge pages take fewer faults)" : "");
 	if (r->majflt)
 		pft_msg("warning: %" PRIu64 " major faults", r->majflt);
-	if (r->pages && !r->faults_agree && r->majflt)
-		pft_msg("warning: %" PRIu64 " minor and %" PRIu64 " major "
-			"faults where %" PRIu64 " were expected (%" PRIu64
-			" pages)", r->minflt, r->majflt, r->expected_faults,
-			r->pages);
-	else if (r->pages && !r->faults_agree)
-		pft_msg("warning: %" PRIu64 " minor faults where %" PRIu64
+	if (r->pages && !r->faults_agree) {
+		char major[48] = "";
+
+		if (r->majflt)
+			snprintf(major, sizeof(major), " and %" PRIu64 " major",
+				 r->majflt);
+		pft_msg("warning: %" PRIu64 " minor%s faults where %" PRIu64
 			" were expected (%" PRIu64 " pages)",
-			r->minflt, r->expected_faults, r->pages);
+			r->minflt, major, r->expected_faults, r->pages);
+	}
 	if (r->shm_refault)
 		pft_msg("note: zapped SysV pages stay in the segment, so the "
 			"rounds after the first map pages, allocating none");
