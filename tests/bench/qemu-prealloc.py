@@ -68,7 +68,6 @@ import tempfile
 
 THP = "/sys/kernel/mm/transparent_hugepage/enabled"
 NR_HUGE = "/proc/sys/vm/nr_hugepages"
-SYS_WRITEV = 20  # x86-64
 
 
 def parse_size(s):
@@ -79,22 +78,21 @@ def parse_size(s):
         m.group(2).lower()]
 
 WINDOW = r"""
-/* window OUT MINLEN MAXLEN ENDNR COMMAND...: the minor and major faults
- * of the process (/proc/PID/stat: every thread's, live or ended) from its
- * first thread's first mmap call of MINLEN to MAXLEN bytes to that
- * thread's first call of number ENDNR, and the threads it started in
- * between.  Read at system-call stops under ptrace, which fault nothing
- * in the traced process. */
+/* window OUT MINLEN MAXLEN COMMAND...: the minor and major faults of the
+ * process (/proc/PID/stat: every thread's, live or ended) from its first
+ * thread's first mmap call of MINLEN to MAXLEN bytes to that thread's
+ * first writev call, both read as the calls enter, and the threads it
+ * started in between.  Read at system-call stops under ptrace, which
+ * fault nothing in the traced process; PTRACE_GET_SYSCALL_INFO (Linux
+ * 5.3) tells an entry from an exit and gives the call's arguments. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
-#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,22 +120,19 @@ int main(int argc, char **argv)
 {
 	enum { WAIT, IN, DONE } state = WAIT;
 	unsigned long long min0 = 0, maj0 = 0, min1 = 0, maj1 = 0, minlen, maxlen;
-	long endnr;
 	int status, threads = 0;
-	static char in_sys[1 << 16];
 	pid_t pid;
 	FILE *out;
 
-	if (argc < 6)
+	if (argc < 5)
 		return 2;
 	minlen = strtoull(argv[2], NULL, 0);
 	maxlen = strtoull(argv[3], NULL, 0);
-	endnr = strtol(argv[4], NULL, 0);
 	pid = fork();
 	if (pid == 0) {
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		raise(SIGSTOP);
-		execvp(argv[5], argv + 5);
+		execvp(argv[4], argv + 4);
 		_exit(127);
 	}
 	waitpid(pid, &status, 0);
@@ -162,18 +157,19 @@ int main(int argc, char **argv)
 		if (!WIFSTOPPED(status))
 			continue;
 		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
-			struct user_regs_struct r;
-			bool entry = !in_sys[tid & 0xffff];
+			struct __ptrace_syscall_info si;
 
-			in_sys[tid & 0xffff] = entry;
-			if (tid == pid && entry && state != DONE &&
-			    ptrace(PTRACE_GETREGS, tid, NULL, &r) == 0) {
-				if (state == WAIT && r.orig_rax == SYS_mmap &&
-				    r.rsi >= minlen && r.rsi <= maxlen) {
+			if (tid == pid && state != DONE &&
+			    ptrace(PTRACE_GET_SYSCALL_INFO, tid,
+				   (void *)sizeof(si), &si) > 0 &&
+			    si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+				if (state == WAIT && si.entry.nr == SYS_mmap &&
+				    si.entry.args[1] >= minlen &&
+				    si.entry.args[1] <= maxlen) {
 					faults(pid, &min0, &maj0);
 					state = IN;
 				} else if (state == IN &&
-					   (long)r.orig_rax == endnr) {
+					   si.entry.nr == SYS_writev) {
 					faults(pid, &min1, &maj1);
 					state = DONE;
 				}
@@ -304,7 +300,7 @@ def run_window(tool, args, size, env, tmp):
     2 MiB) to the monitor's first output (writev)."""
     out = os.path.join(tmp, "window.out")
     subprocess.run(NO_ASLR + [tool, out, str(size + 4096),
-                              str(size + (2 << 20)), str(SYS_WRITEV)] + args,
+                              str(size + (2 << 20))] + args,
                    input=b"quit\n", env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=True)
     with open(out) as f:
@@ -349,10 +345,6 @@ def main():
     o = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("qemu-prealloc: needs root (a memory cgroup, THP modes)")
-    if os.uname().machine != "x86_64":
-        sys.exit("qemu-prealloc: the window's ptrace tool reads x86-64 "
-                 "registers and system-call numbers; this is %s" %
-                 os.uname().machine)
     for tool in ("qemu-system-x86_64", "cc"):
         if not shutil.which(tool):
             sys.exit(f"qemu-prealloc: {tool} not found")
