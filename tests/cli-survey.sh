@@ -46,7 +46,9 @@ run_survey() {
 
 # check NAME PYTHON-CONDITIONS...: the JSON report $tmp/NAME.out holds;
 # d is the document, top the first VMA, within(a, b, pct) is |a-b| <=
-# pct% of b.
+# pct% of b.  counted(a, b, pct): a VMA's faults a are b, within pct%,
+# or, where perf's buffer dropped samples (a busy machine), a is short
+# of b by no more than the faults those samples stood for.
 check() {
 	name=$1
 	shift
@@ -55,13 +57,18 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 top = d["vmas"][0] if d["vmas"] else {}
 MiB = 1 << 20
+lost = d["perf"].get("lost_faults", 0)
 def within(a, b, pct):
     return abs(a - b) <= b * pct / 100
+def counted(a, b, pct):
+    return within(a, b, pct) or \
+        (a <= b * (100 + pct) / 100 and within(a + lost, b, pct))
 bad = [c for c in sys.argv[2:] if not eval(c)]
 if bad:
     print("; ".join(bad), "| verdict:", d["verdict"], "| top:",
           {k: top.get(k) for k in ("size", "backing", "faults", "threads",
-                                   "pid")})
+                                   "pid")}, "| perf:", d["perf"],
+          "| kernel:", d.get("kernel"))
     sys.exit(1)
 EOF
 	); then
@@ -85,7 +92,7 @@ check_one_line() {
 run_survey shared --json -- "$PFT" -t 2 -m 64M $thp
 [ "$rc" -eq 0 ] || fail "shared: exit $rc: $(cat "$tmp/shared.err")"
 check shared 'top["size"] == 64 * MiB' 'top["backing"] == "anonymous"' \
-	'top["threads"] == 2' 'within(top["faults"], 16384, 1)' \
+	'top["threads"] == 2' 'counted(top["faults"], 16384, 1)' \
 	'd["reproduce"] == "pft -t 2 -m 64M"' '"shared-VMA" in d["verdict"]' \
 	'd["kernel"]["faults"] >= d["perf"]["faults"]' \
 	'd["perf"]["faults"] == sum(v["faults"] for v in d["vmas"]) + d["perf"]["before_exec"] + d["perf"]["outside_known_vmas"]' \
@@ -102,13 +109,13 @@ fi
 
 # One VMA per worker.
 run_survey perthread --json -- "$PFT" -M -t 2 -m 64M $thp
-check perthread 'len([v for v in d["vmas"] if v["size"] == 32 * MiB and v["threads"] == 1 and within(v["faults"], 8192, 1)]) == 2' \
+check perthread 'len([v for v in d["vmas"] if v["size"] == 32 * MiB and v["threads"] == 1 and counted(v["faults"], 8192, 1)]) == 2' \
 	'd["vmas"][0]["top_threads"][0]["tid"] != d["vmas"][1]["top_threads"][0]["tid"]' \
 	'd["reproduce"] == "pft -M -t 2 -m 64M"'
 
 # Two processes, each faulting its half of its own 64 MiB VMA.
 run_survey procs --json -- "$PFT" -n 2 -m 64M $thp
-check procs 'len({v["pid"] for v in d["vmas"] if v["size"] == 64 * MiB and within(v["faults"], 8192, 1)}) == 2' \
+check procs 'len({v["pid"] for v in d["vmas"] if v["size"] == 64 * MiB and counted(v["faults"], 8192, 1)}) == 2' \
 	'd["followed_children"]' 'd["reproduce"] == "pft -n 2 -m 64M"'
 
 # MADV_POPULATE_WRITE: the kernel counts the faults, perf sees none.
@@ -121,9 +128,21 @@ check populate 'd["kernel_minus_perf"] >= 16384 * 0.99' \
 
 # One event in 16: scaled counts, the error stated.
 run_survey sampled --json -c 16 -- "$PFT" -t 2 -m 64M $thp
-check sampled 'd["period"] == 16' 'within(top["faults"], 16384, 2)' \
+check sampled 'd["period"] == 16' 'counted(top["faults"], 16384, 2)' \
 	'top["samples"] * 16 == top["faults"]' \
 	'0 < d["sampling_rel_error"] < 0.05' 'top["threads"] == 2'
+
+# perf's buffer made one page a CPU (a perf that reads late): the samples
+# it dropped are counted and not taken for faults of the kernel's own.
+mkdir "$tmp/bin"
+realperf=$(command -v perf)
+printf '#!/bin/sh\n[ "$1" = record ] && { shift; exec "%s" record "$@" -m 1; }\nexec "%s" "$@"\n' \
+	"$realperf" "$realperf" >"$tmp/bin/perf"
+chmod +x "$tmp/bin/perf"
+PATH=$tmp/bin:$PATH run_survey lost --json -- "$PFT" -t 2 -m 64M $thp
+check lost 'top["size"] == 64 * MiB' 'counted(top["faults"], 16384, 1)' \
+	'd["perf"]["lost_faults"] == d["perf"]["lost_samples"]' \
+	'd["kernel_minus_perf"] < 512' '"shared-VMA" in d["verdict"]'
 
 # Attached to a running pft for one second.
 start_pft attach --duration=20 -t 2 -m 16M $thp
@@ -141,7 +160,7 @@ if [ -x "$top_builddir/tests/survey-merged" ]; then
 	check merged 'top["size"] >= 20 * MiB and top["size"] < 22 * MiB' \
 		'top["backing"] == "anonymous"' \
 		'len([t for t in top["top_threads"] if t["faults"] >= 1000]) == 3' \
-		'within(top["faults"], 20 * 256, 2)' \
+		'counted(top["faults"], 20 * 256, 2)' \
 		'd["reproduce"].startswith("pft -t 3 -m ")'
 fi
 

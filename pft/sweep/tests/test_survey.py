@@ -208,6 +208,58 @@ class Snaps:
         self.procs = {}
 
 
+class LostSamples(unittest.TestCase):
+    LINES = [
+        "  pft  5/6  1.5: 16 page-faults:  7f0000001000\n",
+        "  pft  5/6  1.6: PERF_RECORD_LOST lost 250\n",
+        "  pft  5/7  1.7: PERF_RECORD_LOST lost 205\n",
+        "  pft  5/7  1.8: 16 page-faults:  7f0000002000\n"]
+
+    def test_reads_the_samples_each_overflow_dropped(self):
+        rec = survey.parse_script(self.LINES)
+        self.assertEqual(rec.lost_samples, 455)
+        self.assertEqual(len(rec.faults), 2)
+        self.assertEqual(rec.lost, 0)
+
+    def test_a_total_at_the_end_counts_the_same_samples(self):
+        rec = survey.parse_script(self.LINES + [
+            "  pft  5/5  1.9: PERF_RECORD_LOST_SAMPLES: lost 455\n"])
+        self.assertEqual(rec.lost_samples, 455)
+        rec = survey.parse_script(
+            ["  :-1  -1/-1  1.9: PERF_RECORD_LOST_SAMPLES lost 7\n"])
+        self.assertEqual(rec.lost_samples, 7)
+
+    def test_lost_faults_are_not_the_kernels_own(self):
+        rec = survey.parse_script(self.LINES)
+        snap = {5: {(0x7f0000000000, 0x7f0004000000): {
+            "start": 0x7f0000000000, "end": 0x7f0004000000,
+            "perms": "rw-p", "path": "", "last_ns": 1}}}
+        # 2 samples seen and 455 lost at 16 faults each: 7,312 faults.
+        kernel = {"faults": 7400, "minflt": 7400, "majflt": 0,
+                  "source": "t"}
+        doc = survey.analyse(rec, Snaps(snap), kernel, 16, True)
+        self.assertEqual(doc["perf"]["lost_samples"], 455)
+        self.assertEqual(doc["perf"]["lost_faults"], 7280)
+        self.assertEqual(doc["kernel_minus_perf"], 7400 - 32 - 7280)
+        self.assertNotIn("populate", doc["verdict"])
+        out = io.StringIO()
+        survey.render(doc, out)
+        self.assertIn("lost: 455 samples (about 7280 faults)",
+                      out.getvalue())
+
+
+class Buffer(unittest.TestCase):
+    def test_root_gets_32_mib_in_all_from_512_kib_to_8_mib_a_cpu(self):
+        page = survey.PAGE
+        self.assertIsNone(survey.buffer_pages(1000, 2))
+        self.assertEqual(survey.buffer_pages(0, 2) * page, 8 << 20)
+        self.assertEqual(survey.buffer_pages(0, 8) * page, 4 << 20)
+        self.assertEqual(survey.buffer_pages(0, 12) * page, 2 << 20)
+        self.assertEqual(survey.buffer_pages(0, 84) * page, 512 << 10)
+        self.assertEqual(survey.buffer_pages(0, 384) * page, 512 << 10)
+        self.assertEqual(survey.buffer_pages(0, None) * page, 8 << 20)
+
+
 class Analyse(unittest.TestCase):
     def test_joins_faults_to_one_merged_vma_with_its_threads(self):
         doc = survey.analyse(record(), Snaps(), {"faults": 9, "minflt": 9,
