@@ -51,6 +51,10 @@ check_dump() {
 		if grep -q '^:test-result: \(FAIL\|ERROR\)' "${f%.log}.trs" 2>/dev/null; then
 			echo "---- $f" >&2
 			tail -n 40 "$f" >&2
+			# The first lines that say why, repeated at the end.
+			grep -E ': FAIL: |:[0-9]+:[FE]:' "$f" | head -n 3 |
+				cut -c 1-400 | sed "s|^|$(basename "$f" .log): |" \
+				>>"$logdir/why"
 		fi
 	done
 }
@@ -239,6 +243,7 @@ static_analysis() {
 # and every test passes from it without privileges.  (As root, make
 # check above ran every test in the tree.)
 distcheck_user() {
+	dsrc=$top
 	if [ "$(id -u)" -ne 0 ]; then
 		make -j"$jobs" -s distcheck >"$logdir/distcheck.out" 2>&1
 		rc=$?
@@ -246,6 +251,7 @@ distcheck_user() {
 		id fgbuild >/dev/null 2>&1 || useradd -m -s /bin/sh fgbuild ||
 			return 1
 		src=/tmp/fg-user-src
+		dsrc=$src
 		copy_tree "$src"
 		chown -R fgbuild: "$src"
 		runuser -u fgbuild -- sh -c "cd '$src' && ./autogen.sh >/dev/null &&
@@ -253,7 +259,13 @@ distcheck_user() {
 			make -j$jobs -s distcheck" >"$logdir/distcheck.out" 2>&1
 		rc=$?
 	fi
-	[ $rc -eq 0 ] || tail -n 40 "$logdir/distcheck.out" >&2
+	if [ $rc -ne 0 ]; then
+		tail -n 40 "$logdir/distcheck.out" >&2
+		# The failed distcheck leaves its tree (libfaultgen-VERSION/).
+		for d in "$dsrc"/libfaultgen-*/; do
+			[ -d "$d" ] && check_dump "$d"
+		done
+	fi
 	return $rc
 }
 
@@ -299,6 +311,10 @@ skip=$(awk '$1=="SKIP"{s+=$2} END{print s+0}' "$logdir/counts" 2>/dev/null || ec
 if [ -n "$failed_steps" ]; then
 	echo "run-all: failed steps:$failed_steps" >&2
 	[ "$fail" -gt 0 ] || fail=1
+fi
+if [ -s "$logdir/why" ]; then
+	echo "run-all: why, from the failed tests' logs:" >&2
+	sort -u "$logdir/why" | head -n 20 >&2
 fi
 echo "run-all: wall time of each step:" >&2
 cat "$logdir/times" >&2
