@@ -6,7 +6,8 @@
 # processes; --touch=populate faults the kernel counts without a user
 # fault event; sampling one event in 16 scales the counts; -p PID
 # --duration attaches to a running pft; a merged VMA of two malloc'd
-# buffers faulted by 3 threads (survey-merged.c).  Errors: perf missing,
+# buffers faulted by 3 threads (survey-merged.c), also when the second
+# is mapped after a snapshot saw the first alone.  Errors: perf missing,
 # the program not found, the program failing (its status passed on, the
 # report still printed), no such process, Ctrl-C (a report, exit 130, no
 # temporary files left).
@@ -162,6 +163,13 @@ if [ -x "$top_builddir/tests/survey-merged" ]; then
 		'len([t for t in top["top_threads"] if t["faults"] >= 1000]) == 3' \
 		'counted(top["faults"], 20 * 256, 2)' \
 		'd["reproduce"].startswith("pft -t 3 -m ")'
+	# B mapped 100 ms after A: snapshots see A alone, then the one VMA
+	# the kernel grew down over B; the faults are all that VMA's.
+	run_survey merged-later --json -- \
+		"$top_builddir/tests/survey-merged" 8 12 100
+	check merged-later 'top["size"] >= 20 * MiB and top["size"] < 22 * MiB' \
+		'counted(top["faults"], 20 * 256, 2)' \
+		'not [v for v in d["vmas"][1:] if v["pid"] == top["pid"] and int(v["start"], 16) < int(top["end"], 16) and int(top["start"], 16) < int(v["end"], 16)]'
 fi
 
 # Errors: one line each, a status that says it.

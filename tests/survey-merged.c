@@ -7,7 +7,11 @@
  * a half of buffer B each.  What pft-survey must report is the one
  * VMA, not the two allocations.
  *
- *   survey-merged A-MIB B-MIB
+ *   survey-merged A-MIB B-MIB [PAUSE-MS]
+ *
+ * PAUSE-MS: a pause between the two mallocs, so that the survey's
+ * snapshots see A alone before B merges into it (the kernel moves the
+ * start of A's VMA down over B's pages: one VMA throughout).
  *
  * The buffers stay mapped for 200 ms after the writes, so that the
  * survey's snapshots of /proc/PID/maps see the merged VMA.
@@ -36,19 +40,27 @@ static void *writer(void *arg)
 int main(int argc, char **argv)
 {
 	struct timespec hold = { 0, 200 * 1000 * 1000 };
+	struct timespec pause = { 0, 0 };
 	struct part parts[3];
 	pthread_t t[3];
 	size_t a, b;
 	char *bufa, *bufb;
 	int i;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: survey-merged A-MIB B-MIB\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: survey-merged A-MIB B-MIB [PAUSE-MS]\n");
 		return 2;
 	}
 	a = strtoul(argv[1], NULL, 10) << 20;
 	b = strtoul(argv[2], NULL, 10) << 20;
+	if (argc == 4) {
+		unsigned long ms = strtoul(argv[3], NULL, 10);
+
+		pause.tv_sec = (time_t)(ms / 1000);
+		pause.tv_nsec = (long)(ms % 1000) * 1000 * 1000;
+	}
 	bufa = malloc(a);
+	nanosleep(&pause, NULL);
 	bufb = malloc(b);
 	if (!bufa || !bufb) {
 		perror("survey-merged: malloc");

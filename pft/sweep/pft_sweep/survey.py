@@ -271,19 +271,26 @@ class Snapshots:
                 # A range gone whose start, path and permissions come back
                 # with another end is the same VMA grown or shrunk (the
                 # heap's brk, a neighbour merged into it, mremap): the
-                # kernel moved its end.  It spans the most it held.
+                # kernel moved its end.  One whose end comes back with
+                # another start is the same VMA moved at its start (a
+                # mapping made just below it and merged, as malloc's
+                # second buffer below its first; a stack grown).  It
+                # spans the most it held.
                 ranges = {(v["start"], v["end"]) for v in views}
-                resized = {k[0]: o for k, o in prev.items()
-                           if k not in ranges}
+                gone = [(k, o) for k, o in prev.items() if k not in ranges]
+                by_start = {k[0]: (k, o) for k, o in gone}
+                by_end = {k[1]: (k, o) for k, o in gone}
                 for v in views:
                     key = (v["start"], v["end"])
                     old = prev.get(key)
-                    was = resized.get(v["start"])
+                    was = by_start.get(v["start"]) or by_end.get(v["end"])
                     if old is None and was is not None and \
-                            was.get("path") == v.get("path") and \
-                            was.get("perms") == v.get("perms"):
-                        old = was
-                        del resized[v["start"]]
+                            was[1].get("path") == v.get("path") and \
+                            was[1].get("perms") == v.get("perms"):
+                        old = was[1]
+                        by_start.pop(was[0][0], None)
+                        by_end.pop(was[0][1], None)
+                        old["start"] = min(old["start"], v["start"])
                         old["end"] = max(old["end"], v["end"])
                     if old is None:
                         v["first_ns"] = v["last_ns"] = now

@@ -149,12 +149,20 @@ class Sightings(unittest.TestCase):
         return snaps
 
     def test_a_range_gone_and_back_is_another_vma(self):
+        other = "0000000000050000-0000000000060000 rw-p 00000000 00:00 0 \n"
+        snaps = self.snapshots([self.A, other, self.A])
+        seen = sorted((v["start"], v["end"], v["first_ns"], v["last_ns"])
+                      for v in snaps.vmas[5].values())
+        self.assertEqual(seen, [(0x20000, 0x30000, 1000, 1000),
+                                (0x20000, 0x30000, 3000, 3000),
+                                (0x50000, 0x60000, 2000, 2000)])
+
+    def test_a_vma_whose_start_moves_is_one_vma(self):
+        # B mapped below A and merged, then freed: the kernel's one VMA.
         snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
         seen = sorted((v["start"], v["end"], v["first_ns"], v["last_ns"])
                       for v in snaps.vmas[5].values())
-        self.assertEqual(seen, [(0x10000, 0x30000, 2000, 3000),
-                                (0x20000, 0x30000, 1000, 1000),
-                                (0x20000, 0x30000, 4000, 4000)])
+        self.assertEqual(seen, [(0x10000, 0x30000, 1000, 4000)])
 
     def test_a_vma_whose_end_moves_is_one_vma(self):
         heap = "0000000000100000-%016x rw-p 00000000 00:00 0  [heap]\n"
@@ -172,12 +180,22 @@ class Sightings(unittest.TestCase):
         self.assertEqual(len(snaps.vmas[5]), 2)
 
     def test_a_fault_joins_the_vma_seen_nearest_its_time(self):
-        snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
+        other = "0000000000050000-0000000000060000 rw-p 00000000 00:00 0 \n"
+        snaps = self.snapshots([self.A, other, self.A, self.A])
         idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
-        self.assertEqual(idx.find(0x28000, 2500)["start"], 0x10000)
-        self.assertEqual(idx.find(0x28000, 3400)["start"], 0x10000)
-        self.assertEqual(idx.find(0x28000, 3600)["first_ns"], 4000)
-        self.assertEqual(idx.find(0x18000, 9000)["start"], 0x10000)
+        self.assertEqual(idx.find(0x28000, 1400)["first_ns"], 1000)
+        self.assertEqual(idx.find(0x28000, 2600)["first_ns"], 3000)
+        self.assertEqual(idx.find(0x28000, 9000)["first_ns"], 3000)
+        self.assertEqual(idx.find(0x58000, 9000)["first_ns"], 2000)
+
+    def test_a_fault_before_a_merge_joins_the_merged_vma(self):
+        # A faulted while B's mapping came below it: one VMA, whatever
+        # snapshot the fault was nearest.
+        snaps = self.snapshots([self.A, self.A, self.AB, self.AB])
+        idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
+        for t in (1500, 2400, 2600, 5000):
+            self.assertEqual(idx.find(0x28000, t)["start"], 0x10000)
+        self.assertEqual(idx.find(0x18000, 2400)["start"], 0x10000)
 
 
 class Figures(unittest.TestCase):
