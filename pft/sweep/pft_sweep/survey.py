@@ -283,10 +283,12 @@ class Snapshots:
                 for v in views:
                     key = (v["start"], v["end"])
                     old = prev.get(key)
-                    was = by_start.get(v["start"]) or by_end.get(v["end"])
-                    if old is None and was is not None and \
-                            was[1].get("path") == v.get("path") and \
-                            was[1].get("perms") == v.get("perms"):
+                    was = next((c for c in (by_start.get(v["start"]),
+                                            by_end.get(v["end"]))
+                                if c is not None and
+                                c[1].get("path") == v.get("path") and
+                                c[1].get("perms") == v.get("perms")), None)
+                    if old is None and was is not None:
                         old = was[1]
                         by_start.pop(was[0][0], None)
                         by_end.pop(was[0][1], None)
@@ -591,6 +593,7 @@ def analyse(rec, snaps, kernel, period, followed):
             th["kernel_faults_last_seen"] = k["minflt"] + k["majflt"]
     processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
     err = sampling_error(samples, period)
+    lost_faults = rec.lost_samples * period
     doc = {
         "period": period,
         "sampling_rel_error": err,
@@ -602,7 +605,7 @@ def analyse(rec, snaps, kernel, period, followed):
                  # Samples perf's ring buffer dropped (perf read it too
                  # late), and the faults they stood for.
                  "lost_samples": rec.lost_samples,
-                 "lost_faults": rec.lost_samples * period},
+                 "lost_faults": lost_faults},
         "kernel": kernel,
         "vmas": vmas,
         "threads": sorted(threads.values(),
@@ -623,8 +626,7 @@ def analyse(rec, snaps, kernel, period, followed):
     doc["threads_by_name"] = named
     if kernel and kernel.get("faults") is not None:
         # Faults perf dropped are user faults too, not the kernel's own.
-        doc["kernel_minus_perf"] = kernel["faults"] - total - \
-            rec.lost_samples * period
+        doc["kernel_minus_perf"] = kernel["faults"] - total - lost_faults
     doc["verdict"], doc["reproduce"] = verdict(doc)
     return doc
 

@@ -173,6 +173,16 @@ class Sightings(unittest.TestCase):
         self.assertEqual(seen, [(0x20000, 0x30000, 4000, 4000),
                                 (0x100000, 0x400000, 1000, 3000)])
 
+    def test_a_start_of_other_permissions_leaves_the_end_to_match(self):
+        # A gone range shares the new one's start but not its
+        # permissions; another shares its end and its permissions.
+        ro = "0000000000010000-0000000000018000 r--p 00000000 00:00 0 \n"
+        snaps = self.snapshots([ro + self.A, self.AB])
+        seen = sorted((v["start"], v["end"], v["perms"], v["first_ns"],
+                       v["last_ns"]) for v in snaps.vmas[5].values())
+        self.assertEqual(seen, [(0x10000, 0x18000, "r--p", 1000, 1000),
+                                (0x10000, 0x30000, "rw-p", 1000, 2000)])
+
     def test_another_mapping_at_the_same_start_is_another_vma(self):
         f = "0000000000100000-0000000000300000 r--p 00000000 08:01 7 /lib/x\n"
         g = "0000000000100000-0000000000200000 rw-p 00000000 00:00 0 \n"
