@@ -140,10 +140,24 @@ realperf=$(command -v perf)
 printf '#!/bin/sh\n[ "$1" = record ] && { shift; exec "%s" record "$@" -m 1; }\nexec "%s" "$@"\n' \
 	"$realperf" "$realperf" >"$tmp/bin/perf"
 chmod +x "$tmp/bin/perf"
+# A perf that reads late can also miss faults it never reports lost (seen
+# on a busy host: 2,318 reported, some 300 more not): the kernel counts
+# them, so they show in kernel_minus_perf above the shared run's.  So:
+# the VMA's faults, the lost ones and those hidden faults make the pages;
+# the faults hidden are no more than 1% of the pages and twice the VMA's
+# faults neither seen nor reported lost (lost faults taken for the
+# kernel's own would be more); and a VMA short of its pages has lost
+# samples reported.
 PATH=$tmp/bin:$PATH run_survey lost --json -- "$PFT" -t 2 -m 64M $thp
-check lost 'top["size"] == 64 * MiB' 'counted(top["faults"], 16384, 1)' \
+base=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["kernel_minus_perf"])' \
+	"$tmp/shared.out" 2>/dev/null || echo 0)
+check lost 'top["size"] == 64 * MiB' \
 	'd["perf"]["lost_faults"] == d["perf"]["lost_samples"]' \
-	'd["kernel_minus_perf"] < 512' '"shared-VMA" in d["verdict"]'
+	"top['faults'] <= 16384 * 1.01" \
+	"top['faults'] + lost + max(0, d['kernel_minus_perf'] - $base) >= 16384 * 0.99" \
+	"d['kernel_minus_perf'] - $base <= 16384 * 0.01 + 2 * max(0, 16384 - top['faults'] - lost)" \
+	'lost > 0 or within(top["faults"], 16384, 1)' \
+	'"shared-VMA" in d["verdict"]'
 
 # Attached to a running pft for one second.
 start_pft attach --duration=20 -t 2 -m 16M $thp
