@@ -81,6 +81,16 @@ COMM = re.compile(r"^PERF_RECORD_COMM(?P<exec> exec)?:\s+(?P<name>.*):"
 # at the end (PERF_RECORD_LOST_SAMPLES) counts the same samples again.
 LOST = re.compile(r"^PERF_RECORD_LOST(?P<total>_SAMPLES)?:?\s+lost\s+"
                   r"(?P<n>\d+)")
+# perf report --stats: after "Aggregated stats:" (records of each kind),
+# a section per event ("page-faults stats:") whose LOST_SAMPLES line is
+# the sum of the totals perf record read from the kernel at the end
+# (PERF_FORMAT_LOST, Linux 6.0 and perf 6.0 on).  Those count every
+# sample the kernel dropped, also those dropped after the last
+# PERF_RECORD_LOST (a buffer still full when the program ended: the
+# kernel writes the record only with the next sample that fits).  perf
+# script does not print them.
+STATS_EVENT = re.compile(r"^(?P<name>\S.*) stats:$")
+STATS_LOST = re.compile(r"^\s*LOST_SAMPLES events:\s+(?P<n>\d+)\s*$")
 TASK = re.compile(r"^PERF_RECORD_(?P<kind>FORK|EXIT)\((?P<pid>-?\d+):"
                   r"(?P<tid>-?\d+)\):\((?P<ppid>-?\d+):(?P<ptid>-?\d+)\)")
 
@@ -167,6 +177,22 @@ def parse_script(lines, rec=None):
             continue            # other records: not needed
         rec.lost += 1
     return rec
+
+
+def parse_stats(lines):
+    """The samples the kernel dropped, from perf report --stats: the sum
+    of the LOST_SAMPLES lines of the per-event sections, or 0."""
+    lost, in_event = 0, False
+    for line in lines:
+        line = line.rstrip("\n")
+        h = STATS_EVENT.match(line)
+        if h:
+            in_event = h.group("name") != "Aggregated"
+            continue
+        m = STATS_LOST.match(line)
+        if m and in_event:
+            lost += int(m.group("n"))
+    return lost
 
 
 # ---- /proc ------------------------------------------------------------------
@@ -976,7 +1002,22 @@ class Perf:
                 raise SurveyError("perf script failed: %s" %
                                   first_line(e.read()))
         with open(out, errors="replace") as f:
-            return parse_script(f)
+            rec = parse_script(f)
+        rec.lost_totals = max(rec.lost_totals, self.kernel_lost(perf))
+        return rec
+
+    def kernel_lost(self, perf):
+        """The kernel's own count of the samples it dropped (0 where perf
+        or the kernel has none, or perf report fails)."""
+        cmd = [perf, "report", "-i", self.data, "--stats"]
+        try:
+            out = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, timeout=600,
+                                 errors="replace").stdout
+        except (OSError, subprocess.SubprocessError):
+            return 0
+        return parse_stats(out.splitlines())
 
 
 # ---- the survey --------------------------------------------------------------

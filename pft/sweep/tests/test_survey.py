@@ -8,6 +8,7 @@
 import contextlib
 import io
 import os
+import tempfile
 import unittest
 from unittest import mock
 
@@ -274,6 +275,68 @@ class LostSamples(unittest.TestCase):
         survey.render(doc, out)
         self.assertIn("lost: 455 samples (about 7280 faults)",
                       out.getvalue())
+
+
+class KernelLost(unittest.TestCase):
+    # perf 6.1's perf report --stats of a run that lost 25 samples, of
+    # which perf script showed one PERF_RECORD_LOST of 2: the other 23
+    # were dropped after it, the buffer still full when the program ended.
+    STATS = """Aggregated stats:
+           TOTAL events:        132
+            LOST events:          1  ( 0.8%)
+          SAMPLE events:         76  (57.6%)
+    LOST_SAMPLES events:          1  ( 0.8%)
+  FINISHED_ROUND events:          2  ( 1.5%)
+page-faults stats:
+          SAMPLE events:         76
+    LOST_SAMPLES events:         25
+"""
+
+    def test_sums_the_lost_samples_of_each_event_not_the_records(self):
+        self.assertEqual(survey.parse_stats(self.STATS.splitlines()), 25)
+        two = self.STATS + "minor-faults stats:\n" \
+            "    LOST_SAMPLES events:          4\n"
+        self.assertEqual(survey.parse_stats(two.splitlines()), 29)
+
+    def test_none_without_a_section_per_event(self):
+        # An older perf: records of each kind only.
+        self.assertEqual(survey.parse_stats(
+            self.STATS.split("page-faults")[0].splitlines()), 0)
+        self.assertEqual(survey.parse_stats([]), 0)
+
+    def fake_perf(self, tmp, report):
+        """A perf whose script prints one sample and one PERF_RECORD_LOST
+        of 2, and whose report prints REPORT (or fails when None)."""
+        path = os.path.join(tmp, "perf")
+        with open(os.path.join(tmp, "stats"), "w") as f:
+            f.write(report or "")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n"
+                    "case $1 in\n"
+                    "script) echo '  pft  5/6  1.5: 1 page-faults:  "
+                    "7f0000001000'; echo '  pft  5/6  1.6: PERF_RECORD_LOST "
+                    "lost 2';;\n"
+                    "report) %s;;\n"
+                    "esac\n" % ("cat %s/stats" % tmp if report is not None
+                                 else "exit 1"))
+        os.chmod(path, 0o755)
+        p = survey.Perf.__new__(survey.Perf)
+        p.tmp, p.data = tmp, os.path.join(tmp, "perf.data")
+        return p, path
+
+    def test_the_kernels_total_counts_what_no_record_said(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p, perf = self.fake_perf(tmp, self.STATS)
+            rec = p.script(perf)
+        self.assertEqual(rec.lost_overflows, 2)
+        self.assertEqual(rec.lost_samples, 25)
+        self.assertEqual(len(rec.faults), 1)
+
+    def test_the_records_stand_when_perf_report_fails(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p, perf = self.fake_perf(tmp, None)
+            rec = p.script(perf)
+        self.assertEqual(rec.lost_samples, 2)
 
 
 class Buffer(unittest.TestCase):
