@@ -84,7 +84,7 @@ LOST = re.compile(r"^PERF_RECORD_LOST(?P<total>_SAMPLES)?:?\s+lost\s+"
 # perf report --stats: after "Aggregated stats:" (records of each kind),
 # a section per event ("page-faults stats:") whose LOST_SAMPLES line is
 # the sum of the totals perf record read from the kernel at the end
-# (PERF_FORMAT_LOST, Linux 6.0 and perf 6.0 on).  Those count every
+# (PERF_FORMAT_LOST: Linux 6.0 and perf 6.1 on).  Those count every
 # sample the kernel dropped, also those dropped after the last
 # PERF_RECORD_LOST (a buffer still full when the program ended: the
 # kernel writes the record only with the next sample that fits).  perf
