@@ -141,8 +141,7 @@ printf '#!/bin/sh\n[ "$1" = record ] && { shift; exec "%s" record "$@" -m 1; }\n
 	"$realperf" "$realperf" >"$tmp/bin/perf"
 chmod +x "$tmp/bin/perf"
 # A perf that reads late can also drop samples after its last
-# PERF_RECORD_LOST (seen on a busy host: 2,318 reported, some 300 more
-# not).  The survey takes the kernel's own total where perf has one
+# PERF_RECORD_LOST (seen on a busy CI host).  The survey takes the kernel's own total where perf has one
 # (6.1 on); where it has none, the kernel still counts those faults, and
 # they show in kernel_minus_perf above the shared run's.  So:
 # the VMA's faults, the lost ones and those hidden faults make the pages;

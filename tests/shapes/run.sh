@@ -199,9 +199,9 @@ avail_mib() {
 # watch_boot PID: until the guest reaches /init, stops it (PID: its
 # timeout) when its console has printed nothing for $silence seconds,
 # and writes those seconds to $dir/hung; the longest silence of a boot
-# that reached /init goes to $dir/silence.  A boot takes 12 to 31 s here,
-# its console never silent for more than a few; some of the 84-CPU boots
-# here hung after "sched_clock: Marking stable" until the limit.
+# that reached /init goes to $dir/silence.  A booting kernel prints
+# often; a hung one (an 84-CPU TCG boot after "sched_clock: Marking
+# stable") prints nothing until the limit.
 watch_boot() {
 	last=-1
 	still=0
