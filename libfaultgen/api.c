@@ -45,6 +45,7 @@ static int api_rc(int rc)
 	case EMFILE:
 	case ENFILE:
 	case ETIMEDOUT:
+	case ELOOP:
 		return rc;
 	case EEXIST: /* MAP_FIXED_NOREPLACE: the place was taken */
 		return -EBUSY;
@@ -1142,6 +1143,8 @@ FG_EXPORT const char *faultgen_strerror(int error)
 		return "too many open files in this process";
 	case -ENFILE:
 		return "too many open files in the system";
+	case -ELOOP:
+		return "a symbolic link, which is never followed (or a loop of them)";
 	default:
 		return "unknown error";
 	}

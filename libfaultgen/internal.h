@@ -416,6 +416,9 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 const struct fg_backing *fg_backing_of(const struct faultgen_attr *a);
 int fg_backing_path_check(const char *path);
 size_t fg_backing_pagesize(const struct faultgen_attr *a);
+/* The names libfaultgen-PID-N a file backing tries in a directory before
+ * it gives up (-EBUSY): each taken by another file. */
+#define FG_FILE_NAME_TRIES 1000u
 FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail);
 /* SysV segments are created under keys FG_SHM_KEY_BASE ("pf" 0 0) to
  * FG_SHM_KEY_BASE + FG_SHM_KEYS - 1, until IPC_RMID makes them private:

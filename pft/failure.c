@@ -128,6 +128,13 @@ uint64_t pft_huge_size(const struct faultgen_attr *a)
 	return 0;
 }
 
+static const char *path_of(const struct faultgen_attr *a)
+{
+	const char *path = faultgen_attr_get_backing_path(a);
+
+	return path ? path : "";
+}
+
 /* The option that named the backing, as typed ("--backing=hugetlb"). */
 static void backing_opt(const struct faultgen_attr *a, char *buf,
 			size_t len)
@@ -150,7 +157,7 @@ static int backing_failure(const struct faultgen_attr *a, int ret)
 {
 	enum faultgen_backing b = faultgen_attr_get_backing(a);
 	uint64_t hp = pft_huge_size(a);
-	char opt[4200], path[160];
+	char opt[4200], path[160], why[256];
 	long long nr, free_pages, resv;
 
 	if (b != FAULTGEN_BACKING_FILE && b != FAULTGEN_BACKING_HUGETLB)
@@ -182,8 +189,13 @@ static int backing_failure(const struct faultgen_attr *a, int ret)
 		return PFT_EXIT_FAIL;
 	}
 	if (b == FAULTGEN_BACKING_FILE &&
-	    (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
-	     ret == -ENOSPC || ret == -EOPNOTSUPP)) {
+	    pft_path_why(path_of(a), ret, faultgen_attr_get_share(a), why,
+			 sizeof(why))) {
+		pft_msg("%s: %s", opt, why);
+		return PFT_EXIT_FAIL;
+	}
+	if (b == FAULTGEN_BACKING_FILE &&
+	    (ret == -ENOSPC || ret == -EOPNOTSUPP)) {
 		pft_msg("%s: %s", opt, faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}

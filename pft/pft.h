@@ -111,6 +111,12 @@ __attribute__((format(printf, 1, 2))) void pft_msg(const char *fmt, ...);
 __attribute__((warn_unused_result, format(printf, 1, 2))) int
 pft_fail(const char *fmt, ...);
 
+/* The names a file backing tries in a directory (libfaultgen-PID-N)
+ * before the library gives up with -EBUSY (faultgen_attr_set_backing(3)). */
+#define PFT_FILE_NAME_TRIES 1000u
+bool pft_path_why(const char *path, int err, bool share, char *buf,
+		  size_t len);
+
 /* usage.c: each returns PFT_DONE, or PFT_EXIT_FAIL if the text could not
  * be written */
 int pft_print_help(void);

@@ -262,4 +262,26 @@ if [ "$(id -u)" -ne 0 ] && command -v prlimit >/dev/null; then
 	fi
 fi
 
+# A directory that would keep the run's file (chattr +a: append-only,
+# +i: immutable; the run unlinks its file at once, which there fails):
+# refused before any file is made, in one line that says why, and
+# nothing is left in it.  Needs root and a file system with the flags.
+if [ "$(id -u)" -eq 0 ] && command -v chattr >/dev/null; then
+	for flag in a i; do
+		d=$tmp/keeps-$flag
+		mkdir "$d"
+		if ! chattr "+$flag" "$d" 2>/dev/null; then
+			echo "$test_name: chattr +$flag in $tmp: not supported, not tried" >&2
+			rmdir "$d"
+			continue
+		fi
+		run_pft "keeps-$flag" --backing=file:"$d" -m 1M -t 1
+		[ "$rc" -eq 2 ] && [ -z "$(ls -A "$d")" ] &&
+			grep -qx "pft: --backing: '$d': an append-only or immutable directory (lsattr -d): it would keep the file a run makes there, which the run removes at once" "$tmp/keeps-$flag.err" &&
+			ok || fail "chattr +$flag directory: exit $rc, left $(ls -A "$d"): $(cat "$tmp/keeps-$flag.err")"
+		chattr "-$flag" "$d"
+		rm -f "$d"/* && rmdir "$d"
+	done
+fi
+
 finish
