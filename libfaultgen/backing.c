@@ -608,7 +608,11 @@ static bool creator_gone(pid_t pid)
 /*
  * The segments of libfaultgen's key range that nobody attaches and whose
  * creator is gone: left by a run killed between shmget and IPC_RMID.
- * A segment whose creator lives may be in that window now, and stays.
+ * A segment whose creator lives may be in that window now, and stays;
+ * so does every segment another user created (its creator uid is not
+ * the caller's effective uid): root may remove any segment, and a key
+ * of the range is no proof that libfaultgen made it (ftok() of a file
+ * on a device whose minor is 102 gives such keys).
  */
 int fg_sysv_cleanup(void)
 {
@@ -628,7 +632,8 @@ int fg_sysv_cleanup(void)
 		key = ds.shm_perm.__key;
 		if (key < (key_t)FG_SHM_KEY_BASE ||
 		    key >= (key_t)(FG_SHM_KEY_BASE + FG_SHM_KEYS) ||
-		    ds.shm_nattch != 0 || ds.shm_cpid <= 0 ||
+		    ds.shm_perm.cuid != geteuid() || ds.shm_nattch != 0 ||
+		    ds.shm_cpid <= 0 ||
 		    !creator_gone(ds.shm_cpid))
 			continue;
 		if (shmctl(id, IPC_RMID, NULL) == 0)

@@ -217,6 +217,39 @@ else
 	fail "could not make a stale segment: $(cat "$tmp/stale.check")"
 fi
 
+# One that another user made, its creator gone too, is that user's: root's
+# pft -S leaves it, and says nothing of it.
+if [ "$(id -u)" -eq 0 ]; then
+	python3 - "$tmp/theirs.id" >"$tmp/theirs.check" 2>&1 <<'EOF2'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.setresgid(65534, 65534, 65534)
+    os.setresuid(65534, 65534, 65534)
+    for k in range(os.getpid() % 60000, 65536):
+        i = libc.shmget(0x70660000 + k, 4096, 0o1000 | 0o2000 | 0o600)
+        if i >= 0:
+            os.write(w, b"%d" % i)
+            break
+    os._exit(0)
+os.waitpid(pid, 0)
+os.close(w)
+open(sys.argv[1], "w").write(os.read(r, 32).decode() + "\n")
+EOF2
+	theirs=$(cat "$tmp/theirs.id" 2>/dev/null)
+	if [ -n "$theirs" ]; then
+		run_pft theirs -S -t 1 -m 4M
+		[ "$rc" -eq 0 ] && ! grep -q 'removed' "$tmp/theirs.err" &&
+			awk -v id="$theirs" 'NR > 1 && $2 == id { found = 1 } END { exit !found }' /proc/sysvipc/shm &&
+			ok || fail "another user's segment: exit $rc, $(cat "$tmp/theirs.err"), $(awk -v id="$theirs" 'NR > 1 && $2 == id' /proc/sysvipc/shm)"
+		ipcrm -m "$theirs" 2>/dev/null
+	else
+		fail "could not make another user's segment: $(cat "$tmp/theirs.check")"
+	fi
+fi
+
 # Without /proc (unmounted in a mount namespace of the test's own): what
 # needs it is refused in one line, and what goes without it says so.
 . "$top_srcdir/tests/make-var.sh"
