@@ -24,9 +24,16 @@
  * callers va_start it). */
 static void vmsg(const char *fmt, va_list ap)
 {
-	fputs("pft: ", stderr);
-	vfprintf(stderr, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
-	fputc('\n', stderr);
+	char line[2048];
+	int n = vsnprintf(line, sizeof(line), fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
+
+	/* One write of the whole line (stderr is unbuffered): another
+	 * process's output into the same pipe can only come between. */
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	fprintf(stderr, "pft: %.*s\n", n, line);
 }
 
 void pft_msg(const char *fmt, ...)

@@ -246,7 +246,10 @@ int64_t pft_oom_kills(void);
 
 /* json.c: a writer for one JSON object per line */
 struct pft_json {
-	FILE *f;
+	FILE *f;     /* where the members go: the line being built */
+	FILE *out;   /* where the line goes, in one write, at pj_end */
+	char *buf;   /* the line being built (open_memstream) */
+	size_t len;
 	int depth;
 	bool first[16];
 };

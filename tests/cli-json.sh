@@ -420,6 +420,38 @@ assert d["result"]["fault_pagesize"] == d["config"]["pagesize"], d["result"]
 ' "$tmp/nullpath.out" 2>"$tmp/nullpath.check" && ok ||
 	fail "backing_path without a file: $(cat "$tmp/nullpath.check")"
 
+# Standard error merged into standard output (2>&1), with warnings: each
+# JSON line is whole (every line that starts with "{" parses), the
+# warnings come between lines.  A fresh sparse file of a disk file system
+# is read in at the first touch: at least one major fault, and its
+# warning.  $TMPDIR when it is not tmpfs, else /var/tmp.
+disk=
+for d in "${TMPDIR:-/tmp}" /var/tmp; do
+	if [ -d "$d" ] && [ -w "$d" ] &&
+		[ "$(stat -f -c %T "$d" 2>/dev/null)" != tmpfs ]; then
+		disk=$(mktemp -d "$d/pft-cli-json.XXXXXX") && break
+	fi
+done
+if [ -n "$disk" ]; then
+	truncate -s 4M "$disk/sparse"
+	"$PFT" --json --repeat=2 --backing=file:"$disk/sparse" -t 1 -m 4M \
+		>"$tmp/merged.out" 2>&1
+	rc=$?
+	python3 -c '
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode().split("\n")
+objects = [json.loads(l) for l in lines if l.startswith("{")]
+others = [l for l in lines if l and not l.startswith("{")]
+assert [o.get("run") for o in objects if "result" in o] == [1, 2], objects
+assert others and all(l.startswith("pft: ") for l in others), others
+assert any(l.startswith("pft: warning: ") for l in others), others
+' "$tmp/merged.out" 2>"$tmp/merged.check" && [ "$rc" -eq 0 ] && ok ||
+		fail "--json 2>&1 with warnings: exit $rc: $(tail -n 1 "$tmp/merged.check"): $(grep -v '^{' "$tmp/merged.out" | cut -c1-200)"
+	rm -rf "$disk"
+else
+	echo "$test_name: no disk file system to read a file from: merged output not tried" >&2
+fi
+
 # --backing=hugetlb asking more 2 MiB pages than are free: one line naming
 # nr_hugepages, the pages needed and free; exit 1.  Nothing is taken from
 # the pool (the run is refused before it maps).
