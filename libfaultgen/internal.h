@@ -187,6 +187,10 @@ struct fg_shared {
 	_Atomic uint32_t cancel; /* 1: stop as soon as possible */
 	_Atomic uint32_t done;   /* workers that finished (futex word) */
 	_Atomic uint32_t helpers_stop; /* 1: every worker is through */
+	/* Workers whose measured interval began, and ended: the measured
+	 * phase is open from the first begin to the last end. */
+	_Atomic uint32_t measure_begun;
+	_Atomic uint32_t measure_ended;
 	struct fg_wstat w[];
 };
 
@@ -491,6 +495,13 @@ struct fg_work {
 FG_TESTABLE int fg_workers_run(struct faultgen_run *run,
 			       const struct fg_work *work);
 FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run);
+/* Worker i's measured interval begins, or ends (its last round is
+ * through): helpers that measure beside the workers (writers) count
+ * over the phase from the first begin to the last end. */
+void fg_measure_begin(struct faultgen_run *run);
+void fg_measure_end(struct faultgen_run *run);
+bool fg_measure_open(const struct faultgen_run *run);
+bool fg_measure_over(const struct faultgen_run *run);
 
 /* thp.c */
 int fg_hpage_size(size_t *size);
@@ -564,8 +575,9 @@ struct fg_writers {
 	struct fg_resv resv; /* every writer's region, guards between */
 	char *start;
 	void *guard[2];          /* PROT_NONE pages either side of the VMA */
-	_Atomic uint64_t calls;  /* every writer's calls, once it stops */
-	_Atomic int64_t end_ns;  /* the last writer's stop */
+	_Atomic uint64_t calls;  /* every writer's calls in the measured
+				  * phase, once it stops */
+	_Atomic uint32_t stopped; /* writers that stopped */
 	bool ran;                /* the run had writers */
 };
 int fg_writers_check(const struct faultgen_attr *a,

@@ -314,6 +314,28 @@ FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run)
 	       fg_cancel_requested(run->sh);
 }
 
+void fg_measure_begin(struct faultgen_run *run)
+{
+	atomic_fetch_add(&run->sh->measure_begun, 1);
+}
+
+void fg_measure_end(struct faultgen_run *run)
+{
+	atomic_fetch_add(&run->sh->measure_ended, 1);
+}
+
+/* A worker has begun its measured interval. */
+bool fg_measure_open(const struct faultgen_run *run)
+{
+	return atomic_load(&run->sh->measure_begun) > 0;
+}
+
+/* Every worker has ended its measured interval. */
+bool fg_measure_over(const struct faultgen_run *run)
+{
+	return atomic_load(&run->sh->measure_ended) >= run->attr.nr_workers;
+}
+
 struct helpers {
 	unsigned int n, started;
 	pthread_t *tids;
