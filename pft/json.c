@@ -63,8 +63,17 @@ void pj_begin(struct pft_json *j, FILE *f)
 	open_level(j, '{');
 }
 
+/* The error of the last line that could not be written, or 0. */
+static int write_errno;
+
+int pj_write_error(void)
+{
+	return write_errno;
+}
+
 /* All of buf on fd; what could not be written is handed to stdio, which
- * meets the same error and keeps it for ferror (runner.c reports it). */
+ * meets the same error and keeps it for ferror (runner.c reports it,
+ * with pj_write_error's errno). */
 static void write_line(FILE *out, const char *buf, size_t len)
 {
 	int fd = fileno(out);
@@ -74,8 +83,10 @@ static void write_line(FILE *out, const char *buf, size_t len)
 		n = write(fd, buf, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			write_errno = n < 0 ? errno : EIO;
 			break;
+		}
 		buf += n;
 		len -= (size_t)n;
 	}

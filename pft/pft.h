@@ -256,6 +256,7 @@ struct pft_json {
 size_t pft_utf8_len(const char *s);
 void pj_begin(struct pft_json *j, FILE *f);
 void pj_end(struct pft_json *j);
+int pj_write_error(void);
 void pj_obj(struct pft_json *j, const char *key);
 void pj_obj_end(struct pft_json *j);
 void pj_arr(struct pft_json *j, const char *key);
