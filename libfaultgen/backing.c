@@ -41,6 +41,9 @@
 #ifndef HUGETLBFS_MAGIC
 #define HUGETLBFS_MAGIC 0x958458f6
 #endif
+#ifndef RAMFS_MAGIC
+#define RAMFS_MAGIC 0x858458f6
+#endif
 
 /* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
  * be free (zap by munmap), or anywhere. */
@@ -428,6 +431,29 @@ static int file_open(struct faultgen_run *run, const char *path,
 	return st.st_size < len ? -EFBIG : 0;
 }
 
+/*
+ * What the file system of the run's file cannot give, before anything
+ * is mapped: ramfs punches no hole (MADV_REMOVE), which a shared run's
+ * rounds need (-EOPNOTSUPP); a hugetlbfs mount's size= limit leaves
+ * fewer free huge pages than the run needs (-ENOSPC: its faults would
+ * be SIGBUS).
+ */
+static int file_system_check(const struct faultgen_run *run, int fd)
+{
+	uint64_t need = (uint64_t)run->file_len / (uint64_t)run->pagesize;
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0)
+		return 0;
+	if ((unsigned long)sf.f_type == RAMFS_MAGIC && run->attr.share &&
+	    fg_attr_repeats(&run->attr))
+		return -EOPNOTSUPP;
+	if ((unsigned long)sf.f_type == HUGETLBFS_MAGIC && sf.f_blocks > 0 &&
+	    need > (uint64_t)sf.f_bavail)
+		return -ENOSPC;
+	return 0;
+}
+
 static int file_prepare(struct faultgen_run *run)
 {
 	const char *path = run->attr.backing_path;
@@ -437,8 +463,10 @@ static int file_prepare(struct faultgen_run *run)
 
 	if (ret)
 		return ret;
-	if (S_ISREG(st.st_mode))
-		return file_open(run, path, &st, len);
+	if (S_ISREG(st.st_mode)) {
+		ret = file_open(run, path, &st, len);
+		return ret ? ret : file_system_check(run, run->backing_fd);
+	}
 	if ((size_t)run->pagesize != (size_t)fg_pagesize()) {
 		ret = huge_pages_check(run);
 		if (ret)
@@ -447,7 +475,9 @@ static int file_prepare(struct faultgen_run *run)
 	dirfd = open_dir(path);
 	if (dirfd < 0)
 		return dirfd;
-	ret = file_create(run, dirfd, len);
+	ret = file_system_check(run, dirfd);
+	if (!ret)
+		ret = file_create(run, dirfd, len);
 	close(dirfd);
 	return ret;
 }

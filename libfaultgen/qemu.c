@@ -632,6 +632,11 @@ static int qemu_check(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_PATTERN,
 				   "qemu-prealloc maps the guest RAM as QEMU "
 				   "does");
+	if (a->size % fg_backing_pagesize(a))
+		return fg_conflict(c, FAULTGEN_SETTING_SIZE,
+				   FAULTGEN_SETTING_PATTERN,
+				   "QEMU's RAM is whole pages of its backing "
+				   "(4 KiB, 2 MiB for huge pages)");
 	if (fg_attr_repeats(a))
 		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
 				   FAULTGEN_SETTING_PATTERN,

@@ -195,6 +195,7 @@ file-unwritable|--backing: '/proc/self/': a directory pft cannot create a file i
 file-link|--backing: '$tmp/link': a symbolic link: pft never opens a file through a link|--backing=file:$tmp/link --share -m 4K
 file-dir-link|--backing: '$tmp/dirlink': a symbolic link|--backing=file:$tmp/dirlink
 file-fifo|--backing: '$tmp/noreader': neither a directory nor a regular file (a FIFO)|--backing=file:$tmp/noreader
+qemu-part-page|-m conflicts with --pattern=qemu-prealloc: QEMU's RAM is whole pages of its backing|--pattern=qemu-prealloc -m 40000 --backing=file:$tmp
 file-chardev|--backing: '/dev/null': neither a directory nor a regular file (a character device)|--backing=file:/dev/null --share
 file-sysv|-S conflicts with --backing|--backing=file:$tmp -S
 hugetlb-part-pages|-m conflicts with --backing|--backing=hugetlb -t 2 -m 6M
