@@ -68,12 +68,6 @@ void fg_attr_release(struct faultgen_attr *a)
 	a->numa_nodes = NULL;
 }
 
-/* Repeat-with-zap: measured rounds or a duration. */
-bool fg_attr_repeats(const struct faultgen_attr *a)
-{
-	return a->rounds || a->duration > 0;
-}
-
 /* Fills *c (when the caller gave one) and returns -EINVAL. */
 int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 		enum faultgen_setting with, const char *why)

@@ -410,7 +410,12 @@ void fg_cpus_release(struct fg_cpus *cpus);
 void fg_attr_init(struct faultgen_attr *a);
 int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src);
 void fg_attr_release(struct faultgen_attr *a);
-bool fg_attr_repeats(const struct faultgen_attr *a);
+/* Repeat-with-zap: measured rounds or a duration.  Inline: every file
+ * asks, backing.c among them, which attr.c uses. */
+static inline bool fg_attr_repeats(const struct faultgen_attr *a)
+{
+	return a->rounds || a->duration > 0;
+}
 int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 		enum faultgen_setting with, const char *why);
 int fg_attr_check_common(const struct faultgen_attr *a,
