@@ -389,6 +389,15 @@ FG_EXPORT int faultgen_attr_set_warmup(struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT int faultgen_attr_set_catch_sigbus(struct faultgen_attr *attr,
+					     int on)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	attr->catch_sigbus = on != 0;
+	return 0;
+}
+
 FG_EXPORT int faultgen_attr_set_latency(struct faultgen_attr *attr,
 					unsigned int sample_every)
 {
@@ -557,6 +566,7 @@ FG_GETTER(int, node_pages, node_pages)
 FG_GETTER(unsigned int, latency, latency)
 FG_GETTER(enum faultgen_qemu, qemu, qemu)
 FG_GETTER(enum faultgen_cow_child, cow_child, cow_child)
+FG_GETTER(int, catch_sigbus, catch_sigbus)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)

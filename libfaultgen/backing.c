@@ -435,12 +435,14 @@ static int file_open(struct faultgen_run *run, const char *path,
  * What the file system of the run's file cannot give, before anything
  * is mapped: ramfs punches no hole (MADV_REMOVE), which a shared run's
  * rounds need (-EOPNOTSUPP); a hugetlbfs mount's size= limit leaves
- * fewer free huge pages than the run needs (-ENOSPC: its faults would
- * be SIGBUS).
+ * fewer free huge pages than the run needs besides the `have` bytes the
+ * file holds already (-ENOSPC: its faults would be SIGBUS).
  */
-static int file_system_check(const struct faultgen_run *run, int fd)
+static int file_system_check(const struct faultgen_run *run, int fd,
+			     uint64_t have)
 {
-	uint64_t need = (uint64_t)run->file_len / (uint64_t)run->pagesize;
+	uint64_t len = (uint64_t)run->file_len;
+	uint64_t need = (len > have ? len - have : 0) / (uint64_t)run->pagesize;
 	struct statfs sf;
 
 	if (fstatfs(fd, &sf) < 0)
@@ -465,7 +467,9 @@ static int file_prepare(struct faultgen_run *run)
 		return ret;
 	if (S_ISREG(st.st_mode)) {
 		ret = file_open(run, path, &st, len);
-		return ret ? ret : file_system_check(run, run->backing_fd);
+		return ret ? ret :
+			     file_system_check(run, run->backing_fd,
+					       (uint64_t)st.st_blocks * 512);
 	}
 	if ((size_t)run->pagesize != (size_t)fg_pagesize()) {
 		ret = huge_pages_check(run);
@@ -475,7 +479,7 @@ static int file_prepare(struct faultgen_run *run)
 	dirfd = open_dir(path);
 	if (dirfd < 0)
 		return dirfd;
-	ret = file_system_check(run, dirfd);
+	ret = file_system_check(run, dirfd, 0);
 	if (!ret)
 		ret = file_create(run, dirfd, len);
 	close(dirfd);

@@ -117,6 +117,7 @@ struct faultgen_attr {
 	enum faultgen_writer_op writer_op;
 	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
 	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
+	bool catch_sigbus; /* a worker's SIGBUS fails the run (sigbus.c) */
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -143,6 +144,7 @@ struct fg_wstat {
 	int cpu, last_cpu;
 	int pid, tid;
 	int error; /* -errno from inside the worker */
+	int signo; /* SIGBUS: the error is a caught SIGBUS's cause */
 	_Atomic int finished; /* 1 once the worker is through, before exit */
 };
 
@@ -507,6 +509,24 @@ void fg_measure_begin(struct faultgen_run *run);
 void fg_measure_end(struct faultgen_run *run);
 bool fg_measure_open(const struct faultgen_run *run);
 bool fg_measure_over(const struct faultgen_run *run);
+
+/* sigbus.c: a worker's SIGBUS that ends the run (catch_sigbus).  A
+ * recovery point is armed around a worker's touches: the handler jumps
+ * back to it with the faulting address. */
+#include <setjmp.h>
+struct fg_sigbus_point {
+	sigjmp_buf env;
+	void *addr; /* si_addr */
+	int code;   /* si_code */
+};
+int fg_sigbus_begin(const struct faultgen_run *run);
+void fg_sigbus_end(const struct faultgen_run *run);
+void fg_sigbus_child(const struct faultgen_run *run);
+void fg_sigbus_arm(struct fg_sigbus_point *p);
+void fg_sigbus_disarm(void);
+int fg_sigbus_cause(const struct faultgen_run *run, const void *addr);
+int fg_sigbus_guard(struct faultgen_run *run, unsigned int i,
+		    int (*fn)(void *ctx), void *ctx);
 
 /* thp.c */
 int fg_hpage_size(size_t *size);

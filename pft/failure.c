@@ -253,6 +253,51 @@ static int backing_failure(const struct faultgen_attr *a, int ret)
 	return 0;
 }
 
+/*
+ * A worker's touch of a page the kernel could not give (SIGBUS, caught:
+ * faultgen_attr_set_catch_sigbus; or MADV_POPULATE_WRITE's -EFAULT with
+ * its cause), and why: 0 when the failure is not such.
+ */
+static int touch_failure(const struct faultgen_attr *a, int worker,
+			 int signo, int ret)
+{
+	enum faultgen_backing b = faultgen_attr_get_backing(a);
+	uint64_t hp = pft_huge_size(a);
+	const char *why;
+	char opt[4200];
+
+	if (b != FAULTGEN_BACKING_FILE && b != FAULTGEN_BACKING_HUGETLB &&
+	    signo != SIGBUS)
+		return 0;
+	switch (ret) {
+	case -ENOSPC:
+		why = !hp ? "no space left on the file system" :
+		      b == FAULTGEN_BACKING_FILE ?
+			    "the hugetlbfs mount's size= limit was reached" :
+			    "no huge page left in the pool";
+		break;
+	case -ENOMEM:
+		why = hp ? "no huge page left in the pool (nr_hugepages)" :
+			   NULL;
+		break;
+	case -EFBIG:
+		why = "the file shrank during the run: the page is beyond its "
+		      "end";
+		break;
+	case -EFAULT:
+		why = signo == SIGBUS ? "a memory or I/O error" : NULL;
+		break;
+	default:
+		why = NULL;
+	}
+	if (!why)
+		return 0;
+	backing_opt(a, opt, sizeof(opt));
+	pft_msg("%s: worker %d could not fault a page (%s): %s", opt, worker,
+		signo == SIGBUS ? "SIGBUS" : "MADV_POPULATE_WRITE", why);
+	return PFT_EXIT_FAIL;
+}
+
 /* The one line that says why a run failed, and the exit status. */
 int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		       int ret, const struct pft_oom *oom_before)
@@ -278,6 +323,8 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("worker %d exited unexpectedly", worker);
 		return PFT_EXIT_FAIL;
 	}
+	if (worker >= 0 && (error = touch_failure(a, worker, signo, ret)) != 0)
+		return error;
 	if (ret == -EOPNOTSUPP &&
 	    faultgen_attr_get_pattern(a) == FAULTGEN_RO_COLLAPSE) {
 		pft_msg("--pattern=ro-collapse: not supported by this kernel "

@@ -14,6 +14,7 @@
  */
 #include "check-util.h"
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <signal.h>
@@ -768,6 +769,107 @@ START_TEST(every_name_taken_is_busy)
 }
 END_TEST
 
+/* A run made and executed in a thread of its own. */
+struct bg_run {
+	struct faultgen_attr *attr;
+	struct faultgen_run *run;
+	int ret;
+	pthread_t tid;
+};
+
+static void *bg_main(void *arg)
+{
+	struct bg_run *b = arg;
+
+	b->ret = faultgen_run_create(b->attr, &b->run);
+	if (!b->ret)
+		b->ret = faultgen_run_exec(b->run);
+	return NULL;
+}
+
+/* Whether path is mapped in this process (10 s at most). */
+static bool wait_mapped(const char *path)
+{
+	for (int i = 0; i < 1000; i++) {
+		struct fgc_vma *v;
+		int n = fgc_maps_read(&v);
+		bool found = false;
+
+		for (int k = 0; k < n && !found; k++)
+			found = strcmp(v[k].path, path) == 0;
+		free(v);
+		if (found)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Caught when the caller asks (faultgen_attr_set_catch_sigbus), a
+ * worker's SIGBUS ends the run and not the process: a file given,
+ * shared, truncated under the run, is -EFBIG (the file shrank) with
+ * the worker and SIGBUS in faultgen_run_failure, by threads and by
+ * processes.  The action of SIGBUS is the library's during such a run
+ * only, and the caller's before and after it; without the setting it
+ * is the caller's throughout.  i: threads, processes; catch or not
+ * (not: the run's child dies of SIGBUS, in a process of its own).
+ */
+START_TEST(caught_sigbus_ends_the_run_with_its_cause)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)(_i % 2);
+	bool catch = _i < 2;
+	size_t ps = (size_t)fgc_pagesize(), len = 256 * ps;
+	struct sigaction during, after;
+	struct bg_run b = { 0 };
+	int worker = -2, signo = 0, error = 0;
+	char path[600];
+
+	NEED_TMPFS();
+	snprintf(path, sizeof(path), "%s/shrinks", tmpfs_dir);
+	make_file(path, len);
+	b.attr = shared_file_attr(len);
+	ck_assert_int_eq(faultgen_attr_get_catch_sigbus(b.attr), 0);
+	ck_assert_int_eq(faultgen_attr_set_catch_sigbus(NULL, 1), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_catch_sigbus(b.attr, catch), 0);
+	ck_assert_int_eq(faultgen_attr_get_catch_sigbus(b.attr), catch);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(b.attr, path), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(b.attr, 1, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_duration(b.attr, 60,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	signal(SIGBUS, SIG_DFL);
+	/* The worker that dies of it leaves no core. */
+	if (!catch)
+		ck_assert_int_eq(setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }),
+				 0);
+	ck_assert_int_eq(pthread_create(&b.tid, NULL, bg_main, &b), 0);
+	ck_assert(wait_mapped(path));
+	ck_assert_int_eq(sigaction(SIGBUS, NULL, &during), 0);
+	ck_assert_int_eq(truncate(path, 0), 0);
+	ck_assert_int_eq(pthread_join(b.tid, NULL), 0);
+	ck_assert_int_eq(sigaction(SIGBUS, NULL, &after), 0);
+	ck_assert(after.sa_handler == SIG_DFL);
+	ck_assert_int_eq(faultgen_run_failure(b.run, &worker, &signo, &error),
+			 0);
+	if (catch) {
+		ck_assert(during.sa_handler != SIG_DFL);
+		ck_assert_int_eq(b.ret, -EFBIG);
+		ck_assert_int_eq(worker, 0);
+		ck_assert_int_eq(signo, SIGBUS);
+		ck_assert_int_eq(error, -EFBIG);
+	} else {
+		/* Only a forked worker can die of it and leave the test. */
+		ck_assert(during.sa_handler == SIG_DFL);
+		ck_assert_int_eq(b.ret, -ECHILD);
+		ck_assert_int_eq(signo, SIGBUS);
+	}
+	faultgen_run_free(b.run);
+	faultgen_attr_free(b.attr);
+	unlink(path);
+}
+END_TEST
+
 /* A run that fails once its file exists (the file cannot be sized under
  * RLIMIT_FSIZE) leaves nothing in the directory. */
 START_TEST(file_gone_after_a_failed_run)
@@ -1099,6 +1201,11 @@ static Suite *backing_suite(void)
 	tcase_add_test(tc, never_follows_a_final_link);
 	tcase_add_loop_test(tc, refuses_a_directory_that_keeps_files, 0, 2);
 	tcase_add_test(tc, every_name_taken_is_busy);
+	tcase_add_loop_test(tc, caught_sigbus_ends_the_run_with_its_cause, 0,
+			    2);
+	/* Not caught: a forked worker alone (a thread would end the test). */
+	tcase_add_loop_test(tc, caught_sigbus_ends_the_run_with_its_cause, 3,
+			    4);
 	tcase_add_loop_test(tc, qemu_prealloc_of_a_file_faults_every_page, 0,
 			    2);
 	suite_add_tcase(s, tc);
