@@ -615,6 +615,21 @@ FG_EXPORT int faultgen_attr_get_cpus(const struct faultgen_attr *attr,
 	return api_rc(ret);
 }
 
+FG_EXPORT int faultgen_attr_get_memory(const struct faultgen_attr *attr,
+				       uint64_t *mapped, uint64_t *held)
+{
+	uint64_t m, h;
+
+	if (!attr)
+		return api_rc(-EINVAL);
+	fg_attr_memory(attr, &m, &h);
+	if (mapped)
+		*mapped = m;
+	if (held)
+		*held = h;
+	return 0;
+}
+
 FG_EXPORT int faultgen_attr_check(const struct faultgen_attr *attr,
 				  struct faultgen_conflict *conflict)
 {

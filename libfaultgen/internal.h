@@ -439,6 +439,8 @@ FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail);
 int fg_sysv_cleanup(void);
 
 /* memory.c */
+void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
+		    uint64_t *held);
 int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start);
 void fg_resv_release(struct fg_resv *r);
 int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
