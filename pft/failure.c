@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 
 #include "pft.h"
@@ -191,6 +192,26 @@ static int huge_failure(const struct faultgen_attr *a, const char *opt,
 	return PFT_EXIT_FAIL;
 }
 
+/* A file given that is smaller than the run's mappings: both sizes, the
+ * run's in whole pages for each worker (faultgen_attr_get_memory). */
+static int small_file_failure(const struct faultgen_attr *a, const char *opt)
+{
+	uint64_t mapped = faultgen_attr_get_size(a);
+	struct stat st;
+	char has[64] = "";
+
+	faultgen_attr_get_memory(a, &mapped, NULL);
+	if (stat(path_of(a), &st) == 0)
+		snprintf(has, sizeof(has), " (%lld bytes)",
+			 (long long)st.st_size);
+	pft_msg("%s: the file is smaller%s than the %" PRIu64 " bytes the run "
+		"maps (-m %" PRIu64 " in whole pages for each worker, %u); "
+		"the run never grows a file it did not create", opt, has,
+		mapped, faultgen_attr_get_size(a),
+		faultgen_attr_get_workers(a));
+	return PFT_EXIT_FAIL;
+}
+
 /* A shared file's rounds free its pages by punching holes (MADV_REMOVE):
  * ramfs, and other file systems without holes, cannot. */
 static int no_holes_failure(const struct faultgen_attr *a, const char *opt)
@@ -226,12 +247,8 @@ static int backing_failure(const struct faultgen_attr *a, int ret)
 	backing_opt(a, opt, sizeof(opt));
 	if (ret == -ENOSPC && hp)
 		return huge_failure(a, opt, hp);
-	if (ret == -EFBIG && b == FAULTGEN_BACKING_FILE) {
-		pft_msg("%s: the file is smaller than the run's memory "
-			"(%" PRIu64 " bytes); the run never grows a file it "
-			"did not create", opt, faultgen_attr_get_size(a));
-		return PFT_EXIT_FAIL;
-	}
+	if (ret == -EFBIG && b == FAULTGEN_BACKING_FILE)
+		return small_file_failure(a, opt);
 	if (b == FAULTGEN_BACKING_FILE &&
 	    pft_path_why(path_of(a), ret, faultgen_attr_get_share(a), why,
 			 sizeof(why))) {

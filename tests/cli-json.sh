@@ -387,7 +387,17 @@ assert 0 <= r["minflt"] - r["pages"] <= 2 * r["workers"] + 2, r
 		grep -q "^pft: --backing=file:$dir/small: the file is smaller" "$tmp/small.err" &&
 		[ "$(stat -c %s "$dir/small")" -eq 1048576 ] && ok ||
 		fail "a file smaller than the run: exit $rc: $(cat "$tmp/small.err")"
-	rm -f "$dir/small"
+	# As large as -m, but not as the run's mappings: 40960 bytes, 10
+	# pages of 4 KiB, dealt to 3 workers are whole pages of 4 each,
+	# 49152 bytes; both sizes named.
+	if [ "$(getconf PAGESIZE)" -eq 4096 ]; then
+		head -c 40960 /dev/zero >"$dir/small"
+		run_pft small -t 3 --oversubscribe -m 40960 --backing=file:"$dir/small"
+		[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/small.err")" -eq 1 ] &&
+			grep -qx "pft: --backing=file:$dir/small: the file is smaller (40960 bytes) than the 49152 bytes the run maps (-m 40960 in whole pages for each worker, 3); the run never grows a file it did not create" "$tmp/small.err" &&
+			ok || fail "a file of -m, smaller than whole pages per worker: exit $rc: $(cat "$tmp/small.err")"
+		rm -f "$dir/small"
+	fi
 	rmdir "$dir"
 else
 	echo "no tmpfs directory: the file backing's JSON cases skipped"
