@@ -122,7 +122,11 @@ def check_writable(path):
     what is wrong."""
     check_target(path)
     d = os.path.dirname(path) or "."
-    fd, tmp = create_temp(path)
+    try:
+        fd, tmp = create_temp(path)
+    except OSError as e:
+        raise OSError(e.errno, "cannot write in %s: %s" %
+                      (d, e.strerror or e), path) from None
     os.close(fd)
     os.unlink(tmp)
     if os.path.lexists(path) and not os.access(path, os.W_OK):
