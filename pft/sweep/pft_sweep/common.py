@@ -9,9 +9,7 @@ import os
 import sys
 import tempfile
 
-# Written files: one helper for pft-sweep and pft-survey.
-from .safefile import check_target, own_directory, \
-    replacing  # noqa: F401
+from .safefile import check_target, own_directory
 
 PROG = "pft-sweep"
 

@@ -1627,7 +1627,8 @@ def survey(c):
         else:
             # A name the kernel holds in bytes that are not UTF-8 is
             # written escaped, never a failure.
-            sys.stdout.reconfigure(errors="backslashreplace")
+            if hasattr(sys.stdout, "reconfigure"):
+                sys.stdout.reconfigure(errors="backslashreplace")
             write_report(c, doc, sys.stdout)
             sys.stdout.flush()
         if stop:
