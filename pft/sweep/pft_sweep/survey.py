@@ -252,11 +252,14 @@ def read(path):
 
 
 def descendants(pid):
-    """pid and its descendant processes, from /proc/PID/task/*/children."""
+    """pid and its descendant processes, from /proc/PID/task/*/children,
+    but the survey itself and its own children (perf) when it is one of
+    them (-p of its parent, or of pid 1 of its namespace)."""
     out, todo = [], [pid]
+    me = os.getpid()
     while todo:
         p = todo.pop()
-        if p in out:
+        if p in out or (p == me and p != pid):
             continue
         out.append(p)
         try:
@@ -957,11 +960,24 @@ class Perf:
         ackfd = os.open(ack, os.O_RDONLY | os.O_NONBLOCK)
         try:
             ctlfd = self.open_ctl(ctl)
-            os.write(ctlfd, b"enable\n")
-            self.wait_ack(ackfd)
-            os.close(ctlfd)
+            try:
+                self.enable(ctlfd)
+                self.wait_ack(ackfd)
+            finally:
+                os.close(ctlfd)
         finally:
             os.close(ackfd)
+
+    def enable(self, ctlfd):
+        try:
+            os.write(ctlfd, b"enable\n")
+        except BrokenPipeError:
+            # perf opened its FIFO and failed before reading it.
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+            raise self.failure() from None
 
     def failure(self):
         if self.proc.poll() is None:

@@ -211,6 +211,42 @@ class AttachTries(unittest.TestCase):
         self.assertEqual([t[1] for t in tries], [False, True])
 
 
+class PerfGoneAtEnable(unittest.TestCase):
+    def test_a_perf_that_failed_after_opening_its_fifo(self):
+        """perf opened its control FIFO, failed and closed it before the
+        survey wrote "enable": perf's message, not a broken pipe (which
+        main takes for a reader gone, exit 141 without a word)."""
+        p = object.__new__(survey.Perf)
+        p.err = tempfile.TemporaryFile("w+")
+        p.proc = subprocess.Popen(
+            ["sh", "-c", "echo \"Couldn't create thread/CPU maps: No "
+             "such process\" >&2; exit 244"], stderr=p.err)
+        p.proc.wait()
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            with self.assertRaises(survey.PerfStartError) as e:
+                p.enable(w)
+        finally:
+            os.close(w)
+        self.assertIn("thread/CPU maps", e.exception.text)
+        self.assertIn("exit status 244", str(e.exception))
+
+
+class Descendants(unittest.TestCase):
+    def test_the_survey_is_not_its_own_subject(self):
+        """-p of the survey's parent: the survey and its children are
+        left out of the processes followed."""
+        child = subprocess.Popen(["sleep", "60"])
+        self.addCleanup(child.wait)
+        self.addCleanup(child.kill)
+        pids = survey.descendants(os.getppid())
+        self.assertIn(os.getppid(), pids)
+        self.assertNotIn(os.getpid(), pids)
+        self.assertNotIn(child.pid, pids)
+        self.assertIn(child.pid, survey.descendants(os.getpid()))
+
+
 class NotUtf8(unittest.TestCase):
     def test_a_proc_file_with_bytes_not_utf8_is_read(self):
         with tempfile.NamedTemporaryFile(suffix=".maps") as f:
