@@ -329,19 +329,20 @@ grep -q "removed $tmp/t/pft-survey\.$kbg\..*, left by a survey that was killed" 
 	fail "after-kill: $(cat "$tmp/after-kill.err"); left: $(ls -A "$tmp/t")"
 
 # stop_survey NAME SIGNAL COMMAND...: a survey of COMMAND (whose last
-# program is sleep) gets SIGNAL: its status in $rc; the report written
-# and nothing left running are checked.
+# program is sleep) gets SIGNAL: its status in $rc, its JSON report in
+# $tmp/NAME.out; nothing left running is checked.
 stop_survey() {
 	name=$1 sig=$2
 	shift 2
-	"$survey" -o "$tmp/$name.rep" -- "$@" >"$tmp/$name.out" \
-		2>"$tmp/$name.err" &
+	# (SIGINT at its default: a script's background command starts
+	# with it ignored, which the survey keeps.)
+	env --default-signal=INT "$survey" --json -o "$tmp/$name.out" -- "$@" \
+		>"$tmp/$name.stdout" 2>"$tmp/$name.err" &
 	sbg=$!
 	wait_program "$sbg" sleep || fail "$name: sleep and perf not seen"
 	kill "-$sig" "$sbg"
 	wait "$sbg"
 	rc=$?
-	grep -q '^verdict: ' "$tmp/$name.rep" || fail "$name: no report"
 	for k in $prog $perfpid; do
 		wait_gone "$k" || { fail "$name: $k left running"; kill -KILL "$k"; }
 	done
@@ -351,11 +352,21 @@ stop_survey() {
 # written, the status 143.
 stop_survey term TERM sleep 60
 [ "$rc" -eq 143 ] || fail "term: exit $rc, expected 143: $(cat "$tmp/term.err")"
+check term 'd["exit_status"] == 143' 'd["stopped_by"] == "SIGTERM"' \
+	'd["verdict"]'
 check_one_line term "stopped: the report shows what was seen"
+
+# SIGINT to the survey alone (not from a terminal): the same, 130.
+stop_survey sigint INT sleep 60
+[ "$rc" -eq 130 ] || fail "sigint: exit $rc, expected 130: $(cat "$tmp/sigint.err")"
+check sigint 'd["exit_status"] == 130' 'd["stopped_by"] == "SIGINT"'
+check_one_line sigint "stopped: the report shows what was seen"
 
 # SIGHUP, to a program that ignores it: killed STOP_GRACE_S (5 s) later.
 stop_survey hup HUP sh -c 'trap "" HUP; exec sleep 60'
 [ "$rc" -eq 129 ] || fail "hup: exit $rc, expected 129: $(cat "$tmp/hup.err")"
+check hup 'd["exit_status"] == 137' 'd["stopped_by"] == "SIGHUP"' \
+	'd["verdict"]'
 grep -q "sh did not end within 5 s after SIGHUP: killed" "$tmp/hup.err" ||
 	fail "hup: not said: $(cat "$tmp/hup.err")"
 
