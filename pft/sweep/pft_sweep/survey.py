@@ -1468,7 +1468,8 @@ and the pft command line that generates the same pattern.
   -d, --duration=SECONDS with -p: survey for SECONDS
   -c, --sample=N         record one fault event in N (perf record -c N);
                          counts are scaled by N, their error stated
-  -o, --output=FILE      write the report to FILE, not standard output
+  -o, --output=FILE      write the report to FILE (a regular file or a new
+                         name), not standard output
       --no-follow        do not follow the program's child processes
       --json             the report as JSON; on standard output, the
                          program's standard output goes to standard error
@@ -1476,7 +1477,9 @@ and the pft command line that generates the same pattern.
   -V, --version          print the version and exit
 
 Exit status: COMMAND's own status (the survey still reports); 1 when the
-survey could not run; 2 for a bad command line; 130 after Ctrl-C.
+survey could not run; 2 for a bad command line; 128 + the signal after
+SIGINT (Ctrl-C: 130), SIGTERM or SIGHUP, which stop COMMAND and still
+report.
 """
 
 
