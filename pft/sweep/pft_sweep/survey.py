@@ -991,14 +991,6 @@ class Perf:
         return PerfStartError("perf record failed (exit status %d)%s" % (
             self.proc.returncode, ": " + text if text else ""), text)
 
-    def kill(self):
-        """Ends perf at once (the survey is failing)."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        if not self.err.closed:
-            self.err.close()
-
     def open_ctl(self, ctl):
         deadline = time.monotonic() + 30
         while True:
