@@ -216,10 +216,11 @@ def _unique_list(text, item_of):
     """The comma-separated items of text, each once, in order; item_of
     turns one item into its value (or raises ArgumentTypeError); at most
     MAX_POINTS of them."""
-    values = []
+    values, seen = [], set()
     for item in text.split(","):
         value = item_of(item)
-        if value not in values:
+        if value not in seen:
+            seen.add(value)
             values.append(value)
     if len(values) > MAX_POINTS:
         raise argparse.ArgumentTypeError("'%s': more than %d values" %

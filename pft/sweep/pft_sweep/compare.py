@@ -11,10 +11,11 @@ import os
 import sys
 
 from .common import (UsageError, check_output, clean, finite, msg, os_error,
-                     ratio, replacing)
+                     ratio)
 from .plot import compare_plot_script, make_plot
 from .report import print_compare_email, print_compare_plain, single
 from .runs import METRICS, load_sweep
+from .safefile import replacing
 from .stats import LEVEL, TEST_NAME, verdict, welch_log
 
 

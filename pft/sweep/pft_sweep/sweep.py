@@ -23,6 +23,7 @@ from .plot import gnuplot_script, latency_cdf_script, latency_script, \
 from .report import describe, print_table, sweep_table
 from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
                    run_row, run_rows, write_csv, write_json)
+from .safefile import create_new, own_directory
 from .stats import summarize
 from .topology import Topology, default_counts, format_cpus, layout_rows
 
@@ -64,7 +65,9 @@ class RunsLog:
     def __init__(self, path):
         self.path = path
         self.ok = True
-        self.f = open(path, "w", newline="")
+        # A new file: start_output removed the one --force replaces, and
+        # a link put there since is not followed.
+        self.f = create_new(path, newline="")
         self.w = csv.writer(self.f, lineterminator="\n")
         self.w.writerow(RUN_COLUMNS)
         self.f.flush()
@@ -155,12 +158,31 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     return cmd
 
 
+# The axes of counts, which pft takes within bounds: the check runs take
+# their least and greatest values, not each (a run with 4096 writers
+# starts 4096 threads: one check run per value made a sweep of 4,097
+# values check for hours).
+COUNT_AXES = ("interleave_pages", "writers")
+
+
+def check_variants(c):
+    """The variants pft checks before the sweep: every value of the other
+    axes, the least and greatest of each count axis, in every
+    combination."""
+    bounds = {}
+    for attr in COUNT_AXES:
+        values = getattr(c, attr, None)
+        if values:
+            bounds[attr] = sorted({min(values), max(values)})
+    return variants(c, bounds)
+
+
 def check_pft(c):
     """One run of one page per pattern, with the sweep's sizes, CPU list
     and pft options: pft judges them all before the sweep starts.  Returns
     pft's first JSON record (what it ran on)."""
     first = None
-    for pattern, v in itertools.product(c.patterns, variants(c)):
+    for pattern, v in itertools.product(c.patterns, check_variants(c)):
         cmd = pft_command(c, pattern, 1, point_size(c, pattern, 1),
                           c.cpu_list, check=True, options=v["options"])
         try:
@@ -230,12 +252,13 @@ AXES = (
 )
 
 
-def variants(c):
+def variants(c, only=None):
     """The points of the axes swept, each a dict: key (added to the
     point's layout key), words (to its label), options (pft's), and the
     value of each axis (None when it is not swept).  One of none without
-    an axis."""
-    swept = [(attr, opt, words, getattr(c, attr, None))
+    an axis.  only: {axis: values} taken instead of the sweep's."""
+    only = only or {}
+    swept = [(attr, opt, words, only.get(attr, getattr(c, attr, None)))
              for attr, opt, words in AXES if getattr(c, attr, None)]
     out = []
     for values in itertools.product(*[s[3] for s in swept]):
@@ -538,7 +561,7 @@ def start_output(c):
         if not os.path.isdir(path):
             os.unlink(path)
     if c.perf:
-        os.makedirs(c.prefix + "-perf", exist_ok=True)
+        own_directory(c.prefix + "-perf")
     c.log = RunsLog(c.prefix + "-runs.csv")
 
 
