@@ -773,37 +773,6 @@ static void collapse_release(struct faultgen_run *run)
 static int collapse_check(const struct faultgen_attr *a,
 			  struct faultgen_conflict *c)
 {
-	if (fg_attr_repeats(a))
-		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse runs once");
-	if (a->backing != FAULTGEN_BACKING_ANON)
-		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse is of anonymous memory");
-	if (a->share)
-		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse is of private "
-				   "anonymous memory");
-	if (a->kind != FAULTGEN_THREADS)
-		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse runs threads: forked "
-				   "workers would collapse their own copies");
-	if (a->region)
-		return fg_conflict(c, FAULTGEN_SETTING_REGION,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse lays out memory of its "
-				   "own in huge-page ranges");
-	if (a->numa != FAULTGEN_NUMA_DEFAULT && a->numa != FAULTGEN_NUMA_LOCAL)
-		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse takes no NUMA policy");
-	if (a->node_pages)
-		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse faults no pages to count");
 	if (a->latency && a->collapse == FAULTGEN_COLLAPSE_KHUGEPAGED)
 		return fg_conflict(c, FAULTGEN_SETTING_LATENCY,
 				   FAULTGEN_SETTING_COLLAPSE,
@@ -841,12 +810,58 @@ static int collapse_figure(const struct faultgen_run *run, unsigned int index,
 	return st ? result_figure(&st->res, index, f) : -ENODATA;
 }
 
+/* One MADV_COLLAPSE call per huge-page range. */
+static const char *collapse_timed_call(const struct faultgen_run *run,
+				       uint64_t *bytes)
+{
+	*bytes = run->lat_call_bytes;
+	return "MADV_COLLAPSE";
+}
+
+static const char *const protects[] = { "mprotect", "fork", "writable",
+					NULL };
+static const char *const collapses[] = { "madvise", "khugepaged", NULL };
+
+static const struct fg_setting collapse_settings[] = {
+	{ .name = "protect", .id = FAULTGEN_SETTING_PROTECT,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = protects,
+	  .offset = FG_AT(protect), .def_text = "mprotect",
+	  .value_name = "HOW",
+	  .help = "mprotect (default), fork, writable (control)" },
+	{ .name = "collapse", .id = FAULTGEN_SETTING_COLLAPSE,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = collapses,
+	  .offset = FG_AT(collapse), .def_text = "madvise",
+	  .value_name = "HOW",
+	  .help = "madvise (MADV_COLLAPSE, default), khugepaged" },
+	{ .name = "timeout", .id = FAULTGEN_SETTING_TIMEOUT,
+	  .type = FAULTGEN_TYPE_SECONDS, .offset = FG_AT(timeout),
+	  .max_seconds = FAULTGEN_MAX_SECONDS, .def = { .d = 60.0 },
+	  .def_text = "60", .value_name = "SECONDS",
+	  .help = "how long to wait for khugepaged (default 60)" },
+};
+
 const struct fg_pattern fg_ro_collapse_pattern = {
 	.name = "ro-collapse",
-	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_PROTECT) |
-		 FG_SETTING(FAULTGEN_SETTING_COLLAPSE) |
-		 FG_SETTING(FAULTGEN_SETTING_TIMEOUT) |
-		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
+	.title = "Read-only collapse",
+	.timed_call = collapse_timed_call,
+	.caps = {
+		.processes_why = "read-only collapse runs threads: forked "
+				 "workers would collapse their own copies",
+		.repeat_why = "read-only collapse runs once",
+		.backings = FG_BACKING(FAULTGEN_BACKING_ANON),
+		.backings_why = "read-only collapse is of anonymous memory",
+		.share_why = "read-only collapse is of private anonymous "
+			     "memory",
+		.region_why = "read-only collapse lays out memory of its own "
+			      "in huge-page ranges",
+		.default_numa_only = true,
+		.numa_why = "read-only collapse takes no NUMA policy",
+		.node_pages_why = "read-only collapse faults no pages to count",
+	},
+	.settings = collapse_settings,
+	.nr_settings = sizeof(collapse_settings) /
+		       sizeof(collapse_settings[0]),
+	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct fg_collapse_state),
 	.check = collapse_check,
 	.exec = collapse_exec,
