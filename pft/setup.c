@@ -120,10 +120,12 @@ int pft_set_numa(struct pft_opts *o, const char *opt,
 	return pft_set(ret, opt, NULL, NULL);
 }
 
-/* The option that set `setting`, as the user typed it when given. */
+/* The option that set `setting`, as the user typed it when given; for a
+ * setting the enum has no value for, its option by the library's `name`
+ * (--NAME). */
 static const char *option_of(const struct pft_opts *o,
-			     enum faultgen_setting setting, char *buf,
-			     size_t len)
+			     enum faultgen_setting setting, const char *name,
+			     char *buf, size_t len)
 {
 	/* Names of settings left at their default. */
 	static const struct {
@@ -175,7 +177,7 @@ static const char *option_of(const struct pft_opts *o,
 							    "--rounds";
 	case FAULTGEN_SETTING_ZAP:
 		snprintf(buf, len, "--zap=%s",
-			 pft_zap_name(faultgen_attr_get_zap(a)));
+			 pft_keyword_name("zap", (int)faultgen_attr_get_zap(a)));
 		return buf;
 	case FAULTGEN_SETTING_NODE_PAGES:
 		return o->json ? "--json" : "--per-worker";
@@ -186,6 +188,10 @@ static const char *option_of(const struct pft_opts *o,
 		if (tab[i].setting == setting)
 			return o->given[setting].opt ? o->given[setting].opt :
 						       tab[i].name;
+	if (name && faultgen_setting_index(name) >= 0) {
+		snprintf(buf, len, "--%s", name);
+		return buf;
+	}
 	return "the options";
 }
 
@@ -205,8 +211,11 @@ static int check_combination(const struct pft_opts *o)
 		return pft_fail("cannot set up the run: %s",
 				faultgen_strerror(ret));
 	return pft_usage_error("%s conflicts with %s: %s",
-			       option_of(o, c.setting, one, sizeof(one)),
-			       option_of(o, c.with, two, sizeof(two)), c.why);
+			       option_of(o, c.setting, c.setting_name, one,
+					 sizeof(one)),
+			       option_of(o, c.with, c.with_name, two,
+					 sizeof(two)),
+			       c.why);
 }
 
 /* Repeat-with-zap: measured rounds or a duration. */
