@@ -9,7 +9,7 @@
  *
  *   api.c -> run.c -> attr.c -> settings.c -> patterns.c
  *         -> fault.c, collapse.c, pretouch.c, cow.c, qemu.c (the patterns)
- *         -> rules.c, worker.c, memory.c, measure.c, thp.c, jvm.c
+ *         -> values.c, rules.c, worker.c, memory.c, measure.c, thp.c, jvm.c
  *         -> cpus.c -> cpuset.c, parse.c -> bitmap.c -> util.c
  *
  * Copyright (C) 2026 The libfaultgen authors
@@ -694,13 +694,16 @@ FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 				   uint64_t end, uint64_t chunk,
 				   uint64_t *off, uint64_t *len);
 
-/* settings.c */
+/* settings.c: the tables */
 FG_TESTABLE unsigned int fg_setting_count(void);
 FG_TESTABLE const struct fg_setting *fg_setting_at(unsigned int index,
 						   int *pattern);
 const struct fg_setting *fg_setting_named(const char *name, int *pattern);
 const struct fg_setting *fg_setting_of(enum faultgen_setting id);
+const char *fg_setting_name_of(enum faultgen_setting id);
 void fg_settings_init(struct faultgen_attr *a);
+
+/* values.c: a value by its table entry */
 int fg_setting_check(const struct faultgen_attr *a,
 		     const struct fg_setting *s, const union fg_slot *v);
 int fg_setting_store(struct faultgen_attr *a, const struct fg_setting *s,
@@ -709,11 +712,12 @@ int fg_setting_set(struct faultgen_attr *a, const struct fg_setting *s,
 		   const union fg_slot *v);
 union fg_slot fg_setting_get(const struct faultgen_attr *a,
 			     const struct fg_setting *s);
+union fg_slot fg_own_setting(const struct faultgen_run *run,
+			     const char *name);
 int fg_value_to_slot(const struct fg_setting *s,
 		     const struct faultgen_value *v, union fg_slot *out);
 void fg_slot_to_value(const struct fg_setting *s, const union fg_slot *v,
 		      struct faultgen_value *out);
-const char *fg_setting_name_of(enum faultgen_setting id);
 
 /* patterns.c */
 unsigned int fg_pattern_count(void);
