@@ -29,8 +29,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* khugepaged needs the mmap lock the region's walk takes: look slowly. */
-#define POLL_NS (500 * 1000 * 1000LL)
 /* Page reads of a timed sweep, at least: enough passes to average over. */
 #define SWEEP_READS (1u << 19)
 #define SWEEP_SEED 0x9e3779b97f4a7c15ULL
@@ -378,13 +376,15 @@ static int add_progress(struct fg_collapse_state *st, int64_t ns,
 
 /*
  * MADV_HUGEPAGE enrols the region with khugepaged; then look every
- * POLL_NS until every range is collapsed or the timeout passes.  A cancel
- * wakes the futex word the gates use.
+ * "poll" seconds until every range is collapsed or the timeout passes.
+ * khugepaged needs the mmap lock the region's walk takes: look slowly.
+ * A cancel wakes the futex word the gates use.
  */
 static int wait_khugepaged(struct faultgen_run *run,
 			   struct fg_collapse_state *st, unsigned int eligible,
 			   int64_t *t0, int64_t *t1)
 {
+	int64_t poll_ns = (int64_t)(fg_own_setting(run, "poll").d * 1e9);
 	int64_t deadline, now;
 	int n, ret;
 
@@ -409,8 +409,8 @@ static int wait_khugepaged(struct faultgen_run *run,
 		if (stop_requested(run))
 			return -ECANCELED;
 		fg_futex_wait(&run->sh->done, done,
-			      deadline - now < POLL_NS ? deadline - now :
-							 POLL_NS);
+			      deadline - now < poll_ns ? deadline - now :
+							 poll_ns);
 		if (stop_requested(run))
 			return -ECANCELED;
 	}
@@ -838,6 +838,11 @@ static const struct fg_setting collapse_settings[] = {
 	  .max_seconds = FAULTGEN_MAX_SECONDS, .def = { .d = 60.0 },
 	  .def_text = "60", .value_name = "SECONDS",
 	  .help = "how long to wait for khugepaged (default 60)" },
+	{ .name = "poll", .type = FAULTGEN_TYPE_SECONDS, .offset = FG_OWN(0),
+	  .max_seconds = FAULTGEN_MAX_SECONDS, .def = { .d = 0.5 },
+	  .def_text = "0.5", .value_name = "SECONDS",
+	  .help = "how often to count the collapsed ranges while\n"
+		  "khugepaged works (default 0.5)" },
 };
 
 const struct fg_pattern fg_ro_collapse_pattern = {
