@@ -125,6 +125,14 @@ static int set_pair(struct faultgen_attr *attr, const char *name1,
 #define D(x) ((union fg_slot){ .d = (x) })
 #define S(x) ((union fg_slot){ .s = (char *)(uintptr_t)(x) })
 
+/* A setter of one setting's value: set_slot by the setting's name. */
+#define FG_SETTER(fn, type, name, slot)                                     \
+	FG_EXPORT int faultgen_attr_set_##fn(struct faultgen_attr *attr,   \
+					     type value)                    \
+	{                                                                   \
+		return set_slot(attr, name, slot(value));                   \
+	}
+
 /* ---- attr ------------------------------------------------------------ */
 
 FG_EXPORT int faultgen_attr_new(struct faultgen_attr **attr)
@@ -158,11 +166,7 @@ FG_EXPORT int faultgen_attr_set_pattern(struct faultgen_attr *attr,
 	return 0;
 }
 
-FG_EXPORT int faultgen_attr_set_size(struct faultgen_attr *attr,
-				     uint64_t bytes)
-{
-	return set_slot(attr, "size", U64(bytes));
-}
+FG_SETTER(size, uint64_t, "size", U64)
 
 FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 					unsigned int nr,
@@ -171,39 +175,12 @@ FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 	return set_pair(attr, "workers", U(nr), "worker-kind", E(kind));
 }
 
-FG_EXPORT int faultgen_attr_set_backing(struct faultgen_attr *attr,
-					enum faultgen_backing backing)
-{
-	return set_slot(attr, "backing", E(backing));
-}
-
-FG_EXPORT int faultgen_attr_set_share(struct faultgen_attr *attr, int share)
-{
-	return set_slot(attr, "share", B(share));
-}
-
-FG_EXPORT int faultgen_attr_set_backing_path(struct faultgen_attr *attr,
-					     const char *path)
-{
-	return set_slot(attr, "backing-path", S(path));
-}
-
-FG_EXPORT int faultgen_attr_set_shm_lock(struct faultgen_attr *attr, int on)
-{
-	return set_slot(attr, "shm-lock", B(on));
-}
-
-FG_EXPORT int faultgen_attr_set_touch(struct faultgen_attr *attr,
-				      enum faultgen_touch touch)
-{
-	return set_slot(attr, "touch", E(touch));
-}
-
-FG_EXPORT int faultgen_attr_set_cachelines(struct faultgen_attr *attr,
-					   unsigned int cachelines)
-{
-	return set_slot(attr, "cachelines", U(cachelines));
-}
+FG_SETTER(backing, enum faultgen_backing, "backing", E)
+FG_SETTER(share, int, "share", B)
+FG_SETTER(backing_path, const char *, "backing-path", S)
+FG_SETTER(shm_lock, int, "shm-lock", B)
+FG_SETTER(touch, enum faultgen_touch, "touch", E)
+FG_SETTER(cachelines, unsigned int, "cachelines", U)
 
 /* A policy that names no nodes (those that do need set_numa_nodes). */
 FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
@@ -268,50 +245,14 @@ FG_EXPORT int faultgen_attr_set_numa_nodes(struct faultgen_attr *attr,
 	return api_rc(ret);
 }
 
-FG_EXPORT int faultgen_attr_set_node_pages(struct faultgen_attr *attr, int on)
-{
-	return set_slot(attr, "node-pages", B(on));
-}
-
-FG_EXPORT int faultgen_attr_set_thp(struct faultgen_attr *attr,
-				    enum faultgen_thp thp)
-{
-	return set_slot(attr, "thp", E(thp));
-}
-
-FG_EXPORT int faultgen_attr_set_cpus(struct faultgen_attr *attr,
-				     const char *cpulist)
-{
-	return set_slot(attr, "cpus", S(cpulist));
-}
-
-FG_EXPORT int faultgen_attr_set_cpuset(struct faultgen_attr *attr,
-				       const char *name)
-{
-	return set_slot(attr, "cpuset", S(name));
-}
-
-FG_EXPORT int faultgen_attr_set_pin(struct faultgen_attr *attr, int on)
-{
-	return set_slot(attr, "pin", B(on));
-}
-
-FG_EXPORT int faultgen_attr_set_sched_fifo(struct faultgen_attr *attr, int on)
-{
-	return set_slot(attr, "sched-fifo", B(on));
-}
-
-FG_EXPORT int faultgen_attr_set_oversubscribe(struct faultgen_attr *attr,
-					      int on)
-{
-	return set_slot(attr, "oversubscribe", B(on));
-}
-
-FG_EXPORT int faultgen_attr_set_caller_worker(struct faultgen_attr *attr,
-					      int on)
-{
-	return set_slot(attr, "caller-worker", B(on));
-}
+FG_SETTER(node_pages, int, "node-pages", B)
+FG_SETTER(thp, enum faultgen_thp, "thp", E)
+FG_SETTER(cpus, const char *, "cpus", S)
+FG_SETTER(cpuset, const char *, "cpuset", S)
+FG_SETTER(pin, int, "pin", B)
+FG_SETTER(sched_fifo, int, "sched-fifo", B)
+FG_SETTER(oversubscribe, int, "oversubscribe", B)
+FG_SETTER(caller_worker, int, "caller-worker", B)
 
 FG_EXPORT int faultgen_attr_set_rounds(struct faultgen_attr *attr,
 				       unsigned int rounds,
@@ -327,17 +268,8 @@ FG_EXPORT int faultgen_attr_set_duration(struct faultgen_attr *attr,
 	return set_pair(attr, "duration", D(seconds), "zap", E(zap));
 }
 
-FG_EXPORT int faultgen_attr_set_warmup(struct faultgen_attr *attr,
-				       unsigned int rounds)
-{
-	return set_slot(attr, "warmup", U(rounds));
-}
-
-FG_EXPORT int faultgen_attr_set_latency(struct faultgen_attr *attr,
-					unsigned int sample_every)
-{
-	return set_slot(attr, "latency", U(sample_every));
-}
+FG_SETTER(warmup, unsigned int, "warmup", U)
+FG_SETTER(latency, unsigned int, "latency", U)
 
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
@@ -358,47 +290,13 @@ FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 	return 0;
 }
 
-FG_EXPORT int faultgen_attr_set_protect(struct faultgen_attr *attr,
-					enum faultgen_protect protect)
-{
-	return set_slot(attr, "protect", E(protect));
-}
-
-FG_EXPORT int faultgen_attr_set_collapse(struct faultgen_attr *attr,
-					 enum faultgen_collapse collapse)
-{
-	return set_slot(attr, "collapse", E(collapse));
-}
-
-FG_EXPORT int faultgen_attr_set_timeout(struct faultgen_attr *attr,
-					double seconds)
-{
-	return set_slot(attr, "timeout", D(seconds));
-}
-
-FG_EXPORT int faultgen_attr_set_pretouch_touch(
-	struct faultgen_attr *attr, enum faultgen_pretouch_touch touch)
-{
-	return set_slot(attr, "pretouch", E(touch));
-}
-
-FG_EXPORT int faultgen_attr_set_qemu(struct faultgen_attr *attr,
-				     enum faultgen_qemu how)
-{
-	return set_slot(attr, "qemu", E(how));
-}
-
-FG_EXPORT int faultgen_attr_set_cow_child(struct faultgen_attr *attr,
-					  enum faultgen_cow_child how)
-{
-	return set_slot(attr, "cow-child", E(how));
-}
-
-FG_EXPORT int faultgen_attr_set_chunk_size(struct faultgen_attr *attr,
-					   uint64_t bytes)
-{
-	return set_slot(attr, "chunk-size", U64(bytes));
-}
+FG_SETTER(protect, enum faultgen_protect, "protect", E)
+FG_SETTER(collapse, enum faultgen_collapse, "collapse", E)
+FG_SETTER(timeout, double, "timeout", D)
+FG_SETTER(pretouch_touch, enum faultgen_pretouch_touch, "pretouch", E)
+FG_SETTER(qemu, enum faultgen_qemu, "qemu", E)
+FG_SETTER(cow_child, enum faultgen_cow_child, "cow-child", E)
+FG_SETTER(chunk_size, uint64_t, "chunk-size", U64)
 
 FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
 				    unsigned int jdk, enum faultgen_jvm_gc gc)
@@ -413,11 +311,7 @@ FG_EXPORT int faultgen_attr_set_writers(struct faultgen_attr *attr,
 	return set_pair(attr, "writers", U(writers), "writer-op", E(op));
 }
 
-FG_EXPORT int faultgen_attr_set_interleave(struct faultgen_attr *attr,
-					   unsigned int block_pages)
-{
-	return set_slot(attr, "interleave-pages", U(block_pages));
-}
+FG_SETTER(interleave, unsigned int, "interleave-pages", U)
 
 /* ---- attr getters ------------------------------------------------------ */
 
