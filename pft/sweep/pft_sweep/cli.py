@@ -12,8 +12,8 @@ import sys
 from .common import (PROG, UsageError, msg, os_error, quiet_stdout,
                      usage_error)
 from .compare import compare
-from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
-                  sweep_patterns)
+from .pft import (DEFAULT_PATTERNS, locate_pft, pattern_table,
+                  print_version, sweep_patterns)
 from .runs import LATENCY_METRICS, METRICS
 from .sweep import MAX_POINTS, Stopped, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
@@ -371,7 +371,8 @@ def parse_args(argv):
     c.extra = extra
     if not c.compare:
         c.pft_path = locate_pft(c)
-        check_patterns(c, sweep_patterns(c.pft_path))
+        c.pattern_table = pattern_table(c.pft_path)
+        check_patterns(c, sweep_patterns(list(c.pattern_table)))
     check_format(c)
     if c.compare:
         check_compare_args(c)

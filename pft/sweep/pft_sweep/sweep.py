@@ -17,7 +17,7 @@ import time
 
 from .common import (PROG, UsageError, check_output, msg, os_error,
                      quiet_stdout, read_text)
-from .pft import json_records, pft_error
+from .pft import json_records, pft_error, runs_once
 from .plot import gnuplot_script, latency_cdf_script, latency_script, \
     make_plot
 from .report import describe, print_table, sweep_table
@@ -110,17 +110,11 @@ def point_size(c, pattern, n):
     return c.size
 
 
-# The patterns pft runs once (no rounds, no --duration, no --warmup):
-# their points are one-shot whatever the sweep's mode.
-ONE_SHOT_PATTERNS = ("pretouch", "qemu-prealloc")
-# ... and those pft refuses --rounds, --duration and --warmup for, even
-# without warm-up runs.
-NO_ROUNDS_PATTERNS = ("qemu-prealloc",)
-
-
 def warmup_runs(c, pattern):
-    """Unmeasured runs at the start of a point's pft."""
-    return c.warmup if pattern in ONE_SHOT_PATTERNS or \
+    """Unmeasured runs at the start of a point's pft: the points of a
+    pattern pft runs once (runs_once) are one-shot whatever the sweep's
+    mode."""
+    return c.warmup if runs_once(c, pattern) or \
         c.mode == "one-shot" else 0
 
 
@@ -135,8 +129,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     else:
         cmd += ["--pattern=" + pattern, "-t", str(n)]
     runs = (1 if c.interleave else c.repeat) + warmup_runs(c, pattern)
-    if not warmup_runs(c, pattern) and c.mode != "one-shot" and \
-            pattern not in NO_ROUNDS_PATTERNS:
+    if not runs_once(c, pattern) and c.mode != "one-shot" and \
+            not warmup_runs(c, pattern):
         if check:
             cmd += ["--rounds=1", "--warmup=0"]
         elif c.mode == "duration":

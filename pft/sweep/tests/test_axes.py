@@ -279,7 +279,10 @@ class OneShotPatterns(unittest.TestCase):
     def conf(self, **kw):
         c = config(pft_path="pft", interleave=False, repeat=3, warmup=1,
                    mode="duration", duration=1.0, rounds=None, latency=None,
-                   extra=[], pretouch_options=[])
+                   extra=[], pretouch_options=[],
+                   pattern_table={"qemu-prealloc": {"runs_once": True},
+                                  "pretouch": {"runs_once": True},
+                                  "shared-vma": {"runs_once": False}})
         c.__dict__.update(kw)
         return c
 
@@ -295,6 +298,12 @@ class OneShotPatterns(unittest.TestCase):
                                   None, check=True)
         self.assertFalse([a for a in check if a.startswith(
             ("--rounds", "--duration", "--warmup", "--repeat"))])
+
+    def test_pretouch_without_warmup_gets_no_rounds(self):
+        cmd = sweep.pft_command(self.conf(warmup=0), "pretouch", 2, "4M",
+                                None)
+        self.assertFalse([a for a in cmd if a.startswith(
+            ("--rounds", "--duration", "--warmup"))])
 
     def test_other_patterns_keep_their_rounds(self):
         cmd = sweep.pft_command(self.conf(), "shared-vma", 2, "4M", None)
