@@ -311,7 +311,7 @@ FG_EXPORT int faultgen_attr_set_writers(struct faultgen_attr *attr,
 	return set_pair(attr, "writers", U(writers), "writer-op", E(op));
 }
 
-FG_SETTER(interleave, unsigned int, "interleave-pages", U)
+FG_SETTER(interleave, unsigned int, "stripe-pages", U)
 
 /* ---- attr getters ------------------------------------------------------ */
 
@@ -872,6 +872,7 @@ FG_EXPORT int faultgen_setting_info(unsigned int index,
 	i.value_name = s->value_name;
 	i.help = s->help;
 	i.flags = s->flags;
+	i.alias = s->alias;
 	fg_copy_sized(info, &i, sizeof(i));
 	return 0;
 }
@@ -883,7 +884,8 @@ FG_EXPORT int faultgen_setting_index(const char *name)
 	if (!name)
 		return api_rc(-EINVAL);
 	for (unsigned int i = 0; (s = fg_setting_at(i, NULL)); i++)
-		if (strcmp(s->name, name) == 0)
+		if (strcmp(s->name, name) == 0 ||
+		    (s->alias && strcmp(s->alias, name) == 0))
 			return (int)i;
 	return api_rc(-ENOENT);
 }

@@ -379,12 +379,14 @@ static const struct fg_setting shared_vma_settings[] = {
 	  .offset = FG_AT(writer_op), .def_text = "mmap", .value_name = "OP",
 	  .help = "what the writers do: mmap (default), mprotect,\n"
 		  "madvise" },
-	{ .name = "interleave-pages", .id = FAULTGEN_SETTING_INTERLEAVE,
-	  .type = FAULTGEN_TYPE_UINT, .offset = FG_AT(interleave),
-	  .max = FAULTGEN_MAX_INTERLEAVE, .flags = FAULTGEN_SETTING_ZERO,
-	  .def_text = "0", .value_name = "K",
-	  .help = "deal the pages in blocks of K round robin over the\n"
-		  "workers (0: slices, the default)" },
+	/* "interleave" is a NUMA policy's word: the layout was
+	 * interleave-pages in 1.2. */
+	{ .name = "stripe-pages", .alias = "interleave-pages",
+	  .id = FAULTGEN_SETTING_INTERLEAVE, .type = FAULTGEN_TYPE_UINT,
+	  .offset = FG_AT(interleave), .max = FAULTGEN_MAX_INTERLEAVE,
+	  .flags = FAULTGEN_SETTING_ZERO, .def_text = "0", .value_name = "K",
+	  .help = "stripe the pages over the workers: blocks of K\n"
+		  "pages dealt round robin (0: slices, the default)" },
 };
 
 const struct fg_pattern fg_shared_vma_pattern = {

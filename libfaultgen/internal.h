@@ -255,6 +255,7 @@ struct fg_setting {
 	const char *def_text;
 	const char *value_name;
 	const char *help;
+	const char *alias;  /* its old name, or NULL */
 	unsigned int flags; /* FAULTGEN_SETTING_* */
 	size_t offset;      /* where struct faultgen_attr holds it */
 	/* Checks beyond the type and bounds (NULL: none): 0 or -errno. */

@@ -232,7 +232,8 @@ const struct fg_setting *fg_setting_named(const char *name, int *pattern)
 	const struct fg_setting *s;
 
 	for (unsigned int i = 0; (s = fg_setting_at(i, pattern)); i++)
-		if (strcmp(s->name, name) == 0)
+		if (strcmp(s->name, name) == 0 ||
+		    (s->alias && strcmp(s->alias, name) == 0))
 			return s;
 	return NULL;
 }

@@ -817,10 +817,13 @@ static const struct pft_option options[] = {
 	  WORKLOAD("shared-vma: M threads beside the workers changing\n"
 		   "mappings of their own: mmap (default), mprotect,\n"
 		   "madvise") },
+	{ NAMES(0, "stripe-pages", "K"), .handle = opt_setting,
+	  .library = "stripe-pages", SETTING(INTERLEAVE),
+	  WORKLOAD("shared-vma: stripe the pages over the workers,\n"
+		   "blocks of K round robin (0: slices, the default)") },
+	/* Its name in 1.2. */
 	{ NAMES(0, "interleave-pages", "K"), .handle = opt_setting,
-	  .library = "interleave-pages", SETTING(INTERLEAVE),
-	  WORKLOAD("shared-vma: deal the pages in blocks of K round\n"
-		   "robin over the workers (0: slices, the default)") },
+	  .library = "stripe-pages", SETTING(INTERLEAVE) },
 
 	{ NAMES(0, "membind", "NODES"), .handle = opt_numa_policy,
 	  SETTING(NUMA), .val = FAULTGEN_NUMA_BIND,

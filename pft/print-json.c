@@ -100,7 +100,8 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info)
 }
 
 /* The settings of the run's pattern, by the library's table: "name"
- * with '_' for '-', and "_s" after a number of seconds.  A setting the
+ * (its old name, for one renamed since) with '_' for '-', and "_s" after
+ * a number of seconds.  A setting the
  * pattern picks a value of its own for until one is given is null
  * until it is. */
 static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
@@ -120,7 +121,8 @@ static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 
 		if (in.pattern != p)
 			continue;
-		snprintf(key, sizeof(key), "%s%s", in.name,
+		/* A setting renamed since keeps its key. */
+		snprintf(key, sizeof(key), "%s%s", in.alias ? in.alias : in.name,
 			 in.type == FAULTGEN_TYPE_SECONDS ? "_s" : "");
 		for (char *c = key; *c; c++)
 			if (*c == '-')

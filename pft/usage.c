@@ -210,6 +210,7 @@ static void json_setting(struct pft_json *j,
 	pj_bool(j, "page_multiple", in->flags & FAULTGEN_SETTING_PAGES);
 	pj_str_or_null(j, "value_name", in->value_name);
 	pj_str(j, "help", in->help);
+	pj_str_or_null(j, "alias", in->alias);
 	pj_obj_end(j);
 }
 

@@ -409,7 +409,7 @@ START_TEST(own_settings_name_their_pattern)
 		enum faultgen_pattern pattern;
 	} own[] = {
 		{ "writers", FAULTGEN_SHARED_VMA },
-		{ "interleave-pages", FAULTGEN_SHARED_VMA },
+		{ "stripe-pages", FAULTGEN_SHARED_VMA },
 		{ "protect", FAULTGEN_RO_COLLAPSE },
 		{ "timeout", FAULTGEN_RO_COLLAPSE },
 		{ "jdk", FAULTGEN_PRETOUCH },
@@ -426,6 +426,10 @@ START_TEST(own_settings_name_their_pattern)
 							info.setting),
 				 1);
 	}
+	/* A renamed setting is found by its old name too. */
+	ck_assert_int_eq(faultgen_setting_index("interleave-pages"),
+			 faultgen_setting_index("stripe-pages"));
+	ck_assert_str_eq(info_of("stripe-pages").alias, "interleave-pages");
 	ck_assert_int_eq(info_of("size").pattern, -1);
 	ck_assert_int_eq(info_of("latency").pattern, -1);
 	ck_assert_int_eq(faultgen_pattern_reads(FAULTGEN_PER_THREAD_VMA,

@@ -471,6 +471,7 @@ bad_usage --pretouch-options=--gc=g1
 bad_usage --perf=top
 bad_usage --perf-options=-g
 bad_usage --interleave --perf=stat
+bad_usage --alternate --perf=stat
 bad_usage --format=email
 bad_usage --names=a,b
 bad_usage --interval

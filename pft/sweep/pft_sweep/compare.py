@@ -281,7 +281,7 @@ def compare(c):
     batched = [s.name for s in sweeps if not testable(s)]
     if batched:
         warnings.append("%s: each point's runs ran one after the other in "
-                        "one pft (--no-interleave, --perf or an older "
+                        "one pft (--no-alternate, --perf or an older "
                         "pft-sweep), their spread leaves out the machine's "
                         "drift: no significance marks against %s (see "
                         "pft-sweep(1), SIGNIFICANCE)" %

@@ -238,8 +238,8 @@ def perf_command(c, point, control, ctl):
 # each value, every combination when several are swept.  A value is a
 # count or, for --backing, pft's word (anon, memfd, file:PATH, ...).
 AXES = (
-    ("interleave_pages", "--interleave-pages",
-     lambda k: "slices" if k == 0 else "interleave %d" % k),
+    ("interleave_pages", "--stripe-pages",
+     lambda k: "slices" if k == 0 else "stripes of %d" % k),
     ("writers", "--writers",
      lambda m: "%d writer%s" % (m, "" if m == 1 else "s")),
     ("backing", "--backing", lambda b: b),
@@ -260,7 +260,8 @@ def variants(c, only=None):
         for attr, _, _ in AXES:
             v[attr] = None
         for (attr, opt, words, _), value in zip(swept, values):
-            v["key"] += "+%s=%s" % (opt[2:], value)
+            # The attribute's name: a key of 1.2's sweeps too.
+            v["key"] += "+%s=%s" % (attr.replace("_", "-"), value)
             v["words"] += ", " + words(value)
             v["options"].append("%s=%s" % (opt, value))
             v[attr] = value
