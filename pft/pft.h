@@ -2,16 +2,19 @@
 /*
  * pft.h - the page fault test's options and the parts of the program.
  *
- * The files depend on each other in one direction (tests/deps.sh checks
- * that there is no cycle): each uses only files to its right or on the
- * lines below it.
+ * The files depend on each other in one direction: each uses only files
+ * on the lines below its own (tests/deps.sh checks this picture against
+ * the objects).
  *
- *   pft.c -> supervisor.c -> runner.c -> perfctl.c
- *         -> failure.c, print-collapse.c, args.c
- *         -> print-json.c, oom.c, memcheck.c, usage.c, rules.c
- *         -> signals.c, summary.c, cgroup.c, cpuset.c, setup.c,
- *            print-figures.c
- *         -> sysinfo.c, print-legacy.c, json.c, names.c, messages.c
+ *   pft.c
+ *   -> supervisor.c, memcheck.c, cpuset.c
+ *   -> runner.c
+ *   -> failure.c, perfctl.c, print-collapse.c, summary.c
+ *   -> args.c, print-json.c, oom.c, signals.c
+ *   -> rules.c, usage.c, print-legacy.c, print-figures.c, cgroup.c
+ *   -> setup.c, print-latency.c, numbers.c, sysinfo.c
+ *   -> names.c, json.c
+ *   -> messages.c
  *
  * The workload is the library's attr, which the options set as they are
  * read (args.c through setup.c's pft_set): pft keeps no copy of the
@@ -288,13 +291,15 @@ struct pft_run_info {
 	struct pft_vmstat before, after;           /* /proc/vmstat */
 	struct pft_vmstat mthp_before, mthp_after; /* mTHP stats */
 };
-double pft_printable(double v);
-long pft_legacy_gbyte(const struct faultgen_result *r);
 void pft_print_title(const struct pft_opts *o);
 void pft_format_legacy(const struct pft_opts *o,
 		       const struct faultgen_result *r, char *buf, size_t len);
 void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
 			  const struct faultgen_result *r);
+
+/* numbers.c: the figures as every printer writes them */
+double pft_printable(double v);
+long pft_legacy_gbyte(const struct faultgen_result *r);
 
 /* summary.c: the --repeat summary */
 void pft_print_summary(const struct pft_opts *o, const double *rates,
