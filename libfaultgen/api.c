@@ -45,6 +45,7 @@ static int api_rc(int rc)
 	case EMFILE:
 	case ENFILE:
 	case ETIMEDOUT:
+	case ELOOP:
 		return rc;
 	case EEXIST: /* MAP_FIXED_NOREPLACE: the place was taken */
 		return -EBUSY;
@@ -271,6 +272,7 @@ FG_EXPORT int faultgen_attr_set_duration(struct faultgen_attr *attr,
 FG_SETTER(warmup, unsigned int, "warmup", U)
 FG_SETTER(latency, unsigned int, "latency", U)
 
+FG_SETTER(catch_sigbus, int, "catch-sigbus", B)
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
 {
@@ -356,6 +358,7 @@ FG_GETTER(int, node_pages, node_pages)
 FG_GETTER(unsigned int, latency, latency)
 FG_GETTER(enum faultgen_qemu, qemu, qemu)
 FG_GETTER(enum faultgen_cow_child, cow_child, cow_child)
+FG_GETTER(int, catch_sigbus, catch_sigbus)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)
@@ -402,6 +405,21 @@ FG_EXPORT int faultgen_attr_get_cpus(const struct faultgen_attr *attr,
 	ret = mask ? fg_cpus_to_mask(&cpus, mask, nbits) : (int)cpus.count;
 	fg_cpus_release(&cpus);
 	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_attr_get_memory(const struct faultgen_attr *attr,
+				       uint64_t *mapped, uint64_t *held)
+{
+	uint64_t m, h;
+
+	if (!attr)
+		return api_rc(-EINVAL);
+	fg_attr_memory(attr, &m, &h);
+	if (mapped)
+		*mapped = m;
+	if (held)
+		*held = h;
+	return 0;
 }
 
 FG_EXPORT int faultgen_attr_check(const struct faultgen_attr *attr,
@@ -1062,6 +1080,8 @@ FG_EXPORT const char *faultgen_strerror(int error)
 		return "too many open files in this process";
 	case -ENFILE:
 		return "too many open files in the system";
+	case -ELOOP:
+		return "a symbolic link, which is never followed (or a loop of them)";
 	default:
 		return "unknown error";
 	}

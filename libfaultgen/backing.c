@@ -19,12 +19,15 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+
+#include <linux/fs.h>
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000
@@ -37,6 +40,9 @@
 #endif
 #ifndef HUGETLBFS_MAGIC
 #define HUGETLBFS_MAGIC 0x958458f6
+#endif
+#ifndef RAMFS_MAGIC
+#define RAMFS_MAGIC 0x858458f6
 #endif
 
 /* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
@@ -273,25 +279,75 @@ static int path_error(int err)
 	case EPERM:
 		return -EACCES;
 	case ENAMETOOLONG:
-	case ELOOP:
 		return -EINVAL;
 	}
 	return -err;
 }
 
+/*
+ * A directory whose entries cannot be removed (chattr +a, append-only)
+ * or changed (+i, immutable) would keep the run's file: -EPERM, before
+ * any is made.  A file system without such flags (ENOTTY) has none.
+ */
+static int dir_keeps_files(int dirfd)
+{
+	int flags = 0;
+
+	if (ioctl(dirfd, FS_IOC_GETFLAGS, &flags) < 0)
+		return 0;
+	return flags & (FS_APPEND_FL | FS_IMMUTABLE_FL) ? -EPERM : 0;
+}
+
+/*
+ * The path's kind, never through a final symbolic link (-ELOOP): another
+ * user's link in a world-writable directory must not make the run write
+ * into the file it names.  Anything but a directory or a regular file
+ * (a device, a FIFO, a socket) is -EINVAL, and is never opened.
+ */
+static int path_kind(const char *path, struct stat *st)
+{
+	if (!path || !*path)
+		return -EINVAL;
+	if (lstat(path, st) < 0)
+		return path_error(errno);
+	if (S_ISLNK(st->st_mode))
+		return -ELOOP;
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode))
+		return -EINVAL;
+	return 0;
+}
+
+/* The directory path, opened without following a final link, and
+ * checked to let the run remove what it makes there. */
+static int open_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return errno == ENOTDIR ? -EINVAL : path_error(errno);
+	ret = dir_keeps_files(fd);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 int fg_backing_path_check(const char *path)
 {
 	struct stat st;
+	int ret = path_kind(path, &st), fd;
 
-	if (!path || !*path)
-		return -EINVAL;
-	if (stat(path, &st) < 0)
-		return path_error(errno);
-	if (S_ISDIR(st.st_mode))
-		return access(path, W_OK | X_OK) < 0 ? path_error(errno) : 0;
+	if (ret)
+		return ret;
 	if (S_ISREG(st.st_mode))
 		return access(path, R_OK) < 0 ? path_error(errno) : 0;
-	return -EINVAL;
+	fd = open_dir(path);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return access(path, W_OK | X_OK) < 0 ? path_error(errno) : 0;
 }
 
 /* The page size a backing faults: the huge page size of hugetlb memory
@@ -311,30 +367,37 @@ size_t fg_backing_pagesize(const struct faultgen_attr *a)
 
 /*
  * A file of the run's own in directory dir, under a name no other file
- * has (O_EXCL), sized to every slice and unlinked at once: the mappings
- * and the descriptor keep it, and a run that fails, is cancelled or is
- * killed from then on leaves nothing in the directory.
+ * has (O_EXCL, and O_NOFOLLOW: never through a link), sized to every
+ * slice and unlinked at once: the mappings and the descriptor keep it,
+ * and a run that fails, is cancelled or is killed from then on leaves
+ * nothing in the directory.  A file that cannot be unlinked after all
+ * (the directory made append-only meanwhile) is emptied, and the run
+ * fails with -EPERM.  -EBUSY: every name tried was taken.
  */
-static int file_create(struct faultgen_run *run, const char *dir, off_t len)
+static int file_create(struct faultgen_run *run, int dirfd, off_t len)
 {
 	static _Atomic unsigned int next;
-	char path[4096];
+	char name[64];
 	int fd = -1, err;
 
-	for (unsigned int tries = 0; tries < 1000; tries++) {
-		int n = snprintf(path, sizeof(path), "%s/libfaultgen-%d-%u",
-				 dir, (int)getpid(), atomic_fetch_add(&next, 1));
-
-		if (n < 0 || (size_t)n >= sizeof(path))
-			return -EINVAL;
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	for (unsigned int tries = 0; tries < FG_FILE_NAME_TRIES; tries++) {
+		snprintf(name, sizeof(name), "libfaultgen-%d-%u", (int)getpid(),
+			 atomic_fetch_add(&next, 1));
+		fd = openat(dirfd, name,
+			    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
 	if (fd < 0)
-		return path_error(errno);
+		return errno == EEXIST ? -EBUSY : path_error(errno);
+	if (unlinkat(dirfd, name, 0) < 0) {
+		err = errno == EPERM ? -EPERM : path_error(errno);
+		(void)!ftruncate(fd, 0);
+		close(fd);
+		return err;
+	}
 	err = ftruncate(fd, len) < 0 ? -errno : 0;
-	unlink(path);
 	if (err) {
 		close(fd);
 		return err == -EINVAL ? -EFBIG : err;
@@ -343,21 +406,54 @@ static int file_create(struct faultgen_run *run, const char *dir, off_t len)
 	return 0;
 }
 
-/* A file the caller gave: used as it is, at least as long as the run's
- * memory.  Written only through a shared mapping. */
-static int file_open(struct faultgen_run *run, const char *path, off_t len)
+/*
+ * A file the caller gave: used as it is, at least as long as the run's
+ * memory.  Written only through a shared mapping.  Opened without
+ * following a link, and without blocking (a FIFO put in its place), then
+ * checked to be the regular file the path named.
+ */
+static int file_open(struct faultgen_run *run, const char *path,
+		     const struct stat *named, off_t len)
 {
+	int mode = run->attr.share ? O_RDWR : O_RDONLY;
 	struct stat st;
-	int fd = open(path, (run->attr.share ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	int fd = open(path, mode | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+				    O_CLOEXEC);
 
 	if (fd < 0)
 		return path_error(errno);
 	run->backing_fd = fd;
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st.st_mode) || st.st_dev != named->st_dev ||
+	    st.st_ino != named->st_ino)
 		return -EINVAL;
 	return st.st_size < len ? -EFBIG : 0;
+}
+
+/*
+ * What the file system of the run's file cannot give, before anything
+ * is mapped: ramfs punches no hole (MADV_REMOVE), which a shared run's
+ * rounds need (-EOPNOTSUPP); a hugetlbfs mount's size= limit leaves
+ * fewer free huge pages than the run needs besides the `have` bytes the
+ * file holds already (-ENOSPC: its faults would be SIGBUS).
+ */
+static int file_system_check(const struct faultgen_run *run, int fd,
+			     uint64_t have)
+{
+	uint64_t len = (uint64_t)run->file_len;
+	uint64_t need = (len > have ? len - have : 0) / (uint64_t)run->pagesize;
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0)
+		return 0;
+	if ((unsigned long)sf.f_type == RAMFS_MAGIC && run->attr.share &&
+	    fg_attr_repeats(&run->attr))
+		return -EOPNOTSUPP;
+	if ((unsigned long)sf.f_type == HUGETLBFS_MAGIC && sf.f_blocks > 0 &&
+	    need > (uint64_t)sf.f_bavail)
+		return -ENOSPC;
+	return 0;
 }
 
 static int file_prepare(struct faultgen_run *run)
@@ -365,23 +461,29 @@ static int file_prepare(struct faultgen_run *run)
 	const char *path = run->attr.backing_path;
 	off_t len = (off_t)run->file_len;
 	struct stat st;
-	int ret;
+	int ret = path_kind(path, &st), dirfd;
 
-	if (!path)
-		return -EINVAL;
-	if (stat(path, &st) < 0)
-		return path_error(errno);
-	if ((size_t)run->pagesize != (size_t)fg_pagesize() &&
-	    S_ISDIR(st.st_mode)) {
+	if (ret)
+		return ret;
+	if (S_ISREG(st.st_mode)) {
+		ret = file_open(run, path, &st, len);
+		return ret ? ret :
+			     file_system_check(run, run->backing_fd,
+					       (uint64_t)st.st_blocks * 512);
+	}
+	if ((size_t)run->pagesize != (size_t)fg_pagesize()) {
 		ret = huge_pages_check(run);
 		if (ret)
 			return ret;
 	}
-	if (S_ISDIR(st.st_mode))
-		return file_create(run, path, len);
-	if (S_ISREG(st.st_mode))
-		return file_open(run, path, len);
-	return -EINVAL;
+	dirfd = open_dir(path);
+	if (dirfd < 0)
+		return dirfd;
+	ret = file_system_check(run, dirfd, 0);
+	if (!ret)
+		ret = file_create(run, dirfd, len);
+	close(dirfd);
+	return ret;
 }
 
 static int file_map(const struct faultgen_run *run, size_t len, void *at,
@@ -540,7 +642,11 @@ static bool creator_gone(pid_t pid)
 /*
  * The segments of libfaultgen's key range that nobody attaches and whose
  * creator is gone: left by a run killed between shmget and IPC_RMID.
- * A segment whose creator lives may be in that window now, and stays.
+ * A segment whose creator lives may be in that window now, and stays;
+ * so does every segment another user created (its creator uid is not
+ * the caller's effective uid): root may remove any segment, and a key
+ * of the range is no proof that libfaultgen made it (ftok() of a file
+ * on a device whose minor is 102 gives such keys).
  */
 int fg_sysv_cleanup(void)
 {
@@ -560,7 +666,8 @@ int fg_sysv_cleanup(void)
 		key = ds.shm_perm.__key;
 		if (key < (key_t)FG_SHM_KEY_BASE ||
 		    key >= (key_t)(FG_SHM_KEY_BASE + FG_SHM_KEYS) ||
-		    ds.shm_nattch != 0 || ds.shm_cpid <= 0 ||
+		    ds.shm_perm.cuid != geteuid() || ds.shm_nattch != 0 ||
+		    ds.shm_cpid <= 0 ||
 		    !creator_gone(ds.shm_cpid))
 			continue;
 		if (shmctl(id, IPC_RMID, NULL) == 0)

@@ -155,6 +155,7 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 	if (run->lat)
 		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
+	fg_measure_begin(run);
 	deadline = atomic_load(&sh->measure.open_ns) +
 		   (int64_t)(a->duration * 1e9);
 	do {
@@ -190,6 +191,7 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 	if (run->lat)
 		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
+	fg_measure_begin(run);
 	ret = touch_slice(run, i);
 	if (ret)
 		return ret;
@@ -220,10 +222,13 @@ static int count_nodes(struct faultgen_run *run, unsigned int i)
 			     (size_t)run->pagesize, counts, run->report_nodes);
 }
 
+/* The measured loop, then (unmeasured, the writers stopped) the count
+ * of its pages per node. */
 static int fault_work(struct faultgen_run *run, unsigned int i)
 {
 	int ret = fault_body(run, i);
 
+	fg_measure_end(run);
 	if (!ret && run->node_pages)
 		ret = count_nodes(run, i);
 	return ret;

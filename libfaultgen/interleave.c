@@ -197,11 +197,14 @@ int fg_interleave_work(struct faultgen_run *run, unsigned int i)
 	if (run->lat)
 		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
+	fg_measure_begin(run);
 	ret = run->lat ? timed_blocks(run, i, &pages) :
 			 touch_blocks(run, i, &pages);
+	if (!ret)
+		fg_stat_end(w, &at, process);
+	fg_measure_end(run);
 	if (ret)
 		return ret;
-	fg_stat_end(w, &at, process);
 	if (run->lat)
 		fg_lat_end(run, i, process);
 	w->fault_ns = w->end_ns - w->start_ns;

@@ -128,6 +128,7 @@ struct faultgen_attr {
 	enum faultgen_writer_op writer_op;
 	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
 	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
+	bool catch_sigbus; /* a worker's SIGBUS fails the run (sigbus.c) */
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
 	union fg_slot own[16];
@@ -157,6 +158,7 @@ struct fg_wstat {
 	int cpu, last_cpu;
 	int pid, tid;
 	int error; /* -errno from inside the worker */
+	int signo; /* SIGBUS: the error is a caught SIGBUS's cause */
 	_Atomic int finished; /* 1 once the worker is through, before exit */
 };
 
@@ -205,6 +207,10 @@ struct fg_shared {
 	_Atomic uint32_t cancel; /* 1: stop as soon as possible */
 	_Atomic uint32_t done;   /* workers that finished (futex word) */
 	_Atomic uint32_t helpers_stop; /* 1: every worker is through */
+	/* Workers whose measured interval began, and ended: the measured
+	 * phase is open from the first begin to the last end. */
+	_Atomic uint32_t measure_begun;
+	_Atomic uint32_t measure_ended;
 	struct fg_wstat w[];
 };
 
@@ -496,7 +502,12 @@ int fg_pattern_caps_check(const struct faultgen_attr *a,
 unsigned int fg_pattern_flags(const struct fg_pattern *p);
 unsigned int fg_pattern_backings(const struct fg_pattern *p);
 unsigned int fg_pattern_worker_kinds(const struct fg_pattern *p);
-bool fg_attr_repeats(const struct faultgen_attr *a);
+/* Repeat-with-zap: measured rounds or a duration.  Inline: every file
+ * asks, backing.c among them, which rules.c uses. */
+static inline bool fg_attr_repeats(const struct faultgen_attr *a)
+{
+	return a->rounds || a->duration > 0;
+}
 int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 		enum faultgen_setting with, const char *why);
 int fg_attr_check_common(const struct faultgen_attr *a,
@@ -506,6 +517,9 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 const struct fg_backing *fg_backing_of(const struct faultgen_attr *a);
 int fg_backing_path_check(const char *path);
 size_t fg_backing_pagesize(const struct faultgen_attr *a);
+/* The names libfaultgen-PID-N a file backing tries in a directory before
+ * it gives up (-EBUSY): each taken by another file. */
+#define FG_FILE_NAME_TRIES 1000u
 FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail);
 /* SysV segments are created under keys FG_SHM_KEY_BASE ("pf" 0 0) to
  * FG_SHM_KEY_BASE + FG_SHM_KEYS - 1, until IPC_RMID makes them private:
@@ -515,6 +529,8 @@ FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail);
 int fg_sysv_cleanup(void);
 
 /* memory.c */
+void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
+		    uint64_t *held);
 int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start);
 void fg_resv_release(struct fg_resv *r);
 int fg_advise(const struct faultgen_run *run, void *addr, size_t len,
@@ -578,6 +594,31 @@ struct fg_work {
 FG_TESTABLE int fg_workers_run(struct faultgen_run *run,
 			       const struct fg_work *work);
 FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run);
+/* Worker i's measured interval begins, or ends (its last round is
+ * through): helpers that measure beside the workers (writers) count
+ * over the phase from the first begin to the last end. */
+void fg_measure_begin(struct faultgen_run *run);
+void fg_measure_end(struct faultgen_run *run);
+bool fg_measure_open(const struct faultgen_run *run);
+bool fg_measure_over(const struct faultgen_run *run);
+
+/* sigbus.c: a worker's SIGBUS that ends the run (catch_sigbus).  A
+ * recovery point is armed around a worker's touches: the handler jumps
+ * back to it with the faulting address. */
+#include <setjmp.h>
+struct fg_sigbus_point {
+	sigjmp_buf env;
+	void *addr; /* si_addr */
+	int code;   /* si_code */
+};
+int fg_sigbus_begin(const struct faultgen_run *run);
+void fg_sigbus_end(const struct faultgen_run *run);
+void fg_sigbus_child(const struct faultgen_run *run);
+void fg_sigbus_arm(struct fg_sigbus_point *p);
+void fg_sigbus_disarm(void);
+int fg_sigbus_cause(const struct faultgen_run *run, const void *addr);
+int fg_sigbus_guard(struct faultgen_run *run, unsigned int i,
+		    int (*fn)(void *ctx), void *ctx);
 
 /* thp.c */
 int fg_hpage_size(size_t *size);
@@ -651,8 +692,9 @@ struct fg_writers {
 	struct fg_resv resv; /* every writer's region, guards between */
 	char *start;
 	void *guard[2];          /* PROT_NONE pages either side of the VMA */
-	_Atomic uint64_t calls;  /* every writer's calls, once it stops */
-	_Atomic int64_t end_ns;  /* the last writer's stop */
+	_Atomic uint64_t calls;  /* every writer's calls in the measured
+				  * phase, once it stops */
+	_Atomic uint32_t stopped; /* writers that stopped */
 	bool ran;                /* the run had writers */
 };
 int fg_writers_check(const struct faultgen_attr *a,

@@ -15,6 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statfs.h>
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
 
 /*
  * Reserves len bytes of PROT_NONE address space starting at an
@@ -143,18 +148,62 @@ static int map_per_thread(struct faultgen_run *run)
 	return 0;
 }
 
-/* 0.12x's arithmetic: pages rounded up to whole slices. */
-static int size_slices(struct faultgen_run *run)
+/* 0.12x's arithmetic: the pages of each worker's slice, the size (or
+ * the region) rounded up to whole pages of ps bytes for every worker. */
+static uint64_t slice_pages_of(const struct faultgen_attr *a, uint64_t ps)
 {
-	const struct faultgen_attr *a = &run->attr;
-	uint64_t pages, slice_pages, ps = (uint64_t)run->pagesize;
-	unsigned int n = a->nr_workers;
+	uint64_t pages;
+	unsigned int n = a->nr_workers ? a->nr_workers : 1;
 
 	if (a->region)
 		pages = a->region_len / ps;
 	else
 		pages = (a->size + ps - 1) / ps;
-	slice_pages = (pages + n - 1) / n;
+	return (pages + n - 1) / n;
+}
+
+/*
+ * The memory a run of a maps for its workers, and the most of it that it
+ * may hold at once (faultgen_attr_get_memory(3)): twice the mapping
+ * where each page is held twice, a private mapping of shmem written (the
+ * file's page and the private copy) and cow-fork (the parent's pages and
+ * their copies); none for huge pages (the pool's) or caller memory.
+ */
+void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
+		    uint64_t *held)
+{
+	uint64_t ps = (uint64_t)fg_backing_pagesize(a);
+	struct statfs sf;
+	bool shmem_file = a->backing == FAULTGEN_BACKING_MEMFD ||
+			  (a->backing == FAULTGEN_BACKING_FILE &&
+			   a->backing_path && statfs(a->backing_path, &sf) == 0 &&
+			   (unsigned long)sf.f_type == TMPFS_MAGIC);
+	bool twice = a->pattern == FAULTGEN_COW_FORK ||
+		     (shmem_file && !a->share &&
+		      a->touch != FAULTGEN_TOUCH_READ);
+
+	if (a->pattern == FAULTGEN_QEMU_PREALLOC)
+		*mapped = (a->size + ps - 1) / ps * ps;
+	else if (a->pattern == FAULTGEN_SHARED_VMA ||
+		 a->pattern == FAULTGEN_PER_THREAD_VMA ||
+		 a->pattern == FAULTGEN_COW_FORK)
+		*mapped = slice_pages_of(a, ps) * ps *
+			  (a->nr_workers ? a->nr_workers : 1);
+	else
+		*mapped = (a->size + ps - 1) / ps * ps;
+	if (a->region || ps != (uint64_t)fg_pagesize())
+		*held = 0;
+	else
+		*held = twice ? 2 * *mapped : *mapped;
+}
+
+static int size_slices(struct faultgen_run *run)
+{
+	const struct faultgen_attr *a = &run->attr;
+	uint64_t slice_pages, ps = (uint64_t)run->pagesize;
+	unsigned int n = a->nr_workers;
+
+	slice_pages = slice_pages_of(a, ps);
 	if (slice_pages > SIZE_MAX / ps / n)
 		return -ENOMEM;
 	run->slice_pages = slice_pages;

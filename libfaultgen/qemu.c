@@ -186,9 +186,28 @@ static int prealloc_slice_timed(struct faultgen_run *run,
 	return 0;
 }
 
+struct slice {
+	struct faultgen_run *run;
+	const struct qp_state *st;
+	unsigned int i;
+	char *addr;
+	uint64_t pages;
+};
+
+static int prealloc_step(void *ctx)
+{
+	const struct slice *s = ctx;
+
+	if (s->run->attr.latency)
+		return prealloc_slice_timed(s->run, s->st, s->i, s->addr,
+					    s->pages);
+	return prealloc_slice(s->st, s->addr, s->pages);
+}
+
 static int run_slice(struct faultgen_run *run, struct qp_state *st,
 		     unsigned int i, char *addr, uint64_t pages)
 {
+	struct slice s = { run, st, i, addr, pages };
 	struct fg_wstat *w = &run->sh->w[i];
 	bool lat = run->attr.latency != 0;
 	struct fg_usage at;
@@ -200,8 +219,8 @@ static int run_slice(struct faultgen_run *run, struct qp_state *st,
 	if (lat)
 		fg_lat_begin(run, i, false);
 	fg_stat_begin(w, &at, false);
-	ret = lat ? prealloc_slice_timed(run, st, i, addr, pages) :
-		    prealloc_slice(st, addr, pages);
+	/* A SIGBUS of its touches caught when asked (sigbus.c). */
+	ret = fg_sigbus_guard(run, i, prealloc_step, &s);
 	fg_stat_end(w, &at, false);
 	if (lat)
 		fg_lat_end(run, i, false);
@@ -391,6 +410,10 @@ static int start_thread(pthread_t *tid, const pthread_attr_t *pa,
 	sigdelset(&set, SIGSEGV);
 	sigdelset(&set, SIGFPE);
 	sigdelset(&set, SIGILL);
+	/* QEMU blocks SIGBUS too; a SIGBUS the caller asked to catch must
+	 * reach the thread's handler (blocked, it would kill). */
+	if (t->run->attr.catch_sigbus)
+		sigdelset(&set, SIGBUS);
 	pthread_sigmask(SIG_SETMASK, &set, &old);
 	ret = -pthread_create(tid, pa, qp_thread_main, start);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -457,6 +480,21 @@ static int run_threads(struct faultgen_run *run, struct qp_state *st,
 	free(t);
 	free(tids);
 	return ret;
+}
+
+/* The first thread that failed, for faultgen_run_failure. */
+static void note_failure(struct faultgen_run *run, const struct qp_state *st)
+{
+	for (unsigned int i = 0; i < st->threads; i++) {
+		const struct fg_wstat *w = &run->sh->w[i];
+
+		if (w->error) {
+			run->fail_worker = (int)i;
+			run->fail_error = w->error;
+			run->fail_signo = w->signo;
+			return;
+		}
+	}
 }
 
 /* What the result says beyond the workers' sums. */
@@ -586,8 +624,10 @@ static int qemu_exec(struct faultgen_run *run)
 	st->process_minflt = min1 - min0;
 	st->process_majflt = maj1 - maj0;
 	warm_down(st);
-	if (ret)
+	if (ret) {
+		note_failure(run, st);
 		return ret;
+	}
 	st->huge_known = huge_bytes_of(run, &st->huge_bytes) == 0;
 	fold(run, st);
 	return 0;
@@ -604,6 +644,19 @@ static void qemu_release(struct faultgen_run *run)
 		pthread_cond_destroy(&st->cond);
 		st->active = false;
 	}
+}
+
+/* QEMU's RAM is whole pages of its backing; the rest of what the pattern
+ * refuses is data (caps). */
+static int qemu_check(const struct faultgen_attr *a,
+		      struct faultgen_conflict *c)
+{
+	if (a->size % fg_backing_pagesize(a))
+		return fg_conflict(c, FAULTGEN_SETTING_SIZE,
+				   FAULTGEN_SETTING_PATTERN,
+				   "QEMU's RAM is whole pages of its backing "
+				   "(4 KiB, 2 MiB for huge pages)");
+	return 0;
 }
 
 static int qemu_figure(const struct faultgen_run *run, unsigned int index,
@@ -693,6 +746,7 @@ const struct fg_pattern fg_qemu_prealloc_pattern = {
 		  FG_SETTING(FAULTGEN_SETTING_OVERSUBSCRIBE) |
 		  FG_SETTING(FAULTGEN_SETTING_LATENCY)),
 	.state_size = sizeof(struct qp_state),
+	.check = qemu_check,
 	.exec = qemu_exec,
 	.release = qemu_release,
 	.unbound_workers = true,

@@ -15,12 +15,6 @@
 
 #include <errno.h>
 
-/* Repeat-with-zap: measured rounds or a duration. */
-bool fg_attr_repeats(const struct faultgen_attr *a)
-{
-	return a->rounds || a->duration > 0;
-}
-
 /* Fills *c (when the caller gave one) and returns -EINVAL. */
 int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 		enum faultgen_setting with, const char *why)

@@ -179,7 +179,11 @@ int fg_run_exec(struct faultgen_run *run)
 	if (!ret && atomic_load(&run->cancelled))
 		ret = -ECANCELED;
 	if (!ret)
+		ret = fg_sigbus_begin(run);
+	if (!ret) {
 		ret = run->ops->exec(run);
+		fg_sigbus_end(run);
+	}
 	run->status = ret;
 	if (ret) {
 		if (!run->fail_error && !run->fail_signo)

@@ -154,6 +154,8 @@ static const struct fg_setting common[] = {
 	       "the calling thread runs worker 0"),
 	SWITCH("node-pages", FAULTGEN_SETTING_NODE_PAGES, node_pages,
 	       "count each worker's pages per NUMA node"),
+	SWITCH("catch-sigbus", FAULTGEN_SETTING_NONE, catch_sigbus,
+	       "a worker's SIGBUS ends the run, not the process"),
 	{ .name = "rounds", .id = FAULTGEN_SETTING_REPEAT,
 	  .type = FAULTGEN_TYPE_UINT, .offset = FG_AT(rounds),
 	  .max = UINT32_MAX, .flags = FAULTGEN_SETTING_ZERO, .def_text = "0",

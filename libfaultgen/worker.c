@@ -149,6 +149,28 @@ bool fg_gate_pass(struct faultgen_run *run, struct fg_gate *g)
 	return go == 1;
 }
 
+struct step {
+	int (*fn)(struct faultgen_run *run, unsigned int i);
+	struct faultgen_run *run;
+	unsigned int i;
+};
+
+static int run_step(void *ctx)
+{
+	const struct step *s = ctx;
+
+	return s->fn(s->run, s->i);
+}
+
+/* A worker's prepare or body, its SIGBUS caught when asked (sigbus.c). */
+static int guarded(struct worker_arg *wa,
+		   int (*fn)(struct faultgen_run *run, unsigned int i))
+{
+	struct step s = { fn, wa->run, wa->index };
+
+	return fg_sigbus_guard(wa->run, wa->index, run_step, &s);
+}
+
 static void worker_main(struct worker_arg *wa)
 {
 	struct faultgen_run *run = wa->run;
@@ -159,10 +181,10 @@ static void worker_main(struct worker_arg *wa)
 	w->tid = fg_gettid();
 	w->error = place_self(wa);
 	if (!w->error && wa->work->prepare)
-		w->error = wa->work->prepare(run, wa->index);
+		w->error = guarded(wa, wa->work->prepare);
 	if (!wa->work->barrier) {
 		if (!w->error)
-			w->error = wa->work->body(run, wa->index);
+			w->error = guarded(wa, wa->work->body);
 	} else {
 		bool go = fg_gate_pass(run, &sh->start);
 
@@ -170,7 +192,7 @@ static void worker_main(struct worker_arg *wa)
 		    sched_setaffinity(0, run->cpuset_size, run->cpuset_buf) < 0)
 			w->error = -errno;
 		if (go && !w->error)
-			w->error = wa->work->body(run, wa->index);
+			w->error = guarded(wa, wa->work->body);
 	}
 	/* One worker failing stops the others (and lets them out of any
 	 * gate they are waiting at). */
@@ -226,6 +248,7 @@ static int first_worker_error(struct faultgen_run *run, unsigned int n)
 		if (err && err != -ECANCELED) {
 			run->fail_worker = (int)i;
 			run->fail_error = err;
+			run->fail_signo = run->sh->w[i].signo;
 			return err;
 		}
 	}
@@ -312,6 +335,28 @@ FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run)
 {
 	return atomic_load(&run->sh->helpers_stop) ||
 	       fg_cancel_requested(run->sh);
+}
+
+void fg_measure_begin(struct faultgen_run *run)
+{
+	atomic_fetch_add(&run->sh->measure_begun, 1);
+}
+
+void fg_measure_end(struct faultgen_run *run)
+{
+	atomic_fetch_add(&run->sh->measure_ended, 1);
+}
+
+/* A worker has begun its measured interval. */
+bool fg_measure_open(const struct faultgen_run *run)
+{
+	return atomic_load(&run->sh->measure_begun) > 0;
+}
+
+/* Every worker has ended its measured interval. */
+bool fg_measure_over(const struct faultgen_run *run)
+{
+	return atomic_load(&run->sh->measure_ended) >= run->attr.nr_workers;
 }
 
 struct helpers {
@@ -610,6 +655,7 @@ static int run_processes(struct faultgen_run *run, struct worker_arg *args,
 
 		if (p == 0) {
 			child_setup(creator);
+			fg_sigbus_child(run);
 			worker_main(&args[started]);
 			_exit(0);
 		}

@@ -156,39 +156,33 @@ FG_NO_ASAN static int cycle(enum faultgen_writer_op op, char *at, size_t len)
 	return -EINVAL;
 }
 
-/* Writer h (struct fg_work's helper): cycles until every worker is
- * through, then adds its calls to the figures. */
+/*
+ * Writer h (struct fg_work's helper): cycles from the start gate until
+ * the measured phase is over (every worker ended its measured interval:
+ * what a worker does after it, such as counting its pages per node, has
+ * no writers beside it), or the run stops.  A cycle counts when the
+ * phase was open as it began and not over as it ended: the calls are
+ * those made within the phase, whose span (the result's elapsed time)
+ * their rate is over.
+ */
 int fg_writer_run(struct faultgen_run *run, unsigned int h)
 {
 	struct fg_writers *st = fg_pattern_state(run);
 	char *at = region_of(run, h);
 	size_t len = region_len(run);
 	uint64_t calls = 0;
-	int64_t end, seen;
+	bool open;
 	int ret = 0;
 
-	while (!ret && !fg_helpers_stop(run)) {
+	while (!ret && !fg_helpers_stop(run) && !fg_measure_over(run)) {
+		open = fg_measure_open(run);
 		ret = cycle(run->attr.writer_op, at, len);
-		if (!ret)
+		if (!ret && open && !fg_measure_over(run))
 			calls += 2;
 	}
-	end = fg_now_ns();
 	atomic_fetch_add(&st->calls, calls);
-	seen = atomic_load(&st->end_ns);
-	while (seen < end &&
-	       !atomic_compare_exchange_weak(&st->end_ns, &seen, end))
-		;
+	atomic_fetch_add(&st->stopped, 1);
 	return ret;
-}
-
-/* Seconds from the start gate to the last writer's stop. */
-static double writers_wall(const struct faultgen_run *run,
-			   const struct fg_writers *st)
-{
-	int64_t open_ns = atomic_load(&run->sh->start.open_ns);
-	int64_t end = atomic_load(&st->end_ns);
-
-	return open_ns && end > open_ns ? (double)(end - open_ns) / 1e9 : 0;
 }
 
 /* The writers' figures; none without writers, as the plain run has. */
@@ -197,7 +191,8 @@ int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
 {
 	const struct fg_writers *st = fg_pattern_state(run);
 	bool ran = st && st->ran;
-	double wall = ran ? writers_wall(run, st) : 0;
+	/* The measured phase: the result's elapsed time. */
+	double wall = ran ? run->result.elapsed_s : 0;
 	double calls = ran ? (double)atomic_load(&st->calls) : 0;
 	const struct fg_figure_row figs[] = {
 		{ "writers", run->attr.writers, "threads" },

@@ -285,34 +285,20 @@ static int opt_backing(struct pft_opts *o, const struct pft_option *opt,
 	return set_backing(o, opt->name, (enum faultgen_backing)opt->val);
 }
 
-static bool pft_is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* --backing=file:PATH: the path, checked as the library takes it. */
 static int opt_backing_file(struct pft_opts *o, const struct pft_option *opt,
 			    const char *s)
 {
 	const char *path = s + strlen("file:");
-	const char *why = NULL;
+	char why[256];
 	int ret;
 
 	if (!*path)
 		return pft_usage_error("%s '%s': the file backing needs a path "
 				       "(file:PATH)", opt->name, s);
 	ret = faultgen_attr_set_backing_path(o->attr, path);
-	if (ret == -ENOENT)
-		why = "no such file or directory";
-	else if (ret == -EINVAL)
-		why = "neither a directory nor a regular file";
-	else if (ret == -EACCES)
-		why = pft_is_dir(path) ? "a directory pft cannot create a "
-					 "file in" :
-					 "a file pft cannot read";
-	if (why)
+	if (ret && ret != -EBUSY &&
+	    pft_path_why(path, ret, false, why, sizeof(why)))
 		return pft_usage_error("%s: '%s': %s", opt->name, path, why);
 	ret = pft_set(ret, opt->name, s, NULL);
 	return ret ? ret : set_backing(o, opt->name, FAULTGEN_BACKING_FILE);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 
 #include "pft.h"
@@ -128,6 +129,13 @@ uint64_t pft_huge_size(const struct faultgen_attr *a)
 	return 0;
 }
 
+static const char *path_of(const struct faultgen_attr *a)
+{
+	const char *path = faultgen_attr_get_backing_path(a);
+
+	return path ? path : "";
+}
+
 /* The option that named the backing, as typed ("--backing=hugetlb"). */
 static void backing_opt(const struct faultgen_attr *a, char *buf,
 			size_t len)
@@ -141,49 +149,117 @@ static void backing_opt(const struct faultgen_attr *a, char *buf,
 			 pft_keyword_name("backing", (int)faultgen_attr_get_backing(a)));
 }
 
+/* A count of the pool of huge pages of hp bytes, or -1. */
+static long long pool_count(uint64_t hp, const char *name)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%"
+		 PRIu64 "kB/%s", hp >> 10, name);
+	return sysctl_number(path);
+}
+
+/*
+ * Too few huge pages: under the size= limit of the hugetlbfs mount of
+ * the path (its statfs counts), or in the pool (nr_hugepages).
+ */
+static int huge_failure(const struct faultgen_attr *a, const char *opt,
+			uint64_t hp)
+{
+	const char *path = faultgen_attr_get_backing_path(a);
+	uint64_t need = faultgen_attr_get_size(a) / hp;
+	long long nr = pool_count(hp, "nr_hugepages");
+	long long free_pages = pool_count(hp, "free_hugepages");
+	long long resv = pool_count(hp, "resv_hugepages");
+	struct statfs sf;
+
+	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_FILE && path &&
+	    statfs(path, &sf) == 0 && sf.f_blocks > 0 &&
+	    need > (uint64_t)sf.f_bavail) {
+		pft_msg("%s: the run needs %" PRIu64 " huge pages of %" PRIu64
+			" KiB, the mount's size= limit leaves %llu of its %llu "
+			"free: mount it with a larger size=", opt, need,
+			hp >> 10, (unsigned long long)sf.f_bavail,
+			(unsigned long long)sf.f_blocks);
+		return PFT_EXIT_FAIL;
+	}
+	if (free_pages >= 0 && resv > 0)
+		free_pages = free_pages > resv ? free_pages - resv : 0;
+	pft_msg("%s: the run needs %" PRIu64 " huge pages of %" PRIu64 " KiB, "
+		"%lld are free (nr_hugepages %lld): raise "
+		"/proc/sys/vm/nr_hugepages", opt, need, hp >> 10, free_pages,
+		nr);
+	return PFT_EXIT_FAIL;
+}
+
+/* A file given that is smaller than the run's mappings: both sizes, the
+ * run's in whole pages for each worker (faultgen_attr_get_memory). */
+static int small_file_failure(const struct faultgen_attr *a, const char *opt)
+{
+	uint64_t mapped = faultgen_attr_get_size(a);
+	struct stat st;
+	char has[64] = "";
+
+	faultgen_attr_get_memory(a, &mapped, NULL);
+	if (stat(path_of(a), &st) == 0)
+		snprintf(has, sizeof(has), " (%lld bytes)",
+			 (long long)st.st_size);
+	pft_msg("%s: the file is smaller%s than the %" PRIu64 " bytes the run "
+		"maps (-m %" PRIu64 " in whole pages for each worker, %u); "
+		"the run never grows a file it did not create", opt, has,
+		mapped, faultgen_attr_get_size(a),
+		faultgen_attr_get_workers(a));
+	return PFT_EXIT_FAIL;
+}
+
+/* A shared file's rounds free its pages by punching holes (MADV_REMOVE):
+ * ramfs, and other file systems without holes, cannot. */
+static int no_holes_failure(const struct faultgen_attr *a, const char *opt)
+{
+	const char *path = faultgen_attr_get_backing_path(a);
+	struct statfs sf;
+	bool ramfs = path && statfs(path, &sf) == 0 &&
+		     (unsigned long)sf.f_type == 0x858458f6; /* RAMFS_MAGIC */
+
+	pft_msg("%s: %s cannot punch holes in a file (MADV_REMOVE), which "
+		"--share needs between rounds (--rounds, --duration) to free "
+		"the file's pages: run once, without --share, or on tmpfs",
+		opt, ramfs ? "ramfs" : "its file system");
+	return PFT_EXIT_FAIL;
+}
+
 /*
  * The failures of a file or hugetlb backing, in one line: too few free
- * huge pages (the pool, nr_hugepages), a file smaller than the run, or
- * the path's own error.  0 when the failure is not the backing's.
+ * huge pages (the mount's limit, the pool), a file smaller than the
+ * run, a file system that cannot do what the run asks, or the path's
+ * own error.  0 when the failure is not the backing's.
  */
 static int backing_failure(const struct faultgen_attr *a, int ret)
 {
 	enum faultgen_backing b = faultgen_attr_get_backing(a);
+	bool repeats = faultgen_attr_get_rounds(a) ||
+		       faultgen_attr_get_duration(a) > 0;
 	uint64_t hp = pft_huge_size(a);
-	char opt[4200], path[160];
-	long long nr, free_pages, resv;
+	char opt[4200], why[256];
 
 	if (b != FAULTGEN_BACKING_FILE && b != FAULTGEN_BACKING_HUGETLB)
 		return 0;
 	backing_opt(a, opt, sizeof(opt));
-	if (ret == -ENOSPC && hp) {
-		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/"
-			 "hugepages-%" PRIu64 "kB/nr_hugepages", hp >> 10);
-		nr = sysctl_number(path);
-		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/"
-			 "hugepages-%" PRIu64 "kB/free_hugepages", hp >> 10);
-		free_pages = sysctl_number(path);
-		snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/"
-			 "hugepages-%" PRIu64 "kB/resv_hugepages", hp >> 10);
-		resv = sysctl_number(path);
-		if (free_pages >= 0 && resv > 0)
-			free_pages = free_pages > resv ? free_pages - resv : 0;
-		pft_msg("%s: the run needs %" PRIu64 " huge pages of %" PRIu64
-			" KiB, %lld are free (nr_hugepages %lld): raise "
-			"/proc/sys/vm/nr_hugepages", opt,
-			faultgen_attr_get_size(a) / hp, hp >> 10, free_pages,
-			nr);
-		return PFT_EXIT_FAIL;
-	}
-	if (ret == -EFBIG && b == FAULTGEN_BACKING_FILE) {
-		pft_msg("%s: the file is smaller than the run's memory "
-			"(%" PRIu64 " bytes); the run never grows a file it "
-			"did not create", opt, faultgen_attr_get_size(a));
-		return PFT_EXIT_FAIL;
-	}
+	if (ret == -ENOSPC && hp)
+		return huge_failure(a, opt, hp);
+	if (ret == -EFBIG && b == FAULTGEN_BACKING_FILE)
+		return small_file_failure(a, opt);
 	if (b == FAULTGEN_BACKING_FILE &&
-	    (ret == -ENOENT || ret == -EACCES || ret == -EINVAL ||
-	     ret == -ENOSPC || ret == -EOPNOTSUPP)) {
+	    pft_path_why(path_of(a), ret, faultgen_attr_get_share(a), why,
+			 sizeof(why))) {
+		pft_msg("%s: %s", opt, why);
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EOPNOTSUPP && b == FAULTGEN_BACKING_FILE &&
+	    faultgen_attr_get_share(a) && repeats)
+		return no_holes_failure(a, opt);
+	if (b == FAULTGEN_BACKING_FILE &&
+	    (ret == -ENOSPC || ret == -EOPNOTSUPP)) {
 		pft_msg("%s: %s", opt, faultgen_strerror(ret));
 		return PFT_EXIT_FAIL;
 	}
@@ -192,6 +268,51 @@ static int backing_failure(const struct faultgen_attr *a, int ret)
 		return PFT_EXIT_FAIL;
 	}
 	return 0;
+}
+
+/*
+ * A worker's touch of a page the kernel could not give (SIGBUS, caught:
+ * faultgen_attr_set_catch_sigbus; or MADV_POPULATE_WRITE's -EFAULT with
+ * its cause), and why: 0 when the failure is not such.
+ */
+static int touch_failure(const struct faultgen_attr *a, int worker,
+			 int signo, int ret)
+{
+	enum faultgen_backing b = faultgen_attr_get_backing(a);
+	uint64_t hp = pft_huge_size(a);
+	const char *why;
+	char opt[4200];
+
+	if (b != FAULTGEN_BACKING_FILE && b != FAULTGEN_BACKING_HUGETLB &&
+	    signo != SIGBUS)
+		return 0;
+	switch (ret) {
+	case -ENOSPC:
+		why = !hp ? "no space left on the file system" :
+		      b == FAULTGEN_BACKING_FILE ?
+			    "the hugetlbfs mount's size= limit was reached" :
+			    "no huge page left in the pool";
+		break;
+	case -ENOMEM:
+		why = hp ? "no huge page left in the pool (nr_hugepages)" :
+			   NULL;
+		break;
+	case -EFBIG:
+		why = "the file shrank during the run: the page is beyond its "
+		      "end";
+		break;
+	case -EFAULT:
+		why = signo == SIGBUS ? "a memory or I/O error" : NULL;
+		break;
+	default:
+		why = NULL;
+	}
+	if (!why)
+		return 0;
+	backing_opt(a, opt, sizeof(opt));
+	pft_msg("%s: worker %d could not fault a page (%s): %s", opt, worker,
+		signo == SIGBUS ? "SIGBUS" : "MADV_POPULATE_WRITE", why);
+	return PFT_EXIT_FAIL;
 }
 
 /* The one line that says why a run failed, and the exit status. */
@@ -219,6 +340,8 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		pft_msg("worker %d exited unexpectedly", worker);
 		return PFT_EXIT_FAIL;
 	}
+	if (worker >= 0 && (error = touch_failure(a, worker, signo, ret)) != 0)
+		return error;
 	if (ret == -EOPNOTSUPP &&
 	    faultgen_attr_get_pattern(a) == FAULTGEN_RO_COLLAPSE) {
 		pft_msg("--pattern=ro-collapse: not supported by this kernel "
@@ -275,7 +398,9 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 			"segments was reached (%s)", limits);
 		return PFT_EXIT_FAIL;
 	}
-	if (worker < 0 && (error = backing_failure(a, ret)) != 0)
+	/* A file system without holes fails at a worker's first zap. */
+	if ((worker < 0 || ret == -EOPNOTSUPP) &&
+	    (error = backing_failure(a, ret)) != 0)
 		return error;
 	if (worker >= 0)
 		pft_msg("the run failed in worker %d: %s", worker,

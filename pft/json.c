@@ -12,10 +12,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pft.h"
 
@@ -41,18 +43,70 @@ static void open_level(struct pft_json *j, char c)
 	j->first[j->depth] = true;
 }
 
+/*
+ * The object is built in memory and written with one write(2) at its
+ * end (pj_end): a line written through stdio's buffer goes out in
+ * pieces, and a warning on stderr (unbuffered), merged into the same
+ * pipe by "2>&1", would land inside it.  Without memory for that, it is
+ * written to f directly.
+ */
 void pj_begin(struct pft_json *j, FILE *f)
 {
-	j->f = f;
+	j->out = f;
+	j->buf = NULL;
+	j->len = 0;
+	j->f = open_memstream(&j->buf, &j->len);
+	if (!j->f)
+		j->f = f;
 	j->depth = 0;
 	j->first[0] = true;
 	open_level(j, '{');
+}
+
+/* The error of the last line that could not be written, or 0. */
+static int write_errno;
+
+int pj_write_error(void)
+{
+	return write_errno;
+}
+
+/* All of buf on fd; what could not be written is handed to stdio, which
+ * meets the same error and keeps it for ferror (runner.c reports it,
+ * with pj_write_error's errno). */
+static void write_line(FILE *out, const char *buf, size_t len)
+{
+	int fd = fileno(out);
+	ssize_t n;
+
+	while (len && fd >= 0) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			write_errno = n < 0 ? errno : EIO;
+			break;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	if (len)
+		fwrite(buf, 1, len, out);
 }
 
 void pj_end(struct pft_json *j)
 {
 	fputs("}\n", j->f);
 	j->depth = 0;
+	if (j->f == j->out)
+		return;
+	fclose(j->f);
+	j->f = j->out;
+	/* What stdio holds of earlier lines goes first. */
+	fflush(j->out);
+	write_line(j->out, j->buf, j->len);
+	free(j->buf);
+	j->buf = NULL;
 }
 
 void pj_obj(struct pft_json *j, const char *key)

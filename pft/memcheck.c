@@ -175,29 +175,53 @@ static bool nodes_hold(const struct pft_opts *o, uint64_t size, char *buf,
 	return false;
 }
 
+/*
+ * "-m: 0.14 GiB", and when the run holds its pages twice (a written
+ * private mapping of shmem, cow-fork: faultgen_attr_get_memory), what it
+ * holds and why.
+ */
+static void what_is_held(const struct pft_opts *o, uint64_t size,
+			 uint64_t held, char *buf, size_t len)
+{
+	bool cow = faultgen_attr_get_pattern(o->attr) == FAULTGEN_COW_FORK;
+
+	if (held <= size) {
+		snprintf(buf, len, "-m: %.2f GiB", (double)size / GIB);
+		return;
+	}
+	snprintf(buf, len, "-m: %.2f GiB, which this run holds twice (%s), "
+		 "%.2f GiB,", (double)size / GIB,
+		 cow ? "cow-fork: the parent's pages and their copies" :
+		       "a private mapping of shmem: each page in the file "
+		       "and its copy",
+		 (double)held / GIB);
+}
+
 int pft_check_memory(const struct pft_opts *o)
 {
-	char why[512];
+	char why[512], what[256];
 	uint64_t avail = mem_available();
-	uint64_t size = faultgen_attr_get_size(o->attr);
+	uint64_t size = faultgen_attr_get_size(o->attr), held = size;
 	struct cgroup_room cg;
 
 	/* Huge pages come from their pool, which the library checks. */
 	if (o->force || pft_huge_size(o->attr))
 		return 0;
-	if (avail && size > avail)
-		return pft_fail("-m: %.2f GiB is more than the %.2f GiB of "
-				"memory available (MemAvailable); --force runs "
-				"it anyway",
-				(double)size / GIB, (double)avail / GIB);
-	if (cgroup_room(&cg) && size > cg.room)
-		return pft_fail("-m: %.2f GiB is more than the %.2f GiB its "
-				"memory cgroup allows (%s of %s: limit %.2f "
-				"MiB, %.2f MiB in use); --force runs it anyway",
-				(double)size / GIB, (double)cg.room / GIB,
-				cg.file, cg.dir, (double)cg.limit / MIB,
-				(double)cg.used / MIB);
-	if (!nodes_hold(o, size, why, sizeof(why)))
+	/* What the run holds at once: its pages, twice where each is
+	 * held twice. */
+	faultgen_attr_get_memory(o->attr, NULL, &held);
+	what_is_held(o, size, held, what, sizeof(what));
+	if (avail && held > avail)
+		return pft_fail("%s is more than the %.2f GiB of memory "
+				"available (MemAvailable); --force runs it "
+				"anyway", what, (double)avail / GIB);
+	if (cgroup_room(&cg) && held > cg.room)
+		return pft_fail("%s is more than the %.2f GiB its memory cgroup "
+				"allows (%s of %s: limit %.2f MiB, %.2f MiB in "
+				"use); --force runs it anyway", what,
+				(double)cg.room / GIB, cg.file, cg.dir,
+				(double)cg.limit / MIB, (double)cg.used / MIB);
+	if (!nodes_hold(o, held, why, sizeof(why)))
 		return pft_fail("%s", why);
 	return 0;
 }

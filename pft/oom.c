@@ -34,24 +34,43 @@ static int64_t cgroup_oom_kills(char *dir, size_t len)
 	return -1;
 }
 
-/* Whether process pid is pft's: this process, its parent (the
- * supervisor, seen from the run child) or a child of this process. */
-static bool pfts(long pid)
+/* The parent of pid, 0 when it is gone, or -1 when unreadable. */
+static long parent_of(long pid)
 {
 	char path[64], line[512], *p, *end;
 	long ppid;
 
-	if (pid == (long)getpid() || pid == (long)getppid())
-		return true;
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	if (pft_read_line(path, line, sizeof(line)) < 0)
-		return true; /* gone: nobody's */
+		return 0;
 	/* "pid (comm) state ppid ...": the comm may hold anything. */
 	p = strrchr(line, ')');
 	if (!p || strlen(p) < 4)
-		return false;
+		return -1;
 	ppid = strtol(p + 4, &end, 10);
-	return end != p + 4 && ppid == (long)getpid();
+	return end != p + 4 ? ppid : -1;
+}
+
+/*
+ * Whether process pid is pft's: this process, its parent (the
+ * supervisor, seen from the run child), or a descendant of this process
+ * (a worker, and the children a worker forks: cow-fork's snapshots).
+ * A process that is gone is nobody's.
+ */
+static bool pfts(long pid)
+{
+	long self = (long)getpid();
+
+	if (pid == self || pid == (long)getppid())
+		return true;
+	for (int depth = 0; depth < 16 && pid > 1; depth++) {
+		pid = parent_of(pid);
+		if (pid == 0)
+			return depth == 0; /* gone: nobody's */
+		if (pid == self)
+			return true;
+	}
+	return false;
 }
 
 /*

@@ -120,6 +120,12 @@ __attribute__((format(printf, 1, 2))) void pft_msg(const char *fmt, ...);
 __attribute__((warn_unused_result, format(printf, 1, 2))) int
 pft_fail(const char *fmt, ...);
 
+/* The names a file backing tries in a directory (libfaultgen-PID-N)
+ * before the library gives up with -EBUSY (faultgen_attr_set_backing(3)). */
+#define PFT_FILE_NAME_TRIES 1000u
+bool pft_path_why(const char *path, int err, bool share, char *buf,
+		  size_t len);
+
 /* Where --help lists an option: 0.12x's options, the workload's, the
  * memory policies, then each pattern's settings (the library's), and
  * what pft prints. */
@@ -265,13 +271,17 @@ int64_t pft_oom_kills(void);
 
 /* json.c: a writer for one JSON object per line */
 struct pft_json {
-	FILE *f;
+	FILE *f;     /* where the members go: the line being built */
+	FILE *out;   /* where the line goes, in one write, at pj_end */
+	char *buf;   /* the line being built (open_memstream) */
+	size_t len;
 	int depth;
 	bool first[16];
 };
 size_t pft_utf8_len(const char *s);
 void pj_begin(struct pft_json *j, FILE *f);
 void pj_end(struct pft_json *j);
+int pj_write_error(void);
 void pj_obj(struct pft_json *j, const char *key);
 void pj_obj_end(struct pft_json *j);
 void pj_arr(struct pft_json *j, const char *key);

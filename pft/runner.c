@@ -29,6 +29,9 @@ static int flush_output(void)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
+	/* A JSON line is written apart from stdio (json.c). */
+	if (!errno)
+		errno = pj_write_error();
 	pft_msg("cannot write the result on standard output: %s",
 		errno ? strerror(errno) : "write error");
 	return PFT_EXIT_FAIL;

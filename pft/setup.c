@@ -233,6 +233,12 @@ int pft_finish_attr(struct pft_opts *o)
 	if (legacy_pattern(p))
 		ret = pft_set(faultgen_attr_set_caller_worker(o->attr, 1),
 			      "the calling worker", NULL, NULL);
+	/* A page the kernel cannot give (a full file system, a file that
+	 * shrank, no huge page left) ends the run with its cause, not with
+	 * a SIGBUS and a core (failure.c says which). */
+	if (!ret)
+		ret = pft_set(faultgen_attr_set_catch_sigbus(o->attr, 1),
+			      "the catch of SIGBUS", NULL, NULL);
 	if (!ret && (o->json || o->per_worker) && legacy_pattern(p) &&
 	    (!pft_repeats(o) || o->given[FAULTGEN_SETTING_NUMA].opt))
 		ret = pft_set(faultgen_attr_set_node_pages(o->attr, 1),

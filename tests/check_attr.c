@@ -1530,6 +1530,60 @@ START_TEST(unbound_workers_is_what_a_run_allows)
 }
 END_TEST
 
+/*
+ * What a run of an attr maps and may hold at once: 40960 bytes for three
+ * workers are whole pages for each (4 each of 4 KiB: 49152 bytes); a
+ * written private memfd holds each page twice (the file's and the copy),
+ * read or shared once; cow-fork twice (the parent's and the copies); huge
+ * pages none of the memory (the pool's).
+ */
+START_TEST(memory_of_a_run_in_whole_pages_held_twice_when_copied)
+{
+	struct faultgen_attr *a;
+	uint64_t mapped = 0, held = 0;
+
+	if (fgc_pagesize() != 4096) {
+		FGC_SKIP("the figures are of 4 KiB pages");
+		return;
+	}
+	ck_assert_int_eq(faultgen_attr_get_memory(NULL, &mapped, &held),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 40960), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 3, FAULTGEN_THREADS), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, &held), 0);
+	ck_assert_uint_eq(mapped, 49152);
+	ck_assert_uint_eq(held, 49152);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, NULL, NULL), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_MEMFD),
+			 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, &held), 0);
+	ck_assert_uint_eq(held, 2 * 49152);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_READ), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, NULL, &held), 0);
+	ck_assert_uint_eq(held, 49152);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_WRITE), 0);
+	ck_assert_int_eq(faultgen_attr_set_share(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, NULL, &held), 0);
+	ck_assert_uint_eq(held, 49152);
+	ck_assert_int_eq(faultgen_attr_set_share(a, 0), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_ANON),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_COW_FORK), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, &held), 0);
+	ck_assert_uint_eq(mapped, 49152);
+	ck_assert_uint_eq(held, 2 * 49152);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_SHARED_VMA), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_HUGETLB),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 6 << 20), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, &held), 0);
+	ck_assert_uint_eq(mapped, 6 << 20);
+	ck_assert_uint_eq(held, 0);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 static Suite *attr_suite(void)
 {
 	Suite *s = suite_create("attr");
@@ -1579,6 +1633,7 @@ static Suite *attr_suite(void)
 	tcase_add_test(tc, run_keeps_region_after_bad_region);
 	tcase_add_test(tc, refuses_shm_lock_without_sysv_at_run);
 	tcase_add_test(tc, run_copies_attr);
+	tcase_add_test(tc, memory_of_a_run_in_whole_pages_held_twice_when_copied);
 	suite_add_tcase(s, tc);
 	return s;
 }

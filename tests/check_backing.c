@@ -14,8 +14,11 @@
  */
 #include "check-util.h"
 #include <fcntl.h>
+#include <pthread.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -340,6 +343,20 @@ static bool fs_is(const char *dir, unsigned long magic)
 	return statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == magic;
 }
 
+/* Sets or clears the flags of directory dir (chattr); false where its
+ * file system has no such flag or the caller may not set it. */
+static bool dir_flags(const char *dir, int set, int clear)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), flags = 0;
+	bool ok = fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+
+	flags = (flags | set) & ~clear;
+	ok = ok && ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 /* A directory of this test on tmpfs: under $TMPDIR when that is tmpfs,
  * else under /dev/shm.  Made in the runner, removed at its end. */
 static void tmpfs_setup(void)
@@ -358,25 +375,35 @@ static void tmpfs_setup(void)
 	}
 }
 
-static void tmpfs_teardown(void)
+/* Removes what a failed test left in dir (given files, the directories
+ * of the flag and name tests, with their flags cleared), and dir. */
+static void remove_dir(const char *dir)
 {
 	char path[1024];
-	DIR *d;
 	struct dirent *e;
+	struct stat st;
+	DIR *d;
 
-	if (!tmpfs_dir[0])
-		return;
-	/* What a failed test left (the given files). */
-	d = opendir(tmpfs_dir);
+	dir_flags(dir, 0, FS_APPEND_FL | FS_IMMUTABLE_FL);
+	d = opendir(dir);
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", tmpfs_dir, e->d_name);
-		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_dir(path);
+		else
+			unlink(path);
 	}
 	if (d)
 		closedir(d);
-	rmdir(tmpfs_dir);
+	rmdir(dir);
+}
+
+static void tmpfs_teardown(void)
+{
+	if (tmpfs_dir[0])
+		remove_dir(tmpfs_dir);
 }
 
 #define NEED_TMPFS()                                                       \
@@ -592,6 +619,257 @@ START_TEST(given_file_is_used_as_it_is)
 }
 END_TEST
 
+/* The first byte of the file at path, or -1. */
+static int first_byte(const char *path)
+{
+	unsigned char c;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? pread(fd, &c, 1, 0) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == 1 ? c : -1;
+}
+
+/* A shared run of one worker over `bytes` of the file backing on path
+ * (set before), as a caller would make it. */
+static struct faultgen_attr *shared_file_attr(uint64_t bytes)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_share(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, bytes), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 1, FAULTGEN_THREADS), 0);
+	return a;
+}
+
+/*
+ * A final symbolic link is never followed, whether it names a file or a
+ * directory: the setter refuses it (-ELOOP), and so does a run whose
+ * path became one after it was set (another user's link put in the
+ * place of a file, in a world-writable directory); the file the link
+ * names is left as it was.  A FIFO put there is -EINVAL, and is never
+ * opened.
+ */
+START_TEST(never_follows_a_final_link)
+{
+	size_t ps = (size_t)fgc_pagesize();
+	char file[600], victim[600], link[600], dlink[600];
+	struct faultgen_run *run = NULL;
+	struct faultgen_attr *a;
+
+	NEED_TMPFS();
+	snprintf(file, sizeof(file), "%s/given", tmpfs_dir);
+	snprintf(victim, sizeof(victim), "%s/victim", tmpfs_dir);
+	snprintf(link, sizeof(link), "%s/link", tmpfs_dir);
+	snprintf(dlink, sizeof(dlink), "%s/dirlink", tmpfs_dir);
+	make_file(file, 16 * ps);
+	make_file(victim, 16 * ps);
+	ck_assert_int_eq(symlink(victim, link), 0);
+	ck_assert_int_eq(symlink(tmpfs_dir, dlink), 0);
+	a = shared_file_attr(16 * ps);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, link), -ELOOP);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dlink), -ELOOP);
+	ck_assert_ptr_null(faultgen_attr_get_backing_path(a));
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, file), 0);
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(symlink(victim, file), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), -ELOOP);
+	ck_assert_ptr_null(run);
+	ck_assert_int_eq(first_byte(victim), 'x');
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(mkfifo(file, 0600), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), -EINVAL);
+	ck_assert_str_eq(faultgen_strerror(-ELOOP),
+			 "a symbolic link, which is never followed (or a "
+			 "loop of them)");
+	faultgen_attr_free(a);
+	unlink(file);
+	unlink(victim);
+	unlink(link);
+	unlink(dlink);
+}
+END_TEST
+
+/*
+ * An append-only (chattr +a) or immutable (+i) directory would keep the
+ * run's file, which cannot be unlinked there: refused with -EPERM when
+ * the path is set, and by a run whose directory became so since, before
+ * it makes any file.  Needs root (CAP_LINUX_IMMUTABLE) and a file
+ * system with the flags (tmpfs since Linux 6.0, ext4).
+ */
+START_TEST(refuses_a_directory_that_keeps_files)
+{
+	int flag = _i ? FS_IMMUTABLE_FL : FS_APPEND_FL;
+	struct faultgen_run *run = NULL;
+	struct faultgen_attr *a;
+	char dir[600];
+
+	NEED_TMPFS();
+	if (!fgc_is_root()) {
+		FGC_SKIP("needs root to make a directory append-only");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/keeps", tmpfs_dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	a = shared_file_attr(16 * (size_t)fgc_pagesize());
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	if (!dir_flags(dir, flag, 0)) {
+		faultgen_attr_free(a);
+		rmdir(dir);
+		FGC_SKIP("%s: chattr +%c is not supported here", dir,
+			 _i ? 'i' : 'a');
+		return;
+	}
+	ck_assert_int_eq(faultgen_run_new(a, &run), -EPERM);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, tmpfs_dir), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), -EPERM);
+	ck_assert_str_eq(faultgen_attr_get_backing_path(a), tmpfs_dir);
+	ck_assert(dir_flags(dir, 0, flag));
+	faultgen_attr_free(a);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* Every name the run tries in the directory (libfaultgen-PID-N) taken:
+ * -EBUSY, and the files there are left as they were. */
+START_TEST(every_name_taken_is_busy)
+{
+	/* The 1000 names a run tries (faultgen_attr_set_backing(3)), and
+	 * beyond those that earlier runs of this process took. */
+	unsigned int names = 4 * 1000;
+	struct faultgen_run *run = NULL;
+	struct faultgen_attr *a;
+	char dir[600], path[700];
+
+	NEED_TMPFS();
+	snprintf(dir, sizeof(dir), "%s/taken", tmpfs_dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	for (unsigned int n = 0; n < names; n++) {
+		snprintf(path, sizeof(path), "%s/libfaultgen-%d-%u", dir,
+			 (int)getpid(), n);
+		close(open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			   0600));
+	}
+	a = shared_file_attr(16 * (size_t)fgc_pagesize());
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), -EBUSY);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(dir_entries(dir), (int)names);
+	for (unsigned int n = 0; n < names; n++) {
+		snprintf(path, sizeof(path), "%s/libfaultgen-%d-%u", dir,
+			 (int)getpid(), n);
+		unlink(path);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A run made and executed in a thread of its own. */
+struct bg_run {
+	struct faultgen_attr *attr;
+	struct faultgen_run *run;
+	int ret;
+	pthread_t tid;
+};
+
+static void *bg_main(void *arg)
+{
+	struct bg_run *b = arg;
+
+	b->ret = faultgen_run_create(b->attr, &b->run);
+	if (!b->ret)
+		b->ret = faultgen_run_exec(b->run);
+	return NULL;
+}
+
+/* Whether path is mapped in this process (10 s at most). */
+static bool wait_mapped(const char *path)
+{
+	for (int i = 0; i < 1000; i++) {
+		struct fgc_vma *v;
+		int n = fgc_maps_read(&v);
+		bool found = false;
+
+		for (int k = 0; k < n && !found; k++)
+			found = strcmp(v[k].path, path) == 0;
+		free(v);
+		if (found)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Caught when the caller asks (faultgen_attr_set_catch_sigbus), a
+ * worker's SIGBUS ends the run and not the process: a file given,
+ * shared, truncated under the run, is -EFBIG (the file shrank) with
+ * the worker and SIGBUS in faultgen_run_failure, by threads and by
+ * processes.  The action of SIGBUS is the library's during such a run
+ * only, and the caller's before and after it; without the setting it
+ * is the caller's throughout.  i: threads, processes; catch or not
+ * (not: the run's child dies of SIGBUS, in a process of its own).
+ */
+START_TEST(caught_sigbus_ends_the_run_with_its_cause)
+{
+	enum faultgen_workers kind = (enum faultgen_workers)(_i % 2);
+	bool catch = _i < 2;
+	size_t ps = (size_t)fgc_pagesize(), len = 256 * ps;
+	struct sigaction during, after;
+	struct bg_run b = { 0 };
+	int worker = -2, signo = 0, error = 0;
+	char path[600];
+
+	NEED_TMPFS();
+	snprintf(path, sizeof(path), "%s/shrinks", tmpfs_dir);
+	make_file(path, len);
+	b.attr = shared_file_attr(len);
+	ck_assert_int_eq(faultgen_attr_get_catch_sigbus(b.attr), 0);
+	ck_assert_int_eq(faultgen_attr_set_catch_sigbus(NULL, 1), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_catch_sigbus(b.attr, catch), 0);
+	ck_assert_int_eq(faultgen_attr_get_catch_sigbus(b.attr), catch);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(b.attr, path), 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(b.attr, 1, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_duration(b.attr, 60,
+						    FAULTGEN_ZAP_DONTNEED),
+			 0);
+	signal(SIGBUS, SIG_DFL);
+	/* The worker that dies of it leaves no core. */
+	if (!catch)
+		ck_assert_int_eq(setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }),
+				 0);
+	ck_assert_int_eq(pthread_create(&b.tid, NULL, bg_main, &b), 0);
+	ck_assert(wait_mapped(path));
+	ck_assert_int_eq(sigaction(SIGBUS, NULL, &during), 0);
+	ck_assert_int_eq(truncate(path, 0), 0);
+	ck_assert_int_eq(pthread_join(b.tid, NULL), 0);
+	ck_assert_int_eq(sigaction(SIGBUS, NULL, &after), 0);
+	ck_assert(after.sa_handler == SIG_DFL);
+	ck_assert_int_eq(faultgen_run_failure(b.run, &worker, &signo, &error),
+			 0);
+	if (catch) {
+		ck_assert(during.sa_handler != SIG_DFL);
+		ck_assert_int_eq(b.ret, -EFBIG);
+		ck_assert_int_eq(worker, 0);
+		ck_assert_int_eq(signo, SIGBUS);
+		ck_assert_int_eq(error, -EFBIG);
+	} else {
+		/* Only a forked worker can die of it and leave the test. */
+		ck_assert(during.sa_handler == SIG_DFL);
+		ck_assert_int_eq(b.ret, -ECHILD);
+		ck_assert_int_eq(signo, SIGBUS);
+	}
+	faultgen_run_free(b.run);
+	faultgen_attr_free(b.attr);
+	unlink(path);
+}
+END_TEST
+
 /* A run that fails once its file exists (the file cannot be sized under
  * RLIMIT_FSIZE) leaves nothing in the directory. */
 START_TEST(file_gone_after_a_failed_run)
@@ -628,8 +906,9 @@ START_TEST(refuses_bad_paths)
 			 -EINVAL);
 	ck_assert_int_eq(faultgen_attr_set_backing_path(a, ""), -EINVAL);
 	ck_assert_ptr_null(faultgen_attr_get_backing_path(a));
-	/* /proc/self cannot be written, even by root. */
-	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/proc/self"),
+	/* /proc/self cannot be written, even by root (the directory: the
+	 * link /proc/self itself is never followed). */
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/proc/self/"),
 			 -EACCES);
 	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/tmp"), 0);
 	ck_assert_str_eq(faultgen_attr_get_backing_path(a), "/tmp");
@@ -919,6 +1198,14 @@ static Suite *backing_suite(void)
 	tcase_add_loop_test(tc, file_rounds_fault_every_page, 0, 8);
 	tcase_add_test(tc, given_file_is_used_as_it_is);
 	tcase_add_test(tc, file_gone_after_a_failed_run);
+	tcase_add_test(tc, never_follows_a_final_link);
+	tcase_add_loop_test(tc, refuses_a_directory_that_keeps_files, 0, 2);
+	tcase_add_test(tc, every_name_taken_is_busy);
+	tcase_add_loop_test(tc, caught_sigbus_ends_the_run_with_its_cause, 0,
+			    2);
+	/* Not caught: a forked worker alone (a thread would end the test). */
+	tcase_add_loop_test(tc, caught_sigbus_ends_the_run_with_its_cause, 3,
+			    4);
 	tcase_add_loop_test(tc, qemu_prealloc_of_a_file_faults_every_page, 0,
 			    2);
 	suite_add_tcase(s, tc);

@@ -1234,6 +1234,46 @@ START_TEST(sysv_cleanup_removes_only_segments_of_dead_creators)
 }
 END_TEST
 
+/*
+ * A segment of the range that another user created, whose creator is
+ * gone, is that user's: faultgen_sysv_cleanup leaves it, even called by
+ * root, who could remove it.  Needs root to create it as another user.
+ */
+START_TEST(sysv_cleanup_leaves_other_users_segments)
+{
+	int fds[2], theirs = -1, st;
+	pid_t pid;
+
+	if (!fgc_is_root()) {
+		FGC_SKIP("needs root to create a segment as another user");
+		return;
+	}
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int id;
+
+		if (setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0)
+			_exit(1);
+		id = segment_in_range();
+		_exit(write(fds[1], &id, sizeof(id)) == sizeof(id) ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(read(fds[0], &theirs, sizeof(theirs)),
+			 sizeof(theirs));
+	close(fds[0]);
+	close(fds[1]);
+	ck_assert(segment_exists(theirs));
+	ck_assert_int_ge(faultgen_sysv_cleanup(), 0);
+	ck_assert_msg(segment_exists(theirs), "the segment of uid 65534 "
+		      "was removed");
+	shmctl(theirs, IPC_RMID, NULL);
+}
+END_TEST
+
 /* A run's segments are of the range while it creates them, and none is
  * left once the run is over. */
 START_TEST(sysv_run_leaves_no_segment_of_the_range)
@@ -1308,6 +1348,7 @@ static Suite *run_suite(void)
 	tc = tcase_create("sysv");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sysv_cleanup_removes_only_segments_of_dead_creators);
+	tcase_add_test(tc, sysv_cleanup_leaves_other_users_segments);
 	tcase_add_test(tc, sysv_run_leaves_no_segment_of_the_range);
 	suite_add_tcase(s, tc);
 

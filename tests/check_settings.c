@@ -368,6 +368,7 @@ START_TEST(set_value_is_what_the_typed_getters_read)
 	ck_assert_int_eq(faultgen_attr_set_value(a, "timeout", &v), 0);
 	v = (struct faultgen_value){ FAULTGEN_TYPE_BOOL, { .boolean = 7 } };
 	ck_assert_int_eq(faultgen_attr_set_value(a, "share", &v), 0);
+	ck_assert_int_eq(faultgen_attr_set_value(a, "catch-sigbus", &v), 0);
 	v = (struct faultgen_value){ FAULTGEN_TYPE_TEXT, { .text = "0" } };
 	ck_assert_int_eq(faultgen_attr_set_value(a, "cpus", &v), 0);
 	ck_assert_int_eq(faultgen_attr_set_rounds(a, 5, FAULTGEN_ZAP_MUNMAP),
@@ -379,6 +380,7 @@ START_TEST(set_value_is_what_the_typed_getters_read)
 	ck_assert_uint_eq(faultgen_attr_get_chunk_size(a), 2u << 20);
 	ck_assert(faultgen_attr_get_timeout(a) == 2.5);
 	ck_assert_int_eq(faultgen_attr_get_share(a), 1);
+	ck_assert_int_eq(faultgen_attr_get_catch_sigbus(a), 1);
 	ck_assert_str_eq(faultgen_attr_get_cpulist(a), "0");
 	ck_assert(faultgen_attr_get_duration(a) == 1.5);
 	ck_assert_uint_eq(faultgen_attr_get_rounds(a), 0);

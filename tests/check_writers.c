@@ -12,6 +12,8 @@
  */
 #include "check-util.h"
 
+#include <unistd.h>
+
 #include "internal.h"
 
 #define MIB (1ULL << 20)
@@ -252,6 +254,97 @@ START_TEST(writers_count_calls_apart_from_the_faults)
 }
 END_TEST
 
+/*
+ * The writers' window is the measured phase: writer_s is the result's
+ * elapsed time, also when the workers go on after it (the count of
+ * their pages per node that --json and --per-worker ask for, which in a
+ * repeat run faults the slice once more, unmeasured), and the rate is
+ * the calls over it.
+ */
+START_TEST(writers_window_is_the_measured_phase)
+{
+	struct faultgen_attr *a = writers_attr(1, 2, FAULTGEN_WRITER_MMAP);
+	struct faultgen_result r;
+	struct faultgen_run *run;
+	double calls, wall;
+
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 4, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_warmup(a, 2), 0);
+	ck_assert_int_eq(faultgen_attr_set_node_pages(a, 1), 0);
+	run = run_ok(a);
+	result_of(run, &r);
+	calls = figure_of(run, "writer_calls");
+	wall = figure_of(run, "writer_s");
+	ck_assert_msg(wall == r.elapsed_s, "writers over %.9f s, the "
+		      "measured phase %.9f s", wall, r.elapsed_s);
+	ck_assert_msg(calls == 0 || figure_of(run, "writer_calls_per_s") ==
+					    calls / r.elapsed_s,
+		      "%g calls/s for %g calls over %.9f s",
+		      figure_of(run, "writer_calls_per_s"), calls,
+		      r.elapsed_s);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+static _Atomic uint32_t writers_seen_stopped;
+
+/* A worker that, once its measured interval is over, waits for the
+ * writers to stop before it is through (at most a minute: a failure
+ * must not hang the suite). */
+static int waits_for_writers(struct faultgen_run *run, unsigned int i)
+{
+	const struct fg_writers *st = fg_pattern_state(run);
+	struct fg_wstat *w = &run->sh->w[i];
+	int64_t until = fg_now_ns() + 60 * 1000000000LL;
+	struct fg_usage at;
+	int ret;
+
+	fg_stat_begin(w, &at, false);
+	fg_measure_begin(run);
+	ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	fg_stat_end(w, &at, false);
+	fg_measure_end(run);
+	while (atomic_load(&st->stopped) < run->attr.writers &&
+	       fg_now_ns() < until)
+		usleep(1000);
+	atomic_store(&writers_seen_stopped, atomic_load(&st->stopped));
+	return ret;
+}
+
+/* The writers stop as the measured phase ends, not when the workers are
+ * through: a worker still busy after its phase sees them stopped, and
+ * the calls they count stay those made within the phase. */
+START_TEST(writers_stop_when_the_measured_phase_ends)
+{
+	struct faultgen_attr *a = writers_attr(2, 3, FAULTGEN_WRITER_MPROTECT);
+	const struct fg_work work = { .body = waits_for_writers,
+				      .barrier = true,
+				      .helpers = fg_writers_count,
+				      .helper = fg_writer_run };
+	const struct fg_writers *st;
+	struct faultgen_run *run;
+	uint64_t calls;
+
+	ck_assert_int_eq(fg_run_create(a, &run), 0);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(fg_run_prepare(run), 0);
+	ck_assert_int_eq(fg_memory_setup(run), 0);
+	ck_assert_int_eq(fg_writers_setup(run), 0);
+	atomic_store(&writers_seen_stopped, 0);
+	ck_assert_int_eq(fg_workers_run(run, &work), 0);
+	ck_assert_uint_eq(atomic_load(&writers_seen_stopped), 3);
+	ck_assert_uint_eq(atomic_load(&run->sh->measure_begun), 2);
+	ck_assert_uint_eq(atomic_load(&run->sh->measure_ended), 2);
+	st = fg_pattern_state(run);
+	calls = atomic_load(&st->calls);
+	ck_assert_uint_eq(calls % 2, 0);
+	ck_assert_uint_eq(atomic_load(&run->sh->cancel), 0);
+	fg_run_free(run);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("writers");
@@ -266,6 +359,8 @@ int main(void)
 	tcase_add_test(tc, no_writers_is_the_plain_run);
 	tcase_add_loop_test(tc, writers_count_calls_apart_from_the_faults,
 			    FAULTGEN_WRITER_MMAP, FAULTGEN_WRITER_MADVISE + 1);
+	tcase_add_test(tc, writers_window_is_the_measured_phase);
+	tcase_add_test(tc, writers_stop_when_the_measured_phase_ends);
 	suite_add_tcase(s, tc);
 	return fgc_main(s);
 }

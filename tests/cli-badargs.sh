@@ -21,6 +21,11 @@ print(next((c for c in range(os.cpu_count() or 1) if c not in allowed), ""))')
 fi
 
 mkfifo "$tmp/noreader"
+# Another user's links in a world-writable directory: to a file a shared
+# run would write into, and to a directory.
+printf 'victim' >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/link"
+ln -s "$tmp" "$tmp/dirlink"
 
 # A memory node past the highest one (the kernel lists them in sysfs).
 absent_node=1
@@ -186,7 +191,12 @@ file-empty-path|--backing 'file:': the file backing needs a path|--backing=file:
 file-missing|--backing: '$tmp/no-such-dir': no such file|--backing=file:$tmp/no-such-dir
 file-not-dir|--backing: '/dev/null/x': no such file|--backing=file:/dev/null/x
 file-device|--backing: '/dev/null': neither a directory nor a regular file|--backing=file:/dev/null
-file-unwritable|--backing: '/proc/self': a directory pft cannot create a file in|--backing=file:/proc/self
+file-unwritable|--backing: '/proc/self/': a directory pft cannot create a file in|--backing=file:/proc/self/
+file-link|--backing: '$tmp/link': a symbolic link: pft never opens a file through a link|--backing=file:$tmp/link --share -m 4K
+file-dir-link|--backing: '$tmp/dirlink': a symbolic link|--backing=file:$tmp/dirlink
+file-fifo|--backing: '$tmp/noreader': neither a directory nor a regular file (a FIFO)|--backing=file:$tmp/noreader
+qemu-part-page|-m conflicts with --pattern=qemu-prealloc: QEMU's RAM is whole pages of its backing|--pattern=qemu-prealloc -m 40000 --backing=file:$tmp
+file-chardev|--backing: '/dev/null': neither a directory nor a regular file (a character device)|--backing=file:/dev/null --share
 file-sysv|-S conflicts with --backing|--backing=file:$tmp -S
 hugetlb-part-pages|-m conflicts with --backing|--backing=hugetlb -t 2 -m 6M
 hugetlb-thp|--thp conflicts with --backing|--backing=hugetlb --thp=never -m 2M
@@ -217,6 +227,10 @@ while read -r pat; do
 done <"$tmp/patterns.out"
 run_pft nopattern --pattern=no-such-pattern
 [ "$rc" -eq 2 ] && ok || fail "--pattern=no-such-pattern: exit $rc"
+
+# The file behind the link is as it was.
+[ "$(cat "$tmp/victim")" = victim ] && ok ||
+	fail "the file behind a link changed: $(od -c "$tmp/victim" | head -n 2)"
 
 [ "$passes" -ge 75 ] || fail "only $passes checks passed"
 finish

@@ -387,7 +387,17 @@ assert 0 <= r["minflt"] - r["pages"] <= 2 * r["workers"] + 2, r
 		grep -q "^pft: --backing=file:$dir/small: the file is smaller" "$tmp/small.err" &&
 		[ "$(stat -c %s "$dir/small")" -eq 1048576 ] && ok ||
 		fail "a file smaller than the run: exit $rc: $(cat "$tmp/small.err")"
-	rm -f "$dir/small"
+	# As large as -m, but not as the run's mappings: 40960 bytes, 10
+	# pages of 4 KiB, dealt to 3 workers are whole pages of 4 each,
+	# 49152 bytes; both sizes named.
+	if [ "$(getconf PAGESIZE)" -eq 4096 ]; then
+		head -c 40960 /dev/zero >"$dir/small"
+		run_pft small -t 3 --oversubscribe -m 40960 --backing=file:"$dir/small"
+		[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/small.err")" -eq 1 ] &&
+			grep -qx "pft: --backing=file:$dir/small: the file is smaller (40960 bytes) than the 49152 bytes the run maps (-m 40960 in whole pages for each worker, 3); the run never grows a file it did not create" "$tmp/small.err" &&
+			ok || fail "a file of -m, smaller than whole pages per worker: exit $rc: $(cat "$tmp/small.err")"
+		rm -f "$dir/small"
+	fi
 	rmdir "$dir"
 else
 	echo "no tmpfs directory: the file backing's JSON cases skipped"
@@ -419,6 +429,38 @@ assert d["config"]["backing_path"] is None, d["config"]
 assert d["result"]["fault_pagesize"] == d["config"]["pagesize"], d["result"]
 ' "$tmp/nullpath.out" 2>"$tmp/nullpath.check" && ok ||
 	fail "backing_path without a file: $(cat "$tmp/nullpath.check")"
+
+# Standard error merged into standard output (2>&1), with warnings: each
+# JSON line is whole (every line that starts with "{" parses), the
+# warnings come between lines.  A fresh sparse file of a disk file system
+# is read in at the first touch: at least one major fault, and its
+# warning.  $TMPDIR when it is not tmpfs, else /var/tmp.
+disk=
+for d in "${TMPDIR:-/tmp}" /var/tmp; do
+	if [ -d "$d" ] && [ -w "$d" ] &&
+		[ "$(stat -f -c %T "$d" 2>/dev/null)" != tmpfs ]; then
+		disk=$(mktemp -d "$d/pft-cli-json.XXXXXX") && break
+	fi
+done
+if [ -n "$disk" ]; then
+	truncate -s 4M "$disk/sparse"
+	"$PFT" --json --repeat=2 --backing=file:"$disk/sparse" -t 1 -m 4M \
+		>"$tmp/merged.out" 2>&1
+	rc=$?
+	python3 -c '
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode().split("\n")
+objects = [json.loads(l) for l in lines if l.startswith("{")]
+others = [l for l in lines if l and not l.startswith("{")]
+assert [o.get("run") for o in objects if "result" in o] == [1, 2], objects
+assert others and all(l.startswith("pft: ") for l in others), others
+assert any(l.startswith("pft: warning: ") for l in others), others
+' "$tmp/merged.out" 2>"$tmp/merged.check" && [ "$rc" -eq 0 ] && ok ||
+		fail "--json 2>&1 with warnings: exit $rc: $(tail -n 1 "$tmp/merged.check"): $(grep -v '^{' "$tmp/merged.out" | cut -c1-200)"
+	rm -rf "$disk"
+else
+	echo "$test_name: no disk file system to read a file from: merged output not tried" >&2
+fi
 
 # --backing=hugetlb asking more 2 MiB pages than are free: one line naming
 # nr_hugepages, the pages needed and free; exit 1.  Nothing is taken from

@@ -81,6 +81,30 @@ in_group refused -t 1 -m 256M
 	fail "-m 256M in a 32 MiB group: the OOM killer ran"
 check_no_leftovers "$sid" refused
 
+# A run that holds each page twice is checked for twice -m: 20 MiB of a
+# written private memfd (the file's page and its copy) or of cow-fork
+# (the parent's pages and their copies) is refused before anything runs
+# in the 32 MiB group, saying why, where 20 MiB of anonymous memory fits.
+for args in "--backing=memfd|a private mapping of shmem: each page in the file and its copy" \
+	"--pattern=cow-fork|cow-fork: the parent's pages and their copies"; do
+	before=$(oom_kills "$group")
+	in_group twice -t 1 -m 20M "${args%%|*}"
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/twice.err")" -eq 1 ] &&
+		grep -q "^pft: -m: 0.02 GiB, which this run holds twice (${args#*|}), 0.04 GiB, is more than the .* GiB its memory cgroup allows (.*limit.*32.00 MiB.*); --force runs it anyway$" "$tmp/twice.err" &&
+		[ "$(oom_kills "$group")" = "$before" ] &&
+		ok || fail "-m 20M ${args%%|*} in a 32 MiB group: exit $rc: $(cat "$tmp/twice.err")"
+	check_no_leftovers "$sid" twice
+done
+in_group once -t 1 -m 20M
+[ "$rc" -eq 0 ] && ok || fail "-m 20M in a 32 MiB group: exit $rc: $(cat "$tmp/once.err")"
+
+# cow-fork's worker processes fork children of their own (the snapshots):
+# they are the run's, not other programs', and the OOM kill is claimed.
+in_group cowprocs --pattern=cow-fork -n 2 --oversubscribe -m 24M --force
+[ "$rc" -eq 1 ] && grep -Eq '^pft: (worker [0-9]*|the run) was killed by the OOM killer$' "$tmp/cowprocs.err" &&
+	ok || fail "cow-fork, processes: exit $rc: $(cat "$tmp/cowprocs.err")"
+check_no_leftovers "$sid" cowprocs
+
 # A run killed by hand while the OOM killer kills in another group is not
 # reported as killed by the OOM killer: in a memory cgroup of its own
 # (the group without a limit), and in the root group, where pft has none

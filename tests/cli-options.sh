@@ -217,6 +217,39 @@ else
 	fail "could not make a stale segment: $(cat "$tmp/stale.check")"
 fi
 
+# One that another user made, its creator gone too, is that user's: root's
+# pft -S leaves it, and says nothing of it.
+if [ "$(id -u)" -eq 0 ]; then
+	python3 - "$tmp/theirs.id" >"$tmp/theirs.check" 2>&1 <<'EOF2'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.setresgid(65534, 65534, 65534)
+    os.setresuid(65534, 65534, 65534)
+    for k in range(os.getpid() % 60000, 65536):
+        i = libc.shmget(0x70660000 + k, 4096, 0o1000 | 0o2000 | 0o600)
+        if i >= 0:
+            os.write(w, b"%d" % i)
+            break
+    os._exit(0)
+os.waitpid(pid, 0)
+os.close(w)
+open(sys.argv[1], "w").write(os.read(r, 32).decode() + "\n")
+EOF2
+	theirs=$(cat "$tmp/theirs.id" 2>/dev/null)
+	if [ -n "$theirs" ]; then
+		run_pft theirs -S -t 1 -m 4M
+		[ "$rc" -eq 0 ] && ! grep -q 'removed' "$tmp/theirs.err" &&
+			awk -v id="$theirs" 'NR > 1 && $2 == id { found = 1 } END { exit !found }' /proc/sysvipc/shm &&
+			ok || fail "another user's segment: exit $rc, $(cat "$tmp/theirs.err"), $(awk -v id="$theirs" 'NR > 1 && $2 == id' /proc/sysvipc/shm)"
+		ipcrm -m "$theirs" 2>/dev/null
+	else
+		fail "could not make another user's segment: $(cat "$tmp/theirs.check")"
+	fi
+fi
+
 # Without /proc (unmounted in a mount namespace of the test's own): what
 # needs it is refused in one line, and what goes without it says so.
 . "$top_srcdir/tests/make-var.sh"
@@ -260,6 +293,96 @@ if [ "$(id -u)" -ne 0 ] && command -v prlimit >/dev/null; then
 	else
 		fail "RLIMIT_NPROC $lim: exit $rc: $(cat "$tmp/nproc.err")"
 	fi
+fi
+
+# A directory that would keep the run's file (chattr +a: append-only,
+# +i: immutable; the run unlinks its file at once, which there fails):
+# refused before any file is made, in one line that says why, and
+# nothing is left in it.  Needs root and a file system with the flags.
+if [ "$(id -u)" -eq 0 ] && command -v chattr >/dev/null; then
+	for flag in a i; do
+		d=$tmp/keeps-$flag
+		mkdir "$d"
+		if ! chattr "+$flag" "$d" 2>/dev/null; then
+			echo "$test_name: chattr +$flag in $tmp: not supported, not tried" >&2
+			rmdir "$d"
+			continue
+		fi
+		run_pft "keeps-$flag" --backing=file:"$d" -m 1M -t 1
+		[ "$rc" -eq 2 ] && [ -z "$(ls -A "$d")" ] &&
+			grep -qx "pft: --backing: '$d': an append-only or immutable directory (lsattr -d): it would keep the file a run makes there, which the run removes at once" "$tmp/keeps-$flag.err" &&
+			ok || fail "chattr +$flag directory: exit $rc, left $(ls -A "$d"): $(cat "$tmp/keeps-$flag.err")"
+		chattr "-$flag" "$d"
+		rm -f "$d"/* && rmdir "$d"
+	done
+fi
+
+# What a file system cannot give, said as such (root: the mounts are the
+# test's own, on directories of $tmp, unmounted at the end of each case).
+if [ "$(id -u)" -eq 0 ]; then
+	# ramfs punches no hole, which a shared file's rounds need.
+	mkdir "$tmp/ramfs"
+	if mount -t ramfs none "$tmp/ramfs" 2>/dev/null; then
+		run_pft ramfs --backing=file:"$tmp/ramfs" --share --rounds=2 -t 1 -m 1M
+		[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/ramfs.err")" -eq 1 ] &&
+			grep -q "^pft: --backing=file:$tmp/ramfs: ramfs cannot punch holes in a file (MADV_REMOVE), which --share needs between rounds" "$tmp/ramfs.err" &&
+			[ -z "$(ls -A "$tmp/ramfs")" ] &&
+			ok || fail "ramfs, --share --rounds: exit $rc: $(cat "$tmp/ramfs.err")"
+		umount "$tmp/ramfs"
+	else
+		echo "$test_name: ramfs could not be mounted: not tried" >&2
+	fi
+	rmdir "$tmp/ramfs"
+
+	# A hugetlbfs mount's size= limit below the run's huge pages, with
+	# enough in the pool: the limit is named, not nr_hugepages.
+	nr=/proc/sys/vm/nr_hugepages
+	hp=/sys/kernel/mm/hugepages/hugepages-2048kB
+	if [ -w "$nr" ] && [ -r "$hp/free_hugepages" ]; then
+		orig=$(cat "$nr")
+		echo $((orig + 4)) >"$nr"
+		echo "$test_name: nr_hugepages $orig -> $((orig + 4)) for a case, put back after it" >&2
+		mkdir "$tmp/huge"
+		if [ $(($(cat "$hp/free_hugepages") - $(cat "$hp/resv_hugepages"))) -ge 2 ] &&
+			mount -t hugetlbfs -o pagesize=2M,size=2M none "$tmp/huge" 2>/dev/null; then
+			for kind in "-t 1 --share" "-n 1"; do
+				# shellcheck disable=SC2086
+				run_pft hugelimit --backing=file:"$tmp/huge" -m 4M $kind
+				[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/hugelimit.err")" -eq 1 ] &&
+					grep -qx "pft: --backing=file:$tmp/huge: the run needs 2 huge pages of 2048 KiB, the mount's size= limit leaves 1 of its 1 free: mount it with a larger size=" "$tmp/hugelimit.err" &&
+					ok || fail "hugetlbfs size=2M, -m 4M $kind: exit $rc: $(cat "$tmp/hugelimit.err")"
+			done
+			umount "$tmp/huge"
+		else
+			echo "$test_name: no 2 free huge pages or no hugetlbfs: the size= limit not tried" >&2
+		fi
+		rmdir "$tmp/huge"
+		echo "$orig" >"$nr"
+	fi
+
+	# Every name the run tries taken (libfaultgen-PID-N, N from 0 for a
+	# new process): the run child's pid is small in a PID namespace of
+	# its own, and the names of pids 2 to 40 are made first.
+	mkdir "$tmp/taken"
+	python3 -c '
+import os, sys
+for pid in range(2, 41):
+    for n in range(1000):
+        os.close(os.open("%s/libfaultgen-%d-%d" % (sys.argv[1], pid, n),
+                         os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+' "$tmp/taken"
+	if unshare -p -f -m --mount-proc true 2>/dev/null; then
+		unshare -p -f -m --mount-proc "$PFT" --backing=file:"$tmp/taken" \
+			-t 1 -m 64K >"$tmp/taken.out" 2>"$tmp/taken.err"
+		rc=$?
+		[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/taken.err")" -eq 1 ] &&
+			grep -Eqx "pft: --backing=file:$tmp/taken: the 1000 names the run tried there \(libfaultgen-[0-9]+-N\) are all taken by other files" "$tmp/taken.err" &&
+			[ "$(ls "$tmp/taken" | wc -l)" -eq 39000 ] &&
+			ok || fail "every file name taken: exit $rc: $(cat "$tmp/taken.err")"
+	else
+		echo "$test_name: no PID namespace: the taken names not tried" >&2
+	fi
+	rm -rf "$tmp/taken"
 fi
 
 finish

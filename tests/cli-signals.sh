@@ -332,4 +332,113 @@ os.execv(sys.argv[1], sys.argv[1:])' "$PFT" $args --oversubscribe -m 4M \
 		fail "SIGCHLD ignored, pft $args: exit $crc: $(cat "$tmp/sigchld.err")"
 done
 
+# A page the kernel cannot give raises SIGBUS in the worker that touches
+# it: the run ends with one line naming the cause, exit 1, and no core
+# (ulimit -c unlimited; a core_pattern of "core" writes it in the
+# directory of the run).  The file shrank under a shared run (truncated
+# meanwhile), with threads and with processes.
+# bus_run NAME FILE ARGS...: pft in $tmp/NAME (its cwd), in the background.
+bus_run() {
+	bname=$1
+	shift
+	rm -rf "$tmp/$bname"
+	mkdir "$tmp/$bname"
+	(cd "$tmp/$bname" && ulimit -c unlimited 2>/dev/null
+		exec "$PFT" "$@") >"$tmp/$bname.out" 2>"$tmp/$bname.err" &
+	bg=$!
+}
+
+# bus_check NAME CAUSE: exit 1, the one line, no core.
+bus_check() {
+	wait "$bg"
+	brc=$?
+	[ "$brc" -eq 1 ] && [ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
+		grep -Eq "^pft: --backing=file:[^ ]*: worker [0-9]+ could not fault a page \(SIGBUS\): $2" "$tmp/$1.err" &&
+		[ -z "$(ls "$tmp/$1" | grep '^core')" ] &&
+		ok || fail "$1: exit $brc, $(ls "$tmp/$1"): $(cat "$tmp/$1.err")"
+}
+
+# Waits until file $1 is mapped by some process (10 s at most).
+wait_mapped() {
+	i=0
+	while [ $i -lt 1000 ]; do
+		grep -qF "$1" /proc/[0-9]*/maps 2>/dev/null && return 0
+		sleep 0.01
+		i=$((i + 1))
+	done
+	return 1
+}
+
+for args in "-t 2" "-n 2"; do
+	truncate -s 8M "$tmp/shrinks"
+	# shellcheck disable=SC2086
+	bus_run shrank --backing=file:"$tmp/shrinks" --share --duration=60 \
+		-m 8M --oversubscribe $args
+	wait_mapped "$tmp/shrinks" || fail "shrank, $args: the file was never mapped"
+	truncate -s 0 "$tmp/shrinks"
+	bus_check shrank "the file shrank during the run"
+	rm -f "$tmp/shrinks"
+done
+
+# As root, on mounts of the test's own: a tmpfs of 16 MiB filled by a
+# run of 64 MiB, private or shared, threads or processes; a sparse file
+# on hugetlbfs larger than the mount's size= limit, faulted privately by
+# a forked worker (which reserves nothing).
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$tmp/small"
+	if mount -t tmpfs -o size=16M none "$tmp/small" 2>/dev/null; then
+		for args in "-t 2" "-n 2" "-t 2 --share" "-n 2 --share"; do
+			# shellcheck disable=SC2086
+			bus_run full --backing=file:"$tmp/small" -m 64M \
+				--oversubscribe $args
+			bus_check full "no space left on the file system"
+			[ -z "$(ls -A "$tmp/small")" ] || fail "full, $args: left $(ls -A "$tmp/small")"
+		done
+		umount "$tmp/small"
+	else
+		echo "$test_name: no tmpfs mount: the full file system not tried" >&2
+	fi
+	rmdir "$tmp/small"
+	nr=/proc/sys/vm/nr_hugepages
+	if [ -w "$nr" ]; then
+		orig=$(cat "$nr")
+		echo $((orig + 4)) >"$nr"
+		echo "$test_name: nr_hugepages $orig -> $((orig + 4)) for a case, put back after it" >&2
+		mkdir "$tmp/huge"
+		if mount -t hugetlbfs -o pagesize=2M,size=4M none "$tmp/huge" 2>/dev/null; then
+			# One page of the two is the run's; between its rounds
+			# (which give the page back) another program takes the
+			# mount's pages (a shared mapping reserves them).
+			bus_run hugelimit --backing=file:"$tmp/huge" -m 2M -n 1 \
+				--duration=60
+			wait_mapped "$tmp/huge/libfaultgen-" ||
+				fail "hugelimit: the run's file was never mapped"
+			python3 - "$tmp/huge" "$bg" <<'EOF2' &
+import mmap, os, sys, time
+held = []
+end = time.time() + 60
+while time.time() < end and os.path.exists("/proc/%s" % sys.argv[2]):
+    path = "%s/filler%d" % (sys.argv[1], len(held))
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.ftruncate(fd, 2 << 20)
+    try:
+        held.append(mmap.mmap(fd, 2 << 20, mmap.MAP_SHARED))
+    except OSError:
+        os.unlink(path)
+        time.sleep(0.002)
+    os.close(fd)
+EOF2
+			filler=$!
+			bus_check hugelimit "the hugetlbfs mount's size= limit was reached"
+			wait "$filler"
+			rm -f "$tmp/huge"/filler*
+			umount "$tmp/huge"
+		else
+			echo "$test_name: no hugetlbfs: its size= limit not tried" >&2
+		fi
+		rmdir "$tmp/huge"
+		echo "$orig" >"$nr"
+	fi
+fi
+
 finish
