@@ -422,6 +422,11 @@ FG_EXPORT int faultgen_attr_get_memory(const struct faultgen_attr *attr,
 	return 0;
 }
 
+FG_EXPORT uint64_t faultgen_attr_get_page_size(const struct faultgen_attr *attr)
+{
+	return attr ? (uint64_t)fg_backing_pagesize(attr) : 0;
+}
+
 FG_EXPORT int faultgen_attr_check(const struct faultgen_attr *attr,
 				  struct faultgen_conflict *conflict)
 {

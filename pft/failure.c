@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <unistd.h>
 
 #include "pft.h"
 
@@ -114,19 +115,13 @@ static void shm_limits(char *buf, size_t len)
 		 all);
 }
 
-/* The huge page size the backing faults, or 0 (base pages). */
+/* The huge page size the backing faults (the library's), or 0 (base
+ * pages). */
 uint64_t pft_huge_size(const struct faultgen_attr *a)
 {
-	const char *path = faultgen_attr_get_backing_path(a);
-	struct statfs sf;
+	uint64_t ps = faultgen_attr_get_page_size(a);
 
-	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_HUGETLB)
-		return 2u << 20;
-	if (faultgen_attr_get_backing(a) == FAULTGEN_BACKING_FILE && path &&
-	    statfs(path, &sf) == 0 &&
-	    (unsigned long)sf.f_type == 0x958458f6 /* HUGETLBFS_MAGIC */)
-		return (uint64_t)sf.f_bsize;
-	return 0;
+	return ps > (uint64_t)sysconf(_SC_PAGESIZE) ? ps : 0;
 }
 
 static const char *path_of(const struct faultgen_attr *a)
@@ -315,39 +310,13 @@ static int touch_failure(const struct faultgen_attr *a, int worker,
 	return PFT_EXIT_FAIL;
 }
 
-/* The one line that says why a run failed, and the exit status. */
-int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
-		       int ret, const struct pft_oom *oom_before)
+/*
+ * The failures of a limit the run met, in one line: SCHED_FIFO or
+ * locking not permitted, the limits on mappings, on processes and
+ * threads, on SysV segments.  PFT_EXIT_FAIL once said, else 0.
+ */
+static int limit_failure(const struct faultgen_attr *a, int worker, int ret)
 {
-	const struct faultgen_attr *a = o->attr;
-	int worker = -1, signo = 0, error = 0;
-
-	if (ret == -ECANCELED && pft_stop_signal())
-		return 128 + pft_stop_signal();
-	faultgen_run_failure(run, &worker, &signo, &error);
-	if (ret == -ECHILD && signo) {
-		if (signo == SIGKILL && pft_oom_killed(oom_before))
-			pft_msg("worker %d was killed by the OOM killer",
-				worker);
-		else
-			pft_msg("worker %d was killed by signal %d (%s)%s",
-				worker, signo, strsignal(signo),
-				signo == SIGKILL ? pft_oom_unknown(oom_before) :
-						   "");
-		return PFT_EXIT_FAIL;
-	}
-	if (ret == -ECHILD) {
-		pft_msg("worker %d exited unexpectedly", worker);
-		return PFT_EXIT_FAIL;
-	}
-	if (worker >= 0 && (error = touch_failure(a, worker, signo, ret)) != 0)
-		return error;
-	if (ret == -EOPNOTSUPP &&
-	    faultgen_attr_get_pattern(a) == FAULTGEN_RO_COLLAPSE) {
-		pft_msg("--pattern=ro-collapse: not supported by this kernel "
-			"or build (libfaultgen %s)", faultgen_version());
-		return PFT_EXIT_FAIL;
-	}
 	if ((ret == -EPERM || ret == -EACCES) &&
 	    faultgen_attr_get_sched_fifo(a)) {
 		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "
@@ -398,6 +367,44 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 			"segments was reached (%s)", limits);
 		return PFT_EXIT_FAIL;
 	}
+	return 0;
+}
+
+/* The one line that says why a run failed, and the exit status. */
+int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
+		       int ret, const struct pft_oom *oom_before)
+{
+	const struct faultgen_attr *a = o->attr;
+	int worker = -1, signo = 0, error = 0;
+
+	if (ret == -ECANCELED && pft_stop_signal())
+		return 128 + pft_stop_signal();
+	faultgen_run_failure(run, &worker, &signo, &error);
+	if (ret == -ECHILD && signo) {
+		if (signo == SIGKILL && pft_oom_killed(oom_before))
+			pft_msg("worker %d was killed by the OOM killer",
+				worker);
+		else
+			pft_msg("worker %d was killed by signal %d (%s)%s",
+				worker, signo, strsignal(signo),
+				signo == SIGKILL ? pft_oom_unknown(oom_before) :
+						   "");
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -ECHILD) {
+		pft_msg("worker %d exited unexpectedly", worker);
+		return PFT_EXIT_FAIL;
+	}
+	if (worker >= 0 && (error = touch_failure(a, worker, signo, ret)) != 0)
+		return error;
+	if (ret == -EOPNOTSUPP &&
+	    faultgen_attr_get_pattern(a) == FAULTGEN_RO_COLLAPSE) {
+		pft_msg("--pattern=ro-collapse: not supported by this kernel "
+			"or build (libfaultgen %s)", faultgen_version());
+		return PFT_EXIT_FAIL;
+	}
+	if ((error = limit_failure(a, worker, ret)) != 0)
+		return error;
 	/* A file system without holes fails at a worker's first zap. */
 	if ((worker < 0 || ret == -EOPNOTSUPP) &&
 	    (error = backing_failure(a, ret)) != 0)

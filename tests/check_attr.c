@@ -1554,6 +1554,8 @@ START_TEST(memory_of_a_run_in_whole_pages_held_twice_when_copied)
 	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, &held), 0);
 	ck_assert_uint_eq(mapped, 49152);
 	ck_assert_uint_eq(held, 49152);
+	ck_assert_uint_eq(faultgen_attr_get_page_size(a), 4096);
+	ck_assert_uint_eq(faultgen_attr_get_page_size(NULL), 0);
 	ck_assert_int_eq(faultgen_attr_get_memory(a, NULL, NULL), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_MEMFD),
 			 0);
@@ -1580,6 +1582,8 @@ START_TEST(memory_of_a_run_in_whole_pages_held_twice_when_copied)
 	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, &held), 0);
 	ck_assert_uint_eq(mapped, 6 << 20);
 	ck_assert_uint_eq(held, 0);
+	/* x86's huge page, the unit the hugetlb backing faults. */
+	ck_assert_uint_eq(faultgen_attr_get_page_size(a), 2u << 20);
 	faultgen_attr_free(a);
 }
 END_TEST
