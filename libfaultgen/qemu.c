@@ -526,19 +526,14 @@ static void fold(struct faultgen_run *run, struct qp_state *st)
 	fg_measure_rates(r);
 }
 
-static int qemu_exec(struct faultgen_run *run)
+/* The guest RAM mapped as QEMU maps it, with QEMU's advice and the
+ * run's NUMA policy. */
+static int qemu_map(struct faultgen_run *run, struct qp_state *st)
 {
-	struct qp_state *st = fg_pattern_state(run);
 	const struct faultgen_attr *a = &run->attr;
-	uint64_t pages, min0, maj0, min1, maj1;
-	struct fg_usage u0, u1;
 	size_t align;
-	int64_t t0;
 	int ret;
 
-	st->active = true;
-	pthread_mutex_init(&st->lock, NULL);
-	pthread_cond_init(&st->cond, NULL);
 	run->base_len = (size_t)a->size;
 	run->slice_len = run->base_len;
 	run->slice_pages = run->base_len / (size_t)run->pagesize;
@@ -569,30 +564,28 @@ static int qemu_exec(struct faultgen_run *run)
 		return -errno;
 	madvise(run->base, run->base_len, MADV_DONTFORK);
 	madvise(run->base, run->base_len, MADV_MERGEABLE);
-	ret = fg_numa_policy(run, run->base, run->base_len);
-	if (ret)
-		return ret;
+	return fg_numa_policy(run, run->base, run->base_len);
+}
 
-	pages = run->base_len / st->step;
+/* QEMU's count of threads and each one's slice, before the measurement. */
+static void qemu_slices(struct faultgen_run *run, struct qp_state *st,
+			uint64_t pages)
+{
+	uint64_t first, count;
+
 	st->threads = fg_qemu_threads(sysconf(_SC_NPROCESSORS_ONLN),
-				      a->nr_workers, pages, st->step);
+				      run->attr.nr_workers, pages, st->step);
 	/* The figures of threads QEMU would not start stay empty: the run
 	 * has QEMU's count of workers. */
 	run->attr.nr_workers = st->threads;
 	/* With latency, a populating thread's one call covers its slice
 	 * (the first slices are the longest). */
-	{
-		uint64_t first, count;
-
-		fg_qemu_slice(pages, st->threads, 0, &first, &count);
-		run->lat_call_bytes = count * st->step;
-	}
+	fg_qemu_slice(pages, st->threads, 0, &first, &count);
+	run->lat_call_bytes = count * st->step;
 	/* Whether the probe will populate, for the warm-up's choice. */
-	st->populate = a->qemu != FAULTGEN_QEMU_TOUCH;
+	st->populate = run->attr.qemu != FAULTGEN_QEMU_TOUCH;
 	warm_up(run, st);
 	for (unsigned int i = 0; i < st->threads; i++) {
-		uint64_t first, count;
-
 		fg_qemu_slice(pages, st->threads, i, &first, &count);
 		run->waddr[i] = run->base + first * st->step;
 		run->wlen[i] = (size_t)(count * st->step);
@@ -601,13 +594,22 @@ static int qemu_exec(struct faultgen_run *run)
 		 * figures faults during the measurement. */
 		memset(&run->sh->w[i], 0, sizeof(run->sh->w[i]));
 	}
-	if (fg_cancel_requested(run->sh))
-		return -ECANCELED;
+}
+
+/* The measured preallocation: QEMU's probe of MADV_POPULATE_WRITE on the
+ * first page, then its threads (or the one caller) over their slices. */
+static int qemu_prealloc(struct faultgen_run *run, struct qp_state *st,
+			 uint64_t pages)
+{
+	uint64_t min0, maj0, min1, maj1;
+	struct fg_usage u0, u1;
+	int64_t t0;
+	int ret;
 
 	usage_self(&min0, &maj0);
 	t0 = fg_now_ns();
 	fg_usage_now(&u0, false);
-	st->populate = a->qemu != FAULTGEN_QEMU_TOUCH &&
+	st->populate = run->attr.qemu != FAULTGEN_QEMU_TOUCH &&
 		       (madvise(run->base, st->step, MADV_POPULATE_WRITE) == 0 ||
 			errno != EINVAL);
 	fg_usage_now(&u1, false);
@@ -623,6 +625,26 @@ static int qemu_exec(struct faultgen_run *run)
 	usage_self(&min1, &maj1);
 	st->process_minflt = min1 - min0;
 	st->process_majflt = maj1 - maj0;
+	return ret;
+}
+
+static int qemu_exec(struct faultgen_run *run)
+{
+	struct qp_state *st = fg_pattern_state(run);
+	uint64_t pages;
+	int ret;
+
+	st->active = true;
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->cond, NULL);
+	ret = qemu_map(run, st);
+	if (ret)
+		return ret;
+	pages = run->base_len / st->step;
+	qemu_slices(run, st, pages);
+	if (fg_cancel_requested(run->sh))
+		return -ECANCELED;
+	ret = qemu_prealloc(run, st, pages);
 	warm_down(st);
 	if (ret) {
 		note_failure(run, st);
