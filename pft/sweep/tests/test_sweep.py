@@ -193,6 +193,12 @@ class Sweep(unittest.TestCase):
     def test_sigint_keeps_the_runs(self):
         """SIGINT during the second run: pft stopped, what was measured
         written (the JSON says so), exit 130, no traceback."""
+        # A person's Ctrl-C: SIGINT not ignored, also where the tests
+        # were started in the background (sh gives such commands SIGINT
+        # ignored, and pft-sweep keeps an ignored SIGINT ignored).
+        self.addCleanup(signal.signal, signal.SIGINT,
+                        signal.getsignal(signal.SIGINT))
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         os.environ["FAKE_PFT_HOOK"] = \
             '[ $n -eq 2 ] && kill -INT $PPID && sleep 5'
         rc, out, err = self.sweep()
