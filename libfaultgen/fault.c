@@ -21,16 +21,16 @@
 FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
 				  size_t len, const struct fg_shared *sh)
 {
-	size_t ps = (size_t)run->pagesize, cl = run->cacheline;
+	size_t cl = run->cacheline, step = fg_touch_step(run);
 	unsigned int lines = run->attr.cachelines;
-	size_t pages = len / ps;
+	uint64_t touches = fg_touched_pages(run, len / (size_t)run->pagesize);
 
-	for (size_t pg = 0; pg < pages; pg++) {
-		volatile char *p = addr + pg * ps;
+	for (uint64_t t = 0; t < touches; t++) {
+		volatile char *p = addr + t * step;
 
 		for (unsigned int c = 0; c < lines; c++)
 			p[c * cl] = 1;
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
+		if ((t % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
 		    fg_cancel_requested(sh))
 			return -ECANCELED;
 	}
@@ -40,12 +40,13 @@ FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
 FG_NO_ASAN static int touch_read(const struct faultgen_run *run, char *addr,
 				 size_t len, const struct fg_shared *sh)
 {
-	size_t ps = (size_t)run->pagesize, pages = len / ps;
+	size_t step = fg_touch_step(run);
+	uint64_t touches = fg_touched_pages(run, len / (size_t)run->pagesize);
 	unsigned int sum = 0;
 
-	for (size_t pg = 0; pg < pages; pg++) {
-		sum += *(volatile char *)(addr + pg * ps);
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
+	for (uint64_t t = 0; t < touches; t++) {
+		sum += *(volatile char *)(addr + t * step);
+		if ((t % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
 		    fg_cancel_requested(sh))
 			return -ECANCELED;
 	}
@@ -70,7 +71,9 @@ FG_NO_ASAN static void touch_memset(char *addr, size_t len)
 #endif
 }
 
-/* Async-signal-safe: forked workers call it. */
+/* Async-signal-safe: forked workers call it.  A write or a read touches
+ * one page in run->touch_stride (fg_touched_pages); the calls cover the
+ * range (a pattern with a stride refuses them). */
 int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	     const struct fg_shared *sh)
 {
@@ -145,7 +148,8 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 	struct fg_wstat *w = &sh->w[i];
 	bool process = fg_counts_process(run, i);
 	int64_t *round_ns = run->round_ns + (size_t)i * FG_ROUND_SAMPLES;
-	uint64_t pages = run->wlen[i] / (size_t)run->pagesize;
+	uint64_t pages = fg_touched_pages(run, run->wlen[i] /
+					       (size_t)run->pagesize);
 	int64_t deadline, t0, t1;
 	struct fg_usage at;
 	int ret = warm_up(run, i);
@@ -200,7 +204,7 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 		fg_lat_end(run, i, process);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->rounds = 1;
-	w->pages = run->wlen[i] / (size_t)run->pagesize;
+	w->pages = fg_touched_pages(run, run->wlen[i] / (size_t)run->pagesize);
 	return 0;
 }
 
@@ -249,13 +253,14 @@ static const struct fg_work fault_workers = {
 /*
  * The shared VMA's workers: with writers beside them, and with their
  * pages interleaved instead of in slices.  Neither asked for, it is the
- * plain run, by the very same path.
+ * plain run, by the very same path; the other patterns of these workers
+ * have neither setting.
  */
 static void shared_vma_work(const struct faultgen_run *run,
 			    struct fg_work *work)
 {
 	*work = fault_workers;
-	if (run->ops->own_mappings)
+	if (run->ops != &fg_shared_vma_pattern)
 		return;
 	if (fg_writers_count(run)) {
 		work->helpers = fg_writers_count;
@@ -270,8 +275,9 @@ static void shared_vma_work(const struct faultgen_run *run,
 /*
  * A cancelled run keeps the figures of the rounds its workers finished
  * (fault_rounds took them after each round): they are folded too.
+ * sparse.c's pattern runs these workers too.
  */
-static int fault_exec(struct faultgen_run *run)
+int fg_fault_exec(struct faultgen_run *run)
 {
 	struct fg_work work;
 	int ret = fg_memory_setup(run);
@@ -301,6 +307,17 @@ static int fault_check(const struct faultgen_attr *a,
 	return 0;
 }
 
+/* The rules of one VMA faulted in slices (sparse.c's pattern too). */
+int fg_one_vma_check(const struct faultgen_attr *a,
+		     struct faultgen_conflict *c)
+{
+	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a))
+		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
+				   FAULTGEN_SETTING_PATTERN,
+				   "zap by munmap would split the shared VMA");
+	return fault_check(a, c);
+}
+
 static int shared_vma_check(const struct faultgen_attr *a,
 			    struct faultgen_conflict *c)
 {
@@ -308,13 +325,7 @@ static int shared_vma_check(const struct faultgen_attr *a,
 
 	if (!ret)
 		ret = fg_interleave_check(a, c);
-	if (ret)
-		return ret;
-	if (a->zap == FAULTGEN_ZAP_MUNMAP && fg_attr_repeats(a))
-		return fg_conflict(c, FAULTGEN_SETTING_ZAP,
-				   FAULTGEN_SETTING_PATTERN,
-				   "zap by munmap would split the shared VMA");
-	return fault_check(a, c);
+	return ret ? ret : fg_one_vma_check(a, c);
 }
 
 static int per_thread_vma_check(const struct faultgen_attr *a,
@@ -341,14 +352,7 @@ static void shared_vma_release(struct faultgen_run *run)
 }
 
 /* What both read beyond every pattern's settings. */
-#define FAULT_READS                                                        \
-	(FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_SHM_LOCK) |          \
-	 FG_SETTING(FAULTGEN_SETTING_SHARE) |                               \
-	 FG_SETTING(FAULTGEN_SETTING_TOUCH) |                               \
-	 FG_SETTING(FAULTGEN_SETTING_CACHELINES) |                          \
-	 FG_SETTING(FAULTGEN_SETTING_THP) | FG_SETTING(FAULTGEN_SETTING_ZAP) | \
-	 FG_SETTING(FAULTGEN_SETTING_WARMUP) |                              \
-	 FG_SETTING(FAULTGEN_SETTING_LATENCY))
+#define FAULT_READS (FG_READS_SLICES | FG_SETTING(FAULTGEN_SETTING_LATENCY))
 
 /* The touches made in calls, timed per call (latency.c). */
 static const char *fault_timed_call(const struct faultgen_run *run,
@@ -404,7 +408,7 @@ const struct fg_pattern fg_shared_vma_pattern = {
 	.reads = FAULT_READS,
 	.state_size = sizeof(struct fg_writers),
 	.check = shared_vma_check,
-	.exec = fault_exec,
+	.exec = fg_fault_exec,
 	.release = shared_vma_release,
 	.figure = fg_writers_figure,
 };
@@ -419,7 +423,7 @@ const struct fg_pattern fg_per_thread_vma_pattern = {
 	},
 	.reads = FAULT_READS,
 	.check = per_thread_vma_check,
-	.exec = fault_exec,
+	.exec = fg_fault_exec,
 	.release = fault_release,
 	.own_mappings = true,
 };

@@ -8,7 +8,8 @@
  * cycle):
  *
  *   api.c -> run.c -> attr.c -> settings.c -> patterns.c
- *         -> fault.c, collapse.c, pretouch.c, cow.c, qemu.c (the patterns)
+ *         -> fault.c, collapse.c, pretouch.c, cow.c, qemu.c, sparse.c
+ *            (the patterns)
  *         -> values.c, rules.c, worker.c, memory.c, measure.c, thp.c, jvm.c
  *         -> cpus.c -> cpuset.c, parse.c -> bitmap.c -> util.c
  *
@@ -243,6 +244,16 @@ struct faultgen_run;
 	 FG_SETTING(FAULTGEN_SETTING_REGION) |                              \
 	 FG_SETTING(FAULTGEN_SETTING_NODE_PAGES))
 
+/* What the patterns that fault slices with fault.c's workers read
+ * (shared VMA, per-thread VMAs, sparse VMA). */
+#define FG_READS_SLICES                                                    \
+	(FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_SHM_LOCK) |          \
+	 FG_SETTING(FAULTGEN_SETTING_SHARE) |                               \
+	 FG_SETTING(FAULTGEN_SETTING_TOUCH) |                               \
+	 FG_SETTING(FAULTGEN_SETTING_CACHELINES) |                          \
+	 FG_SETTING(FAULTGEN_SETTING_THP) | FG_SETTING(FAULTGEN_SETTING_ZAP) | \
+	 FG_SETTING(FAULTGEN_SETTING_WARMUP))
+
 /*
  * A setting, as data (settings.c): its name, type and rules, where the
  * attr holds it and its default.  A setting of one pattern is in that
@@ -409,7 +420,28 @@ struct faultgen_run {
 	size_t lat_len;
 	struct fg_wlat *lat_total; /* merged when folded */
 	uint64_t lat_call_bytes;   /* ro-collapse, qemu-prealloc: one call's range */
+	/* A write or read touch faults one page in this many (sparse-vma);
+	 * 0 or 1: every page (fault.c's fg_touch, fg_touched_pages). */
+	uint64_t touch_stride;
 };
+
+/* The pages a touch of `pages` pages faults: one in every touch_stride,
+ * the first of each. */
+static inline uint64_t fg_touched_pages(const struct faultgen_run *run,
+					uint64_t pages)
+{
+	uint64_t k = run->touch_stride ? run->touch_stride : 1;
+
+	return (pages + k - 1) / k;
+}
+
+/* Bytes from one touched page to the next. */
+static inline size_t fg_touch_step(const struct faultgen_run *run)
+{
+	size_t k = run->touch_stride ? (size_t)run->touch_stride : 1;
+
+	return k * (size_t)run->pagesize;
+}
 
 /* A cancel asked of the workers (faultgen_run_cancel, a failed worker). */
 static inline bool fg_cancel_requested(const struct fg_shared *sh)
@@ -674,13 +706,15 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
 			   struct faultgen_latency_bucket *b, size_t max);
 
-/* The patterns: fault.c, collapse.c, pretouch.c, cow.c, qemu.c. */
+/* The patterns: fault.c, collapse.c, pretouch.c, cow.c, qemu.c,
+ * sparse.c. */
 extern const struct fg_pattern fg_shared_vma_pattern;
 extern const struct fg_pattern fg_per_thread_vma_pattern;
 extern const struct fg_pattern fg_ro_collapse_pattern;
 extern const struct fg_pattern fg_pretouch_pattern;
 extern const struct fg_pattern fg_cow_fork_pattern;
 extern const struct fg_pattern fg_qemu_prealloc_pattern;
+extern const struct fg_pattern fg_sparse_vma_pattern;
 /* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
 unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,
 			     uint64_t step);
@@ -715,6 +749,11 @@ int fg_interleave_work(struct faultgen_run *run, unsigned int i);
 /* fault.c */
 int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	     const struct fg_shared *sh);
+/* One VMA faulted in slices by fault.c's workers (sparse.c's too): its
+ * rules, and its exec. */
+int fg_one_vma_check(const struct faultgen_attr *a,
+		     struct faultgen_conflict *c);
+int fg_fault_exec(struct faultgen_run *run);
 
 /* collapse.c */
 FG_TESTABLE enum faultgen_verdict

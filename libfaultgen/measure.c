@@ -136,8 +136,8 @@ FG_TESTABLE double fg_median(double *v, size_t n)
 }
 
 /*
- * Round r's aggregate rate is the sum over workers of their slice pages
- * over their round r time: robust against one slow round, which a total
+ * Round r's aggregate rate is the sum over workers of the pages they
+ * touch in their slices over their round r time: robust against one slow round, which a total
  * over the whole interval is not.  Returns the rounds every worker
  * recorded (rates filled up to max of them).
  */
@@ -157,7 +157,8 @@ FG_TESTABLE unsigned int fg_round_rates(const struct faultgen_run *run,
 		for (unsigned int i = 0; i < n; i++) {
 			int64_t ns = run->round_ns[(size_t)i * FG_ROUND_SAMPLES +
 						   k];
-			uint64_t pages = run->wlen[i] / (size_t)run->pagesize;
+			uint64_t pages = fg_touched_pages(
+				run, run->wlen[i] / (size_t)run->pagesize);
 
 			if (ns > 0)
 				rates[k] += (double)pages * 1e9 / (double)ns;
@@ -259,7 +260,7 @@ void fg_measure_fold(struct faultgen_run *run)
 	r->bytes = run->base_len;
 	if (run->ops->own_mappings)
 		r->bytes = (uint64_t)run->slice_len * n;
-	r->pages_per_round = run->slice_pages * n;
+	r->pages_per_round = fg_touched_pages(run, run->slice_pages) * n;
 	fold_workers(run, r);
 	r->expected_faults = r->pages;
 	/* A file's page read in is a major fault: one fault all the same. */

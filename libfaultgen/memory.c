@@ -186,7 +186,8 @@ void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
 		*mapped = (a->size + ps - 1) / ps * ps;
 	else if (a->pattern == FAULTGEN_SHARED_VMA ||
 		 a->pattern == FAULTGEN_PER_THREAD_VMA ||
-		 a->pattern == FAULTGEN_COW_FORK)
+		 a->pattern == FAULTGEN_COW_FORK ||
+		 a->pattern == FAULTGEN_SPARSE_VMA)
 		*mapped = slice_pages_of(a, ps) * ps *
 			  (a->nr_workers ? a->nr_workers : 1);
 	else

@@ -16,6 +16,7 @@ static const struct fg_pattern *const patterns[] = {
 	[FAULTGEN_PRETOUCH] = &fg_pretouch_pattern,
 	[FAULTGEN_COW_FORK] = &fg_cow_fork_pattern,
 	[FAULTGEN_QEMU_PREALLOC] = &fg_qemu_prealloc_pattern,
+	[FAULTGEN_SPARSE_VMA] = &fg_sparse_vma_pattern,
 };
 
 unsigned int fg_pattern_count(void)

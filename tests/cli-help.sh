@@ -75,8 +75,20 @@ done
 options_of "$old_help" >"$tmp/old-options"
 added=$(options_of "$tmp/help" | comm -13 "$tmp/old-options" - |
 	grep -vxF -e "$(echo $news | tr ' ' '\n')")
+# Patterns added since 1.2, named nowhere in its help: each is a name
+# more at the end of --pattern's list, and a section of its own that
+# holds only options added since (each checked below to be in a
+# pattern's section); the names and headings go with those options.
+new_patterns=$("$PFT" --list-patterns | while read -r p; do
+	grep -qF -e "$p" "$old_help" || echo "$p"; done)
 drop "$olds" "$old_help" >"$tmp/old-kept"
 drop "$news $added" "$tmp/help" >"$tmp/new-kept"
+for p in $new_patterns; do
+	awk -v p="$p" '/^[^ ]/ && index($0, "(--pattern=" p) { next }
+		{ n = index($0, ", " p); if (n && n + length(p) + 1 == length($0))
+			$0 = substr($0, 1, n - 1); print }' \
+		"$tmp/new-kept" >"$tmp/new-kept.p" && mv "$tmp/new-kept.p" "$tmp/new-kept"
+done
 sections "$tmp/old-kept" >"$tmp/before"
 sections "$tmp/new-kept" >"$tmp/after"
 if cmp -s "$tmp/before" "$tmp/after"; then
