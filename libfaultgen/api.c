@@ -414,7 +414,7 @@ FG_EXPORT int faultgen_attr_get_memory(const struct faultgen_attr *attr,
 
 	if (!attr)
 		return api_rc(-EINVAL);
-	fg_attr_memory(attr, &m, &h);
+	fg_attr_memory(attr, fg_pattern(attr->pattern), &m, &h);
 	if (mapped)
 		*mapped = m;
 	if (held)

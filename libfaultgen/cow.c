@@ -657,6 +657,8 @@ const struct fg_pattern fg_cow_fork_pattern = {
 		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct cow_state),
 	.exec = cow_exec,
+	.slices = true,
+	.held_twice = true,
 	.release = cow_release,
 	.figure = cow_figure,
 };

@@ -409,6 +409,7 @@ const struct fg_pattern fg_shared_vma_pattern = {
 	.state_size = sizeof(struct fg_writers),
 	.check = shared_vma_check,
 	.exec = fg_fault_exec,
+	.slices = true,
 	.release = shared_vma_release,
 	.figure = fg_writers_figure,
 };
@@ -424,6 +425,7 @@ const struct fg_pattern fg_per_thread_vma_pattern = {
 	.reads = FAULT_READS,
 	.check = per_thread_vma_check,
 	.exec = fg_fault_exec,
+	.slices = true,
 	.release = fault_release,
 	.own_mappings = true,
 };

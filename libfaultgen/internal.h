@@ -318,6 +318,12 @@ struct fg_pattern {
 	/* Each worker faults a mapping of its own (memory.c lays them out
 	 * apart; the result's bytes are the workers' mappings). */
 	bool own_mappings;
+	/* Its workers fault slices of whole pages, one each, which
+	 * fg_memory_setup maps (faultgen_attr_get_memory counts them so). */
+	bool slices;
+	/* Each page it faults is held twice (cow-fork: the parent's and
+	 * the children's copies). */
+	bool held_twice;
 	/* Its figure `index` of a measured run: the number of its figures,
 	 * or -ERANGE past the last (NULL: none). */
 	int (*figure)(const struct faultgen_run *run, unsigned int index,
@@ -561,7 +567,8 @@ FG_TESTABLE int fg_huge_pages_free(size_t hpsize, uint64_t *avail);
 int fg_sysv_cleanup(void);
 
 /* memory.c */
-void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
+void fg_attr_memory(const struct faultgen_attr *a,
+		    const struct fg_pattern *p, uint64_t *mapped,
 		    uint64_t *held);
 int fg_reserve(size_t len, size_t align, struct fg_resv *r, char **start);
 void fg_resv_release(struct fg_resv *r);

@@ -168,8 +168,10 @@ static uint64_t slice_pages_of(const struct faultgen_attr *a, uint64_t ps)
  * where each page is held twice, a private mapping of shmem written (the
  * file's page and the private copy) and cow-fork (the parent's pages and
  * their copies); none for huge pages (the pool's) or caller memory.
+ * p: a's pattern, which says whether it maps slices and holds twice.
  */
-void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
+void fg_attr_memory(const struct faultgen_attr *a,
+		    const struct fg_pattern *p, uint64_t *mapped,
 		    uint64_t *held)
 {
 	uint64_t ps = (uint64_t)fg_backing_pagesize(a);
@@ -178,16 +180,11 @@ void fg_attr_memory(const struct faultgen_attr *a, uint64_t *mapped,
 			  (a->backing == FAULTGEN_BACKING_FILE &&
 			   a->backing_path && statfs(a->backing_path, &sf) == 0 &&
 			   (unsigned long)sf.f_type == TMPFS_MAGIC);
-	bool twice = a->pattern == FAULTGEN_COW_FORK ||
+	bool twice = (p && p->held_twice) ||
 		     (shmem_file && !a->share &&
 		      a->touch != FAULTGEN_TOUCH_READ);
 
-	if (a->pattern == FAULTGEN_QEMU_PREALLOC)
-		*mapped = (a->size + ps - 1) / ps * ps;
-	else if (a->pattern == FAULTGEN_SHARED_VMA ||
-		 a->pattern == FAULTGEN_PER_THREAD_VMA ||
-		 a->pattern == FAULTGEN_COW_FORK ||
-		 a->pattern == FAULTGEN_SPARSE_VMA)
+	if (p && p->slices)
 		*mapped = slice_pages_of(a, ps) * ps *
 			  (a->nr_workers ? a->nr_workers : 1);
 	else

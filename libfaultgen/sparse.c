@@ -57,5 +57,6 @@ const struct fg_pattern fg_sparse_vma_pattern = {
 	.reads = FG_READS_SLICES,
 	.check = sparse_check,
 	.exec = sparse_exec,
+	.slices = true,
 	.release = sparse_release,
 };
