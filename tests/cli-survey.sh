@@ -7,7 +7,12 @@
 # fault event; sampling one event in 16 scales the counts; -p PID
 # --duration attaches to a running pft; a merged VMA of two malloc'd
 # buffers faulted by 3 threads (survey-merged.c), also when the second
-# is mapped after a snapshot saw the first alone.  Errors: perf missing,
+# is mapped after a snapshot saw the first alone; a VMA grown down, split
+# and moved (survey-vmas.c).  The kind of each fault, the objects across
+# processes (--share, -S, memfd), copy-on-write after fork, huge pages,
+# read faults, pretouch, --oversubscribe, a file in a directory named
+# 'd;id', a name with an escape sequence, and --check (the pft line
+# surveyed, its faults within 2%).  Errors: perf missing,
 # the program not found, the program failing (its status passed on, the
 # report still printed), no such process, Ctrl-C (a report, exit 130, no
 # temporary files left).
@@ -63,6 +68,18 @@ tp = d.get("source") == "tracepoints"
 words = shlex.split(d["reproduce"] or "")
 def kind(o, k):
     return (o["kinds"].get(k) or {}).get("faults", 0)
+# --check: the pft line's survey gives the faults on the pattern's
+# objects, and those of each kind with 1% of them or more, within pct%,
+# and as many workers.
+def reproduced(pct):
+    rows = {r["dimension"]: r for r in d["check"]["rows"]}
+    total = rows["faults on them"]["program"]
+    dims = ["faults on them"] + [n for n, r in rows.items()
+                                 if n.startswith("of kind") and
+                                 r["program"] * 100 >= total]
+    return total > 0 and rows["workers (threads with 1% or more)"]["ratio"] == 1 and \
+        all(rows[n]["ratio"] is not None and abs(rows[n]["ratio"] - 1) <= pct / 100
+            for n in dims)
 lost = d["perf"].get("lost_faults", 0)
 def within(a, b, pct):
     return abs(a - b) <= b * pct / 100
@@ -207,19 +224,19 @@ check shared 'kind(obj, "first-touch" if tp else "user") >= 16384 * 0.99 - lost'
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
 	echo "cli-survey: THP is off here: the huge-page case is not run" >&2
 else
-	run_survey thp --json -- "$PFT" -t 2 -m 64M --thp=always
+	run_survey thp --json --check -- "$PFT" -t 2 -m 64M --thp=always
 	check thp 'obj["bytes"] >= 60 * MiB' 'kind(obj, "huge") >= 30' \
 		'"populate" not in d["verdict"]' '"shared-VMA" in d["verdict"]' \
-		'd["reproduce"] == "pft -t 2 -m 64M --thp=always"'
+		'd["reproduce"] == "pft -t 2 -m 64M --thp=always"' 'reproduced(2)'
 fi
 
 # Copy-on-write after fork: the workers' writes to the pages the child
 # shares.  Without the tracepoints, refaults after the fork.
-run_survey cow --json -- "$PFT" --pattern=cow-fork -t 1 -m 16M $thp
+run_survey cow --json --check -- "$PFT" --pattern=cow-fork -t 1 -m 16M $thp
 check cow 'kind(obj, "cow" if tp else "refault") >= 4096 * 0.98' \
 	'd["pattern"] == "cow-fork"' '"copy-on-write after fork" in d["verdict"]' \
 	'd["reproduce"] == "pft --pattern=cow-fork -t 1 -m 16M"' \
-	'd["reproduce_checked"] is True'
+	'd["reproduce_checked"] is True' 'reproduced(2)'
 run_survey cow-writes --json -- "$PFT" --pattern=cow-fork -t 1 -m 16M \
 	--cow-child=writes $thp
 check cow-writes 'd["pattern"] == "cow-fork"' \
@@ -232,22 +249,22 @@ for b in share:--share sysv:-S memfd:--backing=memfd,--share; do
 	name=${b%%:*}
 	opts=$(echo "${b#*:}" | tr , ' ')
 	# shellcheck disable=SC2086
-	run_survey "$name" --json -- "$PFT" -n 2 -m 32M $opts $thp
+	run_survey "$name" --json --check -- "$PFT" -n 2 -m 32M $opts $thp
 	check "$name" 'obj["processes"] == 2' 'obj["shared"]' \
 		'counted(obj["faults"], 8192, 1)' 'd["pattern"] == "shared-object"' \
-		"d['reproduce'] == 'pft -n 2 -m 32M $opts'"
+		"d['reproduce'] == 'pft -n 2 -m 32M $opts'" 'reproduced(2)'
 done
 
 # Read faults: told as such with the tracepoints; without them the
 # verdict does not guess.
-run_survey read --json -- "$PFT" -t 2 -m 16M --touch=read $thp
+run_survey read --json --check -- "$PFT" -t 2 -m 16M --touch=read $thp
 check read 'd["reproduce"] == ("pft -t 2 -m 16M --touch=read" if tp else "pft -t 2 -m 16M")' \
-	'tp or "read faults" not in d["verdict"]'
+	'tp or "read faults" not in d["verdict"]' 'reproduced(2)'
 
 # The JVM's pretouch: chunks claimed in turn.
-run_survey pretouch --json -- "$PFT" --pattern=pretouch -t 2 -m 64M $thp
+run_survey pretouch --json --check -- "$PFT" --pattern=pretouch -t 2 -m 64M $thp
 check pretouch 'd["pattern"] == "pretouch"' \
-	'd["reproduce"] == "pft --pattern=pretouch -t 2 -m 64M"'
+	'd["reproduce"] == "pft --pattern=pretouch -t 2 -m 64M"' 'reproduced(2)'
 
 # More workers than this machine's CPUs: the line keeps them.
 n=$(($(nproc) + 1))
@@ -257,9 +274,10 @@ check over "d['reproduce'] == 'pft -t $n -m $((n * 4))M --oversubscribe'" \
 
 # A file in a directory named 'd;id': the line quotes it for a shell.
 mkdir "$tmp/d;id"
-run_survey file --json -- "$PFT" -t 2 -m 8M --backing="file:$tmp/d;id" --share $thp
+run_survey file --json --check -- "$PFT" -t 2 -m 8M --backing="file:$tmp/d;id" --share $thp
 check file "'--backing=file:$tmp/d;id' in words" 'words[-1] == "--share"' \
-	'd["reproduce_checked"] is True' "'$tmp/d;id' in d['reproduce']"
+	'd["reproduce_checked"] is True' "'$tmp/d;id' in d['reproduce']" \
+	'reproduced(2)'
 
 # A program whose name and path hold an escape sequence: the text
 # report shows it escaped, never the raw control character.
@@ -272,6 +290,22 @@ elif ! grep -q 'x\\x1b\[2Jy' "$tmp/escape.out"; then
 	fail "escape: the name is not shown escaped: $(grep -m 1 x "$tmp/escape.out")"
 else
 	ok
+fi
+
+# A VMA reshaped between two snapshots keeps its faults: grown down
+# (MAP_GROWSDOWN) and shrunk back; split in three by mprotect; moved by
+# mremap.  The pieces and the moved VMA are one object.
+if [ -x "$top_builddir/tests/survey-vmas" ]; then
+	run_survey growdown --json -- "$top_builddir/tests/survey-vmas" growdown 6
+	check growdown 'd["perf"]["outside_known_vmas"] <= 16' \
+		'counted(obj["faults"], 6 * 256, 1)' 'obj["bytes"] >= 6 * MiB * 0.99 - lost * 4096'
+	run_survey split --json -- "$top_builddir/tests/survey-vmas" split 24
+	check split 'obj["vmas"] == 3' 'counted(obj["faults"], 2 * 24 * 256, 1)' \
+		'd["perf"]["outside_known_vmas"] <= 16' \
+		'd["reproduce"] == "pft -t 1 -m 24M"'
+	run_survey mremap --json -- "$top_builddir/tests/survey-vmas" mremap 24
+	check mremap 'obj["vmas"] == 2' 'counted(obj["faults"], 2 * 24 * 256, 1)' \
+		'd["perf"]["outside_known_vmas"] <= 16'
 fi
 
 # Errors: one line each, a status that says it.

@@ -20,6 +20,7 @@
 # difference between the two is reported as such.
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from . import kinds, objects
+from . import check, kinds, objects
 from .common import median
 from .verdict import check_line, human, quote, size_arg, small_args
 from .verdict import verdict as judge
@@ -43,9 +44,12 @@ PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 MiB = 1 << 20
 # Snapshots of /proc while the program runs: maps and the threads'
 # counters every SNAP_S, smaps (which walks the page tables) every
-# SMAPS_EVERY-th snapshot and at the end of an attached survey.
+# SMAPS_EVERY-th snapshot (for a process, every one while reading its
+# smaps took less than SMAPS_CHEAP_NS, and the next after a large VMA
+# came), and at the end of an attached survey.
 SNAP_S = 0.01
 SMAPS_EVERY = 10
+SMAPS_CHEAP_NS = 5000000        # smaps every time while it takes less
 TOP_VMAS = 5
 TOP_THREADS = 4
 TOP_OBJECTS = 3
@@ -330,6 +334,8 @@ class Snapshots:
         self.attached = attached
         self.follow = follow
         self.count = 0
+        self.smaps_soon = set()  # pids to read smaps of next time
+        self.smaps_ns = {}      # pid -> what its last smaps read took
         self.vmas = {}          # pid -> {(start, end, first seen): vma}
         self.trackers = {}      # pid -> vmas.Sightings
         self.objects = [0]      # the last object number given
@@ -339,12 +345,22 @@ class Snapshots:
 
     def take(self, smaps=None):
         now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        asked = smaps
         if smaps is None:
             smaps = self.count % SMAPS_EVERY == 0
+        soon, self.smaps_soon = self.smaps_soon, set()
         self.count += 1
         pids = descendants(self.root) if self.follow else [self.root]
         for pid in pids:
-            text = read("/proc/%d/%s" % (pid, "smaps" if smaps else "maps"))
+            # smaps every SMAPS_EVERY-th snapshot; for a process whose
+            # smaps costs little (pft), every time; after a large VMA
+            # came, at the next: a short program's huge pages are seen.
+            full = smaps or (asked is None and (
+                pid in soon or self.smaps_ns.get(pid, 0) < SMAPS_CHEAP_NS))
+            t0 = time.monotonic_ns()
+            text = read("/proc/%d/%s" % (pid, "smaps" if full else "maps"))
+            if full:
+                self.smaps_ns[pid] = time.monotonic_ns() - t0
             if text:
                 # A VMA is one sighting from the snapshot that first saw
                 # it to the last one in a row (pft_sweep.vmas).
@@ -352,7 +368,8 @@ class Snapshots:
                 if tr is None:
                     tr = self.trackers[pid] = Sightings(self.objects)
                     self.vmas[pid] = tr.all
-                tr.update(parse_maps(text), now, smaps)
+                if tr.update(parse_maps(text), now, full) and not full:
+                    self.smaps_soon.add(pid)
             st = parse_stat(read("/proc/%d/stat" % pid) or "")
             if st and st[1] != "Z":
                 self.procs[pid] = (st[2], st[3])
@@ -413,6 +430,20 @@ def backing(path, perms="", hugetlb=False, mounts=()):
     return "file"
 
 
+def inherited(index, parents, pid, addr, execs):
+    """The VMA a forked process inherited that holds addr: its parent's
+    (or an ancestor's) at the time of the fork, unless the process
+    exec'd since."""
+    depth = 0
+    while pid in parents and pid not in execs and depth < 64:
+        pid, t = parents[pid]
+        v = index[pid].find(addr, t) if pid in index else None
+        if v is not None:
+            return v
+        depth += 1
+    return None
+
+
 def concurrency(faults):
     """faults: (time_ns, tid) pairs.  The most and the median number of
     distinct threads faulting within the same 1 ms window (windows that
@@ -440,6 +471,14 @@ def analyse(rec, snaps, kernel, period, followed):
                               [rec.mmaps[i] for i in mine],
                               [rec.mmap_files[i] for i in mine]
                               if rec.mmap_files else None)
+    # A process forked and never seen by a snapshot (a shell's subshell)
+    # faults the VMAs it inherited: its parent's at the fork.
+    parents = {f[1]: (f[3], f[0]) for f in rec.forks
+               if f[1] == f[2] and f[1] != f[3]}
+    for pid in set(parents) | {p for p, _ in parents.values()}:
+        if pid not in index:
+            index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                                  [m for m in rec.mmaps if m[1] == pid])
     mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
     per_vma = {}
     unknown = 0
@@ -455,6 +494,8 @@ def analyse(rec, snaps, kernel, period, followed):
             before_exec += per
         else:
             v = index[pid].find(addr, t) if pid in index else None
+            if v is None:
+                v = inherited(index, parents, pid, addr, rec.execs)
             if v is None:
                 unknown += per
             elif v.get("path") and on_mount(v["path"], mounts):
@@ -655,6 +696,8 @@ def add_resident(doc, snaps):
     """Growth of each VMA's resident memory between the snapshots that
     saw it (smaps): memory that came in with or without user faults."""
     out = []
+    execd = set(doc.get("exec_pids") or [])
+    forked = {f["pid"] for f in doc.get("forks") or []} - execd
     for pid, seen in snaps.vmas.items():
         for v in seen.values():
             # File pages come in by fault-around too, many a fault.
@@ -665,9 +708,11 @@ def add_resident(doc, snaps):
             if v.get("first_rss") is None:
                 grown = v["Rss"]
             # A VMA first seen already resident: count it all; and all
-            # of a program's own memory came during the survey.
-            if v["first_ns"] == v["last_ns"] or grown <= 0 or \
-                    not getattr(snaps, "attached", False):
+            # of a program's own memory came during the survey, but for
+            # what a forked child shares with its parent.
+            if (v["first_ns"] == v["last_ns"] or grown <= 0 or
+                    not getattr(snaps, "attached", False)) and \
+                    pid not in forked:
                 grown = v["Rss"]
             if grown <= 0:
                 continue
@@ -1181,6 +1226,9 @@ and the pft command line that generates the same pattern.
   -c, --sample=N         record one fault event in N (perf record -c N);
                          counts are scaled by N, their error stated
   -o, --output=FILE      write the report to FILE, not standard output
+      --check            then survey the pft line of the verdict the same
+                         way and print both side by side, with the
+                         ratio of each figure
       --no-follow        do not follow the program's child processes
       --events=SOURCE    tracepoints: the exceptions tracepoints (each
                          fault's kind; root, CAP_PERFMON or
@@ -1217,6 +1265,7 @@ def parse_args(argv):
     p.add_argument("-c", "--sample", dest="period", type=int, default=1)
     p.add_argument("--no-follow", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--check", action="store_true")
     p.add_argument("--events", choices=("auto", kinds.TRACEPOINTS,
                                         kinds.PAGE_FAULTS), default="auto")
     p.add_argument("-o", "--output")
@@ -1280,6 +1329,69 @@ def sigterm(_signo, _frame):
     raise KeyboardInterrupt()
 
 
+def collect(c, perf, tmp):
+    """Runs the program (or attaches to it) under perf and returns the
+    report as a dict, the program's wait status and whether the survey
+    was stopped."""
+    if c.command:
+        rec, snaps, kernel, status, stopped = run_program(c, perf, tmp)
+    else:
+        rec, snaps, kernel, status, stopped = attach(c, perf, tmp)
+    dropped = 0
+    if c.no_follow:
+        # perf follows children whatever it is told (inherit is how
+        # it sees new threads): their faults are left out here.
+        root = c.pid or snaps.root
+        dropped = rec.keep(lambda f: f[1] == root)
+    doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
+    doc["perf"]["in_children_not_followed"] = dropped
+    if dropped and doc.get("kernel_minus_perf") is not None:
+        # The kernel's count holds the children's faults too.
+        doc["kernel_minus_perf"] -= dropped
+    add_resident(doc, snaps)
+    add_kernel_side(doc, snaps)
+    if c.command:
+        doc["command"] = c.command
+    doc["verdict"], doc["reproduce"] = verdict(doc)
+    add_check(doc, c)
+    if c.command:
+        doc["exit_status"] = exit_status(status)
+    else:
+        doc["attached_pid"] = c.pid
+    doc["interrupted"] = stopped
+    return doc, status, stopped
+
+
+def recheck(c, doc, perf, tmp):
+    """--check: the reproduce line surveyed the same way, and the two
+    side by side (pft_sweep.check) into doc["check"]."""
+    args = doc.get("reproduce_args")
+    if not args:
+        doc["check"] = {"line": None, "why": "no pft line to check"}
+        return
+    if doc.get("reproduce_checked") is False:
+        doc["check"] = {"line": quote(args), "why": doc["reproduce_check"]}
+        return
+    c2 = copy.copy(c)
+    c2.command = [pft_of(c)] + args[1:]
+    c2.pid = None
+    c2.check = False
+    # pft's own lines go to standard error, apart from the report.
+    c2.json, c2.output = True, None
+    tmp2 = os.path.join(tmp, "check")
+    os.mkdir(tmp2)
+    msg("checking: %s" % quote(args))
+    doc2, status, stopped = collect(c2, perf, tmp2)
+    doc["check"] = {
+        "line": quote(args),
+        "rows": check.compare(doc, doc2),
+        "reproduced": {k: doc2.get(k) for k in (
+            "verdict", "reproduce", "pattern", "exit_status", "source")},
+    }
+    if stopped:
+        doc["check"]["why"] = "the check was stopped"
+
+
 def survey(c):
     perf = check_perf()
     if c.command:
@@ -1297,32 +1409,9 @@ def survey(c):
             c.source = kinds.pick_source(perf, tmp, c.events, c.period)
         except RuntimeError as e:
             raise SurveyError(str(e))
-        if c.command:
-            rec, snaps, kernel, status, stopped = run_program(c, perf, tmp)
-        else:
-            rec, snaps, kernel, status, stopped = attach(c, perf, tmp)
-        dropped = 0
-        if c.no_follow:
-            # perf follows children whatever it is told (inherit is how
-            # it sees new threads): their faults are left out here.
-            root = c.pid or snaps.root
-            dropped = rec.keep(lambda f: f[1] == root)
-        doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
-        doc["perf"]["in_children_not_followed"] = dropped
-        if dropped and doc.get("kernel_minus_perf") is not None:
-            # The kernel's count holds the children's faults too.
-            doc["kernel_minus_perf"] -= dropped
-        add_resident(doc, snaps)
-        add_kernel_side(doc, snaps)
-        if c.command:
-            doc["command"] = c.command
-        doc["verdict"], doc["reproduce"] = verdict(doc)
-        add_check(doc, c)
-        if c.command:
-            doc["exit_status"] = exit_status(status)
-        else:
-            doc["attached_pid"] = c.pid
-        doc["interrupted"] = stopped
+        doc, status, stopped = collect(c, perf, tmp)
+        if c.check and not stopped:
+            recheck(c, doc, perf, tmp)
         out = sys.stdout
         if c.output:
             out = open(c.output + ".tmp", "w")
@@ -1333,6 +1422,11 @@ def survey(c):
             if c.command:
                 out.write("command: %s\n" % printable(quote(c.command)))
             render(doc, out)
+            chk = doc.get("check")
+            if chk and chk.get("rows"):
+                check.render(chk["rows"], chk["line"], out)
+            elif chk:
+                out.write("\ncheck: not run: %s\n" % printable(chk["why"]))
         out.flush()
         if c.output:
             out.close()

@@ -151,13 +151,15 @@ def populate(doc):
     Returns (VMA or None, workers, the count of workers) or None."""
     hidden = doc.get("kernel_minus_perf") or 0
     kfaults = (doc.get("kernel") or {}).get("faults") or 0
+    # Beyond what the execs took copying their arguments.
+    beyond = hidden - EXEC_GUP * len(doc.get("exec_pids") or [])
     big = None
     for r in doc.get("resident") or []:
         unexplained = r["grown"] - r.get("event_bytes", 0)
         if unexplained < MiB or r.get("event_bytes", 0) >= r["grown"] / 2:
             continue
-        if hidden * K.PAGE >= unexplained / 4 or \
-                (r.get("huge_bytes") and hidden * K.HUGE >= unexplained / 4):
+        if beyond * K.PAGE >= unexplained / 4 or \
+                (r.get("huge_bytes") and beyond * K.HUGE >= unexplained / 4):
             big = dict(r, unexplained=unexplained)
             break
     if big is None and not (kfaults > 0 and hidden > kfaults / 2 and

@@ -21,6 +21,7 @@ import bisect
 
 # The smaps fields of transparent huge pages mapped by PMD.
 HUGE_FIELDS = ("AnonHugePages", "ShmemPmdMapped", "FilePmdMapped")
+BIG = 2 << 20                   # a VMA that can hold a huge page
 
 
 def same_memory(a, b):
@@ -49,7 +50,11 @@ class Sightings:
         return self.objects[0]
 
     def update(self, views, now, smaps):
+        """Follows the VMAs over one more snapshot (views: parse_maps).
+        Returns the number of VMAs of 2 MiB or more it saw first, or
+        grow to that."""
         prev = self.current
+        big = 0
         ranges = {(v["start"], v["end"]) for v in views}
         gone = {k: o for k, o in prev.items() if k not in ranges}
         cur = {}
@@ -58,7 +63,13 @@ class Sightings:
         for v in views:
             key = (v["start"], v["end"])
             old = prev.get(key)
-            if old is not None and old["path"] == v.get("path"):
+            # Other permissions on the same range: mprotect of the VMA,
+            # unless a range of the same size and memory went away (a
+            # VMA moved over a reservation, as mremap does).
+            if old is not None and old["path"] == v.get("path") and \
+                    (old.get("perms") == v.get("perms") or not any(
+                        k[1] - k[0] == key[1] - key[0] and same_memory(o, v)
+                        for k, o in gone.items())):
                 cur[key] = self.seen(old, v, now, smaps)
             else:
                 pending.append(v)
@@ -76,6 +87,9 @@ class Sightings:
                 rest.append(v)
                 continue
             del gone[(was["cur"][0], was["cur"][1])]
+            if v["end"] - v["start"] > was["cur"][1] - was["cur"][0] and \
+                    v["end"] - v["start"] >= BIG:
+                big += 1
             cur[(v["start"], v["end"])] = self.seen(was, v, now, smaps)
         for v in rest:
             key = (v["start"], v["end"])
@@ -110,7 +124,10 @@ class Sightings:
                 v["object"] = self.new_object()
             self.all[key + (now,)] = v
             cur[key] = v
+            if v["end"] - v["start"] >= BIG:
+                big += 1
         self.current = cur
+        return big
 
     @staticmethod
     def seen(old, v, now, smaps):
@@ -121,6 +138,10 @@ class Sightings:
         old["start"] = min(old["start"], v["start"])
         old["end"] = max(old["end"], v["end"])
         old["last_ns"] = now
+        # What maps shows of it now (mprotect changes the permissions).
+        for k in ("perms", "off"):
+            if k in v:
+                old[k] = v[k]
         if smaps:
             if "first_rss" not in old and "Rss" in v:
                 old["first_rss"] = v["Rss"]
@@ -252,6 +273,25 @@ class VmaIndex:
             if any(v["start"] < e and s < v["end"] for s, e in taken):
                 continue
             self.records.append(v)
+        # A mapping no snapshot saw, and a VMA of its size and memory
+        # first seen after it was made, that came from nowhere a snapshot
+        # saw (not grown, split or moved from a sighting): the mapping
+        # moved there by mremap before a snapshot saw it (perf records
+        # no move).  One object.
+        for v in self.snap:
+            if v.get("moved_from") or v.get("split_from") or \
+                    (v.get("path") or "") != "" or \
+                    (v.get("perms") or "")[3:4] != "p":
+                continue
+            size = v["history"][0][2] - v["history"][0][1]
+            r = next((r for r in self.records if r["path"] == "//anon" and
+                      r.get("perms") == v.get("perms") and
+                      r["end"] - r["start"] == size and
+                      r["mmap_ns"] < v["first_ns"] and
+                      "object" not in r), None)
+            if r is not None:
+                r["object"] = v.get("object")
+                r["moved_to"] = v["history"][0][1:]
         self.vmas = sorted(self.snap + self.records,
                            key=lambda v: (v["start"], v["end"]))
         self.starts = [v["start"] for v in self.vmas]
@@ -302,6 +342,9 @@ class VmaIndex:
                 # in the snapshots around the fault.
                 held = any(s <= addr < e for s, e in extent_at(v, t))
                 d = (d, 0 if held else 1)
+            # A fault the program survived was not on a PROT_NONE VMA (a
+            # reservation a mapping was moved over, a guard).
+            d = (1 if (v.get("perms") or "")[:3] == "---" else 0,) + d
             if dist is None or d < dist:
                 best, dist = v, d
         if best is None:

@@ -10,7 +10,7 @@ import io
 import unittest
 from unittest import mock
 
-from pft_sweep import kinds, objects, survey, verdict, vmas
+from pft_sweep import check, kinds, objects, survey, verdict, vmas
 
 PAGE = kinds.PAGE
 MiB = 1 << 20
@@ -227,6 +227,17 @@ class Tracking(unittest.TestCase):
                          moved])
         self.assertEqual(len(tr.all), 2)
         self.assertEqual(len({v["object"] for v in tr.all.values()}), 1)
+        # Moved over a range reserved for it (PROT_NONE) beforehand.
+        src = moved.replace("09", "05").replace("0a", "06")
+        tr = self.track([src + moved.replace("rw-p", "---p"), moved])
+        objs = {(v["start"], v["perms"]): v["object"]
+                for v in tr.all.values()}
+        self.assertEqual(objs[(0x900000, "rw-p")], objs[(0x500000, "rw-p")])
+        self.assertNotEqual(objs[(0x900000, "---p")],
+                            objs[(0x500000, "rw-p")])
+        # mprotect of a whole VMA, nothing gone: the same VMA.
+        tr = self.track([moved, moved.replace("rw-p", "r--p")])
+        self.assertEqual(len(tr.all), 1)
 
     def test_a_merge_no_snapshot_saw_comes_from_the_mmap_record(self):
         # Snapshots saw A alone; B was mapped below it and merged (perf
@@ -240,6 +251,20 @@ class Tracking(unittest.TestCase):
         self.assertEqual((v["start"], v["end"]), (0x10000, 0x30000))
         self.assertIs(idx.find(0x28000, 1600), v)
         self.assertEqual(idx.records, [])
+
+    def test_a_mapping_moved_before_a_snapshot_saw_it_is_one_object(self):
+        # Mapped at 0x500000 and faulted, moved over a reservation at
+        # 0x900000 (seen PROT_NONE, then read-write), all unseen at first.
+        res = "0000000000900000-0000000000a00000 ---p 00000000 00:00 0 \n"
+        tr = self.track([res, res.replace("---p", "rw-p")], smaps=False)
+        rec = [(100, 5, 0x500000, 0x600000, "rw-p", "//anon"),
+               (200, 5, 0x900000, 0xa00000, "---p", "//anon")]
+        idx = vmas.VmaIndex(list(tr.all.values()), rec,
+                            [("0:0", 0, 0), ("0:0", 0, 0)])
+        src, dst = idx.find(0x580000, 150), idx.find(0x980000, 2500)
+        self.assertEqual(src["source"], "perf MMAP records")
+        self.assertEqual(objects.object_key(5, src),
+                         objects.object_key(5, dst))
 
     def test_a_stacks_record_beside_a_vma_is_not_merged(self):
         stack = "0000000000030000-0000000000040000 rw-p 00000000 00:00 0 \n"
@@ -377,6 +402,45 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(pattern, "pretouch")
         self.assertEqual(cmd, "pft --pattern=pretouch --jdk=17 --gc=parallel "
                          "-t 2 -m 256M")
+
+
+class SideBySide(unittest.TestCase):
+    def doc(self, faults, tids, huge=0):
+        o = obj("vma:1:1", 64 * MiB, faults * PAGE,
+                [(t, 1, faults * PAGE // len(tids),
+                  {kinds.FIRST_TOUCH: faults // len(tids)}) for t in tids],
+                {kinds.FIRST_TOUCH: faults * PAGE})
+        lib = obj("file:fe:00:1", MiB, 40 * PAGE,
+                  [(1, 1, 40 * PAGE, {kinds.READ: 40})],
+                  {kinds.READ: 40 * PAGE}, backing="file", path="/lib/c")
+        return {"objects": [o, lib], "kernel_minus_perf": 230,
+                "source": kinds.TRACEPOINTS}
+
+    def test_each_dimension_and_its_ratio(self):
+        rows = {r["dimension"]: r for r in check.compare(
+            self.doc(16384, (2, 3)), self.doc(16220, (5, 6, 7)))}
+        self.assertEqual(rows["faults on them"]["program"], 16384)
+        self.assertEqual(rows["faults on them"]["pft"], 16220)
+        self.assertAlmostEqual(rows["faults on them"]["ratio"], 0.98999,
+                               places=4)
+        self.assertEqual(rows["of kind first-touch"]["pft"], 16220)
+        self.assertEqual(rows["workers (threads with 1% or more)"]["ratio"],
+                         1.5)
+        self.assertEqual(rows["faults without an event (gup)"]["ratio"], 1)
+        # The library's faults are no object of the pattern.
+        self.assertNotIn("of kind read", rows)
+
+    def test_a_dimension_one_side_lacks_has_no_ratio(self):
+        b = self.doc(16384, (2, 3))
+        b["objects"][0]["kinds"][kinds.COW] = {"faults": 5, "bytes": 0}
+        rows = {r["dimension"]: r for r in check.compare(
+            self.doc(16384, (2, 3)), b)}
+        self.assertIsNone(rows["of kind cow"]["ratio"])
+        out = io.StringIO()
+        check.render(check.compare(self.doc(16384, (2, 3)), b), "pft -t 2",
+                     out)
+        self.assertIn("of kind cow", out.getvalue())
+        self.assertIn("1.000", out.getvalue())
 
 
 class Check(unittest.TestCase):
