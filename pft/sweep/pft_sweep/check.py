@@ -36,6 +36,19 @@ def workers(objs):
 
 def dimensions(doc):
     """The figures --check compares, in order: (name, value)."""
+    pop = doc.get("populated")
+    if pop:
+        # Populated memory raised no fault event: its resident bytes and
+        # the kernel's count are the figures.
+        return [("populated VMA resident bytes", pop["resident"]),
+                ("bytes without a fault event", pop["bytes_without_events"]),
+                ("bytes in huge pages", pop["huge_bytes"]),
+                ("workers (threads with faults without events)",
+                 pop["workers"]),
+                ("faults without an event (%s)" % (
+                    K.GUP if doc.get("source") == K.TRACEPOINTS
+                    else K.KERNEL_SIDE),
+                 max(0, doc.get("kernel_minus_perf") or 0))]
     objs = pattern_objects(doc)
     out = []
     kinds = {}

@@ -697,7 +697,15 @@ def add_resident(doc, snaps):
     saw it (smaps): memory that came in with or without user faults."""
     out = []
     execd = set(doc.get("exec_pids") or [])
-    forked = {f["pid"] for f in doc.get("forks") or []} - execd
+    parent = {f["pid"]: f["parent"] for f in doc.get("forks") or []
+              if f["pid"] not in execd}
+
+    def inherited(pid, v):
+        """A forked child's VMA its parent had too (its pages shared)."""
+        pp = parent.get(pid)
+        return pp is not None and any(
+            o["start"] == v["start"] and o["end"] == v["end"]
+            for o in snaps.vmas.get(pp, {}).values())
     for pid, seen in snaps.vmas.items():
         for v in seen.values():
             # File pages come in by fault-around too, many a fault.
@@ -712,7 +720,7 @@ def add_resident(doc, snaps):
             # what a forked child shares with its parent.
             if (v["first_ns"] == v["last_ns"] or grown <= 0 or
                     not getattr(snaps, "attached", False)) and \
-                    pid not in forked:
+                    not inherited(pid, v):
                 grown = v["Rss"]
             if grown <= 0:
                 continue
@@ -721,6 +729,7 @@ def add_resident(doc, snaps):
                         "backing": backing(v["path"], v["perms"]),
                         "path": v["path"], "rss": v["Rss"], "grown": grown,
                         "shared": v["perms"][3:4] == "s",
+                        "flags": v.get("VmFlags") or [],
                         "writable": v["perms"][1:2] == "w",
                         "huge_bytes": max(v.get("AnonHugePages", 0),
                                           v.get("huge_max", 0))})

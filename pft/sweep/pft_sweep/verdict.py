@@ -144,6 +144,16 @@ def shutil_which(name):
     return shutil.which(name)
 
 
+def pop_beyond(doc):
+    """The faults the kernel counted without an event beyond what the
+    execs took copying their arguments: an exec'd thread's own count,
+    up to EXEC_GUP (that bound where it was not seen)."""
+    ks = {t["tid"]: t["kernel_side_faults"]
+          for t in doc.get("kernel_side_threads") or []}
+    return (doc.get("kernel_minus_perf") or 0) - sum(
+        min(EXEC_GUP, ks.get(p, EXEC_GUP)) for p in doc.get("exec_pids") or [])
+
+
 def populate(doc):
     """The populate facts: a VMA whose resident memory grew far beyond
     what its fault events brought in, while the kernel counted faults
@@ -151,12 +161,19 @@ def populate(doc):
     Returns (VMA or None, workers, the count of workers) or None."""
     hidden = doc.get("kernel_minus_perf") or 0
     kfaults = (doc.get("kernel") or {}).get("faults") or 0
-    # Beyond what the execs took copying their arguments.
-    beyond = hidden - EXEC_GUP * len(doc.get("exec_pids") or [])
+    beyond = pop_beyond(doc)
+    execd = set(doc.get("exec_pids") or [])
+    # The processes whose threads took faults without events, beyond an
+    # exec's: where a populated VMA can be.
+    takers = {t.get("pid") for t in doc.get("kernel_side_threads") or []
+              if t["kernel_side_faults"] -
+              (EXEC_GUP if t["tid"] in execd else 0) > 0}
     big = None
     for r in doc.get("resident") or []:
         unexplained = r["grown"] - r.get("event_bytes", 0)
         if unexplained < MiB or r.get("event_bytes", 0) >= r["grown"] / 2:
+            continue
+        if None not in takers and takers and r["pid"] not in takers:
             continue
         if beyond * K.PAGE >= unexplained / 4 or \
                 (r.get("huge_bytes") and beyond * K.HUGE >= unexplained / 4):
@@ -168,9 +185,8 @@ def populate(doc):
     ks = doc.get("kernel_side_threads") or []
     # A main thread that exec'd took its exec's argument copy (up to
     # EXEC_GUP faults) in the kernel: not a populate worker for that.
-    execd = set(doc.get("exec_pids") or [])
     ws = [t for t in ks if t["kernel_side_faults"] -
-          (EXEC_GUP if t["tid"] in execd else 0) > hidden / 8]
+          (EXEC_GUP if t["tid"] in execd else 0) > hidden / 100]
     named = doc.get("threads_by_name") or {}
     n = max([len(ws)] + [named.get(t["name"], 0) for t in ws
                          if t["tid"] not in execd])
@@ -179,6 +195,11 @@ def populate(doc):
 
 def populate_verdict(doc, pop, cpus):
     big, ws, n = pop
+    doc["populated"] = {
+        "workers": max(1, n),
+        "bytes_without_events": big["unexplained"] if big else 0,
+        "resident": big["rss"] if big else 0,
+        "huge_bytes": (big.get("huge_bytes") or 0) if big else 0}
     hidden = doc.get("kernel_minus_perf") or 0
     untold = doc.get("source") != K.TRACEPOINTS
     what = "get_user_pages or kernel-mode faults (not told apart without " \
@@ -189,8 +210,11 @@ def populate_verdict(doc, pop, cpus):
     if big:
         # Populating fills a range whole: the VMA, where smaps saw most
         # of it resident before the program ended.
+        # Else what the faults without events stand for, beyond the
+        # execs' (a page each, a huge page each where huge pages came).
+        est = pop_beyond(doc) * (K.HUGE if big.get("huge_bytes") else K.PAGE)
         size = big["size"] if big["rss"] >= big["size"] / 2 else \
-            big["unexplained"]
+            min(big["size"], max(big["unexplained"], est))
         where = " into one %s %s VMA (resident %s%s, %s of it with no " \
             "fault event)" % (human(big["size"]), big["backing"],
                               human(big["rss"]),
@@ -204,7 +228,10 @@ def populate_verdict(doc, pop, cpus):
     n = max(1, n)
     args = ["pft"]
     pattern = "populate"
-    if program(doc).startswith("qemu-system"):
+    # QEMU, or what QEMU does to guest RAM: MADV_DONTFORK and
+    # MADV_MERGEABLE (smaps VmFlags dc, mg) beside the populating.
+    flags = set((big or {}).get("flags") or ())
+    if program(doc).startswith("qemu-system") or {"dc", "mg"} <= flags:
         pattern = "qemu-prealloc"
         args += ["--pattern=qemu-prealloc"]
     args += ["-t", str(n), "-m", size_arg(size)]

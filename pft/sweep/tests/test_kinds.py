@@ -443,6 +443,41 @@ class SideBySide(unittest.TestCase):
         self.assertIn("1.000", out.getvalue())
 
 
+class Populate(unittest.TestCase):
+    def doc(self, flags):
+        return {"objects": [], "source": kinds.TRACEPOINTS,
+                "kernel_minus_perf": 128 + 230, "kernel": {"faults": 400},
+                "exec_pids": [1],
+                "resident": [{"pid": 2, "size": 256 * MiB, "rss": 256 * MiB,
+                              "grown": 256 * MiB, "event_bytes": 0,
+                              "huge_bytes": 256 * MiB, "backing": "anonymous",
+                              "path": "", "flags": flags}],
+                "kernel_side_threads": [
+                    {"tid": 1, "pid": 1, "name": "p", "kernel_side_faults": 230},
+                    {"tid": 3, "pid": 2, "name": "p", "kernel_side_faults": 64},
+                    {"tid": 4, "pid": 2, "name": "p", "kernel_side_faults": 64}]}
+
+    def test_guest_ram_as_qemu_advises_it(self):
+        pattern, _, args = verdict.verdict(
+            self.doc(["rd", "wr", "mr", "mw", "me", "dc", "ac", "hg", "mg"]))
+        self.assertEqual(pattern, "qemu-prealloc")
+        self.assertEqual(verdict.quote(args),
+                         "pft --pattern=qemu-prealloc -t 2 -m 256M")
+
+    def test_populate_with_huge_pages(self):
+        pattern, line, args = verdict.verdict(self.doc(["rd", "wr", "hg"]))
+        self.assertEqual(pattern, "populate")
+        self.assertIn("taken by 2 threads", line)
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 256M --touch=populate --thp=always")
+
+    def test_an_execs_own_faults_and_a_parents_memory_are_no_populate(self):
+        d = self.doc([])
+        d["kernel_minus_perf"] = 230
+        d["kernel_side_threads"] = d["kernel_side_threads"][:1]
+        self.assertNotEqual(verdict.verdict(d)[0], "populate")
+
+
 class Check(unittest.TestCase):
     def test_the_line_runs_with_the_least_memory(self):
         self.assertEqual(verdict.small_args(
