@@ -210,9 +210,13 @@ def populate_verdict(doc, pop, cpus):
     if big:
         # Populating fills a range whole: the VMA, where smaps saw most
         # of it resident before the program ended.
-        # Else what the faults without events stand for, beyond the
-        # execs' (a page each, a huge page each where huge pages came).
-        est = pop_beyond(doc) * (K.HUGE if big.get("huge_bytes") else K.PAGE)
+        # Else what the faults without events stand for: the workers'
+        # own, or all beyond the execs' if more (a page each, a huge
+        # page each where huge pages came).
+        took = sum(t["kernel_side_faults"] for t in ws
+                   if t["tid"] not in set(doc.get("exec_pids") or []))
+        est = max(pop_beyond(doc), took) * \
+            (K.HUGE if big.get("huge_bytes") else K.PAGE)
         size = big["size"] if big["rss"] >= big["size"] / 2 else \
             min(big["size"], max(big["unexplained"], est))
         where = " into one %s %s VMA (resident %s%s, %s of it with no " \
