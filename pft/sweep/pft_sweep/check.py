@@ -12,16 +12,26 @@ from .verdict import human
 def pattern_objects(doc):
     """The objects the verdict's pattern is made of: the one that took
     the most bytes and, for private memory, those like it (the same
-    backing and path, at least half its bytes)."""
+    backing and path, at least half its bytes) and those of its backing
+    that its workers faulted most of (1% of all bytes or more)."""
     objs = doc.get("objects") or []
     if not objs:
         return []
     top = objs[0]
     if top["shared"]:
         return [top]
+    # Those like it, and those its own workers faulted most of (a JVM's
+    # spaces, a heap split in two).
+    mine = set(workers([top]))
+    total = sum(o["bytes"] for o in objs)
+
+    def by_workers(o):
+        b = sum(t["bytes"] for t in o["top_threads"] if t["tid"] in mine)
+        return b * 2 > o["bytes"] and o["bytes"] * 100 >= total
     return [o for o in objs if not o["shared"] and
-            o["backing"] == top["backing"] and o["path"] == top["path"] and
-            o["bytes"] >= top["bytes"] / 2]
+            o["backing"] == top["backing"] and (
+                (o["path"] == top["path"] and o["bytes"] >= top["bytes"] / 2)
+                or by_workers(o))]
 
 
 def workers(objs):

@@ -207,6 +207,10 @@ def summary(facts, key, names):
         # on a file or shmem page can map several (fault-around, a large
         # folio).
         "rss": sum(v.get("Rss", 0) for v in o["vmas"].values()),
+        "rss_max": max((v.get("Rss", 0) for v in o["vmas"].values()),
+                       default=0),
+        # Its distinct pages faulted, a huge page as its bytes.
+        "distinct_bytes": sum(huge.get(pg, K.PAGE) for pg in pages),
         "per_thread_vmas": per_thread_vmas,
         "huge_bytes_seen": o["huge_seen"],
         "faults": sum(e["faults"] for e in kinds.values()),

@@ -608,15 +608,31 @@ def analyse(rec, snaps, kernel, period, followed):
         if tid > 0 and tid not in procs and name not in mains:
             named[name] = named.get(name, 0) + 1
     doc["threads_by_name"] = named
+    # Threads (not a process's first) that began and ended during the
+    # survey with few fault events of their own, by name: workers that
+    # faulted in the kernel and ended between two snapshots.
+    began = {f[2] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
+    ended = {f[2] for f in rec.exits}
+    events = {}
+    for f in rec.faults:
+        events[f[2]] = events.get(f[2], 0) + 1
+    short = {}
+    for tid in began & ended:
+        if events.get(tid, 0) <= 64:
+            name = tname(tid)
+            short[name] = short.get(name, 0) + 1
+    doc["short_threads_by_name"] = short
     if kernel and kernel.get("faults") is not None:
         # Faults perf dropped are user faults too, not the kernel's own.
         doc["kernel_minus_perf"] = kernel["faults"] - total - lost_faults
-    add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname)
+    add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
+              getattr(snaps, "attached", False))
     doc["verdict"], doc["reproduce"] = verdict(doc)
     return doc
 
 
-def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname):
+def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
+              attached=False):
     """The faults by kind, the objects and the facts (pft_sweep.kinds,
     pft_sweep.objects) into the report."""
     source = facts.source
@@ -624,6 +640,11 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname):
     doc["events"] = [x for x in kinds.events(source)
                      if not x.startswith("-")]
     doc["not_told_apart"] = kinds.not_told_apart(source)
+    if source == kinds.PAGE_FAULTS and attached:
+        doc["not_told_apart"].append(
+            "attached: a fault on a page faulted before the survey began "
+            "counts as a first fault (user), so copy-on-write of such pages "
+            "is not seen as refaults")
     totals = {}
     for i, f in enumerate(rec.faults):
         e = totals.setdefault(fkinds[i], {"faults": 0, "bytes": 0})

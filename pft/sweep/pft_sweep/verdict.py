@@ -190,6 +190,14 @@ def populate(doc):
     named = doc.get("threads_by_name") or {}
     n = max([len(ws)] + [named.get(t["name"], 0) for t in ws
                          if t["tid"] not in execd])
+    short = doc.get("short_threads_by_name") or {}
+    if not [t for t in ws if t["tid"] not in execd] and short:
+        # No worker's counters seen: the threads that came and went
+        # with few faults of their own (QEMU's touch_pages).
+        name, count = max(short.items(), key=lambda x: (x[1], x[0]))
+        if count > n:
+            ws = [{"tid": 0, "name": name, "kernel_side_faults": 0}]
+            n = count
     return big, ws, n
 
 
@@ -238,7 +246,10 @@ def populate_verdict(doc, pop, cpus):
     if program(doc).startswith("qemu-system") or {"dc", "mg"} <= flags:
         pattern = "qemu-prealloc"
         args += ["--pattern=qemu-prealloc"]
-    args += ["-t", str(n), "-m", size_arg(size)]
+    # Workers in processes of their own, each its process's one: -n.
+    pids = {t.get("pid") for t in ws}
+    procs = len(pids) > 1 and None not in pids and len(pids) == len(ws)
+    args += ["-n" if procs else "-t", str(n), "-m", size_arg(size)]
     if pattern == "populate":
         args.append("--touch=populate")
         if big and big.get("huge_bytes"):
@@ -248,9 +259,10 @@ def populate_verdict(doc, pop, cpus):
     if n > cpus:
         args.append("--oversubscribe")
     line = "%d faults the kernel counted raised no fault event%s, taken " \
-        "by %d thread%s (%s): the %s pattern (%s: MADV_POPULATE_WRITE, " \
+        "by %d thread%s (%s)%s: the %s pattern (%s: MADV_POPULATE_WRITE, " \
         "mlock, MAP_POPULATE)" % (hidden, where, n, "" if n == 1 else "s",
-                                  names or "?", pattern, what)
+                                  names or "?", " of %d processes" %
+                                  len(pids) if procs else "", pattern, what)
     return pattern, line, args
 
 
@@ -305,9 +317,16 @@ def modifiers(doc, o, args):
 def worker_bytes(ws, o=None):
     """The bytes the workers faulted: their pages, or for a file or
     shmem object the resident memory smaps saw where that is more (one
-    fault can map several pages)."""
+    fault can map several pages); for a shared object its distinct
+    pages."""
     n = sum(t["distinct_bytes"] for t in ws)
-    if o is not None and o["backing"] not in ("anonymous", "heap", "stack"):
+    if o is not None and o.get("shared"):
+        # One object: its pages faulted by any worker once (two
+        # processes faulting a page is one page of -m), or what one
+        # process had resident of it, if more.
+        n = max(o.get("distinct_bytes", n), o.get("rss_max") or 0)
+    elif o is not None and o["backing"] not in ("anonymous", "heap",
+                                                "stack"):
         n = max(n, min(o.get("rss") or 0, o["size"] * len(o["pids"])))
     return n
 

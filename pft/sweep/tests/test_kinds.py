@@ -471,6 +471,17 @@ class Populate(unittest.TestCase):
         self.assertEqual(verdict.quote(args),
                          "pft -t 2 -m 256M --touch=populate --thp=always")
 
+    def test_workers_of_processes_of_their_own_are_processes(self):
+        d = self.doc(["rd", "wr", "hg"])
+        d["kernel_side_threads"][2]["pid"] = 3
+        d["resident"][0]["shared"] = True
+        d["resident"][0]["backing"] = "shmem"
+        pattern, line, args = verdict.verdict(d)
+        self.assertIn("of 2 processes", line)
+        self.assertEqual(verdict.quote(args),
+                         "pft -n 2 -m 256M --touch=populate --thp=always "
+                         "--share")
+
     def test_an_execs_own_faults_and_a_parents_memory_are_no_populate(self):
         d = self.doc([])
         d["kernel_minus_perf"] = 230

@@ -404,12 +404,16 @@ def objects_of(vmas, source=kinds.PAGE_FAULTS):
     once, in order, one a microsecond."""
     facts = objects.Facts(source)
     names = {}
+    offsets = {}
     for v in vmas:
         start = int(v["start"], 16)
+        # VMAs of one file map one range of it each, one after another.
+        off = offsets.get(v.get("path"), 0)
+        offsets[v.get("path")] = off + v["size"]
         sv = {"start": start, "end": int(v["end"], 16),
               "perms": v.get("perms", "rw-p"), "path": v.get("path", ""),
               "ino": v.get("ino", 0), "dev": v.get("dev", "00:01"),
-              "off": 0, "object": start + 1}
+              "off": off, "object": start + 1}
         key = objects.object_key(v["pid"], sv)
         facts.add_vma(key, v["pid"], sv, v["backing"])
         tids = [t["tid"] for t in v["top_threads"]]
