@@ -64,9 +64,10 @@ DESCRIPTION = {
           "a first touch or a read (not told apart without the "
           "tracepoints' error code)",
     REFAULT: "a user-mode fault on a page this process (or its parent "
-             "before a fork) faulted before: copy-on-write, a write after a "
-             "read, or a fault after a zap (not told apart without the "
-             "tracepoints' error code)",
+             "before a fork) faulted before, or had present when the survey "
+             "attached: copy-on-write, a write after a read, or a fault "
+             "after a zap (not told apart without the tracepoints' error "
+             "code)",
     GUP: "counted by the kernel with no fault exception: get_user_pages "
          "(MADV_POPULATE_*, mlock, MAP_POPULATE, an execve's arguments)",
     KERNEL_SIDE: "counted by the kernel with no user-mode fault event: "
@@ -125,7 +126,9 @@ class Ancestry:
     and what a forked child inherited: its parent's pages faulted before
     the fork."""
 
-    def __init__(self, forks):
+    def __init__(self, forks, present=None):
+        # pid -> the pages it had when the survey attached.
+        self.present = present or {}
         self.parent = {}
         for (t, pid, tid, ppid, _ptid) in forks:
             if pid == tid and pid != ppid and pid not in self.parent:
@@ -137,7 +140,7 @@ class Ancestry:
         depth = 0
         while pid is not None and depth < 64:
             f = self.first.get(pid, {}).get(page)
-            if f is not None and f < t:
+            if f is not None and f < t or page in self.present.get(pid, ()):
                 return True
             pid, t = self.parent.get(pid, (None, t))
             depth += 1
@@ -218,13 +221,14 @@ def huge_faults(rec, order, vma_of, kinds):
     return out
 
 
-def classify(rec, vma_of):
+def classify(rec, vma_of, present=None):
     """Each fault's kind and bytes (its period counted): lists in the
-    order of rec.faults.  vma_of: each fault's VMA (a sighting) or None."""
+    order of rec.faults.  vma_of: each fault's VMA (a sighting) or None;
+    present: pid -> the pages present when the survey attached."""
     n = len(rec.faults)
     codes = rec.codes if len(rec.codes) == n else [None] * n
     order = sorted(range(n), key=lambda i: rec.faults[i][0])
-    anc = Ancestry(rec.forks)
+    anc = Ancestry(rec.forks, present)
     kinds = [None] * n
     for i in order:
         t, pid, _tid, addr, _per = rec.faults[i]

@@ -37,7 +37,7 @@ from . import check, kinds, objects
 from .common import median
 from .verdict import check_line, human, quote, size_arg, small_args
 from .verdict import verdict as judge
-from .vmas import Sightings, VmaIndex, mmap_vmas
+from .vmas import Sightings, VmaIndex, mmap_vmas, present_pages
 
 PROG = "pft-survey"
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -503,7 +503,8 @@ def analyse(rec, snaps, kernel, period, followed):
         vma_of.append(v)
     source = rec.source or (kinds.TRACEPOINTS if any(
         c is not None for c in rec.codes) else kinds.PAGE_FAULTS)
-    fkinds, fbytes, majors_unmatched = kinds.classify(rec, vma_of)
+    fkinds, fbytes, majors_unmatched = kinds.classify(
+        rec, vma_of, getattr(snaps, "present", None))
     facts = objects.Facts(source)
     for i, (t, pid, tid, addr, per) in enumerate(rec.faults):
         v = vma_of[i]
@@ -642,9 +643,10 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
     doc["not_told_apart"] = kinds.not_told_apart(source)
     if source == kinds.PAGE_FAULTS and attached:
         doc["not_told_apart"].append(
-            "attached: a fault on a page faulted before the survey began "
-            "counts as a first fault (user), so copy-on-write of such pages "
-            "is not seen as refaults")
+            "attached: the pages of private writable VMAs present when "
+            "the survey began (pagemap) count as faulted before it; other "
+            "pages faulted before it began (shared ones) do not, and a "
+            "refault of one is told as a first fault")
     totals = {}
     for i, f in enumerate(rec.faults):
         e = totals.setdefault(fkinds[i], {"faults": 0, "bytes": 0})
@@ -1046,6 +1048,13 @@ def run_program(c, perf, tmp):
 def attach(c, perf, tmp):
     check_pid(c.pid)
     snaps = Snapshots(c.pid, follow=not c.no_follow, attached=True)
+    if c.source == kinds.PAGE_FAULTS:
+        # Without an error code, a copy-on-write is told as a refault:
+        # the pages present before the survey are those faulted before.
+        snaps.present = {
+            p: present_pages(p, parse_maps(read("/proc/%d/maps" % p) or ""),
+                             PAGE)
+            for p in (descendants(c.pid) if not c.no_follow else [c.pid])}
     # perf -p follows the children created from now on: the process's
     # present children are named too.
     p = Perf(perf, tmp, c.pid, c.period,

@@ -18,6 +18,8 @@
 # (the kernel reports a merged VMA whole).
 
 import bisect
+import os
+import struct
 
 # The smaps fields of transparent huge pages mapped by PMD.
 HUGE_FIELDS = ("AnonHugePages", "ShmemPmdMapped", "FilePmdMapped")
@@ -365,3 +367,40 @@ class VmaIndex:
         if t is not None and t > v["last_ns"] + 10 ** 9:
             return None
         return v
+
+
+PM_PRESENT = 1 << 63
+PM_SWAP = 1 << 62
+
+
+def present_pages(pid, views, page=4096):
+    """The pages of a process's private writable VMAs (views: its maps)
+    that are present or swapped now, from /proc/PID/pagemap (readable
+    for one's own processes): a fault on one later is a refault, also
+    where no fault of it was recorded (a survey that attaches).  An
+    empty set where pagemap cannot be read."""
+    out = set()
+    try:
+        fd = os.open("/proc/%d/pagemap" % pid, os.O_RDONLY)
+    except OSError:
+        return out
+    try:
+        for v in views:
+            perms = v.get("perms") or ""
+            if perms[1:2] != "w" or perms[3:4] != "p" or \
+                    (v.get("path") or "").startswith("[v"):
+                continue
+            first = v["start"] // page
+            n = (v["end"] - v["start"]) // page
+            for at in range(0, n, 65536):
+                count = min(65536, n - at)
+                try:
+                    data = os.pread(fd, 8 * count, 8 * (first + at))
+                except OSError:
+                    break
+                for i, (e,) in enumerate(struct.iter_unpack("<Q", data)):
+                    if e & (PM_PRESENT | PM_SWAP):
+                        out.add(first + at + i)
+    finally:
+        os.close(fd)
+    return out

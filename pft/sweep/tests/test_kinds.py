@@ -94,6 +94,33 @@ class WithoutTracepoints(unittest.TestCase):
         self.assertEqual(k, [kinds.USER, kinds.USER, kinds.REFAULT,
                              kinds.REFAULT, kinds.USER, kinds.USER])
 
+    def test_a_page_present_when_the_survey_attached_is_a_refault(self):
+        a = 0x7f0000000000
+        rec = rec_of(fault_lines([(1.0, 5, 5, a), (1.1, 5, 5, a + PAGE)]) +
+                     "  p 6/6  1.2: PERF_RECORD_FORK(6:6):(5:5)\n" +
+                     fault_lines([(1.3, 6, 6, a + PAGE)]))
+        v = {"start": a, "end": a + MiB, "perms": "rw-p", "path": ""}
+        k, _, _ = kinds.classify(rec, [v] * 3, {5: {(a + PAGE) // PAGE}})
+        self.assertEqual(k, [kinds.USER, kinds.REFAULT, kinds.REFAULT])
+
+    def test_pagemap_tells_the_pages_present(self):
+        import mmap
+        import os
+        import ctypes
+        m = mmap.mmap(-1, 4 * PAGE, flags=mmap.MAP_PRIVATE |
+                      mmap.MAP_ANONYMOUS)
+        m[PAGE] = 1             # one page of four written
+        with open("/proc/self/maps") as f:
+            views = survey.parse_maps(f.read())
+        pages = vmas.present_pages(os.getpid(), views, PAGE)
+        buf = ctypes.c_char.from_buffer(m)
+        first = ctypes.addressof(buf) // PAGE
+        del buf
+        self.assertTrue(first + 1 in pages)
+        self.assertFalse(first + 2 in pages)
+        m.close()
+        self.assertEqual(vmas.present_pages(2 ** 22 + 7, views), set())
+
     def test_the_report_says_what_is_not_told_apart(self):
         untold = " ".join(kinds.not_told_apart(kinds.PAGE_FAULTS))
         self.assertIn("read, write and copy-on-write", untold)
