@@ -289,6 +289,21 @@ check file "'--backing=file:$tmp/d;id' in words" '"--share" in words' \
 	'd["reproduce_checked"] is True' "'$tmp/d;id' in d['reproduce']" \
 	'reproduced(2)'
 
+# read(2) from /dev/zero into a buffer never written: kernel-mode faults.
+# With the tracepoints they are events of that kind, and the verdict
+# says so; without them they are counted apart, without an address, and
+# the verdict says that they are not told from get_user_pages.
+run_survey kernelmode --json -- dd if=/dev/zero of=/dev/null bs=16M count=1
+if [ "$rc" -ne 0 ]; then
+	fail "kernelmode: exit $rc: $(cat "$tmp/kernelmode.err")"
+else
+	check kernelmode \
+		'not tp or kind(obj, "kernel") >= 4096 * 0.98 - lost' \
+		'not tp or "kernel-mode faults" in d["verdict"]' \
+		'tp or d["kinds"]["kernel-side"]["faults"] >= 4096 * 0.98' \
+		'tp or "not told apart" in d["verdict"]'
+fi
+
 # A program whose name and path hold an escape sequence: the text
 # report shows it escaped, never the raw control character.
 esc=$(printf '\033')

@@ -225,8 +225,11 @@ def populate_verdict(doc, pop, cpus):
                    if t["tid"] not in set(doc.get("exec_pids") or []))
         est = max(pop_beyond(doc), took) * \
             (K.HUGE if big.get("huge_bytes") else K.PAGE)
-        size = big["size"] if big["rss"] >= big["size"] / 2 else \
-            min(big["size"], max(big["unexplained"], est))
+        size = min(big["size"], max(big["unexplained"], est))
+        # Most of the VMA: the VMA (an estimate short by the faults the
+        # execs of the program's helpers took is not a size).
+        if big["rss"] >= big["size"] / 2 or size >= big["size"] * 0.9:
+            size = big["size"]
         where = " into one %s %s VMA (resident %s%s, %s of it with no " \
             "fault event)" % (human(big["size"]), big["backing"],
                               human(big["rss"]),
@@ -307,6 +310,11 @@ def modifiers(doc, o, args):
         if rd >= o["bytes"] / 2 and not kind_bytes(o, K.FIRST_TOUCH, K.COW):
             args.append("--touch=read")
             notes.append("read faults")
+    kb = kind_bytes(o, K.KERNEL)
+    if kb >= o["bytes"] / 2:
+        notes.append("%d%% of the bytes by kernel-mode faults (read(2), "
+                     "copy_to_user into it): pft's touches stand for them "
+                     "in user mode" % round(100 * kb / o["bytes"]))
     hb = kind_bytes(o, K.HUGE_KIND)
     if hb >= o["bytes"] / 2 and o["backing"] != "hugetlb":
         args.append("--thp=always")

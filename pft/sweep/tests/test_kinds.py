@@ -516,6 +516,31 @@ class Populate(unittest.TestCase):
         self.assertNotEqual(verdict.verdict(d)[0], "populate")
 
 
+class Source(unittest.TestCase):
+    def test_who_may_record_the_tracepoints(self):
+        self.assertIsNone(kinds.may_trace("", 2, 0))
+        self.assertIsNone(kinds.may_trace("", -1, 1000))
+        perfmon = "CapEff:\t%016x\n" % (1 << kinds.CAP_PERFMON)
+        self.assertIsNone(kinds.may_trace(perfmon, 2, 1000))
+        self.assertIn("perf_event_paranoid is 2",
+                      kinds.may_trace("CapEff:\t0000000000000000\n", 2,
+                                      1000))
+
+    def test_asking_for_what_cannot_be_is_one_line(self):
+        with mock.patch.object(kinds, "may_trace", return_value="no"):
+            self.assertEqual(kinds.pick_source("perf", "/tmp"),
+                             kinds.PAGE_FAULTS)
+            with self.assertRaises(RuntimeError) as e:
+                kinds.pick_source("perf", "/tmp", kinds.TRACEPOINTS)
+            self.assertIn("--events=tracepoints", str(e.exception))
+        with self.assertRaises(RuntimeError) as e:
+            kinds.pick_source("perf", "/tmp", kinds.TRACEPOINTS, 16)
+        self.assertIn("-c 16", str(e.exception))
+        # Sampling takes the page-faults event.
+        self.assertEqual(kinds.pick_source("perf", "/tmp", "auto", 16),
+                         kinds.PAGE_FAULTS)
+
+
 class Check(unittest.TestCase):
     def test_the_line_runs_with_the_least_memory(self):
         self.assertEqual(verdict.small_args(
