@@ -41,6 +41,10 @@ export TMPDIR
 thp=
 grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
 	thp=--thp=never
+# Two workers, also on one CPU: --oversubscribe there, which the
+# reproduce line then keeps (more workers than this machine's CPUs).
+over=
+[ "$(nproc)" -lt 2 ] && over=--oversubscribe
 
 # run_survey NAME ARGS...: stdout in $tmp/NAME.out, stderr .err, $rc.
 run_survey() {
@@ -112,18 +116,18 @@ check_one_line() {
 }
 
 # The shared-VMA pattern.
-run_survey shared --json -- "$PFT" -t 2 -m 64M $thp
+run_survey shared --json -- "$PFT" -t 2 -m 64M $thp $over
 [ "$rc" -eq 0 ] || fail "shared: exit $rc: $(cat "$tmp/shared.err")"
 check shared 'top["size"] == 64 * MiB' 'top["backing"] == "anonymous"' \
 	'top["threads"] == 2' 'counted(top["faults"], 16384, 1)' \
-	'd["reproduce"] == "pft -t 2 -m 64M"' '"shared-VMA" in d["verdict"]' \
+	"d['reproduce'] == 'pft -t 2 -m 64M${over:+ $over}'" '"shared-VMA" in d["verdict"]' \
 	'd["kernel"]["faults"] >= d["perf"]["faults"]' \
 	'd["perf"]["faults"] == sum(v["faults"] for v in d["vmas"]) + d["perf"]["before_exec"] + d["perf"]["outside_known_vmas"]' \
 	'd["exit_status"] == 0 and not d["interrupted"]'
 
 # The same as text: the verdict and the command line to paste.
-run_survey text -- "$PFT" -t 2 -m 64M $thp
-if grep -q '^reproduce with: pft -t 2 -m 64M$' "$tmp/text.out" &&
+run_survey text -- "$PFT" -t 2 -m 64M $thp $over
+if grep -q "^reproduce with: pft -t 2 -m 64M${over:+ $over}\$" "$tmp/text.out" &&
 	grep -q '^verdict: .*64 MiB anonymous VMA from 2 threads' "$tmp/text.out"; then
 	ok
 else
@@ -131,26 +135,26 @@ else
 fi
 
 # One VMA per worker.
-run_survey perthread --json -- "$PFT" -M -t 2 -m 64M $thp
+run_survey perthread --json -- "$PFT" -M -t 2 -m 64M $thp $over
 check perthread 'len([v for v in d["vmas"] if v["size"] == 32 * MiB and v["threads"] == 1 and counted(v["faults"], 8192, 1)]) == 2' \
 	'd["vmas"][0]["top_threads"][0]["tid"] != d["vmas"][1]["top_threads"][0]["tid"]' \
-	'd["reproduce"] == "pft -M -t 2 -m 64M"'
+	"d['reproduce'] == 'pft -M -t 2 -m 64M${over:+ $over}'"
 
 # Two processes, each faulting its half of its own 64 MiB VMA.
-run_survey procs --json -- "$PFT" -n 2 -m 64M $thp
+run_survey procs --json -- "$PFT" -n 2 -m 64M $thp $over
 check procs 'len({v["pid"] for v in d["vmas"] if v["size"] == 64 * MiB and counted(v["faults"], 8192, 1)}) == 2' \
-	'd["followed_children"]' 'd["reproduce"] == "pft -n 2 -m 64M"'
+	'd["followed_children"]' "d['reproduce'] == 'pft -n 2 -m 64M${over:+ $over}'"
 
 # MADV_POPULATE_WRITE: the kernel counts the faults, perf sees none.
 # The workers are counted from their counters as last seen, which can
 # miss one that ended between two snapshots: 1 or 2.
-run_survey populate --json -- "$PFT" -t 2 -m 64M --touch=populate $thp
+run_survey populate --json -- "$PFT" -t 2 -m 64M --touch=populate $thp $over
 check populate 'd["kernel_minus_perf"] >= 16384 * 0.99' \
 	'"populate pattern" in d["verdict"]' \
-	'__import__("re").fullmatch(r"pft -t [12] -m 6[45]M --touch=populate", d["reproduce"])'
+	'__import__("re").fullmatch(r"pft -t [12] -m 6[45]M --touch=populate( --oversubscribe)?", d["reproduce"])'
 
 # One event in 16: scaled counts, the error stated.
-run_survey sampled --json -c 16 -- "$PFT" -t 2 -m 64M $thp
+run_survey sampled --json -c 16 -- "$PFT" -t 2 -m 64M $thp $over
 check sampled 'd["period"] == 16' 'counted(top["faults"], 16384, 2)' \
 	'top["samples"] * 16 == top["faults"]' \
 	'0 < d["sampling_rel_error"] < 0.05' 'top["threads"] == 2'
@@ -171,7 +175,7 @@ chmod +x "$tmp/bin/perf"
 # faults neither seen nor reported lost (lost faults taken for the
 # kernel's own would be more); and a VMA short of its pages has lost
 # samples reported.
-PATH=$tmp/bin:$PATH run_survey lost --json -- "$PFT" -t 2 -m 64M $thp
+PATH=$tmp/bin:$PATH run_survey lost --json -- "$PFT" -t 2 -m 64M $thp $over
 base=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["kernel_minus_perf"])' \
 	"$tmp/shared.out" 2>/dev/null || echo 0)
 check lost 'top["size"] == 64 * MiB' \
@@ -183,13 +187,13 @@ check lost 'top["size"] == 64 * MiB' \
 	'"shared-VMA" in d["verdict"]'
 
 # Attached to a running pft for one second.
-start_pft attach --duration=20 -t 2 -m 16M $thp
+start_pft attach --duration=20 -t 2 -m 16M $thp $over
 run_survey attached --json -p "$pid" --duration=1
 kill -INT "$pid" 2>/dev/null
 wait "$bg" 2>/dev/null
 check attached 'top["size"] == 16 * MiB' 'top["threads"] == 2' \
 	'top["faults"] > 0' 'd["attached_pid"] > 0' \
-	'd["reproduce"] == "pft -t 2 -m 16M"'
+	"d['reproduce'] == 'pft -t 2 -m 16M${over:+ $over}'"
 
 # Two malloc'd buffers the kernel merged into one VMA, 3 threads.
 if [ -x "$top_builddir/tests/survey-merged" ]; then
@@ -217,11 +221,6 @@ check shared 'kind(obj, "first-touch" if tp else "user") >= 16384 * 0.99 - lost'
 	'obj["bytes"] == obj["faults"] * 4096' 'obj["processes"] == 1' \
 	'tp or any("not told apart" in x or "not recorded" in x for x in d["not_told_apart"])' \
 	'd["reproduce_checked"] is True'
-
-# Two workers below, also on one CPU: --oversubscribe there, which the
-# reproduce line then keeps (more workers than this machine's CPUs).
-over=
-[ "$(nproc)" -lt 2 ] && over=--oversubscribe
 
 # Huge pages: 32 faults of 2 MiB are 64 MiB, not 32 pages; the ~230
 # faults an execve takes through get_user_pages are not a populate

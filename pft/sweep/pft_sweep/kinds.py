@@ -182,22 +182,29 @@ def match_majors(rec, order):
     return marked, unmatched
 
 
-def huge_faults(rec, order, vma_of, kinds):
+def huge_faults(rec, order, vma_of, kinds, peak_rss=None):
     """The faults that mapped a transparent huge page: in a VMA where
     smaps saw huge pages, those alone in their 2 MiB range (the kernel
     maps the whole range with the first touch; 4 KiB faults would have
     come for the other pages written).  Of those before the last smaps
     view of the VMA, as many as the huge pages it then held (all where it
     held three in four or more: the others were in flight); after it,
-    in the same proportion."""
+    in the same proportion.  A VMA that no smaps view saw after its
+    faults (a short program), private and anonymous, where nearly every
+    2 MiB range took one fault alone: where the peak resident memory of
+    the program's largest process (peak_rss, getrusage's ru_maxrss)
+    holds as many huge pages, all of them."""
     per_vma = {}
     for i in order:
         v = vma_of[i]
         if v is None or kinds[i] in (KERNEL, COW, WRITE_NOTIFY, REFAULT):
             continue
-        if not v.get("huge_max"):
-            continue
         f = rec.faults[i]
+        if not v.get("huge_max") and not (
+                peak_rss and (v.get("smaps_ns") or 0) < f[0] and
+                (v.get("perms") or "")[3:4] == "p" and
+                (v.get("path") or "") in ("", "//anon")):
+            continue
         block = f[3] // HUGE
         if block * HUGE < v["start"] or (block + 1) * HUGE > v["end"]:
             continue
@@ -207,6 +214,13 @@ def huge_faults(rec, order, vma_of, kinds):
     for v, blocks in per_vma.values():
         alone = sorted(lst[0] for lst in blocks.values() if len(lst) == 1)
         alone.sort(key=lambda i: rec.faults[i][0])
+        if not v.get("huge_max"):
+            # smaps never looked after them: the peak resident memory,
+            # where nearly every 2 MiB range faulted took one fault.
+            if len(alone) >= 0.9 * len(blocks) and \
+                    peak_rss >= 0.9 * len(alone) * HUGE:
+                out.update(alone)
+            continue
         seen = v.get("smaps_ns")
         before = [i for i in alone if seen is None or
                   rec.faults[i][0] <= seen]
@@ -221,10 +235,11 @@ def huge_faults(rec, order, vma_of, kinds):
     return out
 
 
-def classify(rec, vma_of, present=None):
+def classify(rec, vma_of, present=None, peak_rss=None):
     """Each fault's kind and bytes (its period counted): lists in the
     order of rec.faults.  vma_of: each fault's VMA (a sighting) or None;
-    present: pid -> the pages present when the survey attached."""
+    present: pid -> the pages present when the survey attached;
+    peak_rss: the largest process's peak resident bytes, where known."""
     n = len(rec.faults)
     codes = rec.codes if len(rec.codes) == n else [None] * n
     order = sorted(range(n), key=lambda i: rec.faults[i][0])
@@ -244,7 +259,7 @@ def classify(rec, vma_of, present=None):
     majors, unmatched = match_majors(rec, order)
     for i in majors:
         kinds[i] = MAJOR
-    for i in huge_faults(rec, order, vma_of, kinds):
+    for i in huge_faults(rec, order, vma_of, kinds, peak_rss):
         kinds[i] = HUGE_KIND
     sizes = [PAGE] * n
     for i in range(n):

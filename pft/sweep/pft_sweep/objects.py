@@ -183,12 +183,23 @@ def summary(facts, key, names):
     pmost, pmed = concurrency(times, 1)
     tmost, tmed = concurrency(times, 2)
     threads = sorted(tids.values(), key=lambda x: (-x["bytes"], x["tid"]))
+    # The thread of each page faulted by one alone: whose pages lie in
+    # the gaps between a thread's runs (chunks claimed in turn fill each
+    # other's gaps; lost samples leave holes no one filled).
+    owner = {}
+    for page, pg in pages.items():
+        ts = set().union(*pg.values())
+        if len(ts) == 1:
+            owner[page] = next(iter(ts))
     for th in threads:
         th["name"] = names.get(th["tid"], "?")
         mine = sorted(per_tid_pages.get(th["tid"], ()))
         th["pages"] = len(mine)
         th["distinct_bytes"] = sum(huge.get(pg, K.PAGE) for pg in mine)
         th["runs"], th["run_pages"] = runs(mine)
+        th["gaps_filled_by_others"] = sum(
+            1 for a, b in zip(mine, mine[1:])
+            if b != a + 1 and owner.get(a + 1, th["tid"]) != th["tid"])
     # One VMA per thread: a process's VMAs of the object each faulted by
     # a thread of its own (pft -M).
     vt = facts.vma_tids.get(key, {})

@@ -504,7 +504,8 @@ def analyse(rec, snaps, kernel, period, followed):
     source = rec.source or (kinds.TRACEPOINTS if any(
         c is not None for c in rec.codes) else kinds.PAGE_FAULTS)
     fkinds, fbytes, majors_unmatched = kinds.classify(
-        rec, vma_of, getattr(snaps, "present", None))
+        rec, vma_of, getattr(snaps, "present", None),
+        (kernel or {}).get("maxrss"))
     facts = objects.Facts(source)
     for i, (t, pid, tid, addr, per) in enumerate(rec.faults):
         v = vma_of[i]
@@ -1041,6 +1042,9 @@ def run_program(c, perf, tmp):
     kernel = {"source": "getrusage of the program (its threads and the "
                         "children it waited for)",
               "minflt": rusage.ru_minflt, "majflt": rusage.ru_majflt,
+              # The largest peak resident memory of the program's
+              # processes (Linux: KiB).
+              "maxrss": rusage.ru_maxrss * 1024,
               "faults": rusage.ru_minflt + rusage.ru_majflt}
     return rec, snaps, kernel, status, interrupted
 

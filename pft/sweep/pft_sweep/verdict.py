@@ -441,7 +441,8 @@ def verdict(doc, cpus=None):
             ws = workers_of(top)
             nw = len(ws)
             chunked = [t for t in ws if t["runs"] >= 2 and
-                       t["run_pages"] * K.PAGE >= MiB]
+                       t["run_pages"] * K.PAGE >= MiB and
+                       t.get("gaps_filled_by_others", 1) > 0]
             jvm = jvm_options(doc)
             if jvm or (nw > 1 and len(chunked) == nw):
                 pattern = "pretouch"

@@ -165,6 +165,21 @@ class Huge(unittest.TestCase):
         self.assertEqual(k.count(kinds.HUGE_KIND), 1)
         self.assertEqual(k[2:], [kinds.USER] * 3)
 
+    def test_a_vma_smaps_never_saw_after_its_faults_takes_the_peak(self):
+        faults = [(1 + i / 10, 5, 5, self.START + i * 2 * MiB + 64)
+                  for i in range(4)]
+        rec = rec_of(fault_lines(faults))
+        v = self.vma(0, 500000000)          # seen before the faults only
+        k, b, _ = kinds.classify(rec, [v] * 4, None, 9 * MiB)
+        self.assertEqual(k, [kinds.HUGE_KIND] * 4)
+        # A peak that cannot hold them: 4 KiB faults.
+        k, b, _ = kinds.classify(rec, [v] * 4, None, 2 * MiB)
+        self.assertEqual(k, [kinds.USER] * 4)
+        # Seen by smaps after them, without huge pages: 4 KiB faults.
+        v = self.vma(0, 9000000000)
+        k, b, _ = kinds.classify(rec, [v] * 4, None, 9 * MiB)
+        self.assertEqual(k, [kinds.USER] * 4)
+
     def test_hugetlb_faults_are_its_pages(self):
         v = dict(self.vma(0), KernelPageSize=2 * MiB)
         k, b, _ = self.classify(v, [(1.0, 5, 5, self.START)])
@@ -214,6 +229,25 @@ class Objects(unittest.TestCase):
         self.assertEqual(o["pages_by_more_than_one_process"], 1)
         self.assertEqual(o["concurrency_processes_max"], 2)
         self.assertEqual(o["kinds"][kinds.FIRST_TOUCH]["bytes"], 5 * PAGE)
+
+    def test_gaps_a_thread_leaves_that_another_filled(self):
+        facts = objects.Facts(kinds.PAGE_FAULTS)
+        key = ("vma", 1, 1)
+        facts.add_vma(key, 1, {"start": 0, "end": 64 * PAGE, "perms": "rw-p",
+                               "path": ""}, "anonymous")
+        # Thread 2: pages 0-7 and 16-23, thread 3 pages 8-15 (chunks in
+        # turn); thread 4 pages 32-39 and 44-47 (a hole nobody faulted).
+        for tid, pgs in ((2, list(range(0, 8)) + list(range(16, 24))),
+                         (3, range(8, 16)),
+                         (4, list(range(32, 40)) + list(range(44, 48)))):
+            for pg in pgs:
+                facts.add(key, 1, tid, kinds.USER, pg, 1, PAGE, pg)
+        th = {t["tid"]: t for t in
+              objects.summary(facts, key, {})["top_threads"]}
+        self.assertEqual(th[2]["gaps_filled_by_others"], 1)
+        self.assertEqual(th[3]["gaps_filled_by_others"], 0)
+        self.assertEqual(th[4]["runs"], 2)
+        self.assertEqual(th[4]["gaps_filled_by_others"], 0)
 
     def test_chunks_claimed_in_turn(self):
         self.assertEqual(objects.runs([1, 2, 3, 4]), (1, 4))
@@ -429,6 +463,22 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(pattern, "pretouch")
         self.assertEqual(cmd, "pft --pattern=pretouch --jdk=17 --gc=parallel "
                          "-t 2 -m 256M")
+
+
+    def test_chunks_in_turn_are_pretouch_holes_alone_are_not(self):
+        o = obj("vma:1:1", 64 * MiB, 64 * MiB,
+                [(2, 1, 32 * MiB, {kinds.FIRST_TOUCH: 8192}),
+                 (3, 1, 32 * MiB, {kinds.FIRST_TOUCH: 8192})],
+                {kinds.FIRST_TOUCH: 64 * MiB})
+        for t in o["top_threads"]:
+            t.update(runs=8, run_pages=1024, gaps_filled_by_others=7)
+        self.assertEqual(self.judge({"objects": [o]})[0], "pretouch")
+        # Runs whose gaps no other thread filled (samples lost in a
+        # shared-VMA run): no chunks claimed in turn.
+        for t in o["top_threads"]:
+            t["gaps_filled_by_others"] = 0
+        pattern, _, cmd = self.judge({"objects": [o]})
+        self.assertEqual((pattern, cmd), ("shared-vma", "pft -t 2 -m 64M"))
 
 
 class SideBySide(unittest.TestCase):
