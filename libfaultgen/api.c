@@ -87,6 +87,52 @@ static int set_string(char **slot, const char *str)
 	return 0;
 }
 
+/* A value into the setting of that name, checked by its table entry. */
+static int set_slot(struct faultgen_attr *attr, const char *name,
+		    union fg_slot v)
+{
+	const struct fg_setting *s = fg_setting_named(name, NULL);
+
+	if (!attr || !s)
+		return api_rc(-EINVAL);
+	return api_rc(fg_setting_set(attr, s, &v));
+}
+
+/* Two settings one setter takes together: both or neither. */
+static int set_pair(struct faultgen_attr *attr, const char *name1,
+		    union fg_slot v1, const char *name2, union fg_slot v2)
+{
+	const struct fg_setting *s1 = fg_setting_named(name1, NULL);
+	const struct fg_setting *s2 = fg_setting_named(name2, NULL);
+	int ret;
+
+	if (!attr || !s1 || !s2)
+		return api_rc(-EINVAL);
+	ret = fg_setting_check(attr, s1, &v1);
+	if (!ret)
+		ret = fg_setting_check(attr, s2, &v2);
+	if (!ret)
+		ret = fg_setting_store(attr, s1, &v1);
+	if (!ret)
+		ret = fg_setting_store(attr, s2, &v2);
+	return api_rc(ret);
+}
+
+#define U(x) ((union fg_slot){ .u = (x) })
+#define U64(x) ((union fg_slot){ .u64 = (x) })
+#define E(x) ((union fg_slot){ .e = (int)(x) })
+#define B(x) ((union fg_slot){ .b = (x) != 0 })
+#define D(x) ((union fg_slot){ .d = (x) })
+#define S(x) ((union fg_slot){ .s = (char *)(uintptr_t)(x) })
+
+/* A setter of one setting's value: set_slot by the setting's name. */
+#define FG_SETTER(fn, type, name, slot)                                     \
+	FG_EXPORT int faultgen_attr_set_##fn(struct faultgen_attr *attr,   \
+					     type value)                    \
+	{                                                                   \
+		return set_slot(attr, name, slot(value));                   \
+	}
+
 /* ---- attr ------------------------------------------------------------ */
 
 FG_EXPORT int faultgen_attr_new(struct faultgen_attr **attr)
@@ -120,84 +166,21 @@ FG_EXPORT int faultgen_attr_set_pattern(struct faultgen_attr *attr,
 	return 0;
 }
 
-FG_EXPORT int faultgen_attr_set_size(struct faultgen_attr *attr,
-				     uint64_t bytes)
-{
-	if (!attr || bytes == 0 || bytes > FAULTGEN_MAX_SIZE)
-		return api_rc(-EINVAL);
-	attr->size = bytes;
-	return 0;
-}
+FG_SETTER(size, uint64_t, "size", U64)
 
 FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 					unsigned int nr,
 					enum faultgen_workers kind)
 {
-	if (!attr || nr == 0 || nr > FAULTGEN_MAX_WORKERS ||
-	    (unsigned int)kind > FAULTGEN_PROCESSES)
-		return api_rc(-EINVAL);
-	attr->nr_workers = nr;
-	attr->nr_workers_set = true;
-	attr->kind = kind;
-	return 0;
+	return set_pair(attr, "workers", U(nr), "worker-kind", E(kind));
 }
 
-FG_EXPORT int faultgen_attr_set_backing(struct faultgen_attr *attr,
-					enum faultgen_backing backing)
-{
-	if (!attr || (unsigned int)backing > FAULTGEN_BACKING_HUGETLB)
-		return api_rc(-EINVAL);
-	attr->backing = backing;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_share(struct faultgen_attr *attr, int share)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->share = share != 0;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_backing_path(struct faultgen_attr *attr,
-					     const char *path)
-{
-	int ret;
-
-	if (!attr)
-		return api_rc(-EINVAL);
-	ret = path ? fg_backing_path_check(path) : 0;
-	if (!ret)
-		ret = set_string(&attr->backing_path, path);
-	return api_rc(ret);
-}
-
-FG_EXPORT int faultgen_attr_set_shm_lock(struct faultgen_attr *attr, int on)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->shm_lock = on != 0;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_touch(struct faultgen_attr *attr,
-				      enum faultgen_touch touch)
-{
-	if (!attr || (unsigned int)touch > FAULTGEN_TOUCH_POPULATE)
-		return api_rc(-EINVAL);
-	attr->touch = touch;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_cachelines(struct faultgen_attr *attr,
-					   unsigned int cachelines)
-{
-	if (!attr || cachelines == 0 ||
-	    cachelines > (unsigned long)fg_pagesize() / fg_cacheline())
-		return api_rc(-EINVAL);
-	attr->cachelines = cachelines;
-	return 0;
-}
+FG_SETTER(backing, enum faultgen_backing, "backing", E)
+FG_SETTER(share, int, "share", B)
+FG_SETTER(backing_path, const char *, "backing-path", S)
+FG_SETTER(shm_lock, int, "shm-lock", B)
+FG_SETTER(touch, enum faultgen_touch, "touch", E)
+FG_SETTER(cachelines, unsigned int, "cachelines", U)
 
 /* A policy that names no nodes (those that do need set_numa_nodes). */
 FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
@@ -262,140 +245,31 @@ FG_EXPORT int faultgen_attr_set_numa_nodes(struct faultgen_attr *attr,
 	return api_rc(ret);
 }
 
-FG_EXPORT int faultgen_attr_set_node_pages(struct faultgen_attr *attr, int on)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->node_pages = on != 0;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_thp(struct faultgen_attr *attr,
-				    enum faultgen_thp thp)
-{
-	if (!attr || (unsigned int)thp > FAULTGEN_THP_NOHUGEPAGE)
-		return api_rc(-EINVAL);
-	attr->thp = thp;
-	return 0;
-}
-
-/* The list parses against the kernel's possible CPUs. */
-static int check_cpulist(const char *cpulist)
-{
-	int possible = fg_possible_cpus();
-	unsigned long *mask;
-	int ret;
-
-	if (possible < 0)
-		return possible;
-	mask = calloc(fg_bitmap_longs((size_t)possible), sizeof(*mask));
-	if (!mask)
-		return -ENOMEM;
-	ret = fg_parse_cpulist(cpulist, mask, (size_t)possible);
-	free(mask);
-	return ret < 0 ? ret : 0;
-}
-
-FG_EXPORT int faultgen_attr_set_cpus(struct faultgen_attr *attr,
-				     const char *cpulist)
-{
-	int ret;
-
-	if (!attr)
-		return api_rc(-EINVAL);
-	ret = cpulist ? check_cpulist(cpulist) : 0;
-	if (!ret)
-		ret = set_string(&attr->cpulist, cpulist);
-	return api_rc(ret);
-}
-
-FG_EXPORT int faultgen_attr_set_cpuset(struct faultgen_attr *attr,
-				       const char *name)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	if (name && (!*name || !fg_cpuset_relative(name) || strlen(name) > 1024))
-		return api_rc(-EINVAL);
-	return api_rc(set_string(&attr->cpuset, name));
-}
-
-FG_EXPORT int faultgen_attr_set_pin(struct faultgen_attr *attr, int on)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->pin = on != 0;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_sched_fifo(struct faultgen_attr *attr, int on)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->sched_fifo = on != 0;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_oversubscribe(struct faultgen_attr *attr,
-					      int on)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->oversubscribe = on != 0;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_caller_worker(struct faultgen_attr *attr,
-					      int on)
-{
-	if (!attr)
-		return api_rc(-EINVAL);
-	attr->caller_worker = on != 0;
-	return 0;
-}
+FG_SETTER(node_pages, int, "node-pages", B)
+FG_SETTER(thp, enum faultgen_thp, "thp", E)
+FG_SETTER(cpus, const char *, "cpus", S)
+FG_SETTER(cpuset, const char *, "cpuset", S)
+FG_SETTER(pin, int, "pin", B)
+FG_SETTER(sched_fifo, int, "sched-fifo", B)
+FG_SETTER(oversubscribe, int, "oversubscribe", B)
+FG_SETTER(caller_worker, int, "caller-worker", B)
 
 FG_EXPORT int faultgen_attr_set_rounds(struct faultgen_attr *attr,
 				       unsigned int rounds,
 				       enum faultgen_zap zap)
 {
-	if (!attr || (unsigned int)zap > FAULTGEN_ZAP_MUNMAP)
-		return api_rc(-EINVAL);
-	attr->rounds = rounds;
-	attr->duration = 0;
-	attr->zap = zap;
-	return 0;
+	return set_pair(attr, "rounds", U(rounds), "zap", E(zap));
 }
 
 FG_EXPORT int faultgen_attr_set_duration(struct faultgen_attr *attr,
 					 double seconds,
 					 enum faultgen_zap zap)
 {
-	if (!attr || !isfinite(seconds) || seconds < 0 ||
-	    seconds > FAULTGEN_MAX_SECONDS ||
-	    (unsigned int)zap > FAULTGEN_ZAP_MUNMAP)
-		return api_rc(-EINVAL);
-	attr->duration = seconds;
-	attr->rounds = 0;
-	attr->zap = zap;
-	return 0;
+	return set_pair(attr, "duration", D(seconds), "zap", E(zap));
 }
 
-FG_EXPORT int faultgen_attr_set_warmup(struct faultgen_attr *attr,
-				       unsigned int rounds)
-{
-	if (!attr || rounds > FAULTGEN_MAX_WARMUP)
-		return api_rc(-EINVAL);
-	attr->warmup = rounds;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_latency(struct faultgen_attr *attr,
-					unsigned int sample_every)
-{
-	if (!attr || sample_every > FAULTGEN_MAX_LATENCY_EVERY)
-		return api_rc(-EINVAL);
-	attr->latency = sample_every;
-	return 0;
-}
+FG_SETTER(warmup, unsigned int, "warmup", U)
+FG_SETTER(latency, unsigned int, "latency", U)
 
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
@@ -416,102 +290,28 @@ FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 	return 0;
 }
 
-FG_EXPORT int faultgen_attr_set_protect(struct faultgen_attr *attr,
-					enum faultgen_protect protect)
-{
-	if (!attr || (unsigned int)protect > FAULTGEN_PROTECT_WRITABLE)
-		return api_rc(-EINVAL);
-	attr->protect = protect;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_collapse(struct faultgen_attr *attr,
-					 enum faultgen_collapse collapse)
-{
-	if (!attr || (unsigned int)collapse > FAULTGEN_COLLAPSE_KHUGEPAGED)
-		return api_rc(-EINVAL);
-	attr->collapse = collapse;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_timeout(struct faultgen_attr *attr,
-					double seconds)
-{
-	if (!attr || !isfinite(seconds) || seconds <= 0 ||
-	    seconds > FAULTGEN_MAX_SECONDS)
-		return api_rc(-EINVAL);
-	attr->timeout = seconds;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_pretouch_touch(
-	struct faultgen_attr *attr, enum faultgen_pretouch_touch touch)
-{
-	if (!attr || (unsigned int)touch > FAULTGEN_PRETOUCH_FAST_HUGE)
-		return api_rc(-EINVAL);
-	attr->pretouch_touch = touch;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_qemu(struct faultgen_attr *attr,
-				     enum faultgen_qemu how)
-{
-	if (!attr || (unsigned int)how > FAULTGEN_QEMU_TOUCH)
-		return api_rc(-EINVAL);
-	attr->qemu = how;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_cow_child(struct faultgen_attr *attr,
-					  enum faultgen_cow_child how)
-{
-	if (!attr || (unsigned int)how > FAULTGEN_COW_CHILD_WRITES)
-		return api_rc(-EINVAL);
-	attr->cow_child = how;
-	return 0;
-}
-
-FG_EXPORT int faultgen_attr_set_chunk_size(struct faultgen_attr *attr,
-					   uint64_t bytes)
-{
-	if (!attr || bytes == 0 || bytes % (uint64_t)fg_pagesize() ||
-	    bytes > FAULTGEN_MAX_CHUNK)
-		return api_rc(-EINVAL);
-	attr->chunk = bytes;
-	return 0;
-}
+FG_SETTER(protect, enum faultgen_protect, "protect", E)
+FG_SETTER(collapse, enum faultgen_collapse, "collapse", E)
+FG_SETTER(timeout, double, "timeout", D)
+FG_SETTER(pretouch_touch, enum faultgen_pretouch_touch, "pretouch", E)
+FG_SETTER(qemu, enum faultgen_qemu, "qemu", E)
+FG_SETTER(cow_child, enum faultgen_cow_child, "cow-child", E)
+FG_SETTER(chunk_size, uint64_t, "chunk-size", U64)
 
 FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
 				    unsigned int jdk, enum faultgen_jvm_gc gc)
 {
-	if (!attr || jdk < FAULTGEN_MIN_JDK || jdk > FAULTGEN_MAX_JDK ||
-	    (unsigned int)gc > FAULTGEN_GC_PARALLEL)
-		return api_rc(-EINVAL);
-	attr->jdk = jdk;
-	attr->gc = gc;
-	return 0;
+	return set_pair(attr, "jdk", U(jdk), "gc", E(gc));
 }
 
 FG_EXPORT int faultgen_attr_set_writers(struct faultgen_attr *attr,
 					unsigned int writers,
 					enum faultgen_writer_op op)
 {
-	if (!attr || writers > FAULTGEN_MAX_WRITERS ||
-	    (unsigned int)op > FAULTGEN_WRITER_MADVISE)
-		return api_rc(-EINVAL);
-	attr->writers = writers;
-	attr->writer_op = op;
-	return 0;
+	return set_pair(attr, "writers", U(writers), "writer-op", E(op));
 }
 
-FG_EXPORT int faultgen_attr_set_interleave(struct faultgen_attr *attr,
-					   unsigned int block_pages)
-{
-	if (!attr || block_pages > FAULTGEN_MAX_INTERLEAVE)
-		return api_rc(-EINVAL);
-	attr->interleave = block_pages;
-	return 0;
-}
+FG_SETTER(interleave, unsigned int, "stripe-pages", U)
 
 /* ---- attr getters ------------------------------------------------------ */
 
@@ -613,6 +413,10 @@ FG_EXPORT int faultgen_attr_check(const struct faultgen_attr *attr,
 	if (!attr || (conflict && !sized_ok(conflict, sizeof(size_t))))
 		return api_rc(-EINVAL);
 	ret = fg_attr_check(attr, &c);
+	if (ret && !c.setting_name)
+		c.setting_name = fg_setting_name_of(c.setting);
+	if (ret && !c.with_name)
+		c.with_name = fg_setting_name_of(c.with);
 	if (ret && conflict)
 		fg_copy_sized(conflict, &c, sizeof(c));
 	return api_rc(ret);
@@ -1014,7 +818,12 @@ FG_EXPORT int faultgen_pattern_reads(enum faultgen_pattern pattern,
 	if (!p || (unsigned int)setting >= FG_NR_SETTINGS ||
 	    setting == FAULTGEN_SETTING_NONE)
 		return api_rc(-EINVAL);
-	return (p->reads & FG_SETTING(setting)) ? 1 : 0;
+	if (p->reads & FG_SETTING(setting))
+		return 1;
+	for (unsigned int i = 0; i < p->nr_settings; i++)
+		if (p->settings[i].id == setting)
+			return 1;
+	return 0;
 }
 
 FG_EXPORT int faultgen_pattern_unbound_workers(enum faultgen_pattern pattern)
@@ -1024,6 +833,117 @@ FG_EXPORT int faultgen_pattern_unbound_workers(enum faultgen_pattern pattern)
 	if (!p)
 		return api_rc(-EINVAL);
 	return p->unbound_workers ? 1 : 0;
+}
+
+/* ---- settings, as data (LIBFAULTGEN_1.3) --------------------------------- */
+
+FG_EXPORT int faultgen_setting_count(void)
+{
+	return (int)fg_setting_count();
+}
+
+FG_EXPORT int faultgen_setting_info(unsigned int index,
+				    struct faultgen_setting_info *info)
+{
+	struct faultgen_setting_info i;
+	const struct fg_setting *s;
+	int pattern = -1;
+
+	if (!sized_ok(info, offsetof(struct faultgen_setting_info, name) +
+				    sizeof(info->name)))
+		return api_rc(-EINVAL);
+	s = fg_setting_at(index, &pattern);
+	if (!s)
+		return api_rc(-ERANGE);
+	memset(&i, 0, sizeof(i));
+	i.size = sizeof(i);
+	i.name = s->name;
+	i.pattern = pattern;
+	i.setting = s->id;
+	i.type = s->type;
+	i.keywords = s->keywords;
+	i.min = s->min;
+	i.max = s->max;
+	i.max_seconds = s->max_seconds;
+	fg_slot_to_value(s, &s->def, &i.default_value);
+	if (strcmp(s->name, "size") == 0)
+		i.default_value.v.number = (uint64_t)fg_pagesize();
+	i.default_text = s->def_text;
+	i.value_name = s->value_name;
+	i.help = s->help;
+	i.flags = s->flags;
+	i.alias = s->alias;
+	fg_copy_sized(info, &i, sizeof(i));
+	return 0;
+}
+
+FG_EXPORT int faultgen_setting_index(const char *name)
+{
+	const struct fg_setting *s;
+
+	if (!name)
+		return api_rc(-EINVAL);
+	for (unsigned int i = 0; (s = fg_setting_at(i, NULL)); i++)
+		if (strcmp(s->name, name) == 0 ||
+		    (s->alias && strcmp(s->alias, name) == 0))
+			return (int)i;
+	return api_rc(-ENOENT);
+}
+
+FG_EXPORT int faultgen_attr_set_value(struct faultgen_attr *attr,
+				      const char *name,
+				      const struct faultgen_value *value)
+{
+	const struct fg_setting *s;
+	union fg_slot v;
+	int ret;
+
+	if (!attr || !name || !value)
+		return api_rc(-EINVAL);
+	s = fg_setting_named(name, NULL);
+	if (!s)
+		return api_rc(-ENOENT);
+	ret = fg_value_to_slot(s, value, &v);
+	return api_rc(ret ? ret : fg_setting_set(attr, s, &v));
+}
+
+FG_EXPORT int faultgen_attr_get_value(const struct faultgen_attr *attr,
+				      const char *name,
+				      struct faultgen_value *value)
+{
+	const struct fg_setting *s;
+	union fg_slot v;
+
+	if (!attr || !name || !value)
+		return api_rc(-EINVAL);
+	s = fg_setting_named(name, NULL);
+	if (!s)
+		return api_rc(-ENOENT);
+	v = fg_setting_get(attr, s);
+	fg_slot_to_value(s, &v, value);
+	return 0;
+}
+
+FG_EXPORT int faultgen_pattern_info(enum faultgen_pattern pattern,
+				    struct faultgen_pattern_info *info)
+{
+	const struct fg_pattern *p = fg_pattern(pattern);
+	struct faultgen_pattern_info i;
+
+	if (!p || !sized_ok(info, offsetof(struct faultgen_pattern_info, name) +
+					  sizeof(info->name)))
+		return api_rc(-EINVAL);
+	memset(&i, 0, sizeof(i));
+	i.size = sizeof(i);
+	i.name = p->name;
+	i.title = p->title;
+	i.note = p->note;
+	i.flags = fg_pattern_flags(p);
+	i.backings = fg_pattern_backings(p);
+	i.worker_kinds = fg_pattern_worker_kinds(p);
+	i.nr_settings = p->nr_settings;
+	fg_copy_sized(info, &i, sizeof(i));
+	return 0;
 }
 
 /* ---- pretouch ---------------------------------------------------------- */

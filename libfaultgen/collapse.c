@@ -29,8 +29,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* khugepaged needs the mmap lock the region's walk takes: look slowly. */
-#define POLL_NS (500 * 1000 * 1000LL)
 /* Page reads of a timed sweep, at least: enough passes to average over. */
 #define SWEEP_READS (1u << 19)
 #define SWEEP_SEED 0x9e3779b97f4a7c15ULL
@@ -378,13 +376,15 @@ static int add_progress(struct fg_collapse_state *st, int64_t ns,
 
 /*
  * MADV_HUGEPAGE enrols the region with khugepaged; then look every
- * POLL_NS until every range is collapsed or the timeout passes.  A cancel
- * wakes the futex word the gates use.
+ * "poll" seconds until every range is collapsed or the timeout passes.
+ * khugepaged needs the mmap lock the region's walk takes: look slowly.
+ * A cancel wakes the futex word the gates use.
  */
 static int wait_khugepaged(struct faultgen_run *run,
 			   struct fg_collapse_state *st, unsigned int eligible,
 			   int64_t *t0, int64_t *t1)
 {
+	int64_t poll_ns = (int64_t)(fg_own_setting(run, "poll").d * 1e9);
 	int64_t deadline, now;
 	int n, ret;
 
@@ -409,8 +409,8 @@ static int wait_khugepaged(struct faultgen_run *run,
 		if (stop_requested(run))
 			return -ECANCELED;
 		fg_futex_wait(&run->sh->done, done,
-			      deadline - now < POLL_NS ? deadline - now :
-							 POLL_NS);
+			      deadline - now < poll_ns ? deadline - now :
+							 poll_ns);
 		if (stop_requested(run))
 			return -ECANCELED;
 	}
@@ -773,37 +773,6 @@ static void collapse_release(struct faultgen_run *run)
 static int collapse_check(const struct faultgen_attr *a,
 			  struct faultgen_conflict *c)
 {
-	if (fg_attr_repeats(a))
-		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse runs once");
-	if (a->backing != FAULTGEN_BACKING_ANON)
-		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse is of anonymous memory");
-	if (a->share)
-		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse is of private "
-				   "anonymous memory");
-	if (a->kind != FAULTGEN_THREADS)
-		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse runs threads: forked "
-				   "workers would collapse their own copies");
-	if (a->region)
-		return fg_conflict(c, FAULTGEN_SETTING_REGION,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse lays out memory of its "
-				   "own in huge-page ranges");
-	if (a->numa != FAULTGEN_NUMA_DEFAULT && a->numa != FAULTGEN_NUMA_LOCAL)
-		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse takes no NUMA policy");
-	if (a->node_pages)
-		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
-				   FAULTGEN_SETTING_PATTERN,
-				   "read-only collapse faults no pages to count");
 	if (a->latency && a->collapse == FAULTGEN_COLLAPSE_KHUGEPAGED)
 		return fg_conflict(c, FAULTGEN_SETTING_LATENCY,
 				   FAULTGEN_SETTING_COLLAPSE,
@@ -841,12 +810,63 @@ static int collapse_figure(const struct faultgen_run *run, unsigned int index,
 	return st ? result_figure(&st->res, index, f) : -ENODATA;
 }
 
+/* One MADV_COLLAPSE call per huge-page range. */
+static const char *collapse_timed_call(const struct faultgen_run *run,
+				       uint64_t *bytes)
+{
+	*bytes = run->lat_call_bytes;
+	return "MADV_COLLAPSE";
+}
+
+static const char *const protects[] = { "mprotect", "fork", "writable",
+					NULL };
+static const char *const collapses[] = { "madvise", "khugepaged", NULL };
+
+static const struct fg_setting collapse_settings[] = {
+	{ .name = "protect", .id = FAULTGEN_SETTING_PROTECT,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = protects,
+	  .offset = FG_AT(protect), .def_text = "mprotect",
+	  .value_name = "HOW",
+	  .help = "mprotect (default), fork, writable (control)" },
+	{ .name = "collapse", .id = FAULTGEN_SETTING_COLLAPSE,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = collapses,
+	  .offset = FG_AT(collapse), .def_text = "madvise",
+	  .value_name = "HOW",
+	  .help = "madvise (MADV_COLLAPSE, default), khugepaged" },
+	{ .name = "timeout", .id = FAULTGEN_SETTING_TIMEOUT,
+	  .type = FAULTGEN_TYPE_SECONDS, .offset = FG_AT(timeout),
+	  .max_seconds = FAULTGEN_MAX_SECONDS, .def = { .d = 60.0 },
+	  .def_text = "60", .value_name = "SECONDS",
+	  .help = "how long to wait for khugepaged (default 60)" },
+	{ .name = "poll", .type = FAULTGEN_TYPE_SECONDS, .offset = FG_OWN(0),
+	  .max_seconds = FAULTGEN_MAX_SECONDS, .def = { .d = 0.5 },
+	  .def_text = "0.5", .value_name = "SECONDS",
+	  .help = "how often to count the collapsed ranges while\n"
+		  "khugepaged works (default 0.5)" },
+};
+
 const struct fg_pattern fg_ro_collapse_pattern = {
 	.name = "ro-collapse",
-	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_PROTECT) |
-		 FG_SETTING(FAULTGEN_SETTING_COLLAPSE) |
-		 FG_SETTING(FAULTGEN_SETTING_TIMEOUT) |
-		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
+	.title = "Read-only collapse",
+	.timed_call = collapse_timed_call,
+	.caps = {
+		.processes_why = "read-only collapse runs threads: forked "
+				 "workers would collapse their own copies",
+		.repeat_why = "read-only collapse runs once",
+		.backings = FG_BACKING(FAULTGEN_BACKING_ANON),
+		.backings_why = "read-only collapse is of anonymous memory",
+		.share_why = "read-only collapse is of private anonymous "
+			     "memory",
+		.region_why = "read-only collapse lays out memory of its own "
+			      "in huge-page ranges",
+		.default_numa_only = true,
+		.numa_why = "read-only collapse takes no NUMA policy",
+		.node_pages_why = "read-only collapse faults no pages to count",
+	},
+	.settings = collapse_settings,
+	.nr_settings = sizeof(collapse_settings) /
+		       sizeof(collapse_settings[0]),
+	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct fg_collapse_state),
 	.check = collapse_check,
 	.exec = collapse_exec,

@@ -596,39 +596,6 @@ static void cow_release(struct faultgen_run *run)
 	fg_memory_release(run);
 }
 
-/*
- * The snapshot is of private anonymous memory the run maps and fills
- * (a caller's region would be overwritten).
- */
-static int cow_check(const struct faultgen_attr *a,
-		     struct faultgen_conflict *c)
-{
-	if (a->backing != FAULTGEN_BACKING_ANON)
-		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
-				   FAULTGEN_SETTING_PATTERN,
-				   "copy-on-write after fork is of private "
-				   "anonymous memory");
-	if (a->share)
-		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
-				   FAULTGEN_SETTING_PATTERN,
-				   "a shared mapping is not copied on write");
-	if (a->region)
-		return fg_conflict(c, FAULTGEN_SETTING_REGION,
-				   FAULTGEN_SETTING_PATTERN,
-				   "cow-fork fills its memory before the fork: "
-				   "a caller's region would be overwritten");
-	if (a->numa == FAULTGEN_NUMA_WORKER_LOCAL)
-		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
-				   FAULTGEN_SETTING_PATTERN,
-				   "the pages are placed when the run fills "
-				   "them, before the workers");
-	if (a->node_pages)
-		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
-				   FAULTGEN_SETTING_PATTERN,
-				   "cow-fork counts no pages per node");
-	return 0;
-}
-
 static int cow_figure(const struct faultgen_run *run, unsigned int index,
 		      struct faultgen_figure *f)
 {
@@ -656,14 +623,39 @@ static int cow_figure(const struct faultgen_run *run, unsigned int index,
 	return fg_figure_pick(figs, n, index, f);
 }
 
+static const char *const cow_childs[] = { "waits", "reads", "writes",
+					  NULL };
+
+static const struct fg_setting cow_settings[] = {
+	{ .name = "cow-child", .id = FAULTGEN_SETTING_COW_CHILD,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = cow_childs,
+	  .offset = FG_AT(cow_child), .def_text = "waits", .value_name = "HOW",
+	  .help = "what each round's child does beside the writes:\n"
+		  "waits (default), reads or writes every page once" },
+};
+
 const struct fg_pattern fg_cow_fork_pattern = {
 	.name = "cow-fork",
+	.title = "Copy-on-write after fork",
+	/* The snapshot is of private anonymous memory the run maps and
+	 * fills (a caller's region would be overwritten). */
+	.caps = {
+		.backings = FG_BACKING(FAULTGEN_BACKING_ANON),
+		.backings_why = "copy-on-write after fork is of private "
+				"anonymous memory",
+		.share_why = "a shared mapping is not copied on write",
+		.region_why = "cow-fork fills its memory before the fork: a "
+			      "caller's region would be overwritten",
+		.numa_why = "the pages are placed when the run fills them, "
+			    "before the workers",
+		.node_pages_why = "cow-fork counts no pages per node",
+	},
+	.settings = cow_settings,
+	.nr_settings = 1,
 	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_CACHELINES) |
 		 FG_SETTING(FAULTGEN_SETTING_THP) |
-		 FG_SETTING(FAULTGEN_SETTING_LATENCY) |
-		 FG_SETTING(FAULTGEN_SETTING_COW_CHILD),
+		 FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct cow_state),
-	.check = cow_check,
 	.exec = cow_exec,
 	.release = cow_release,
 	.figure = cow_figure,

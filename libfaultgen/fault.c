@@ -321,11 +321,6 @@ static int per_thread_vma_check(const struct faultgen_attr *a,
 				   FAULTGEN_SETTING_BACKING,
 				   "zap by munmap would keep the pages of "
 				   "SysV memory, a memfd or a file");
-	if (a->region)
-		return fg_conflict(c, FAULTGEN_SETTING_REGION,
-				   FAULTGEN_SETTING_PATTERN,
-				   "per-thread VMAs are mappings of the "
-				   "library's own");
 	return fault_check(a, c);
 }
 
@@ -350,10 +345,58 @@ static void shared_vma_release(struct faultgen_run *run)
 	 FG_SETTING(FAULTGEN_SETTING_WARMUP) |                              \
 	 FG_SETTING(FAULTGEN_SETTING_LATENCY))
 
+/* The touches made in calls, timed per call (latency.c). */
+static const char *fault_timed_call(const struct faultgen_run *run,
+				    uint64_t *bytes)
+{
+	*bytes = FG_LAT_CALL_BYTES;
+	switch (run->attr.touch) {
+	case FAULTGEN_TOUCH_MEMSET:
+		return "memset";
+	case FAULTGEN_TOUCH_MLOCK:
+		return "mlock";
+	case FAULTGEN_TOUCH_POPULATE:
+		return "MADV_POPULATE_WRITE";
+	default:
+		return NULL;
+	}
+}
+
+static const char *const writer_ops[] = { "mmap", "mprotect", "madvise",
+					  NULL };
+
+/* The shared VMA's own settings: writers beside the faulters (writers.c)
+ * and the layout of the pages (interleave.c). */
+static const struct fg_setting shared_vma_settings[] = {
+	{ .name = "writers", .id = FAULTGEN_SETTING_WRITERS,
+	  .type = FAULTGEN_TYPE_UINT, .offset = FG_AT(writers),
+	  .max = FAULTGEN_MAX_WRITERS, .flags = FAULTGEN_SETTING_ZERO,
+	  .def_text = "0", .value_name = "M",
+	  .help = "M threads beside the workers changing mappings of\n"
+		  "their own" },
+	{ .name = "writer-op", .id = FAULTGEN_SETTING_WRITERS,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = writer_ops,
+	  .offset = FG_AT(writer_op), .def_text = "mmap", .value_name = "OP",
+	  .help = "what the writers do: mmap (default), mprotect,\n"
+		  "madvise" },
+	/* "interleave" is a NUMA policy's word: the layout was
+	 * interleave-pages in 1.2. */
+	{ .name = "stripe-pages", .alias = "interleave-pages",
+	  .id = FAULTGEN_SETTING_INTERLEAVE, .type = FAULTGEN_TYPE_UINT,
+	  .offset = FG_AT(interleave), .max = FAULTGEN_MAX_INTERLEAVE,
+	  .flags = FAULTGEN_SETTING_ZERO, .def_text = "0", .value_name = "K",
+	  .help = "stripe the pages over the workers: blocks of K\n"
+		  "pages dealt round robin (0: slices, the default)" },
+};
+
 const struct fg_pattern fg_shared_vma_pattern = {
 	.name = "shared-vma",
-	.reads = FAULT_READS | FG_SETTING(FAULTGEN_SETTING_WRITERS) |
-		 FG_SETTING(FAULTGEN_SETTING_INTERLEAVE),
+	.title = "Many workers faulting one shared VMA",
+	.timed_call = fault_timed_call,
+	.settings = shared_vma_settings,
+	.nr_settings = sizeof(shared_vma_settings) /
+		       sizeof(shared_vma_settings[0]),
+	.reads = FAULT_READS,
 	.state_size = sizeof(struct fg_writers),
 	.check = shared_vma_check,
 	.exec = fault_exec,
@@ -363,6 +406,12 @@ const struct fg_pattern fg_shared_vma_pattern = {
 
 const struct fg_pattern fg_per_thread_vma_pattern = {
 	.name = "per-thread-vma",
+	.title = "One VMA per worker",
+	.timed_call = fault_timed_call,
+	.caps = {
+		.region_why = "per-thread VMAs are mappings of the library's "
+			      "own",
+	},
 	.reads = FAULT_READS,
 	.check = per_thread_vma_check,
 	.exec = fault_exec,

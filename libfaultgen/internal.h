@@ -7,8 +7,9 @@
  * on each other in one direction (tests/deps.sh checks that there is no
  * cycle):
  *
- *   api.c -> run.c -> fault.c, collapse.c, pretouch.c (the patterns)
- *         -> worker.c, memory.c, measure.c, thp.c, jvm.c
+ *   api.c -> run.c -> attr.c -> settings.c -> patterns.c
+ *         -> fault.c, collapse.c, pretouch.c, cow.c, qemu.c (the patterns)
+ *         -> values.c, rules.c, worker.c, memory.c, measure.c, thp.c, jvm.c
  *         -> cpus.c -> cpuset.c, parse.c -> bitmap.c -> util.c
  *
  * Copyright (C) 2026 The libfaultgen authors
@@ -76,6 +77,16 @@
  * record (fewer: pages over elapsed time). */
 #define FG_MEDIAN_MIN_ROUNDS 3
 
+/* One setting's value, as the attr holds it (struct fg_setting). */
+union fg_slot {
+	bool b;         /* BOOL */
+	unsigned int u; /* UINT */
+	uint64_t u64;   /* SIZE */
+	double d;       /* SECONDS */
+	int e;          /* KEYWORD: its enum's value */
+	char *s;        /* TEXT: the attr's own copy */
+};
+
 struct faultgen_attr {
 	enum faultgen_pattern pattern;
 	uint64_t size;
@@ -117,6 +128,9 @@ struct faultgen_attr {
 	enum faultgen_writer_op writer_op;
 	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
 	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
+	/* The values of settings newer than these fields, at the slot
+	 * their table gives (FG_OWN). */
+	union fg_slot own[16];
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -152,6 +166,10 @@ struct fg_wstat {
  * two up to FG_HIST_TOP (2^36 ns, 68 s); beyond, only counted (overflow)
  * and kept as the maximum.
  */
+/* A touch made in calls is timed per call of this many bytes at most
+ * (latency.c's fg_lat_touch). */
+#define FG_LAT_CALL_BYTES FG_HPAGE_SIZE
+
 #define FG_HIST_SUB_BITS 6
 #define FG_HIST_SUB (1u << FG_HIST_SUB_BITS)
 #define FG_HIST_TOP (1ULL << 36)
@@ -220,6 +238,43 @@ struct faultgen_run;
 	 FG_SETTING(FAULTGEN_SETTING_NODE_PAGES))
 
 /*
+ * A setting, as data (settings.c): its name, type and rules, where the
+ * attr holds it and its default.  A setting of one pattern is in that
+ * pattern's table (struct fg_pattern's settings), the others in
+ * settings.c's; faultgen_attr_set_value and the typed setters go through
+ * fg_setting_set, so that one place checks a value.
+ */
+struct fg_setting {
+	const char *name; /* "cow-child" */
+	enum faultgen_setting id; /* or FAULTGEN_SETTING_NONE */
+	enum faultgen_type type;
+	const char *const *keywords; /* KEYWORD, NULL-terminated */
+	uint64_t min, max;           /* UINT, SIZE */
+	double max_seconds;          /* SECONDS */
+	union fg_slot def;           /* the default (TEXT: NULL) */
+	const char *def_text;
+	const char *value_name;
+	const char *help;
+	const char *alias;  /* its old name, or NULL */
+	unsigned int flags; /* FAULTGEN_SETTING_* */
+	size_t offset;      /* where struct faultgen_attr holds it */
+	/* Checks beyond the type and bounds (NULL: none): 0 or -errno. */
+	int (*check)(const struct faultgen_attr *a, const union fg_slot *v);
+	/* What else a value changes in the attr (NULL: nothing). */
+	void (*also)(struct faultgen_attr *a);
+};
+#define FG_BACKING(b) (1u << (b))
+
+/* A setting's place: a field of struct faultgen_attr, or a slot of
+ * its own[] (a setting newer than the fields; tests/check_settings.c
+ * checks that no two settings share one). */
+#define FG_AT(field) offsetof(struct faultgen_attr, field)
+#define FG_OWN(slot)                                                       \
+	(offsetof(struct faultgen_attr, own) + (slot) * sizeof(union fg_slot))
+#define FG_NR_OWN (sizeof(((struct faultgen_attr *)0)->own) /             \
+		   sizeof(union fg_slot))
+
+/*
  * A pattern: one unit, in one file of its own.  It names itself, says
  * which settings it reads (a setting it does not read has no effect on
  * its runs), keeps its own state (state_size bytes that run.c allocates
@@ -250,6 +305,32 @@ struct fg_pattern {
 	 * or -ERANGE past the last (NULL: none). */
 	int (*figure)(const struct faultgen_run *run, unsigned int index,
 		      struct faultgen_figure *f);
+	/* What each latency value of its runs times: the name of a call
+	 * that faults many pages inside it, with the most bytes one call
+	 * covers in *bytes, or NULL for page touches (NULL: touches). */
+	const char *(*timed_call)(const struct faultgen_run *run,
+				  uint64_t *bytes);
+	/* What it refuses, as data: a rule holds where its why is given
+	 * (attr.c's fg_pattern_caps_check applies them, in this order). */
+	struct fg_caps {
+		const char *processes_why; /* threads only */
+		const char *repeat_why;    /* runs once */
+		unsigned int backings;     /* FG_BACKING() bits; 0: any */
+		const char *backings_why;
+		const char *share_why;     /* private mappings only */
+		const char *region_why;    /* maps memory of its own */
+		/* No NUMA policy but the default and local (all_numa), or
+		 * no worker-local policy. */
+		bool default_numa_only;
+		const char *numa_why;
+		const char *node_pages_why;
+	} caps;
+	/* Its own settings, read by its runs alone. */
+	const struct fg_setting *settings;
+	unsigned int nr_settings;
+	/* For a front end's help: "Copy-on-write after fork", and what
+	 * more its heading says (NULL: nothing). */
+	const char *title, *note;
 };
 
 /*
@@ -404,8 +485,17 @@ void fg_cpus_release(struct fg_cpus *cpus);
 
 /* attr.c */
 void fg_attr_init(struct faultgen_attr *a);
-int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src);
+FG_TESTABLE int fg_attr_copy(struct faultgen_attr *dst,
+			     const struct faultgen_attr *src);
 void fg_attr_release(struct faultgen_attr *a);
+
+/* rules.c */
+int fg_pattern_caps_check(const struct faultgen_attr *a,
+			  const struct fg_pattern *p,
+			  struct faultgen_conflict *c);
+unsigned int fg_pattern_flags(const struct fg_pattern *p);
+unsigned int fg_pattern_backings(const struct fg_pattern *p);
+unsigned int fg_pattern_worker_kinds(const struct fg_pattern *p);
 bool fg_attr_repeats(const struct faultgen_attr *a);
 int fg_conflict(struct faultgen_conflict *c, enum faultgen_setting setting,
 		enum faultgen_setting with, const char *why);
@@ -605,9 +695,37 @@ FG_TESTABLE bool fg_pretouch_claim(_Atomic uint64_t *cursor, uint64_t start,
 				   uint64_t end, uint64_t chunk,
 				   uint64_t *off, uint64_t *len);
 
-/* run.c */
+/* settings.c: the tables */
+FG_TESTABLE unsigned int fg_setting_count(void);
+FG_TESTABLE const struct fg_setting *fg_setting_at(unsigned int index,
+						   int *pattern);
+const struct fg_setting *fg_setting_named(const char *name, int *pattern);
+const struct fg_setting *fg_setting_of(enum faultgen_setting id);
+const char *fg_setting_name_of(enum faultgen_setting id);
+void fg_settings_init(struct faultgen_attr *a);
+
+/* values.c: a value by its table entry */
+int fg_setting_check(const struct faultgen_attr *a,
+		     const struct fg_setting *s, const union fg_slot *v);
+int fg_setting_store(struct faultgen_attr *a, const struct fg_setting *s,
+		     const union fg_slot *v);
+int fg_setting_set(struct faultgen_attr *a, const struct fg_setting *s,
+		   const union fg_slot *v);
+union fg_slot fg_setting_get(const struct faultgen_attr *a,
+			     const struct fg_setting *s);
+union fg_slot fg_own_setting(const struct faultgen_run *run,
+			     const char *name);
+int fg_value_to_slot(const struct fg_setting *s,
+		     const struct faultgen_value *v, union fg_slot *out);
+void fg_slot_to_value(const struct fg_setting *s, const union fg_slot *v,
+		      struct faultgen_value *out);
+
+/* patterns.c */
+unsigned int fg_pattern_count(void);
 const struct fg_pattern *fg_pattern(enum faultgen_pattern p);
 const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a);
+
+/* run.c */
 /* util.c: a pattern's figures as a table: figure `index` of the first n
  * rows into *f, and n; -ERANGE past the last (a figure callback). */
 struct fg_figure_row {

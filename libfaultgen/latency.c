@@ -34,7 +34,6 @@
 
 /* A touch the kernel does in one system call (mlock, populate) or the C
  * library in one call (memset) is timed per piece of this size. */
-#define LAT_CALL_CHUNK FG_HPAGE_SIZE
 /* How often a long timed loop looks for a cancel, in pages. */
 #define LAT_CANCEL_EVERY 1024
 
@@ -316,7 +315,7 @@ FG_NO_ASAN static int timed_read(const struct faultgen_run *run, char *addr,
 
 /*
  * The touches done in one call (memset, mlock, MADV_POPULATE_WRITE):
- * the call is made per piece of LAT_CALL_CHUNK bytes and each call is
+ * the call is made per piece of FG_LAT_CALL_BYTES bytes and each call is
  * timed, whatever `every` (there are few of them).  A value is then a
  * call's latency over up to 512 pages, not one fault's: the result says
  * so (per_call).
@@ -327,9 +326,9 @@ static int timed_calls(const struct faultgen_run *run, char *addr,
 {
 	int ret = 0;
 
-	for (size_t off = 0; off < len && !ret; off += LAT_CALL_CHUNK) {
-		size_t n = len - off < LAT_CALL_CHUNK ? len - off :
-							 LAT_CALL_CHUNK;
+	for (size_t off = 0; off < len && !ret; off += FG_LAT_CALL_BYTES) {
+		size_t n = len - off < FG_LAT_CALL_BYTES ? len - off :
+							 FG_LAT_CALL_BYTES;
 		uint64_t t0 = lat_now(), t1;
 
 		ret = touch(run, addr + off, n, sh);
@@ -342,51 +341,17 @@ static int timed_calls(const struct faultgen_run *run, char *addr,
 	return ret;
 }
 
-/*
- * What each value of a run times, for every pattern: a page touch, or a
- * call that faults many pages inside it (and then the call's name and
- * the most bytes one call covers).  NULL: page touches.
- */
+/* What each value of a run times: the pattern says (timed_call); by
+ * default, page touches. */
 static const char *lat_call(const struct faultgen_run *run, uint64_t *bytes)
 {
-	const struct faultgen_attr *a = &run->attr;
+	const char *call = run->ops->timed_call ?
+				   run->ops->timed_call(run, bytes) :
+				   NULL;
 
-	*bytes = LAT_CALL_CHUNK;
-	switch (a->pattern) {
-	case FAULTGEN_PRETOUCH:
-		/* pretouch.c: the JVM's populate per chunk, and the fast
-		 * modes' per slice, are cut into calls of 2 MiB at most. */
-		if (a->pretouch_touch == FAULTGEN_PRETOUCH_POPULATE ||
-		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST ||
-		    a->pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE)
-			return "MADV_POPULATE_WRITE";
-		break;
-	case FAULTGEN_RO_COLLAPSE:
-		/* collapse.c: one call per huge-page range. */
-		*bytes = run->lat_call_bytes;
-		return "MADV_COLLAPSE";
-	case FAULTGEN_QEMU_PREALLOC:
-		/* qemu.c: QEMU's one populate call per thread, over its
-		 * slice; its touch loop times pages. */
-		if (run->lat_call_bytes) {
-			*bytes = run->lat_call_bytes;
-			return "MADV_POPULATE_WRITE";
-		}
-		break;
-	default:
-		switch (a->touch) {
-		case FAULTGEN_TOUCH_MEMSET:
-			return "memset";
-		case FAULTGEN_TOUCH_MLOCK:
-			return "mlock";
-		case FAULTGEN_TOUCH_POPULATE:
-			return "MADV_POPULATE_WRITE";
-		default:
-			break;
-		}
-	}
-	*bytes = 0;
-	return NULL;
+	if (!call)
+		*bytes = 0;
+	return call;
 }
 
 /* A value of worker i, timed by a pattern's own loop (pretouch.c,

@@ -488,36 +488,11 @@ static int pretouch_exec(struct faultgen_run *run)
 static int pretouch_check(const struct faultgen_attr *a,
 			  struct faultgen_conflict *c)
 {
-	if (a->kind != FAULTGEN_THREADS)
-		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
-				   FAULTGEN_SETTING_PATTERN,
-				   "pretouch runs threads, as the JVM does");
-	if (fg_attr_repeats(a))
-		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
-				   FAULTGEN_SETTING_PATTERN,
-				   "pretouch runs once");
-	if (a->backing != FAULTGEN_BACKING_ANON)
-		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
-				   FAULTGEN_SETTING_PATTERN,
-				   "a JVM heap is private anonymous memory");
-	if (a->share)
-		return fg_conflict(c, FAULTGEN_SETTING_SHARE,
-				   FAULTGEN_SETTING_PATTERN,
-				   "a JVM heap is private anonymous memory");
 	if (a->region && a->gc != FAULTGEN_GC_NONE)
 		return fg_conflict(c, FAULTGEN_SETTING_REGION,
 				   FAULTGEN_SETTING_JVM,
 				   "the GC tables are mappings of the library's "
 				   "own, which a caller's region cannot hold");
-	if (a->numa == FAULTGEN_NUMA_WORKER_LOCAL)
-		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
-				   FAULTGEN_SETTING_PATTERN,
-				   "pretouch workers claim chunks as they go, "
-				   "they own no slice to bind");
-	if (a->node_pages)
-		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
-				   FAULTGEN_SETTING_PATTERN,
-				   "pretouch workers own no slice to count");
 	return 0;
 }
 
@@ -529,12 +504,72 @@ static void pretouch_release(struct faultgen_run *run)
 }
 
 /* The JVM's pretouch may run more workers than CPUs. */
+/* The JVM's populate per chunk, and the fast modes' per slice, are cut
+ * into calls of 2 MiB at most (timed_chunk). */
+static const char *pretouch_timed_call(const struct faultgen_run *run,
+				       uint64_t *bytes)
+{
+	*bytes = FG_LAT_CALL_BYTES;
+	switch (run->attr.pretouch_touch) {
+	case FAULTGEN_PRETOUCH_POPULATE:
+	case FAULTGEN_PRETOUCH_FAST:
+	case FAULTGEN_PRETOUCH_FAST_HUGE:
+		return "MADV_POPULATE_WRITE";
+	default:
+		return NULL;
+	}
+}
+
+static const char *const pretouches[] = {
+	"store", "atomic-add", "populate", "fast", "fast-huge", NULL,
+};
+static const char *const gcs[] = { "none", "g1", "parallel", NULL };
+
+static const struct fg_setting pretouch_settings[] = {
+	{ .name = "pretouch", .id = FAULTGEN_SETTING_PRETOUCH_TOUCH,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = pretouches,
+	  .offset = FG_AT(pretouch_touch),
+	  .def = { .e = FAULTGEN_PRETOUCH_ATOMIC_ADD },
+	  .def_text = "atomic-add", .value_name = "HOW",
+	  .help = "store (JDK 17), atomic-add (default, JDK 19+),\n"
+		  "populate (JDK 21u+), fast, fast-huge" },
+	{ .name = "chunk-size", .id = FAULTGEN_SETTING_CHUNK_SIZE,
+	  .type = FAULTGEN_TYPE_SIZE, .offset = FG_AT(chunk), .min = 1,
+	  .max = FAULTGEN_MAX_CHUNK,
+	  .flags = FAULTGEN_SETTING_PAGES | FAULTGEN_SETTING_GIVEN,
+	  .def = { .u64 = FG_DEFAULT_CHUNK }, .def_text = "4M",
+	  .value_name = "SIZE",
+	  .help = "pages claimed at a time (default 4M)" },
+	{ .name = "jdk", .id = FAULTGEN_SETTING_JVM,
+	  .type = FAULTGEN_TYPE_UINT, .offset = FG_AT(jdk),
+	  .min = FAULTGEN_MIN_JDK, .max = FAULTGEN_MAX_JDK,
+	  .def = { .u = 21 }, .def_text = "21", .value_name = "N",
+	  .help = "JDK feature release to model (default 21)" },
+	{ .name = "gc", .id = FAULTGEN_SETTING_JVM,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = gcs, .offset = FG_AT(gc),
+	  .def_text = "none", .value_name = "GC",
+	  .help = "none (default: the heap only), g1, parallel" },
+};
+
 const struct fg_pattern fg_pretouch_pattern = {
 	.name = "pretouch",
+	.title = "JVM heap pretouch",
+	.note = "-t: the JVM's count by default",
+	.timed_call = pretouch_timed_call,
+	.caps = {
+		.processes_why = "pretouch runs threads, as the JVM does",
+		.repeat_why = "pretouch runs once",
+		.backings = FG_BACKING(FAULTGEN_BACKING_ANON),
+		.backings_why = "a JVM heap is private anonymous memory",
+		.share_why = "a JVM heap is private anonymous memory",
+		.numa_why = "pretouch workers claim chunks as they go, they "
+			    "own no slice to bind",
+		.node_pages_why = "pretouch workers own no slice to count",
+	},
+	.settings = pretouch_settings,
+	.nr_settings = sizeof(pretouch_settings) /
+		       sizeof(pretouch_settings[0]),
 	.reads = (FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_THP) |
-		  FG_SETTING(FAULTGEN_SETTING_PRETOUCH_TOUCH) |
-		  FG_SETTING(FAULTGEN_SETTING_CHUNK_SIZE) |
-		  FG_SETTING(FAULTGEN_SETTING_JVM) |
 		  FG_SETTING(FAULTGEN_SETTING_LATENCY)),
 	.state_size = sizeof(struct pt_state),
 	.check = pretouch_check,

@@ -606,48 +606,6 @@ static void qemu_release(struct faultgen_run *run)
 	}
 }
 
-/*
- * QEMU's backends: anonymous RAM (memory-backend-ram, share=on|off), a
- * memfd (memory-backend-memfd), a file (memory-backend-file, mem-path: a
- * directory gets a file of the run's own, unlinked at once, as QEMU
- * does) or huge pages (memory-backend-memfd,hugetlb=on; a file on
- * hugetlbfs), mapped by the run; threads of the calling process, once.
- */
-static int qemu_check(const struct faultgen_attr *a,
-		      struct faultgen_conflict *c)
-{
-	if (a->backing == FAULTGEN_BACKING_SYSV ||
-	    a->backing == FAULTGEN_BACKING_DEVZERO)
-		return fg_conflict(c, FAULTGEN_SETTING_BACKING,
-				   FAULTGEN_SETTING_PATTERN,
-				   "QEMU's backends are anonymous RAM, a memfd, "
-				   "a file or huge pages");
-	if (a->kind == FAULTGEN_PROCESSES)
-		return fg_conflict(c, FAULTGEN_SETTING_WORKERS,
-				   FAULTGEN_SETTING_PATTERN,
-				   "QEMU preallocates with threads of its "
-				   "process");
-	if (a->region)
-		return fg_conflict(c, FAULTGEN_SETTING_REGION,
-				   FAULTGEN_SETTING_PATTERN,
-				   "qemu-prealloc maps the guest RAM as QEMU "
-				   "does");
-	if (fg_attr_repeats(a))
-		return fg_conflict(c, FAULTGEN_SETTING_REPEAT,
-				   FAULTGEN_SETTING_PATTERN,
-				   "QEMU preallocates once");
-	if (a->numa == FAULTGEN_NUMA_WORKER_LOCAL)
-		return fg_conflict(c, FAULTGEN_SETTING_NUMA,
-				   FAULTGEN_SETTING_PATTERN,
-				   "QEMU binds a backend's memory, not a "
-				   "thread's slice");
-	if (a->node_pages)
-		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
-				   FAULTGEN_SETTING_PATTERN,
-				   "qemu-prealloc counts no pages per node");
-	return 0;
-}
-
 static int qemu_figure(const struct faultgen_run *run, unsigned int index,
 		       struct faultgen_figure *f)
 {
@@ -676,8 +634,54 @@ static int qemu_figure(const struct faultgen_run *run, unsigned int index,
 	return fg_figure_pick(figs, n, index, f);
 }
 
+/* QEMU's one populate call per thread, over its slice; its touch loop
+ * times pages. */
+static const char *qemu_timed_call(const struct faultgen_run *run,
+				   uint64_t *bytes)
+{
+	*bytes = run->lat_call_bytes;
+	return run->lat_call_bytes ? "MADV_POPULATE_WRITE" : NULL;
+}
+
+static const char *const qemu_hows[] = { "auto", "touch", NULL };
+
+static const struct fg_setting qemu_settings[] = {
+	{ .name = "qemu", .id = FAULTGEN_SETTING_QEMU,
+	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = qemu_hows,
+	  .offset = FG_AT(qemu), .def_text = "auto", .value_name = "HOW",
+	  .help = "auto (default: MADV_POPULATE_WRITE where the\n"
+		  "kernel has it, as QEMU 7.0+), touch (every page)" },
+};
+
 const struct fg_pattern fg_qemu_prealloc_pattern = {
 	.name = "qemu-prealloc",
+	.title = "QEMU's guest-RAM preallocation",
+	.timed_call = qemu_timed_call,
+	.note = "-t: its\nprealloc-threads; --backing=anon, memfd, file:PATH "
+		"or hugetlb, --share\nas QEMU's share=on",
+	/* QEMU's backends: anonymous RAM (memory-backend-ram,
+	 * share=on|off), a memfd (memory-backend-memfd), a file
+	 * (memory-backend-file, mem-path: a directory gets a file of the
+	 * run's own, unlinked at once, as QEMU does) or huge pages
+	 * (memory-backend-memfd,hugetlb=on; a file on hugetlbfs), mapped by
+	 * the run; threads of the calling process, once. */
+	.caps = {
+		.processes_why = "QEMU preallocates with threads of its "
+				 "process",
+		.repeat_why = "QEMU preallocates once",
+		.backings = FG_BACKING(FAULTGEN_BACKING_ANON) |
+			    FG_BACKING(FAULTGEN_BACKING_MEMFD) |
+			    FG_BACKING(FAULTGEN_BACKING_FILE) |
+			    FG_BACKING(FAULTGEN_BACKING_HUGETLB),
+		.backings_why = "QEMU's backends are anonymous RAM, a memfd, "
+				"a file or huge pages",
+		.region_why = "qemu-prealloc maps the guest RAM as QEMU does",
+		.numa_why = "QEMU binds a backend's memory, not a thread's "
+			    "slice",
+		.node_pages_why = "qemu-prealloc counts no pages per node",
+	},
+	.settings = qemu_settings,
+	.nr_settings = 1,
 	.reads = (FG_SETTING(FAULTGEN_SETTING_PATTERN) |
 		  FG_SETTING(FAULTGEN_SETTING_SIZE) |
 		  FG_SETTING(FAULTGEN_SETTING_WORKERS) |
@@ -687,10 +691,8 @@ const struct fg_pattern fg_qemu_prealloc_pattern = {
 		  FG_SETTING(FAULTGEN_SETTING_CPUS) |
 		  FG_SETTING(FAULTGEN_SETTING_CPUSET) |
 		  FG_SETTING(FAULTGEN_SETTING_OVERSUBSCRIBE) |
-		  FG_SETTING(FAULTGEN_SETTING_LATENCY) |
-		  FG_SETTING(FAULTGEN_SETTING_QEMU)),
+		  FG_SETTING(FAULTGEN_SETTING_LATENCY)),
 	.state_size = sizeof(struct qp_state),
-	.check = qemu_check,
 	.exec = qemu_exec,
 	.release = qemu_release,
 	.unbound_workers = true,

@@ -2,8 +2,7 @@
 /*
  * run.c - a run: checking the settings, placing the workers, running the
  * pattern through its operations and keeping its figures.  run.c knows no
- * pattern by name beyond the table that maps the attr's pattern to its
- * operations.
+ * pattern by name: patterns.c maps the attr's pattern to its operations.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -14,29 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-/* The patterns, by their enum value. */
-static const struct fg_pattern *const patterns[] = {
-	[FAULTGEN_SHARED_VMA] = &fg_shared_vma_pattern,
-	[FAULTGEN_PER_THREAD_VMA] = &fg_per_thread_vma_pattern,
-	[FAULTGEN_RO_COLLAPSE] = &fg_ro_collapse_pattern,
-	[FAULTGEN_PRETOUCH] = &fg_pretouch_pattern,
-	[FAULTGEN_COW_FORK] = &fg_cow_fork_pattern,
-	[FAULTGEN_QEMU_PREALLOC] = &fg_qemu_prealloc_pattern,
-};
-
-/* The pattern of value p, or NULL. */
-const struct fg_pattern *fg_pattern(enum faultgen_pattern p)
-{
-	if ((unsigned int)p >= sizeof(patterns) / sizeof(patterns[0]))
-		return NULL;
-	return patterns[p];
-}
-
-const struct fg_pattern *fg_pattern_of(const struct faultgen_attr *a)
-{
-	return fg_pattern(a->pattern);
-}
 
 /* Zeroed, in memory that forked workers share. */
 static int alloc_state(struct faultgen_run *run)
@@ -62,7 +38,9 @@ int fg_attr_check(const struct faultgen_attr *a, struct faultgen_conflict *c)
 	const struct fg_pattern *p = fg_pattern_of(a);
 	int ret = fg_attr_check_common(a, c);
 
-	if (ret)
+	if (!ret)
+		ret = fg_pattern_caps_check(a, p, c);
+	if (ret || !p->check)
 		return ret;
 	return p->check(a, c);
 }

@@ -25,109 +25,6 @@
 
 #include "pft.h"
 
-enum long_only {
-	OPT_PATTERN = 256,
-	OPT_THREADS,
-	OPT_PROCESSES,
-	OPT_CPUS,
-	OPT_CPUSET,
-	OPT_TOUCH,
-	OPT_CACHELINES,
-	OPT_THP,
-	OPT_NUMA_LOCAL,
-	OPT_LOCALALLOC,
-	OPT_NUMA,
-	OPT_MEMBIND,
-	OPT_INTERLEAVE,
-	OPT_PREFERRED,
-	OPT_DURATION,
-	OPT_ROUNDS,
-	OPT_ZAP,
-	OPT_WARMUP,
-	OPT_REPEAT,
-	OPT_JSON,
-	OPT_PERF_CTL,
-	OPT_PER_WORKER,
-	OPT_COLLAPSE,
-	OPT_PROTECT,
-	OPT_TIMEOUT,
-	OPT_SIZE,
-	OPT_SLEEP,
-	OPT_PRETOUCH,
-	OPT_CHUNK,
-	OPT_JDK,
-	OPT_GC,
-	OPT_FORCE,
-	OPT_OVERSUBSCRIBE,
-	OPT_LIST_PATTERNS,
-	OPT_LATENCY,
-	OPT_BACKING,
-	OPT_SHARE,
-	OPT_WRITERS,
-	OPT_INTERLEAVE_PAGES,
-	OPT_QEMU,
-	OPT_COW_CHILD,
-};
-
-static const struct option long_options[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "processes", required_argument, NULL, OPT_PROCESSES },
-	{ "cachelines", required_argument, NULL, OPT_CACHELINES },
-	{ "sleep", required_argument, NULL, OPT_SLEEP },
-	{ "pin", no_argument, NULL, 'a' },
-	{ "fifo", no_argument, NULL, 'f' },
-	{ "sysv", no_argument, NULL, 'S' },
-	{ "shm-lock", no_argument, NULL, 'L' },
-	{ "dev-zero", no_argument, NULL, 'Z' },
-	{ "title", no_argument, NULL, 'T' },
-	{ "numa-maps", no_argument, NULL, 'N' },
-	{ "pause", no_argument, NULL, 'P' },
-	{ "oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE },
-	{ "pattern", required_argument, NULL, OPT_PATTERN },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "cpuset", required_argument, NULL, OPT_CPUSET },
-	{ "touch", required_argument, NULL, OPT_TOUCH },
-	{ "thp", required_argument, NULL, OPT_THP },
-	{ "numa-local", no_argument, NULL, OPT_NUMA_LOCAL },
-	{ "localalloc", no_argument, NULL, OPT_LOCALALLOC },
-	{ "numa", required_argument, NULL, OPT_NUMA },
-	{ "membind", required_argument, NULL, OPT_MEMBIND },
-	{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
-	{ "preferred", required_argument, NULL, OPT_PREFERRED },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "zap", required_argument, NULL, OPT_ZAP },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "perf-ctl", required_argument, NULL, OPT_PERF_CTL },
-	{ "per-worker", no_argument, NULL, OPT_PER_WORKER },
-	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
-	{ "protect", required_argument, NULL, OPT_PROTECT },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "pretouch", required_argument, NULL, OPT_PRETOUCH },
-	{ "chunk-size", required_argument, NULL, OPT_CHUNK },
-	{ "jdk", required_argument, NULL, OPT_JDK },
-	{ "gc", required_argument, NULL, OPT_GC },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "list-patterns", no_argument, NULL, OPT_LIST_PATTERNS },
-	{ "latency", optional_argument, NULL, OPT_LATENCY },
-	{ "backing", required_argument, NULL, OPT_BACKING },
-	{ "share", no_argument, NULL, OPT_SHARE },
-	{ "writers", required_argument, NULL, OPT_WRITERS },
-	{ "interleave-pages", required_argument, NULL, OPT_INTERLEAVE_PAGES },
-	{ "qemu", required_argument, NULL, OPT_QEMU },
-	{ "cow-child", required_argument, NULL, OPT_COW_CHILD },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* A leading ':' lets pft tell a missing argument from an unknown option. */
-static const char short_options[] = ":ac:fhlm:n:ps:t:vzCFLMNPSTVZ";
-
 /* The front end's own defaults; the workload's are the library's, in
  * the attr that the options set. */
 int pft_opts_init(struct pft_opts *o)
@@ -273,14 +170,26 @@ struct pft_option;
 typedef int (*pft_handler)(struct pft_opts *o, const struct pft_option *opt,
 			   const char *arg);
 
+/*
+ * One of pft's options: the one table of them (options[] below) says how
+ * each is spelt, what it sets and what --help says of it.  The settings
+ * of a pattern that the table does not list are the library's
+ * (faultgen_setting_info): an option each, --NAME, made at start-up.
+ */
 struct pft_option {
-	const char *name;         /* as messages name it */
-	pft_handler handle;       /* NULL: a flag, switched on */
-	size_t flag;              /* the flag's offset in pft_opts */
+	struct pft_option_doc doc; /* its names and its help */
+	int has_arg;               /* getopt's no_argument, ... */
+	pft_handler handle;        /* NULL: a flag, switched on */
+	size_t flag;               /* the flag's offset in pft_opts */
 	int (*set_switch)(struct faultgen_attr *a, int on); /* opt_switch */
-	int code;                 /* getopt's answer */
 	enum faultgen_setting setting; /* the library setting it feeds */
-	int val;                  /* what the option stands for, if fixed */
+	int val;                   /* what the option stands for, if fixed */
+	const char *library;       /* opt_setting: the library's setting */
+	/* One spelling of it, made at start-up: "-m" or "--size", getopt's
+	 * code, and the index of its library setting (or -1). */
+	const char *name;
+	int code;
+	int index;
 };
 
 static int opt_size(struct pft_opts *o, const struct pft_option *opt,
@@ -350,7 +259,7 @@ static int opt_touch_flag(struct pft_opts *o, const struct pft_option *opt,
 static int opt_touch(struct pft_opts *o, const struct pft_option *opt,
 		     const char *s)
 {
-	int touch = 0, ret = pft_keyword(opt->name, s, pft_touches, &touch);
+	int touch = 0, ret = pft_keyword(opt->name, s, "touch", &touch);
 
 	return ret ? ret :
 		     set_touch(o, opt->name, s, (enum faultgen_touch)touch);
@@ -421,7 +330,7 @@ static int opt_backing_name(struct pft_opts *o, const struct pft_option *opt,
 	if (strcmp(s, "file") == 0)
 		return pft_usage_error("%s 'file': the file backing needs a "
 				       "path (file:PATH)", opt->name);
-	ret = pft_keyword(opt->name, s, pft_backings, &val);
+	ret = pft_keyword(opt->name, s, "backing", &val);
 
 	return ret ? ret :
 		     set_backing(o, opt->name, (enum faultgen_backing)val);
@@ -480,24 +389,13 @@ static int opt_sleep(struct pft_opts *o, const struct pft_option *opt,
 }
 
 static int opt_help(struct pft_opts *o, const struct pft_option *opt,
-		    const char *s)
-{
-	(void)o, (void)opt, (void)s;
-	return pft_print_help();
-}
+		    const char *s);
 
 static int opt_version(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
 {
 	(void)o, (void)opt, (void)s;
 	return pft_print_version();
-}
-
-static int opt_list_patterns(struct pft_opts *o,
-			     const struct pft_option *opt, const char *s)
-{
-	(void)o, (void)opt, (void)s;
-	return pft_print_patterns();
 }
 
 static int opt_noclear(struct pft_opts *o, const struct pft_option *opt,
@@ -608,7 +506,7 @@ static int opt_numa(struct pft_opts *o, const struct pft_option *opt,
 		return pft_usage_error("%s '%s': give the nodes with "
 				       "--membind, --interleave or "
 				       "--preferred", opt->name, s);
-	ret = pft_keyword(opt->name, s, pft_numa_modes, &numa);
+	ret = pft_policy_keyword(opt->name, s, &numa);
 	return ret ? ret :
 		     set_numa(o, opt->name, (enum faultgen_numa)numa, NULL);
 }
@@ -652,7 +550,7 @@ static int opt_zap(struct pft_opts *o, const struct pft_option *opt,
 		   const char *s)
 {
 	double seconds = faultgen_attr_get_duration(o->attr);
-	int zap = 0, ret = pft_keyword(opt->name, s, pft_zaps, &zap);
+	int zap = 0, ret = pft_keyword(opt->name, s, "zap", &zap);
 
 	if (ret)
 		return ret;
@@ -707,133 +605,6 @@ static int opt_perf_ctl(struct pft_opts *o, const struct pft_option *opt,
 	return 0;
 }
 
-/*
- * --thp, --collapse, --protect, --pretouch, --qemu, --cow-child: a keyword of the option's
- * table, given to the option's setter.
- */
-struct pft_keyword_option {
-	int code;
-	const struct pft_name *keywords;
-	int (*set)(struct faultgen_attr *a, int val);
-};
-
-static int set_thp(struct faultgen_attr *a, int val)
-{
-	return faultgen_attr_set_thp(a, (enum faultgen_thp)val);
-}
-
-static int set_collapse(struct faultgen_attr *a, int val)
-{
-	return faultgen_attr_set_collapse(a, (enum faultgen_collapse)val);
-}
-
-static int set_protect(struct faultgen_attr *a, int val)
-{
-	return faultgen_attr_set_protect(a, (enum faultgen_protect)val);
-}
-
-static int set_pretouch(struct faultgen_attr *a, int val)
-{
-	return faultgen_attr_set_pretouch_touch(
-		a, (enum faultgen_pretouch_touch)val);
-}
-
-static int set_qemu(struct faultgen_attr *a, int val)
-{
-	return faultgen_attr_set_qemu(a, (enum faultgen_qemu)val);
-}
-
-static int set_cow_child(struct faultgen_attr *a, int val)
-{
-	return faultgen_attr_set_cow_child(a, (enum faultgen_cow_child)val);
-}
-
-static const struct pft_keyword_option keyword_options[] = {
-	{ OPT_THP, pft_thps, set_thp },
-	{ OPT_COLLAPSE, pft_collapses, set_collapse },
-	{ OPT_PROTECT, pft_protects, set_protect },
-	{ OPT_PRETOUCH, pft_pretouches, set_pretouch },
-	{ OPT_QEMU, pft_qemus, set_qemu },
-	{ OPT_COW_CHILD, pft_cow_childs, set_cow_child },
-};
-
-static int opt_keyword(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
-{
-	for (size_t i = 0;
-	     i < sizeof(keyword_options) / sizeof(keyword_options[0]); i++) {
-		const struct pft_keyword_option *k = &keyword_options[i];
-		int val = 0, ret;
-
-		if (k->code != opt->code)
-			continue;
-		ret = pft_keyword(opt->name, s, k->keywords, &val);
-		return ret ? ret :
-			     pft_set(k->set(o->attr, val), opt->name, s, NULL);
-	}
-	return pft_fail("%s: no keywords", opt->name);
-}
-
-static int opt_timeout(struct pft_opts *o, const struct pft_option *opt,
-		       const char *s)
-{
-	double v = 0;
-	int ret = parse_seconds(opt->name, s, false, &v);
-
-	return ret ? ret :
-		     pft_set(faultgen_attr_set_timeout(o->attr, v), opt->name,
-			     s, NULL);
-}
-
-/* --chunk-size: the library's limits, said in the figures they come
- * from. */
-static int opt_chunk(struct pft_opts *o, const struct pft_option *opt,
-		     const char *s)
-{
-	uint64_t chunk = 0;
-	char why[128];
-
-	if (faultgen_parse_size(s, &chunk))
-		return pft_usage_error("%s '%s': bad size (a number with an "
-				       "optional K, M, G, T or P suffix)",
-				       opt->name, s);
-	snprintf(why, sizeof(why),
-		 "a multiple of the page size (%ld), at most %" PRIu64 "G",
-		 o->pagesize, (uint64_t)(FAULTGEN_MAX_CHUNK >> 30));
-	return pft_set(faultgen_attr_set_chunk_size(o->attr, chunk), opt->name,
-		       s, why);
-}
-
-/* --jdk and --gc: one setting, set with what the other holds. */
-static int opt_jdk(struct pft_opts *o, const struct pft_option *opt,
-		   const char *s)
-{
-	enum faultgen_jvm_gc gc;
-	unsigned int jdk = 0, was;
-	int ret = parse_uint(opt->name, s, 8, FAULTGEN_MAX_JDK, &jdk);
-
-	if (ret)
-		return ret;
-	faultgen_attr_get_jvm(o->attr, &was, &gc);
-	return pft_set(faultgen_attr_set_jvm(o->attr, jdk, gc), opt->name, s,
-		       NULL);
-}
-
-static int opt_gc(struct pft_opts *o, const struct pft_option *opt,
-		  const char *s)
-{
-	enum faultgen_jvm_gc was;
-	unsigned int jdk;
-	int gc = 0, ret = pft_keyword(opt->name, s, pft_gcs, &gc);
-
-	if (ret)
-		return ret;
-	faultgen_attr_get_jvm(o->attr, &jdk, &was);
-	return pft_set(faultgen_attr_set_jvm(o->attr, jdk,
-					     (enum faultgen_jvm_gc)gc),
-		       opt->name, s, NULL);
-}
-
 /* --writers=M[,OP]: M writers beside the shared VMA's faulters. */
 static int opt_writers(struct pft_opts *o, const struct pft_option *opt,
 		       const char *s)
@@ -856,24 +627,12 @@ static int opt_writers(struct pft_opts *o, const struct pft_option *opt,
 	}
 	ret = parse_uint(opt->name, num, 0, FAULTGEN_MAX_WRITERS, &m);
 	if (!ret && comma)
-		ret = pft_keyword(opt->name, comma + 1, pft_writer_ops, &op);
+		ret = pft_keyword(opt->name, comma + 1, "writer-op", &op);
 	if (ret)
 		return ret;
 	return pft_set(faultgen_attr_set_writers(o->attr, m,
 						 (enum faultgen_writer_op)op),
 		       opt->name, s, NULL);
-}
-
-/* --interleave-pages=K: the shared VMA dealt in blocks of K pages. */
-static int opt_interleave_pages(struct pft_opts *o,
-				const struct pft_option *opt, const char *s)
-{
-	unsigned int k = 0;
-	int ret = parse_uint(opt->name, s, 0, FAULTGEN_MAX_INTERLEAVE, &k);
-
-	return ret ? ret :
-		     pft_set(faultgen_attr_set_interleave(o->attr, k),
-			     opt->name, s, NULL);
 }
 
 /* -a, -f, --oversubscribe: a switch of the attr. */
@@ -883,97 +642,356 @@ static int opt_switch(struct pft_opts *o, const struct pft_option *opt,
 	return pft_set(opt->set_switch(o->attr, 1), opt->name, s, NULL);
 }
 
-#define OPT_VAL(c, n, s, h, v)                                            \
-	{ .code = (c), .name = (n), .setting = (s), .handle = (h), .val = (v) }
-#define OPT(c, n, s, h) OPT_VAL(c, n, s, h, 0)
-#define SWITCH(c, n, s, setter)                                           \
-	{ .code = (c), .name = (n), .setting = (s), .handle = opt_switch,  \
-	  .set_switch = (setter) }
-#define FLAG(c, n, s, field)                                              \
-	{ .code = (c), .name = (n), .setting = (s),                       \
-	  .flag = offsetof(struct pft_opts, field) }
+/*
+ * A setting of the library's, of its type and by its own bounds and
+ * keywords (faultgen_setting_info): the options the table below does
+ * not list are made of these, and some it lists are.
+ */
+static int opt_setting(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	struct faultgen_setting_info in = { .size = sizeof(in) };
+	struct faultgen_value v;
+	unsigned long n = 0;
+	char why[128] = "";
+	int k = 0, ret = faultgen_setting_info((unsigned int)opt->index, &in);
 
+	if (ret)
+		return pft_fail("%s: %s", opt->name, faultgen_strerror(ret));
+	memset(&v, 0, sizeof(v));
+	v.type = in.type;
+	switch (in.type) {
+	case FAULTGEN_TYPE_BOOL:
+		v.v.boolean = 1;
+		break;
+	case FAULTGEN_TYPE_UINT:
+		ret = pft_parse_count(opt->name, s,
+				      in.flags & FAULTGEN_SETTING_ZERO ?
+					      0 :
+					      (unsigned long)in.min,
+				      (unsigned long)in.max, &n);
+		v.v.number = n;
+		break;
+	case FAULTGEN_TYPE_SIZE:
+		if (faultgen_parse_size(s, &v.v.number))
+			return pft_usage_error("%s '%s': bad size (a number "
+					       "with an optional K, M, G, T or "
+					       "P suffix)", opt->name, s);
+		if (in.flags & FAULTGEN_SETTING_PAGES)
+			snprintf(why, sizeof(why),
+				 "a multiple of the page size (%ld), at most "
+				 "%" PRIu64 "G", o->pagesize, in.max >> 30);
+		break;
+	case FAULTGEN_TYPE_SECONDS:
+		ret = parse_seconds(opt->name, s,
+				    in.flags & FAULTGEN_SETTING_ZERO,
+				    &v.v.seconds);
+		break;
+	case FAULTGEN_TYPE_KEYWORD:
+		ret = pft_keyword(opt->name, s, in.name, &k);
+		v.v.keyword = in.keywords[k];
+		break;
+	case FAULTGEN_TYPE_TEXT:
+		v.v.text = s;
+		break;
+	}
+	if (ret)
+		return ret;
+	return pft_set(faultgen_attr_set_value(o->attr, in.name, &v),
+		       opt->name, s, why[0] ? why : NULL);
+}
+
+/* Its names: short, long (NULL for none) and its value's name. */
+#define NAMES(c, l, a) .doc = { .short_name = (c), .long_name = (l),     \
+				.arg_name = (a) },                       \
+		       .has_arg = (a) ? required_argument : no_argument
+#define HELP(sec, text) .doc.section = (sec), .doc.help = (text)
+#define LEGACY(text) HELP(PFT_SEC_LEGACY, text)
+#define WORKLOAD(text) HELP(PFT_SEC_WORKLOAD, text)
+#define POLICY(text) HELP(PFT_SEC_POLICY, text)
+#define OUTPUT(text) HELP(PFT_SEC_OUTPUT, text)
+#define SWITCH(setter) .handle = opt_switch, .set_switch = (setter)
+#define FLAG(field) .flag = offsetof(struct pft_opts, field)
+#define SETTING(s) .setting = FAULTGEN_SETTING_##s
+
+/* pft's options, in the order --help lists them. */
 static const struct pft_option options[] = {
-	SWITCH('a', "-a", FAULTGEN_SETTING_PIN, faultgen_attr_set_pin),
-	OPT('c', "-c", FAULTGEN_SETTING_CACHELINES, opt_cachelines),
-	OPT(OPT_CACHELINES, "--cachelines", FAULTGEN_SETTING_CACHELINES, opt_cachelines),
-	SWITCH('f', "-f", FAULTGEN_SETTING_SCHED_FIFO,
-	       faultgen_attr_set_sched_fifo),
-	OPT('h', "-h", FAULTGEN_SETTING_NONE, opt_help),
-	OPT_VAL('l', "-l", FAULTGEN_SETTING_TOUCH, opt_touch_flag, FAULTGEN_TOUCH_MLOCK),
-	OPT('m', "-m", FAULTGEN_SETTING_SIZE, opt_size),
-	OPT(OPT_SIZE, "--size", FAULTGEN_SETTING_SIZE, opt_size),
-	OPT_VAL('n', "-n", FAULTGEN_SETTING_WORKERS, opt_workers, FAULTGEN_PROCESSES),
-	OPT_VAL(OPT_PROCESSES, "--processes", FAULTGEN_SETTING_WORKERS, opt_workers,
-		FAULTGEN_PROCESSES),
-	OPT_VAL('t', "-t", FAULTGEN_SETTING_WORKERS, opt_workers, FAULTGEN_THREADS),
-	OPT_VAL(OPT_THREADS, "--threads", FAULTGEN_SETTING_WORKERS, opt_workers,
-		FAULTGEN_THREADS),
-	OPT_VAL('p', "-p", FAULTGEN_SETTING_NUMA, opt_numa_policy, FAULTGEN_NUMA_LOCAL),
-	OPT_VAL(OPT_NUMA_LOCAL, "--numa-local", FAULTGEN_SETTING_NUMA, opt_numa_policy,
-		FAULTGEN_NUMA_LOCAL),
-	OPT_VAL(OPT_LOCALALLOC, "--localalloc", FAULTGEN_SETTING_NUMA, opt_numa_policy,
-		FAULTGEN_NUMA_LOCAL),
-	OPT(OPT_NUMA, "--numa", FAULTGEN_SETTING_NUMA, opt_numa),
-	OPT_VAL(OPT_MEMBIND, "--membind", FAULTGEN_SETTING_NUMA, opt_numa_policy,
-		FAULTGEN_NUMA_BIND),
-	OPT_VAL(OPT_INTERLEAVE, "--interleave", FAULTGEN_SETTING_NUMA, opt_numa_policy,
-		FAULTGEN_NUMA_INTERLEAVE),
-	OPT_VAL(OPT_PREFERRED, "--preferred", FAULTGEN_SETTING_NUMA, opt_numa_policy,
-		FAULTGEN_NUMA_PREFERRED),
-	OPT('s', "-s", FAULTGEN_SETTING_NONE, opt_sleep),
-	OPT(OPT_SLEEP, "--sleep", FAULTGEN_SETTING_NONE, opt_sleep),
-	OPT('v', "-v", FAULTGEN_SETTING_NONE, opt_verbose),
-	OPT_VAL('z', "-z", FAULTGEN_SETTING_TOUCH, opt_touch_flag,
-		FAULTGEN_TOUCH_MEMSET),
-	OPT('C', "-C", FAULTGEN_SETTING_NONE, opt_noclear),
-	OPT('F', "-F", FAULTGEN_SETTING_NONE, opt_accepted),
-	SWITCH(OPT_OVERSUBSCRIBE, "--oversubscribe",
-	       FAULTGEN_SETTING_OVERSUBSCRIBE, faultgen_attr_set_oversubscribe),
-	FLAG(OPT_FORCE, "--force", FAULTGEN_SETTING_NONE, force),
-	OPT('L', "-L", FAULTGEN_SETTING_SHM_LOCK, opt_shm_lock),
-	OPT('M', "-M", FAULTGEN_SETTING_PATTERN, opt_multimap),
-	FLAG('N', "-N", FAULTGEN_SETTING_NONE, numa_maps),
-	FLAG('P', "-P", FAULTGEN_SETTING_NONE, pause),
-	OPT_VAL('S', "-S", FAULTGEN_SETTING_BACKING, opt_backing, FAULTGEN_BACKING_SYSV),
-	FLAG('T', "-T", FAULTGEN_SETTING_NONE, title),
-	OPT('V', "-V", FAULTGEN_SETTING_NONE, opt_version),
-	OPT(OPT_LIST_PATTERNS, "--list-patterns", FAULTGEN_SETTING_NONE,
-	    opt_list_patterns),
-	OPT_VAL('Z', "-Z", FAULTGEN_SETTING_BACKING, opt_backing,
-		FAULTGEN_BACKING_DEVZERO),
-	OPT(OPT_PATTERN, "--pattern", FAULTGEN_SETTING_PATTERN, opt_pattern),
-	OPT(OPT_BACKING, "--backing", FAULTGEN_SETTING_BACKING, opt_backing_name),
-	SWITCH(OPT_SHARE, "--share", FAULTGEN_SETTING_SHARE,
-	       faultgen_attr_set_share),
-	OPT(OPT_CPUS, "--cpus", FAULTGEN_SETTING_CPUS, opt_cpus),
-	OPT(OPT_CPUSET, "--cpuset", FAULTGEN_SETTING_CPUSET, opt_cpuset),
-	OPT(OPT_TOUCH, "--touch", FAULTGEN_SETTING_TOUCH, opt_touch),
-	OPT(OPT_THP, "--thp", FAULTGEN_SETTING_THP, opt_keyword),
-	OPT(OPT_DURATION, "--duration", FAULTGEN_SETTING_REPEAT, opt_duration),
-	OPT(OPT_ROUNDS, "--rounds", FAULTGEN_SETTING_REPEAT, opt_rounds),
-	OPT(OPT_ZAP, "--zap", FAULTGEN_SETTING_ZAP, opt_zap),
-	OPT(OPT_WARMUP, "--warmup", FAULTGEN_SETTING_WARMUP, opt_warmup),
-	OPT(OPT_REPEAT, "--repeat", FAULTGEN_SETTING_NONE, opt_repeat),
-	OPT(OPT_LATENCY, "--latency", FAULTGEN_SETTING_LATENCY, opt_latency),
-	FLAG(OPT_JSON, "--json", FAULTGEN_SETTING_NONE, json),
-	OPT(OPT_PERF_CTL, "--perf-ctl", FAULTGEN_SETTING_NONE, opt_perf_ctl),
-	FLAG(OPT_PER_WORKER, "--per-worker", FAULTGEN_SETTING_NONE, per_worker),
-	OPT(OPT_COLLAPSE, "--collapse", FAULTGEN_SETTING_COLLAPSE, opt_keyword),
-	OPT(OPT_PROTECT, "--protect", FAULTGEN_SETTING_PROTECT, opt_keyword),
-	OPT(OPT_TIMEOUT, "--timeout", FAULTGEN_SETTING_TIMEOUT, opt_timeout),
-	OPT(OPT_PRETOUCH, "--pretouch", FAULTGEN_SETTING_PRETOUCH_TOUCH, opt_keyword),
-	OPT(OPT_CHUNK, "--chunk-size", FAULTGEN_SETTING_CHUNK_SIZE, opt_chunk),
-	OPT(OPT_JDK, "--jdk", FAULTGEN_SETTING_JVM, opt_jdk),
-	OPT(OPT_GC, "--gc", FAULTGEN_SETTING_JVM, opt_gc),
-	OPT(OPT_WRITERS, "--writers", FAULTGEN_SETTING_WRITERS, opt_writers),
-	OPT(OPT_INTERLEAVE_PAGES, "--interleave-pages",
-	    FAULTGEN_SETTING_INTERLEAVE, opt_interleave_pages),
-	OPT(OPT_QEMU, "--qemu", FAULTGEN_SETTING_QEMU, opt_keyword),
-	OPT(OPT_COW_CHILD, "--cow-child", FAULTGEN_SETTING_COW_CHILD,
-	    opt_keyword),
+	{ NAMES('m', "size", "SIZE"), .handle = opt_size, SETTING(SIZE),
+	  LEGACY("memory in all: bytes, or a K, M, G, T or P\n"
+		 "(pages) suffix (default: one page)") },
+	{ NAMES('t', "threads", "N"), .handle = opt_workers, SETTING(WORKERS),
+	  .val = FAULTGEN_THREADS, LEGACY("N worker threads (default 1)") },
+	{ NAMES('n', "processes", "N"), .handle = opt_workers,
+	  SETTING(WORKERS), .val = FAULTGEN_PROCESSES,
+	  LEGACY("N worker processes; -t and -n: the later wins") },
+	{ NAMES('c', "cachelines", "N"), .handle = opt_cachelines,
+	  SETTING(CACHELINES),
+	  LEGACY("write N cachelines of every page (default 1; at\n"
+		 "most the cachelines in a page)") },
+	{ NAMES('z', NULL, NULL), .handle = opt_touch_flag, SETTING(TOUCH),
+	  .val = FAULTGEN_TOUCH_MEMSET,
+	  LEGACY("memset each worker's slice (--touch=memset)") },
+	{ NAMES('l', NULL, NULL), .handle = opt_touch_flag, SETTING(TOUCH),
+	  .val = FAULTGEN_TOUCH_MLOCK,
+	  LEGACY("mlock each worker's slice (--touch=mlock)") },
+	{ NAMES('S', "sysv", NULL), .handle = opt_backing, SETTING(BACKING),
+	  .val = FAULTGEN_BACKING_SYSV,
+	  LEGACY("a SysV shared memory segment") },
+	{ NAMES('L', "shm-lock", NULL), .handle = opt_shm_lock,
+	  SETTING(SHM_LOCK), LEGACY("SHM_LOCK the SysV segment (implies -S)") },
+	{ NAMES('Z', "dev-zero", NULL), .handle = opt_backing,
+	  SETTING(BACKING), .val = FAULTGEN_BACKING_DEVZERO,
+	  LEGACY("a private mapping of /dev/zero") },
+	{ NAMES(0, "backing", "KIND"), .handle = opt_backing_name,
+	  SETTING(BACKING),
+	  LEGACY("the memory: anon (default), dev-zero, sysv,\n"
+		 "memfd (a memfd_create file, shmem), hugetlb\n"
+		 "(MAP_HUGETLB, 2 MiB pages from nr_hugepages) or\n"
+		 "file:PATH (a file made in directory PATH, or\n"
+		 "the file PATH as it is; hugetlbfs too)") },
+	{ NAMES(0, "share", NULL), SWITCH(faultgen_attr_set_share),
+	  SETTING(SHARE),
+	  LEGACY("MAP_SHARED: anon and dev-zero are shmem then") },
+	{ NAMES('p', "numa-local", NULL), .handle = opt_numa_policy,
+	  SETTING(NUMA), .val = FAULTGEN_NUMA_LOCAL,
+	  LEGACY("mbind MPOL_PREFERRED, empty node mask (local)"),
+	  .doc.lead = "-p, --numa-local, --localalloc" },
+	{ NAMES(0, "localalloc", NULL), .handle = opt_numa_policy,
+	  SETTING(NUMA), .val = FAULTGEN_NUMA_LOCAL },
+	{ NAMES('a', "pin", NULL), SWITCH(faultgen_attr_set_pin), SETTING(PIN),
+	  LEGACY("pin worker i to the i-th allowed CPU, round robin") },
+	{ NAMES('f', "fifo", NULL), SWITCH(faultgen_attr_set_sched_fifo),
+	  SETTING(SCHED_FIFO),
+	  LEGACY("run the workers SCHED_FIFO (needs the privilege)") },
+	{ NAMES('F', NULL, NULL), .handle = opt_accepted,
+	  LEGACY("accepted and ignored, as in 0.12x") },
+	{ NAMES(0, "oversubscribe", NULL),
+	  SWITCH(faultgen_attr_set_oversubscribe), SETTING(OVERSUBSCRIBE),
+	  LEGACY("allow more workers than allowed CPUs") },
+	{ NAMES(0, "force", NULL), FLAG(force),
+	  LEGACY("run even when -m is more than the available memory") },
+	{ NAMES('M', NULL, NULL), .handle = opt_multimap, SETTING(PATTERN),
+	  LEGACY("one mapping per worker (--pattern=per-thread-vma)") },
+	{ NAMES('s', "sleep", "N"), .handle = opt_sleep,
+	  LEGACY("keep the memory N seconds after the run") },
+	{ NAMES('T', "title", NULL), FLAG(title),
+	  LEGACY("print a title line (and a TAG line with a tag)") },
+	{ NAMES('N', "numa-maps", NULL), FLAG(numa_maps),
+	  LEGACY("print the region's /proc/PID/numa_maps lines") },
+	{ NAMES('P', "pause", NULL), FLAG(pause),
+	  LEGACY("after the run, wait for SIGUSR1 (inspect maps)") },
+	{ NAMES('v', "verbose", NULL), .handle = opt_verbose,
+	  LEGACY("more diagnostics on stderr (repeatable)") },
+	{ NAMES('V', "version", NULL), .handle = opt_version,
+	  LEGACY("print the version on stderr and exit") },
+	{ NAMES('C', NULL, NULL), .handle = opt_noclear,
+	  LEGACY("no-clear pages: not supported by this kernel") },
+	{ NAMES('h', "help", NULL), .handle = opt_help,
+	  LEGACY("print this help and exit") },
+	{ NAMES(0, "list-patterns", NULL), FLAG(list_patterns),
+	  LEGACY("print the pattern names, one a line, and exit") },
+	{ LEGACY("label for the TAG line of -T"), .doc.lead = "TAG" },
+
+	{ NAMES(0, "pattern", "P"), .handle = opt_pattern, SETTING(PATTERN),
+	  WORKLOAD(NULL) },
+	{ NAMES(0, "cpus", "LIST"), .handle = opt_cpus, SETTING(CPUS),
+	  WORKLOAD("narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8") },
+	{ NAMES(0, "cpuset", "NAME"), .handle = opt_cpuset, SETTING(CPUSET),
+	  WORKLOAD("move pft into cpuset NAME and run on its CPUs") },
+	{ NAMES(0, "touch", "HOW"), .handle = opt_touch, SETTING(TOUCH),
+	  WORKLOAD("write (default), read, memset, mlock, populate") },
+	{ NAMES(0, "thp", "MODE"), .handle = opt_setting, .library = "thp",
+	  SETTING(THP),
+	  WORKLOAD("default, always (MADV_HUGEPAGE), never\n"
+		   "(MADV_NOHUGEPAGE), per region; sysfs untouched") },
+	{ NAMES(0, "duration", "SECONDS"), .handle = opt_duration,
+	  SETTING(REPEAT), WORKLOAD("fault, zap and fault again for SECONDS") },
+	{ NAMES(0, "rounds", "N"), .handle = opt_rounds, SETTING(REPEAT),
+	  WORKLOAD("... or for N rounds per worker") },
+	{ NAMES(0, "zap", "HOW"), .handle = opt_zap, SETTING(ZAP),
+	  WORKLOAD("dontneed (default) or munmap (per-thread-vma)") },
+	{ NAMES(0, "warmup", "N"), .handle = opt_warmup, SETTING(WARMUP),
+	  WORKLOAD("N unmeasured rounds first (default 2)") },
+	{ NAMES(0, "writers", "M[,OP]"), .handle = opt_writers,
+	  SETTING(WRITERS),
+	  WORKLOAD("shared-vma: M threads beside the workers changing\n"
+		   "mappings of their own: mmap (default), mprotect,\n"
+		   "madvise") },
+	{ NAMES(0, "stripe-pages", "K"), .handle = opt_setting,
+	  .library = "stripe-pages", SETTING(INTERLEAVE),
+	  WORKLOAD("shared-vma: stripe the pages over the workers,\n"
+		   "blocks of K round robin (0: slices, the default)") },
+	/* Its name in 1.2. */
+	{ NAMES(0, "interleave-pages", "K"), .handle = opt_setting,
+	  .library = "stripe-pages", SETTING(INTERLEAVE) },
+
+	{ NAMES(0, "membind", "NODES"), .handle = opt_numa_policy,
+	  SETTING(NUMA), .val = FAULTGEN_NUMA_BIND,
+	  POLICY("MPOL_BIND: pages only on NODES") },
+	{ NAMES(0, "interleave", "NODES"), .handle = opt_numa_policy,
+	  SETTING(NUMA), .val = FAULTGEN_NUMA_INTERLEAVE,
+	  POLICY("MPOL_INTERLEAVE: page by page over NODES") },
+	{ NAMES(0, "preferred", "NODE"), .handle = opt_numa_policy,
+	  SETTING(NUMA), .val = FAULTGEN_NUMA_PREFERRED,
+	  POLICY("MPOL_PREFERRED: on NODE while it has memory") },
+	{ NAMES(0, "numa", "POLICY"), .handle = opt_numa, SETTING(NUMA),
+	  POLICY("default, local (-p), worker-local (each slice on\n"
+		 "the node of its worker's CPU)") },
+
+	{ NAMES(0, "repeat", "N"), .handle = opt_repeat,
+	  OUTPUT("N runs, then a summary of fault/wsec") },
+	{ NAMES(0, "json", NULL), FLAG(json),
+	  OUTPUT("one JSON object per run (JSON Lines) on stdout\n"
+		 "instead of the result lines") },
+	{ NAMES(0, "per-worker", NULL), FLAG(per_worker),
+	  OUTPUT("a line of figures per worker after each result") },
+	{ .doc = { .long_name = "latency", .arg_name = "N",
+		   .optional_arg = true },
+	  .has_arg = optional_argument, .handle = opt_latency,
+	  SETTING(LATENCY),
+	  OUTPUT("time the touch of one page in N (default every\n"
+		 "one), or each call of a touch made in calls\n"
+		 "(-l, -z, populate, ro-collapse): p50, p90, p99,\n"
+		 "p99.9, max and what the scheduler did, after\n"
+		 "the result") },
+	{ NAMES(0, "perf-ctl", "CTL[,ACK]"), .handle = opt_perf_ctl,
+	  OUTPUT("write perf's \"enable\"/\"disable\" to CTL (a file\n"
+		 "descriptor number or a FIFO) around each run,\n"
+		 "waiting for \"ack\" on ACK when given") },
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+/*
+ * The options as getopt reads them, made once: a spelling of each of
+ * pft's (-m and --size apart, so that a message names what was typed),
+ * and --NAME for each setting of a pattern that pft's table leaves to
+ * the library.
+ */
+#define MAX_SPELLINGS (2 * NR_OPTIONS + PFT_MAX_LIBRARY_SETTINGS)
+static struct {
+	struct pft_option opt[MAX_SPELLINGS];
+	size_t n;
+	struct option longs[MAX_SPELLINGS + 1];
+	size_t nlongs;
+	char shorts[2 * NR_OPTIONS + 2];
+	char names[MAX_SPELLINGS][72];
+	/* What --help lists: pft's options, then the library's. */
+	const struct pft_option_doc *docs[NR_OPTIONS +
+					  PFT_MAX_LIBRARY_SETTINGS];
+	size_t ndocs;
+	struct pft_option made[PFT_MAX_LIBRARY_SETTINGS];
+} cli;
+
+/* A library setting that an option of pft's table sets: its index. */
+static int library_index(const char *name)
+{
+	int i = faultgen_setting_index(name);
+
+	return i < 0 ? -1 : i;
+}
+
+/* A spelling of opt: "-m" (short) or "--size". */
+static void add_spelling(const struct pft_option *def, bool is_short)
+{
+	struct pft_option *o = &cli.opt[cli.n];
+	char *name = cli.names[cli.n];
+
+	*o = *def;
+	o->index = def->library ? library_index(def->library) : def->index;
+	if (is_short) {
+		snprintf(name, sizeof(cli.names[0]), "-%c", def->doc.short_name);
+		o->code = (unsigned char)def->doc.short_name;
+		size_t len = strlen(cli.shorts);
+
+		cli.shorts[len++] = def->doc.short_name;
+		if (def->has_arg == required_argument)
+			cli.shorts[len++] = ':';
+		cli.shorts[len] = '\0';
+	} else {
+		snprintf(name, sizeof(cli.names[0]), "--%s",
+			 def->doc.long_name);
+		o->code = 256 + (int)cli.n;
+		cli.longs[cli.nlongs++] = (struct option){
+			def->doc.long_name, def->has_arg, NULL, o->code
+		};
+	}
+	o->name = name;
+	cli.n++;
+}
+
+/* The library's setting of index i has an option of pft's table. */
+static bool listed(const struct faultgen_setting_info *in)
+{
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if ((in->setting != FAULTGEN_SETTING_NONE &&
+		     options[i].setting == in->setting) ||
+		    (options[i].doc.long_name &&
+		     strcmp(options[i].doc.long_name, in->name) == 0))
+			return true;
+	return false;
+}
+
+/* An option for each setting of a pattern that pft does not list. */
+static void add_library_options(void)
+{
+	int n = faultgen_setting_count();
+	size_t made = 0;
+
+	for (int i = 0; i < n && made < PFT_MAX_LIBRARY_SETTINGS; i++) {
+		struct faultgen_setting_info in = { .size = sizeof(in) };
+		struct pft_option *o = &cli.made[made];
+
+		if (faultgen_setting_info((unsigned int)i, &in) ||
+		    in.pattern < 0 || listed(&in))
+			continue;
+		*o = (struct pft_option){
+			.doc = { .section = PFT_SEC_PATTERN,
+				 .pattern = in.pattern,
+				 .long_name = in.name,
+				 .arg_name = in.type == FAULTGEN_TYPE_BOOL ?
+						     NULL :
+						     in.value_name,
+				 .help = in.help },
+			.has_arg = in.type == FAULTGEN_TYPE_BOOL ?
+					   no_argument :
+					   required_argument,
+			.handle = opt_setting,
+			.setting = in.setting,
+			.index = i,
+		};
+		add_spelling(o, false);
+		cli.docs[cli.ndocs++] = &o->doc;
+		made++;
+	}
+}
+
+static void build_cli(void)
+{
+	if (cli.n)
+		return;
+	/* A leading ':' lets pft tell a missing argument from an unknown
+	 * option. */
+	strcpy(cli.shorts, ":");
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		const struct pft_option *def = &options[i];
+
+		if (def->doc.short_name)
+			add_spelling(def, true);
+		if (def->doc.long_name)
+			add_spelling(def, false);
+		if (def->doc.section != PFT_SEC_NONE)
+			cli.docs[cli.ndocs++] = &def->doc;
+	}
+	add_library_options();
+	cli.longs[cli.nlongs] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static int opt_help(struct pft_opts *o, const struct pft_option *opt,
+		    const char *s)
+{
+	(void)o, (void)opt, (void)s;
+	return pft_print_help(cli.docs, cli.ndocs);
+}
 
 static int bad_option(int argc, char **argv)
 {
@@ -996,13 +1014,26 @@ static int missing_argument(int argc, char **argv)
 	return pft_usage_error("option '-%c' needs an argument", optopt);
 }
 
+/* Who set what: by the enum's value, or by the library's index for a
+ * setting newer than the enum. */
+static struct pft_given *given_of(struct pft_opts *o,
+				  const struct pft_option *opt)
+{
+	if (opt->setting != FAULTGEN_SETTING_NONE)
+		return &o->given[opt->setting];
+	if (opt->index >= 0 && opt->index < PFT_MAX_LIBRARY_SETTINGS)
+		return &o->given_by_index[opt->index];
+	return NULL;
+}
+
 static int parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 		     char **argv)
 {
 	if (c == ':')
 		return missing_argument(argc, argv);
-	for (size_t i = 0; i < NR_OPTIONS; i++) {
-		const struct pft_option *opt = &options[i];
+	for (size_t i = 0; i < cli.n; i++) {
+		const struct pft_option *opt = &cli.opt[i];
+		struct pft_given *given = given_of(o, opt);
 		int ret = 0;
 
 		if (opt->code != c)
@@ -1011,9 +1042,9 @@ static int parse_one(struct pft_opts *o, int c, const char *arg, int argc,
 			ret = opt->handle(o, opt, arg);
 		else
 			*(bool *)((char *)o + opt->flag) = true;
-		if (opt->setting != FAULTGEN_SETTING_NONE) {
-			o->given[opt->setting].opt = opt->name;
-			o->given[opt->setting].arg = arg;
+		if (given) {
+			given->opt = opt->name;
+			given->arg = arg;
 		}
 		return ret;
 	}
@@ -1075,9 +1106,10 @@ int pft_parse_args(struct pft_opts *o, int argc, char **argv)
 {
 	int c, ret;
 
+	build_cli();
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, short_options, long_options,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cli.shorts, cli.longs, NULL)) !=
+	       -1) {
 		ret = parse_one(o, c, optarg, argc, argv);
 		/* getopt leaves optopt alone on success; keep it clean for
 		 * the error paths. */
@@ -1094,6 +1126,8 @@ int pft_parse_args(struct pft_opts *o, int argc, char **argv)
 	if (optind < argc)
 		return pft_usage_error("unexpected argument '%s' (only one TAG)",
 				       argv[optind]);
+	if (o->list_patterns)
+		return pft_print_patterns(o->json);
 	ret = pft_check_combinations(o);
 	return ret ? ret : pft_finish_attr(o);
 }

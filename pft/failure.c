@@ -138,7 +138,7 @@ static void backing_opt(const struct faultgen_attr *a, char *buf,
 		snprintf(buf, len, "--backing=file:%s", path ? path : "");
 	else
 		snprintf(buf, len, "--backing=%s",
-			 pft_backing_name(faultgen_attr_get_backing(a)));
+			 pft_keyword_name("backing", (int)faultgen_attr_get_backing(a)));
 }
 
 /*

@@ -196,3 +196,27 @@ void pj_null(struct pft_json *j, const char *key)
 	sep(j, key);
 	fputs("null", j->f);
 }
+
+/* A value of a library setting, as its type says. */
+void pj_value(struct pft_json *j, const char *key,
+	      const struct faultgen_value *v)
+{
+	switch (v->type) {
+	case FAULTGEN_TYPE_BOOL:
+		pj_bool(j, key, v->v.boolean);
+		break;
+	case FAULTGEN_TYPE_UINT:
+	case FAULTGEN_TYPE_SIZE:
+		pj_u64(j, key, v->v.number);
+		break;
+	case FAULTGEN_TYPE_SECONDS:
+		pj_dbl(j, key, v->v.seconds);
+		break;
+	case FAULTGEN_TYPE_KEYWORD:
+		pj_str_or_null(j, key, v->v.keyword);
+		break;
+	case FAULTGEN_TYPE_TEXT:
+		pj_str_or_null(j, key, v->v.text);
+		break;
+	}
+}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * names.c - the keywords of pft's options and the names pft prints for
- * the library's enumerations: one table for each, read both ways, so
- * that what an option accepts is what --json prints.  The patterns'
- * names are the library's own (faultgen_pattern_name).
+ * the library's enumerations, read both ways, so that what an option
+ * accepts is what --json prints: the library's own keywords of each
+ * setting (faultgen_setting_info) and its patterns' names
+ * (faultgen_pattern_name), and the names of the memory policies, which
+ * pft's options take apart (--numa, --membind, ...).
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -13,73 +15,6 @@
 #include <string.h>
 
 #include "pft.h"
-
-const struct pft_name pft_touches[] = {
-	{ "write", FAULTGEN_TOUCH_WRITE },
-	{ "read", FAULTGEN_TOUCH_READ },
-	{ "memset", FAULTGEN_TOUCH_MEMSET },
-	{ "mlock", FAULTGEN_TOUCH_MLOCK },
-	{ "populate", FAULTGEN_TOUCH_POPULATE },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_thps[] = {
-	{ "default", FAULTGEN_THP_DEFAULT },
-	{ "always", FAULTGEN_THP_HUGEPAGE },
-	{ "never", FAULTGEN_THP_NOHUGEPAGE },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_backings[] = {
-	{ "anon", FAULTGEN_BACKING_ANON },
-	{ "dev-zero", FAULTGEN_BACKING_DEVZERO },
-	{ "sysv", FAULTGEN_BACKING_SYSV },
-	{ "memfd", FAULTGEN_BACKING_MEMFD },
-	{ "hugetlb", FAULTGEN_BACKING_HUGETLB },
-	{ "file", FAULTGEN_BACKING_FILE }, /* --backing=file:PATH */
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_zaps[] = {
-	{ "dontneed", FAULTGEN_ZAP_DONTNEED },
-	{ "munmap", FAULTGEN_ZAP_MUNMAP },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_protects[] = {
-	{ "mprotect", FAULTGEN_PROTECT_MPROTECT },
-	{ "fork", FAULTGEN_PROTECT_FORK },
-	{ "writable", FAULTGEN_PROTECT_WRITABLE },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_collapses[] = {
-	{ "madvise", FAULTGEN_COLLAPSE_MADVISE },
-	{ "khugepaged", FAULTGEN_COLLAPSE_KHUGEPAGED },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_pretouches[] = {
-	{ "store", FAULTGEN_PRETOUCH_STORE },
-	{ "atomic-add", FAULTGEN_PRETOUCH_ATOMIC_ADD },
-	{ "populate", FAULTGEN_PRETOUCH_POPULATE },
-	{ "fast", FAULTGEN_PRETOUCH_FAST },
-	{ "fast-huge", FAULTGEN_PRETOUCH_FAST_HUGE },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_qemus[] = {
-	{ "auto", FAULTGEN_QEMU_AUTO },
-	{ "touch", FAULTGEN_QEMU_TOUCH },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_cow_childs[] = {
-	{ "waits", FAULTGEN_COW_CHILD_WAITS },
-	{ "reads", FAULTGEN_COW_CHILD_READS },
-	{ "writes", FAULTGEN_COW_CHILD_WRITES },
-	{ NULL, 0 },
-};
 
 /* --numa's keywords: the policies that take no nodes. */
 const struct pft_name pft_numa_modes[] = {
@@ -100,52 +35,101 @@ static const struct pft_name pft_numas[] = {
 	{ NULL, 0 },
 };
 
-const struct pft_name pft_gcs[] = {
-	{ "none", FAULTGEN_GC_NONE },
-	{ "g1", FAULTGEN_GC_G1 },
-	{ "parallel", FAULTGEN_GC_PARALLEL },
-	{ NULL, 0 },
-};
-
-const struct pft_name pft_writer_ops[] = {
-	{ "mmap", FAULTGEN_WRITER_MMAP },
-	{ "mprotect", FAULTGEN_WRITER_MPROTECT },
-	{ "madvise", FAULTGEN_WRITER_MADVISE },
-	{ NULL, 0 },
-};
-
-/* "a, b, c": the choices of a table, for the message that lists them. */
-static void list_choices(const struct pft_name *tab, char *buf, size_t len)
+/* "a, b, c": the n names of names[], for the message that lists them. */
+static void list_choices(const char *const *names, size_t n, char *buf,
+			 size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (; tab->name && used < len; tab++)
+	for (size_t i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 used ? ", " : "", tab->name);
+					 i ? ", " : "", names[i]);
 }
 
-/* The value of keyword s in tab into *val; or a usage error naming
- * opt. */
-int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,
-		int *val)
+/* The index of s among the n names of names[], or -1. */
+static int find(const char *s, const char *const *names, size_t n)
 {
-	char choices[256];
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
 
-	for (const struct pft_name *t = tab; t->name; t++)
-		if (strcmp(s, t->name) == 0) {
-			*val = t->val;
-			return 0;
-		}
-	list_choices(tab, choices, sizeof(choices));
+/* The usage error of a keyword that is not one of names[]. */
+static int not_one_of(const char *opt, const char *s,
+		      const char *const *names, size_t n)
+{
+	char choices[512];
+
+	list_choices(names, n, choices, sizeof(choices));
 	return pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
 }
 
-static const char *name_of(const struct pft_name *tab, int val)
+/* The library's description of a setting, by its name. */
+int pft_setting_info(const char *setting, struct faultgen_setting_info *info)
 {
-	for (; tab->name; tab++)
-		if (tab->val == val)
-			return tab->name;
+	int i = faultgen_setting_index(setting);
+
+	info->size = sizeof(*info);
+	return i < 0 ? i : faultgen_setting_info((unsigned int)i, info);
+}
+
+/* The keyword s of the library's setting into *val (its enum's value);
+ * or a usage error naming opt. */
+int pft_keyword(const char *opt, const char *s, const char *setting,
+		int *val)
+{
+	struct faultgen_setting_info info;
+	size_t n = 0;
+	int k;
+
+	if (pft_setting_info(setting, &info) || !info.keywords)
+		return pft_fail("%s: the library has no keywords for %s", opt,
+				setting);
+	while (info.keywords[n])
+		n++;
+	k = find(s, info.keywords, n);
+	if (k < 0)
+		return not_one_of(opt, s, info.keywords, n);
+	*val = k;
+	return 0;
+}
+
+/* --numa's keywords, as pft_keyword. */
+int pft_policy_keyword(const char *opt, const char *s, int *val)
+{
+	const char *names[8];
+	size_t n = 0;
+	int k;
+
+	for (; pft_numa_modes[n].name; n++)
+		names[n] = pft_numa_modes[n].name;
+	k = find(s, names, n);
+	if (k < 0)
+		return not_one_of(opt, s, names, n);
+	*val = pft_numa_modes[k].val;
+	return 0;
+}
+
+/* The keyword of value val of the library's setting. */
+const char *pft_keyword_name(const char *setting, int val)
+{
+	struct faultgen_setting_info info;
+
+	if (pft_setting_info(setting, &info) || !info.keywords || val < 0)
+		return "unknown";
+	for (int k = 0; info.keywords[k]; k++)
+		if (k == val)
+			return info.keywords[k];
+	return "unknown";
+}
+
+const char *pft_numa_name(enum faultgen_numa n)
+{
+	for (const struct pft_name *t = pft_numas; t->name; t++)
+		if (t->val == (int)n)
+			return t->name;
 	return "unknown";
 }
 
@@ -179,64 +163,4 @@ int pft_pattern_keyword(const char *opt, const char *s,
 		return 0;
 	pft_pattern_list(choices, sizeof(choices), NULL);
 	return pft_usage_error("%s '%s': must be one of %s", opt, s, choices);
-}
-
-const char *pft_touch_name(enum faultgen_touch t)
-{
-	return name_of(pft_touches, (int)t);
-}
-
-const char *pft_thp_name(enum faultgen_thp t)
-{
-	return name_of(pft_thps, (int)t);
-}
-
-const char *pft_zap_name(enum faultgen_zap z)
-{
-	return name_of(pft_zaps, (int)z);
-}
-
-const char *pft_protect_name(enum faultgen_protect p)
-{
-	return name_of(pft_protects, (int)p);
-}
-
-const char *pft_collapse_name(enum faultgen_collapse c)
-{
-	return name_of(pft_collapses, (int)c);
-}
-
-const char *pft_qemu_name(enum faultgen_qemu q)
-{
-	return name_of(pft_qemus, (int)q);
-}
-
-const char *pft_cow_child_name(enum faultgen_cow_child c)
-{
-	return name_of(pft_cow_childs, (int)c);
-}
-
-const char *pft_pretouch_name(enum faultgen_pretouch_touch t)
-{
-	return name_of(pft_pretouches, (int)t);
-}
-
-const char *pft_numa_name(enum faultgen_numa n)
-{
-	return name_of(pft_numas, (int)n);
-}
-
-const char *pft_gc_name(enum faultgen_jvm_gc g)
-{
-	return name_of(pft_gcs, (int)g);
-}
-
-const char *pft_writer_op_name(enum faultgen_writer_op op)
-{
-	return name_of(pft_writer_ops, (int)op);
-}
-
-const char *pft_backing_name(enum faultgen_backing b)
-{
-	return name_of(pft_backings, (int)b);
 }

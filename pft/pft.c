@@ -148,8 +148,8 @@ static int prepare(struct pft_opts *o, int argc, char **argv,
 			faultgen_attr_get_worker_kind(a) == FAULTGEN_PROCESSES ?
 				"processes" : "threads",
 			pft_pattern_name(faultgen_attr_get_pattern(a)),
-			pft_backing_name(faultgen_attr_get_backing(a)),
-			pft_touch_name(faultgen_attr_get_touch(a)),
+			pft_keyword_name("backing", (int)faultgen_attr_get_backing(a)),
+			pft_keyword_name("touch", (int)faultgen_attr_get_touch(a)),
 			o->allowed_list,
 			faultgen_attr_get_pin(a) ? ", pinned" : "");
 	return 0;

@@ -2,16 +2,19 @@
 /*
  * pft.h - the page fault test's options and the parts of the program.
  *
- * The files depend on each other in one direction (tests/deps.sh checks
- * that there is no cycle): each uses only files to its right or on the
- * lines below it.
+ * The files depend on each other in one direction: each uses only files
+ * on the lines below its own (tests/deps.sh checks this picture against
+ * the objects).
  *
- *   pft.c -> supervisor.c -> runner.c -> perfctl.c
- *         -> failure.c, print-collapse.c, args.c
- *         -> print-json.c, oom.c, memcheck.c, usage.c, rules.c
- *         -> signals.c, summary.c, cgroup.c, cpuset.c, setup.c,
- *            print-figures.c
- *         -> sysinfo.c, print-legacy.c, json.c, names.c, messages.c
+ *   pft.c
+ *   -> supervisor.c, memcheck.c, cpuset.c
+ *   -> runner.c
+ *   -> failure.c, perfctl.c, print-collapse.c, summary.c
+ *   -> args.c, print-json.c, oom.c, signals.c
+ *   -> rules.c, usage.c, print-legacy.c, print-figures.c, cgroup.c
+ *   -> setup.c, print-latency.c, numbers.c, sysinfo.c
+ *   -> names.c, json.c
+ *   -> messages.c
  *
  * The workload is the library's attr, which the options set as they are
  * read (args.c through setup.c's pft_set): pft keeps no copy of the
@@ -61,6 +64,9 @@
  * spelt) and value set each, so that the library's refusal of a setting
  * names what the user typed. */
 #define PFT_NR_SETTINGS FAULTGEN_SETTINGS_COUNT
+/* The library's settings by their index (faultgen_setting_info), for
+ * those newer than the enum: at most this many. */
+#define PFT_MAX_LIBRARY_SETTINGS 256
 
 struct pft_given {
 	const char *opt; /* "-m", "--size", ...; NULL: not given */
@@ -79,6 +85,8 @@ struct pft_opts {
 	/* The workload: the options set it as they are read. */
 	struct faultgen_attr *attr;
 	struct pft_given given[PFT_NR_SETTINGS]; /* who set what */
+	/* The settings the enum has no value for, by their index. */
+	struct pft_given given_by_index[PFT_MAX_LIBRARY_SETTINGS];
 
 	/* The front end's own behaviour. */
 	unsigned int sleep_s;
@@ -90,6 +98,7 @@ struct pft_opts {
 	unsigned int repeat;
 	bool json;
 	bool per_worker;
+	bool list_patterns;
 	const char *perf_ctl; /* FD or FIFO path, as given */
 	int perf_fd;          /* -1 when not asked */
 	int perf_ack_fd;      /* perf's acknowledgements, or -1 */
@@ -111,43 +120,59 @@ __attribute__((format(printf, 1, 2))) void pft_msg(const char *fmt, ...);
 __attribute__((warn_unused_result, format(printf, 1, 2))) int
 pft_fail(const char *fmt, ...);
 
+/* Where --help lists an option: 0.12x's options, the workload's, the
+ * memory policies, then each pattern's settings (the library's), and
+ * what pft prints. */
+enum pft_section {
+	PFT_SEC_NONE = 0, /* not listed */
+	PFT_SEC_LEGACY,
+	PFT_SEC_WORKLOAD,
+	PFT_SEC_POLICY,
+	PFT_SEC_PATTERN, /* a pattern's own setting (pattern) */
+	PFT_SEC_OUTPUT,
+};
+
+/* What --help says of an option. */
+struct pft_option_doc {
+	enum pft_section section;
+	char short_name;       /* 'm', or 0 */
+	const char *long_name; /* "size", or NULL */
+	const char *arg_name;  /* "SIZE"; NULL: takes none */
+	bool optional_arg;     /* "--latency[=N]" */
+	const char *lead;      /* what precedes the help, when not the names */
+	const char *help;      /* lines separated by '\n' */
+	int pattern;           /* PFT_SEC_PATTERN: whose setting */
+};
+
 /* usage.c: each returns PFT_DONE, or PFT_EXIT_FAIL if the text could not
  * be written */
-int pft_print_help(void);
+int pft_print_help(const struct pft_option_doc *const *docs, size_t n);
 int pft_print_version(void);
-int pft_print_patterns(void);
+int pft_print_patterns(bool json);
 
 /* Node masks pft reads from the library: up to 1024 nodes. */
 #define PFT_MAX_NODES 1024
 #define PFT_NODE_WORDS (PFT_MAX_NODES / (8 * sizeof(unsigned long)))
 
-/* names.c: the keywords of the options, both ways */
+/* names.c: the keywords of the options, both ways: the library's, by
+ * the name of the setting (faultgen_setting_info), and the memory
+ * policies' */
 struct pft_name {
 	const char *name;
 	int val;
 };
-extern const struct pft_name pft_touches[], pft_thps[], pft_backings[],
-	pft_zaps[], pft_protects[], pft_collapses[], pft_pretouches[], pft_qemus[],
-	pft_cow_childs[], pft_gcs[], pft_numa_modes[], pft_writer_ops[];
-int pft_keyword(const char *opt, const char *s, const struct pft_name *tab,
+extern const struct pft_name pft_numa_modes[];
+int pft_setting_info(const char *setting, struct faultgen_setting_info *info);
+int pft_keyword(const char *opt, const char *s, const char *setting,
 		int *val);
+int pft_policy_keyword(const char *opt, const char *s, int *val);
+const char *pft_keyword_name(const char *setting, int val);
 const char *pft_pattern_name(enum faultgen_pattern p);
 void pft_pattern_list(char *buf, size_t len, const char *first_note);
 int pft_pattern_keyword(const char *opt, const char *s,
 			enum faultgen_pattern *p);
-const char *pft_touch_name(enum faultgen_touch t);
-const char *pft_backing_name(enum faultgen_backing b);
 /* failure.c: the huge page size of a hugetlb backing, or 0. */
 uint64_t pft_huge_size(const struct faultgen_attr *a);
-const char *pft_thp_name(enum faultgen_thp t);
-const char *pft_zap_name(enum faultgen_zap z);
-const char *pft_protect_name(enum faultgen_protect p);
-const char *pft_collapse_name(enum faultgen_collapse c);
-const char *pft_pretouch_name(enum faultgen_pretouch_touch t);
-const char *pft_qemu_name(enum faultgen_qemu q);
-const char *pft_cow_child_name(enum faultgen_cow_child c);
-const char *pft_gc_name(enum faultgen_jvm_gc g);
-const char *pft_writer_op_name(enum faultgen_writer_op op);
 const char *pft_numa_name(enum faultgen_numa n);
 
 /* args.c: the command line into pft_opts and its attr */
@@ -258,19 +283,23 @@ void pj_i64(struct pft_json *j, const char *key, int64_t val);
 void pj_dbl(struct pft_json *j, const char *key, double val);
 void pj_bool(struct pft_json *j, const char *key, bool val);
 void pj_null(struct pft_json *j, const char *key);
+void pj_value(struct pft_json *j, const char *key,
+	      const struct faultgen_value *v);
 
 /* print-legacy.c: 0.12x's lines, and the per-worker lines */
 struct pft_run_info {
 	struct pft_vmstat before, after;           /* /proc/vmstat */
 	struct pft_vmstat mthp_before, mthp_after; /* mTHP stats */
 };
-double pft_printable(double v);
-long pft_legacy_gbyte(const struct faultgen_result *r);
 void pft_print_title(const struct pft_opts *o);
 void pft_format_legacy(const struct pft_opts *o,
 		       const struct faultgen_result *r, char *buf, size_t len);
 void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
 			  const struct faultgen_result *r);
+
+/* numbers.c: the figures as every printer writes them */
+double pft_printable(double v);
+long pft_legacy_gbyte(const struct faultgen_result *r);
 
 /* summary.c: the --repeat summary */
 void pft_print_summary(const struct pft_opts *o, const double *rates,

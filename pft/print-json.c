@@ -99,44 +99,41 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info)
 		    &info->mthp_after, true);
 }
 
-/* The knobs of one pattern: shared VMA's writers, read-only collapse's,
- * pretouch's, qemu-prealloc's, cow-fork's. */
+/* The settings of the run's pattern, by the library's table: "name"
+ * (its old name, for one renamed since) with '_' for '-', and "_s" after
+ * a number of seconds.  A setting the
+ * pattern picks a value of its own for until one is given is null
+ * until it is. */
 static void json_pattern_config(struct pft_json *j, const struct pft_opts *o)
 {
 	const struct faultgen_attr *a = o->attr;
-	enum faultgen_pattern p = faultgen_attr_get_pattern(a);
-	enum faultgen_writer_op op;
-	enum faultgen_jvm_gc gc;
-	unsigned int jdk, writers;
+	int p = (int)faultgen_attr_get_pattern(a);
+	struct faultgen_setting_info in = { .size = sizeof(in) };
+	struct faultgen_value v;
+	char key[64];
 
-	if (p == FAULTGEN_SHARED_VMA &&
-	    faultgen_attr_get_writers(a, &writers, &op) == 0) {
-		pj_u64(j, "writers", writers);
-		pj_str(j, "writer_op", pft_writer_op_name(op));
-		pj_u64(j, "interleave_pages", faultgen_attr_get_interleave(a));
-	}
-	if (p == FAULTGEN_PRETOUCH) {
-		pj_str(j, "pretouch",
-		       pft_pretouch_name(faultgen_attr_get_pretouch_touch(a)));
-		if (o->given[FAULTGEN_SETTING_CHUNK_SIZE].opt)
-			pj_u64(j, "chunk_size", faultgen_attr_get_chunk_size(a));
-		else
-			pj_null(j, "chunk_size");
-		faultgen_attr_get_jvm(a, &jdk, &gc);
-		pj_u64(j, "jdk", jdk);
-		pj_str(j, "gc", pft_gc_name(gc));
-	}
-	if (p == FAULTGEN_QEMU_PREALLOC)
-		pj_str(j, "qemu", pft_qemu_name(faultgen_attr_get_qemu(a)));
-	if (p == FAULTGEN_COW_FORK)
-		pj_str(j, "cow_child",
-		       pft_cow_child_name(faultgen_attr_get_cow_child(a)));
-	if (p == FAULTGEN_RO_COLLAPSE) {
-		pj_str(j, "protect",
-		       pft_protect_name(faultgen_attr_get_protect(a)));
-		pj_str(j, "collapse",
-		       pft_collapse_name(faultgen_attr_get_collapse(a)));
-		pj_dbl(j, "timeout_s", faultgen_attr_get_timeout(a));
+	for (int i = 0; faultgen_setting_info((unsigned int)i, &in) == 0; i++) {
+		const struct pft_given *given =
+			in.setting != FAULTGEN_SETTING_NONE ?
+				&o->given[in.setting] :
+			i < PFT_MAX_LIBRARY_SETTINGS ? &o->given_by_index[i] :
+						       NULL;
+
+		if (in.pattern != p)
+			continue;
+		/* A setting renamed since keeps its key. */
+		snprintf(key, sizeof(key), "%s%s", in.alias ? in.alias : in.name,
+			 in.type == FAULTGEN_TYPE_SECONDS ? "_s" : "");
+		for (char *c = key; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		if ((in.flags & FAULTGEN_SETTING_GIVEN) &&
+		    !(given && given->opt)) {
+			pj_null(j, key);
+			continue;
+		}
+		if (faultgen_attr_get_value(a, in.name, &v) == 0)
+			pj_value(j, key, &v);
 	}
 }
 
@@ -159,14 +156,14 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 	pj_u64(j, "size", faultgen_attr_get_size(a));
 	pj_u64(j, "pagesize", (uint64_t)o->pagesize);
 	pj_u64(j, "cachelines", faultgen_attr_get_cachelines(a));
-	pj_str(j, "touch", pft_touch_name(faultgen_attr_get_touch(a)));
-	pj_str(j, "backing", pft_backing_name(faultgen_attr_get_backing(a)));
+	pj_str(j, "touch", pft_keyword_name("touch", (int)faultgen_attr_get_touch(a)));
+	pj_str(j, "backing", pft_keyword_name("backing", (int)faultgen_attr_get_backing(a)));
 	pj_bool(j, "shm_lock", faultgen_attr_get_shm_lock(a));
 	pj_bool(j, "share", faultgen_attr_get_share(a));
 	pj_str_or_null(j, "backing_path", faultgen_attr_get_backing_path(a));
 	pj_str(j, "numa", pft_numa_name(faultgen_attr_get_numa(a)));
 	pj_str_or_null(j, "numa_nodes", faultgen_attr_get_numa_nodes(a));
-	pj_str(j, "thp", pft_thp_name(faultgen_attr_get_thp(a)));
+	pj_str(j, "thp", pft_keyword_name("thp", (int)faultgen_attr_get_thp(a)));
 	pj_bool(j, "pin", faultgen_attr_get_pin(a));
 	pj_bool(j, "sched_fifo", faultgen_attr_get_sched_fifo(a));
 	pj_bool(j, "oversubscribe", faultgen_attr_get_oversubscribe(a));
@@ -176,7 +173,7 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 		pj_str(j, "cpuset_source", src);
 	pj_u64(j, "rounds", faultgen_attr_get_rounds(a));
 	pj_dbl(j, "duration_s", faultgen_attr_get_duration(a));
-	pj_str(j, "zap", pft_zap_name(faultgen_attr_get_zap(a)));
+	pj_str(j, "zap", pft_keyword_name("zap", (int)faultgen_attr_get_zap(a)));
 	pj_u64(j, "warmup", faultgen_attr_get_warmup(a));
 	json_pattern_config(j, o);
 	pj_u64(j, "sleep_s", o->sleep_s);

@@ -13,16 +13,9 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 
 #include "pft.h"
-
-/* A figure for a line a tool parses: finite and not negative. */
-double pft_printable(double v)
-{
-	return isfinite(v) && v > 0 ? v : 0;
-}
 
 void pft_print_title(const struct pft_opts *o)
 {
@@ -41,13 +34,6 @@ void pft_print_title(const struct pft_opts *o)
 	fputs("  Gb  Thr CLine   User     System     Wall    flt/cpu/s "
 	      "fault/wsec\n",
 	      stdout);
-}
-
-/* 0.12x's arithmetic: gbyte counts one page more per worker, rates are
- * pages (not measured faults) over time, 0 when the time is 0. */
-long pft_legacy_gbyte(const struct faultgen_result *r)
-{
-	return (long)((r->bytes + (uint64_t)r->pagesize * r->workers) >> 30);
 }
 
 void pft_format_legacy(const struct pft_opts *o,

@@ -53,6 +53,19 @@ static int check_pattern_reads(const struct pft_opts *o)
 		return pft_usage_error("%s needs --pattern=%s",
 				       o->given[s].opt, readers);
 	}
+	/* A pattern's setting newer than the enum: its own pattern's. */
+	for (int i = 0; i < PFT_MAX_LIBRARY_SETTINGS; i++) {
+		struct faultgen_setting_info in = { .size = sizeof(in) };
+
+		if (!o->given_by_index[i].opt ||
+		    faultgen_setting_info((unsigned int)i, &in) ||
+		    in.pattern < 0 ||
+		    in.pattern == (int)faultgen_attr_get_pattern(o->attr))
+			continue;
+		return pft_usage_error("%s needs --pattern=%s",
+				       o->given_by_index[i].opt,
+				       faultgen_pattern_name(in.pattern));
+	}
 	return 0;
 }
 

@@ -120,40 +120,25 @@ int pft_set_numa(struct pft_opts *o, const char *opt,
 	return pft_set(ret, opt, NULL, NULL);
 }
 
-/* The option that set `setting`, as the user typed it when given. */
+/* The option that set `setting`, as the user typed it when given; for a
+ * setting the enum has no value for, its option by the library's `name`
+ * (--NAME). */
 static const char *option_of(const struct pft_opts *o,
-			     enum faultgen_setting setting, char *buf,
-			     size_t len)
+			     enum faultgen_setting setting, const char *name,
+			     char *buf, size_t len)
 {
-	/* Names of settings left at their default. */
+	/* The options of settings left at their default, where they are
+	 * not --NAME of the library's name. */
 	static const struct {
 		enum faultgen_setting setting;
 		const char *name;
 	} tab[] = {
-		{ FAULTGEN_SETTING_SIZE, "--size" },
-		{ FAULTGEN_SETTING_BACKING, "--backing" },
-		{ FAULTGEN_SETTING_SHARE, "--share" },
 		{ FAULTGEN_SETTING_SHM_LOCK, "-L" },
 		{ FAULTGEN_SETTING_CACHELINES, "-c" },
 		{ FAULTGEN_SETTING_NUMA, "--numa" },
-		{ FAULTGEN_SETTING_THP, "--thp" },
-		{ FAULTGEN_SETTING_CPUS, "--cpus" },
-		{ FAULTGEN_SETTING_CPUSET, "--cpuset" },
 		{ FAULTGEN_SETTING_PIN, "-a" },
 		{ FAULTGEN_SETTING_SCHED_FIFO, "-f" },
-		{ FAULTGEN_SETTING_OVERSUBSCRIBE, "--oversubscribe" },
-		{ FAULTGEN_SETTING_WARMUP, "--warmup" },
-		{ FAULTGEN_SETTING_PROTECT, "--protect" },
-		{ FAULTGEN_SETTING_COLLAPSE, "--collapse" },
-		{ FAULTGEN_SETTING_TIMEOUT, "--timeout" },
-		{ FAULTGEN_SETTING_PRETOUCH_TOUCH, "--pretouch" },
-		{ FAULTGEN_SETTING_QEMU, "--qemu" },
-		{ FAULTGEN_SETTING_COW_CHILD, "--cow-child" },
-		{ FAULTGEN_SETTING_CHUNK_SIZE, "--chunk-size" },
 		{ FAULTGEN_SETTING_JVM, "--gc" },
-		{ FAULTGEN_SETTING_WRITERS, "--writers" },
-		{ FAULTGEN_SETTING_INTERLEAVE, "--interleave-pages" },
-		{ FAULTGEN_SETTING_LATENCY, "--latency" },
 	};
 	const struct faultgen_attr *a = o->attr;
 
@@ -175,17 +160,22 @@ static const char *option_of(const struct pft_opts *o,
 							    "--rounds";
 	case FAULTGEN_SETTING_ZAP:
 		snprintf(buf, len, "--zap=%s",
-			 pft_zap_name(faultgen_attr_get_zap(a)));
+			 pft_keyword_name("zap", (int)faultgen_attr_get_zap(a)));
 		return buf;
 	case FAULTGEN_SETTING_NODE_PAGES:
 		return o->json ? "--json" : "--per-worker";
 	default:
 		break;
 	}
+	if (setting != FAULTGEN_SETTING_NONE && o->given[setting].opt)
+		return o->given[setting].opt;
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 		if (tab[i].setting == setting)
-			return o->given[setting].opt ? o->given[setting].opt :
-						       tab[i].name;
+			return tab[i].name;
+	if (name && faultgen_setting_index(name) >= 0) {
+		snprintf(buf, len, "--%s", name);
+		return buf;
+	}
 	return "the options";
 }
 
@@ -205,8 +195,11 @@ static int check_combination(const struct pft_opts *o)
 		return pft_fail("cannot set up the run: %s",
 				faultgen_strerror(ret));
 	return pft_usage_error("%s conflicts with %s: %s",
-			       option_of(o, c.setting, one, sizeof(one)),
-			       option_of(o, c.with, two, sizeof(two)), c.why);
+			       option_of(o, c.setting, c.setting_name, one,
+					 sizeof(one)),
+			       option_of(o, c.with, c.with_name, two,
+					 sizeof(two)),
+			       c.why);
 }
 
 /* Repeat-with-zap: measured rounds or a duration. */

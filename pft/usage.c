@@ -14,105 +14,60 @@
 #include "pft.h"
 
 /* No empty line: a harness may merge this into what it parses. */
-static const char usage_text[] =
+static const char usage_head[] =
 "Usage: pft [OPTION]... [TAG]\n"
 "Fault anonymous (or SysV, or /dev/zero) memory from several workers and\n"
-"report faults per CPU second and per wall second, as pft 0.12x did.\n"
-"0.12x options:\n"
-"  -m, --size=SIZE        memory in all: bytes, or a K, M, G, T or P\n"
-"                         (pages) suffix (default: one page)\n"
-"  -t, --threads=N        N worker threads (default 1)\n"
-"  -n, --processes=N      N worker processes; -t and -n: the later wins\n"
-"  -c, --cachelines=N     write N cachelines of every page (default 1; at\n"
-"                         most the cachelines in a page)\n"
-"  -z                     memset each worker's slice (--touch=memset)\n"
-"  -l                     mlock each worker's slice (--touch=mlock)\n"
-"  -S, --sysv             a SysV shared memory segment\n"
-"  -L, --shm-lock         SHM_LOCK the SysV segment (implies -S)\n"
-"  -Z, --dev-zero         a private mapping of /dev/zero\n"
-"      --backing=KIND     the memory: anon (default), dev-zero, sysv,\n"
-"                         memfd (a memfd_create file, shmem), hugetlb\n"
-"                         (MAP_HUGETLB, 2 MiB pages from nr_hugepages) or\n"
-"                         file:PATH (a file made in directory PATH, or\n"
-"                         the file PATH as it is; hugetlbfs too)\n"
-"      --share            MAP_SHARED: anon and dev-zero are shmem then\n"
-"  -p, --numa-local, --localalloc\n"
-"                         mbind MPOL_PREFERRED, empty node mask (local)\n"
-"  -a, --pin              pin worker i to the i-th allowed CPU, round robin\n"
-"  -f, --fifo             run the workers SCHED_FIFO (needs the privilege)\n"
-"  -F                     accepted and ignored, as in 0.12x\n"
-"      --oversubscribe    allow more workers than allowed CPUs\n"
-"      --force            run even when -m is more than the available memory\n"
-"  -M                     one mapping per worker (--pattern=per-thread-vma)\n"
-"  -s, --sleep=N          keep the memory N seconds after the run\n"
-"  -T, --title            print a title line (and a TAG line with a tag)\n"
-"  -N, --numa-maps        print the region's /proc/PID/numa_maps lines\n"
-"  -P, --pause            after the run, wait for SIGUSR1 (inspect maps)\n"
-"  -v, --verbose          more diagnostics on stderr (repeatable)\n"
-"  -V, --version          print the version on stderr and exit\n"
-"  -C                     no-clear pages: not supported by this kernel\n"
-"  -h, --help             print this help and exit\n"
-"      --list-patterns    print the pattern names, one a line, and exit\n"
-"  TAG                    label for the TAG line of -T\n"
-"Workload:\n";
+"report faults per CPU second and per wall second, as pft 0.12x did.\n";
 
-/* The rest, after the pattern list (the library's patterns). */
-static const char usage_rest[] =
-"  --cpus=LIST            narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8\n"
-"  --cpuset=NAME          move pft into cpuset NAME and run on its CPUs\n"
-"  --touch=HOW            write (default), read, memset, mlock, populate\n"
-"  --thp=MODE             default, always (MADV_HUGEPAGE), never\n"
-"                         (MADV_NOHUGEPAGE), per region; sysfs untouched\n"
-"  --duration=SECONDS     fault, zap and fault again for SECONDS\n"
-"  --rounds=N             ... or for N rounds per worker\n"
-"  --zap=HOW              dontneed (default) or munmap (per-thread-vma)\n"
-"  --warmup=N             N unmeasured rounds first (default 2)\n"
-"  --writers=M[,OP]       shared-vma: M threads beside the workers changing\n"
-"                         mappings of their own: mmap (default), mprotect,\n"
-"                         madvise\n"
-"  --interleave-pages=K   shared-vma: deal the pages in blocks of K round\n"
-"                         robin over the workers (0: slices, the default)\n"
-"Memory policy (NODES: 0, 0-3, 1,3 or all):\n"
-"  --membind=NODES        MPOL_BIND: pages only on NODES\n"
-"  --interleave=NODES     MPOL_INTERLEAVE: page by page over NODES\n"
-"  --preferred=NODE       MPOL_PREFERRED: on NODE while it has memory\n"
-"  --numa=POLICY          default, local (-p), worker-local (each slice on\n"
-"                         the node of its worker's CPU)\n"
-"Read-only collapse (--pattern=ro-collapse):\n"
-"  --protect=HOW          mprotect (default), fork, writable (control)\n"
-"  --collapse=HOW         madvise (MADV_COLLAPSE, default), khugepaged\n"
-"  --timeout=SECONDS      how long to wait for khugepaged (default 60)\n"
-"JVM heap pretouch (--pattern=pretouch; -t: the JVM's count by default):\n"
-"  --pretouch=HOW         store (JDK 17), atomic-add (default, JDK 19+),\n"
-"                         populate (JDK 21u+), fast, fast-huge\n"
-"  --chunk-size=SIZE      pages claimed at a time (default 4M)\n"
-"  --jdk=N                JDK feature release to model (default 21)\n"
-"  --gc=GC                none (default: the heap only), g1, parallel\n"
-"QEMU's guest-RAM preallocation (--pattern=qemu-prealloc; -t: its\n"
-"prealloc-threads; --backing=anon, memfd, file:PATH or hugetlb, --share\n"
-"as QEMU's share=on):\n"
-"  --qemu=HOW             auto (default: MADV_POPULATE_WRITE where the\n"
-"                         kernel has it, as QEMU 7.0+), touch (every page)\n"
-"Copy-on-write after fork (--pattern=cow-fork):\n"
-"  --cow-child=HOW        what each round's child does beside the writes:\n"
-"                         waits (default), reads or writes every page once\n"
-"Output:\n"
-"  --repeat=N             N runs, then a summary of fault/wsec\n"
-"  --json                 one JSON object per run (JSON Lines) on stdout\n"
-"                         instead of the result lines\n"
-"  --per-worker           a line of figures per worker after each result\n"
-"  --latency[=N]          time the touch of one page in N (default every\n"
-"                         one), or each call of a touch made in calls\n"
-"                         (-l, -z, populate, ro-collapse): p50, p90, p99,\n"
-"                         p99.9, max and what the scheduler did, after\n"
-"                         the result\n"
-"  --perf-ctl=CTL[,ACK]   write perf's \"enable\"/\"disable\" to CTL (a file\n"
-"                         descriptor number or a FIFO) around each run,\n"
-"                         waiting for \"ack\" on ACK when given\n"
+static const char usage_tail[] =
 "Result line: Gb, workers, cachelines, user, system and wall seconds,\n"
 "pages per CPU second and per wall second.  Exit status: 0 success,\n"
 "1 the run failed, 2 bad usage, 128+N stopped by signal N.\n"
 "See pft(1).\n";
+
+/* The column where the help of an option starts. */
+#define HELP_COLUMN 25
+
+/* Lines separated by '\n', each after `indent` spaces but the first. */
+static void print_lines(const char *text, int indent)
+{
+	for (const char *line = text; line;) {
+		const char *nl = strchr(line, '\n');
+
+		if (line != text)
+			printf("%*s", indent, "");
+		printf("%.*s\n", (int)(nl ? nl - line : (long)strlen(line)),
+		       line);
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+/* "  -m, --size=SIZE        memory in all..." */
+static void print_option(const struct pft_option_doc *d)
+{
+	char lead[128];
+	int len;
+
+	if (d->lead)
+		len = snprintf(lead, sizeof(lead), "%s", d->lead);
+	else if (d->short_name && !d->long_name)
+		len = snprintf(lead, sizeof(lead), "-%c", d->short_name);
+	else
+		len = snprintf(lead, sizeof(lead), "%s%s%s%s%s%s",
+			       d->short_name ? "-x, " :
+			       d->section == PFT_SEC_LEGACY ? "    " : "",
+			       "--", d->long_name,
+			       !d->arg_name ? "" : d->optional_arg ? "[=" : "=",
+			       d->arg_name ? d->arg_name : "",
+			       d->optional_arg ? "]" : "");
+	if (d->short_name && d->long_name && !d->lead)
+		lead[1] = d->short_name;
+	if (len <= HELP_COLUMN - 3)
+		printf("  %-*s", HELP_COLUMN - 2, lead);
+	else
+		printf("  %s\n%*s", lead, HELP_COLUMN, "");
+	print_lines(d->help, HELP_COLUMN);
+}
 
 /* "  --pattern=P" and the library's patterns, wrapped as the rest is. */
 static void print_patterns_option(void)
@@ -151,12 +106,59 @@ static int flushed(const char *what)
 			errno ? strerror(errno) : "write error");
 }
 
-int pft_print_help(void)
+/* The options of a section, in their order. */
+static void print_section(const struct pft_option_doc *const *docs, size_t n,
+			  enum pft_section section, const char *heading)
+{
+	puts(heading);
+	for (size_t i = 0; i < n; i++) {
+		if (docs[i]->section != section)
+			continue;
+		if (docs[i]->help)
+			print_option(docs[i]);
+		else /* --pattern: the library's patterns */
+			print_patterns_option();
+	}
+}
+
+/* Each pattern's own settings, under a heading of the pattern's. */
+static void print_pattern_sections(const struct pft_option_doc *const *docs,
+				   size_t n)
+{
+	for (int p = 0; p < faultgen_pattern_count(); p++) {
+		struct faultgen_pattern_info info = { .size = sizeof(info) };
+		bool heading = false;
+
+		if (faultgen_pattern_info(p, &info))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (docs[i]->section != PFT_SEC_PATTERN ||
+			    docs[i]->pattern != p)
+				continue;
+			if (!heading) {
+				printf("%s (--pattern=%s%s", info.title,
+				       info.name, info.note ? "; " : "");
+				if (info.note)
+					fputs(info.note, stdout);
+				puts("):");
+				heading = true;
+			}
+			print_option(docs[i]);
+		}
+	}
+}
+
+int pft_print_help(const struct pft_option_doc *const *docs, size_t n)
 {
 	errno = 0;
-	fputs(usage_text, stdout);
-	print_patterns_option();
-	fputs(usage_rest, stdout);
+	fputs(usage_head, stdout);
+	print_section(docs, n, PFT_SEC_LEGACY, "0.12x options:");
+	print_section(docs, n, PFT_SEC_WORKLOAD, "Workload:");
+	print_section(docs, n, PFT_SEC_POLICY,
+		      "Memory policy (NODES: 0, 0-3, 1,3 or all):");
+	print_pattern_sections(docs, n);
+	print_section(docs, n, PFT_SEC_OUTPUT, "Output:");
+	fputs(usage_tail, stdout);
 	return flushed("the help");
 }
 
@@ -169,11 +171,89 @@ int pft_print_version(void)
 	return PFT_DONE;
 }
 
-/* The names --pattern takes, for scripts (pft-sweep). */
-int pft_print_patterns(void)
+/* The names of bit set in mask, of names[] (n of them), as a JSON
+ * array. */
+static void json_bits(struct pft_json *j, const char *key, unsigned int mask,
+		      const char *const *names, unsigned int n)
+{
+	pj_arr(j, key);
+	for (unsigned int b = 0; b < n; b++)
+		if (mask & (1u << b))
+			pj_str(j, NULL, names[b]);
+	pj_arr_end(j);
+}
+
+/* A setting of the library's, as its table says. */
+static void json_setting(struct pft_json *j,
+			 const struct faultgen_setting_info *in)
+{
+	static const char *const types[] = { "bool", "uint", "size",
+					     "seconds", "keyword", "text" };
+
+	pj_obj(j, NULL);
+	pj_str(j, "name", in->name);
+	pj_str(j, "type", (unsigned int)in->type < 6 ? types[in->type] : "");
+	if (in->keywords) {
+		pj_arr(j, "keywords");
+		for (int k = 0; in->keywords[k]; k++)
+			pj_str(j, NULL, in->keywords[k]);
+		pj_arr_end(j);
+	}
+	if (in->type == FAULTGEN_TYPE_UINT || in->type == FAULTGEN_TYPE_SIZE) {
+		pj_u64(j, "min", in->flags & FAULTGEN_SETTING_ZERO ? 0 : in->min);
+		pj_u64(j, "max", in->max);
+	}
+	if (in->type == FAULTGEN_TYPE_SECONDS)
+		pj_dbl(j, "max", in->max_seconds);
+	pj_value(j, "default", &in->default_value);
+	pj_str(j, "default_text", in->default_text);
+	pj_bool(j, "page_multiple", in->flags & FAULTGEN_SETTING_PAGES);
+	pj_str_or_null(j, "value_name", in->value_name);
+	pj_str(j, "help", in->help);
+	pj_str_or_null(j, "alias", in->alias);
+	pj_obj_end(j);
+}
+
+/* One pattern and its own settings. */
+static void json_pattern(int p)
+{
+	static const char *const backings[] = { "anon", "dev-zero", "sysv",
+						"memfd", "file", "hugetlb" };
+	static const char *const kinds[] = { "threads", "processes" };
+	struct faultgen_pattern_info info = { .size = sizeof(info) };
+	struct faultgen_setting_info in = { .size = sizeof(in) };
+	struct pft_json j;
+
+	if (faultgen_pattern_info(p, &info))
+		return;
+	pj_begin(&j, stdout);
+	pj_str(&j, "schema", "pft-patterns/1");
+	pj_str(&j, "pattern", info.name);
+	pj_str(&j, "title", info.title);
+	pj_bool(&j, "runs_once", info.flags & FAULTGEN_PATTERN_ONCE);
+	pj_bool(&j, "own_mappings", info.flags & FAULTGEN_PATTERN_OWN_MAPPINGS);
+	pj_bool(&j, "unbound_workers", info.flags & FAULTGEN_PATTERN_UNBOUND);
+	pj_bool(&j, "own_memory", info.flags & FAULTGEN_PATTERN_OWN_MEMORY);
+	json_bits(&j, "backings", info.backings, backings, 6);
+	json_bits(&j, "worker_kinds", info.worker_kinds, kinds, 2);
+	pj_arr(&j, "settings");
+	for (int i = 0; faultgen_setting_info((unsigned int)i, &in) == 0; i++)
+		if (in.pattern == p)
+			json_setting(&j, &in);
+	pj_arr_end(&j);
+	pj_end(&j);
+}
+
+/* The names --pattern takes, for scripts (pft-sweep); with --json, a
+ * line of each pattern, what it runs on and its own settings. */
+int pft_print_patterns(bool json)
 {
 	errno = 0;
-	for (int i = 0; i < faultgen_pattern_count(); i++)
-		puts(faultgen_pattern_name(i));
+	for (int i = 0; i < faultgen_pattern_count(); i++) {
+		if (json)
+			json_pattern(i);
+		else
+			puts(faultgen_pattern_name(i));
+	}
 	return flushed("the pattern names");
 }

@@ -92,8 +92,30 @@ if [ "$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2
 		grep -q '^collapsed [0-9]*/2 read-only ranges (mprotect) by khugepaged in [0-9.]* s (timeout 1 s)' \
 			"$tmp/khugepaged.out" && ok ||
 		fail "--collapse=khugepaged: exit $rc: '$(cat "$tmp/khugepaged.out")' $(cat "$tmp/khugepaged.err")"
+	# --poll, ro-collapse's own setting: counted every --poll seconds,
+	# so with a poll beyond the timeout, at the start and at the end.
+	run_pft poll --json --pattern=ro-collapse --collapse=khugepaged \
+		--timeout=1 --poll=5 -m 4M
+	[ "$rc" -eq 0 ] && python3 - "$tmp/poll.out" <<'EOF2' && ok ||
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["config"]["poll_s"] == 5 and d["config"]["timeout_s"] == 1, d
+assert 1 <= len(d["progress"]) <= 2, d["progress"]
+EOF2
+		fail "--poll=5: exit $rc: $(cat "$tmp/poll.out" "$tmp/poll.err")"
 else
 	echo "$test_name: THP is never: khugepaged not tried" >&2
 fi
+for bad in '--poll=0|must be more than 0 seconds' \
+	'--poll=x|not a number of seconds'; do
+	run_pft badpoll --pattern=ro-collapse "${bad%%|*}" -m 4M
+	[ "$rc" -eq 2 ] && grep -q "^pft: --poll '.*': ${bad#*|}" \
+		"$tmp/badpoll.err" && ok ||
+		fail "${bad%%|*}: exit $rc: $(cat "$tmp/badpoll.err")"
+done
+run_pft pollpattern --poll=1 -m 4M
+[ "$rc" -eq 2 ] && grep -q '^pft: --poll needs --pattern=ro-collapse$' \
+	"$tmp/pollpattern.err" && ok ||
+	fail "--poll without ro-collapse: exit $rc: $(cat "$tmp/pollpattern.err")"
 
 finish

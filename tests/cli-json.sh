@@ -145,7 +145,7 @@ json_case tiny 1 threads shared-vma -m 1
 json_case many 16 threads shared-vma --oversubscribe -t 16 -m 16M
 json_case pretouch 2 threads pretouch --pattern=pretouch -t 2 -m 16M
 json_case writers 2 threads shared-vma --oversubscribe -t 2 -m 16M --writers=1,mprotect
-json_case interleave 3 threads shared-vma --oversubscribe -t 3 -m 8M --interleave-pages=8
+json_case interleave 3 threads shared-vma --oversubscribe -t 3 -m 8M --stripe-pages=8
 json_case cow-fork "$two" threads cow-fork --pattern=cow-fork -t "$two" -m 16M
 json_case cow-fork-n "$two" processes cow-fork --pattern=cow-fork -n "$two" -m 16M
 json_case cow-fork-rounds 2 threads cow-fork --oversubscribe --pattern=cow-fork -t 2 -m 8M --rounds=3

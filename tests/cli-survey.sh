@@ -15,7 +15,13 @@
 # surveyed, its faults within 2%).  Errors: perf missing,
 # the program not found, the program failing (its status passed on, the
 # report still printed), no such process, Ctrl-C (a report, exit 130, no
-# temporary files left).
+# temporary files left).  Files, signals and processes: -o refuses what
+# is not a regular file and follows no link at PATH.tmp; SIGKILL leaves
+# neither perf nor the program, and the next survey removes the
+# directory left; SIGTERM and SIGHUP stop the program (killed 5 s later
+# when it ignores them) or detach from -p, with a report; -p of a
+# process whose children come and go; a mapped name not UTF-8.  On one
+# CPU the cases of 2 workers add --oversubscribe.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -41,10 +47,11 @@ export TMPDIR
 thp=
 grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
 	thp=--thp=never
-# Two workers, also on one CPU: --oversubscribe there, which the
-# reproduce line then keeps (more workers than this machine's CPUs).
+# pft clips its workers to the allowed CPUs: on one CPU the cases of 2
+# workers ask for them, and the reproduce line then keeps
+# --oversubscribe (more workers than the CPUs the survey may use).
 over=
-[ "$(nproc)" -lt 2 ] && over=--oversubscribe
+[ "$(nr_allowed)" -ge 2 ] || over=--oversubscribe
 
 # run_survey NAME ARGS...: stdout in $tmp/NAME.out, stderr .err, $rc.
 run_survey() {
@@ -147,8 +154,12 @@ check procs 'len({v["pid"] for v in d["vmas"] if v["size"] == 64 * MiB and count
 
 # MADV_POPULATE_WRITE: the kernel counts the faults, perf sees none.
 # The workers are counted from their counters as last seen, which can
-# miss one that ended between two snapshots: 1 or 2.
-run_survey populate --json -- "$PFT" -t 2 -m 64M --touch=populate $thp $over
+# miss one that ended between two snapshots: 1 or 2.  On one CPU the
+# survey's snapshots take turns with pft's workers: pft keeps the memory
+# a second (-s 1) for one of them to see it resident.
+hold=
+[ -z "$over" ] || hold="-s 1"
+run_survey populate --json -- "$PFT" -t 2 -m 64M --touch=populate $thp $over $hold
 check populate 'd["kernel_minus_perf"] >= 16384 * 0.99' \
 	'"populate pattern" in d["verdict"]' \
 	'__import__("re").fullmatch(r"pft -t [12] -m 6[45]M --touch=populate( --oversubscribe)?", d["reproduce"])'
@@ -371,6 +382,197 @@ rc=$?
 [ "$rc" -eq 130 ] || fail "ctrl-c: exit $rc, expected 130: $(cat "$tmp/int.err")"
 grep -q '^verdict: ' "$tmp/int.out" || fail "ctrl-c: no report: $(cat "$tmp/int.out")"
 check_one_line int "stopped: the report shows what was seen"
+
+# ---- files, signals and processes that come and go ----
+
+# Process $1 exists and is not a zombie.
+alive() {
+	[ -r "/proc/$1/stat" ] &&
+		[ "$(sed 's/^[0-9]* (.*) //' "/proc/$1/stat" 2>/dev/null |
+			cut -d' ' -f1)" != Z ]
+}
+
+# Waits until process $1 is gone (or 10 s); false when it is not.
+wait_gone() {
+	i=0
+	while alive "$1" && [ $i -lt 1000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	! alive "$1"
+}
+
+# Waits until survey $1 runs its program, named $2 (perf started
+# before it); sets $prog and $perfpid.
+wait_program() {
+	prog= perfpid=
+	i=0
+	while [ $i -lt 1000 ]; do
+		for k in $(children_of "$1"); do
+			case $(cat "/proc/$k/comm" 2>/dev/null) in
+			"$2") prog=$k ;;
+			perf) perfpid=$k ;;
+			esac
+		done
+		[ -n "$prog" ] && [ -n "$perfpid" ] && return 0
+		sleep 0.01
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# -o: a regular file or a new name, nothing else is replaced, and
+# another user's link at the name of old (PATH.tmp) is not followed.
+mkdir "$tmp/o"
+echo precious >"$tmp/o/victim"
+mkfifo "$tmp/o/fifo"
+ln -s "$tmp/o/victim" "$tmp/o/link"
+mkdir "$tmp/o/dir"
+specials="fifo link dir"
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/o/null" c 1 3 2>/dev/null; then
+	specials="$specials null"
+fi
+for f in $specials; do
+	before=$(ls -ld "$tmp/o/$f")
+	run_survey "o-$f" -o "$tmp/o/$f" -- true
+	[ "$rc" -eq 1 ] || fail "o-$f: exit $rc"
+	check_one_line "o-$f" "$tmp/o/$f: "
+	[ "$(ls -ld "$tmp/o/$f")" = "$before" ] ||
+		fail "o-$f: replaced: $(ls -ld "$tmp/o/$f")"
+done
+ln -s "$tmp/o/victim" "$tmp/o/r.tmp"
+run_survey o-tmp -o "$tmp/o/r" -- true
+[ "$rc" -eq 0 ] || fail "o-tmp: exit $rc: $(cat "$tmp/o-tmp.err")"
+grep -q '^verdict: ' "$tmp/o/r" || fail "o-tmp: no report in $tmp/o/r"
+[ "$(cat "$tmp/o/victim")" = precious ] &&
+	[ "$(ls -A "$tmp/o" | tr '\n' ' ')" = "dir fifo link $([ -e "$tmp/o/null" ] && echo 'null ')r r.tmp victim " ] &&
+	ok || fail "o-tmp: the link's target written or files left: $(cat "$tmp/o/victim"); $(ls -A "$tmp/o")"
+
+# SIGKILL: perf and the program end with the survey; its temporary
+# directory stays, and the next survey removes it.
+"$survey" -- sleep 60 >"$tmp/kill.out" 2>&1 &
+kbg=$!
+wait_program "$kbg" sleep || fail "kill: sleep and perf not seen"
+kill -KILL "$kbg"
+wait "$kbg" 2>/dev/null
+for k in $prog $perfpid; do
+	if ! wait_gone "$k"; then
+		fail "kill: $(cat "/proc/$k/comm") ($k) outlived the survey"
+		kill -KILL "$k" 2>/dev/null
+	fi
+done
+[ -n "$(ls -d "$tmp/t/pft-survey.$kbg."* 2>/dev/null)" ] ||
+	fail "kill: no temporary directory of the killed survey: $(ls -A "$tmp/t")"
+run_survey after-kill -- true
+[ "$rc" -eq 0 ] || fail "after-kill: exit $rc"
+grep -q "removed $tmp/t/pft-survey\.$kbg\..*, left by a survey that was killed" \
+	"$tmp/after-kill.err" && [ -z "$(ls -A "$tmp/t")" ] && ok ||
+	fail "after-kill: $(cat "$tmp/after-kill.err"); left: $(ls -A "$tmp/t")"
+
+# stop_survey NAME SIGNAL COMMAND...: a survey of COMMAND (whose last
+# program is sleep) gets SIGNAL: its status in $rc, its JSON report in
+# $tmp/NAME.out; nothing left running is checked.
+stop_survey() {
+	name=$1 sig=$2
+	shift 2
+	# (SIGINT at its default: a script's background command starts
+	# with it ignored, which the survey keeps.)
+	env --default-signal=INT "$survey" --json -o "$tmp/$name.out" -- "$@" \
+		>"$tmp/$name.stdout" 2>"$tmp/$name.err" &
+	sbg=$!
+	wait_program "$sbg" sleep || fail "$name: sleep and perf not seen"
+	kill "-$sig" "$sbg"
+	wait "$sbg"
+	rc=$?
+	for k in $prog $perfpid; do
+		wait_gone "$k" || { fail "$name: $k left running"; kill -KILL "$k"; }
+	done
+}
+
+# SIGTERM to the survey alone: the program is stopped, the report
+# written, the status 143.
+stop_survey term TERM sleep 60
+[ "$rc" -eq 143 ] || fail "term: exit $rc, expected 143: $(cat "$tmp/term.err")"
+check term 'd["exit_status"] == 143' 'd["stopped_by"] == "SIGTERM"' \
+	'd["verdict"]'
+check_one_line term "stopped: the report shows what was seen"
+
+# SIGINT to the survey alone (not from a terminal): the same, 130.
+stop_survey sigint INT sleep 60
+[ "$rc" -eq 130 ] || fail "sigint: exit $rc, expected 130: $(cat "$tmp/sigint.err")"
+check sigint 'd["exit_status"] == 130' 'd["stopped_by"] == "SIGINT"'
+check_one_line sigint "stopped: the report shows what was seen"
+
+# SIGHUP, to a program that ignores it: killed STOP_GRACE_S (5 s) later.
+stop_survey hup HUP sh -c 'trap "" HUP; exec sleep 60'
+[ "$rc" -eq 129 ] || fail "hup: exit $rc, expected 129: $(cat "$tmp/hup.err")"
+check hup 'd["exit_status"] == 137' 'd["stopped_by"] == "SIGHUP"' \
+	'd["verdict"]'
+grep -q "sh did not end within 5 s after SIGHUP: killed" "$tmp/hup.err" ||
+	fail "hup: not said: $(cat "$tmp/hup.err")"
+
+# SIGTERM to a survey of -p PID: perf stops, the process is left alone.
+sleep 60 &
+target=$!
+"$survey" -p "$target" -o "$tmp/pterm.rep" >"$tmp/pterm.out" 2>"$tmp/pterm.err" &
+pbg=$!
+i=0
+while [ -z "$(children_of "$pbg")" ] && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+sleep 0.5
+perfpid=$(children_of "$pbg")
+kill -TERM "$pbg"
+wait "$pbg"
+rc=$?
+[ "$rc" -eq 143 ] || fail "pterm: exit $rc: $(cat "$tmp/pterm.err")"
+grep -q '^verdict: ' "$tmp/pterm.rep" || fail "pterm: no report"
+alive "$target" || fail "pterm: the process surveyed was stopped"
+for k in $perfpid; do
+	wait_gone "$k" || { fail "pterm: perf ($k) left running"; kill -KILL "$k"; }
+done
+kill "$target"
+wait "$target" 2>/dev/null
+
+# -p of a process whose children come and go: perf fails when one it is
+# given is gone before it starts; the survey tries again with fewer and
+# says which were not followed.
+cat >"$tmp/churn.sh" <<'EOS'
+while :; do sleep 0.01 & sleep 0.01 & sleep 0.02 & sleep 0.01 & wait; done
+EOS
+sh "$tmp/churn.sh" &
+churn=$!
+sleep 0.3
+run_survey churn --json -p "$churn" --duration=1
+kill "$churn"
+wait "$churn" 2>/dev/null
+[ "$rc" -eq 0 ] || fail "churn: exit $rc: $(cat "$tmp/churn.err")"
+check churn 'd["attached_pid"] > 0' 'd["perf"]["faults"] > 0' \
+	'not d.get("not_followed") or d["not_followed"]["pids"]'
+if grep -q '"not_followed"' "$tmp/churn.out"; then
+	grep -q '^pft-survey: not followed: ' "$tmp/churn.err" && ok ||
+		fail "churn: not followed, not said: $(cat "$tmp/churn.err")"
+fi
+
+# A mapped file whose name holds a byte that is not UTF-8: the process's
+# snapshots are read, the name kept as the kernel's bytes.
+mkdir "$tmp/ff"
+run_survey ff --json -- python3 -c '
+import mmap, os, sys, time
+n = os.path.join(os.fsencode(sys.argv[1]), b"map\xff")
+fd = os.open(n, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+os.ftruncate(fd, 4 << 20)
+m = mmap.mmap(fd, 4 << 20)
+for i in range(0, 4 << 20, 4096):
+    m[i] = 1
+time.sleep(0.3)
+os.unlink(n)' "$tmp/ff"
+[ "$rc" -eq 0 ] || fail "ff: exit $rc: $(cat "$tmp/ff.err")"
+check ff 'top["size"] == 4 * MiB' \
+	'__import__("os").fsencode(top["path"]).endswith(b"/map\xff")' \
+	'top["source"] == "/proc/PID/maps"' 'top["threads"] == 1' \
+	'counted(top["faults"], 1024, 2)'
 
 left=$(ls -A "$tmp/t")
 [ -z "$left" ] && ok || fail "temporary files left behind: $left"

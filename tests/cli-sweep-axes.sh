@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# cli-sweep-axes.sh - pft-sweep --interleave-pages=LIST --writers=LIST: one
-# sweep puts the slices and the interleaved layouts, and the writer
+# cli-sweep-axes.sh - pft-sweep --stripe-pages=LIST --writers=LIST: one
+# sweep puts the slices and the striped layouts, and the writer
 # counts, side by side, a point for each pair beside each worker count;
 # checked on a tiny sweep with this pft: the table's rows, the points
 # and runs CSV, and the options each point passed to pft, which pft
@@ -28,7 +28,7 @@ i=3
 for n in 1 2; do
 	w=workers
 	[ "$n" -eq 1 ] && w=worker
-	for k in slices "interleave 1" "interleave 8"; do
+	for k in slices "stripes of 1" "stripes of 8"; do
 		for m in "0 writers" "1 writer"; do
 			sed -n "${i}p" "$tmp/ax.out" |
 				grep -q "^$n $w, $k, $m  *[0-9]" ||
@@ -69,7 +69,7 @@ if (c["interleave_pages"], c["writers"], c["workers"]) != \
     print("JSON config %s" % c)
 for p in doc["points"]:
     k, m = p["interleave_pages"], p["writers"]
-    opts = ["--interleave-pages=%d" % k, "--writers=%d" % m]
+    opts = ["--stripe-pages=%d" % k, "--writers=%d" % m]
     cmd = p["command"]
     if p["options"] != opts or cmd[-3:-1] != opts or \
             cmd[cmd.index("-t") + 1] != str(p["workers"]):
@@ -87,12 +87,12 @@ EOF
 [ -z "$out" ] && ok || fail "axes sweep files: $out"
 
 # Refused in one line naming the option, before any run.
-"$sweep" --pft="$PFT" -w 1 -m 4M --interleave-pages=0,8 -o "$tmp/no" \
+"$sweep" --pft="$PFT" -w 1 -m 4M --stripe-pages=0,8 -o "$tmp/no" \
 	>"$tmp/no.out" 2>"$tmp/no.err"
 rc=$?
-[ "$rc" -eq 2 ] && grep -q '^pft-sweep: --interleave-pages=0,8: pft deals the pages in one pass; add --one-shot$' "$tmp/no.err" &&
+[ "$rc" -eq 2 ] && grep -q '^pft-sweep: --stripe-pages=0,8: pft stripes the pages in one pass; add --one-shot$' "$tmp/no.err" &&
 	[ ! -e "$tmp/no-runs.csv" ] && ok ||
-	fail "--interleave-pages without --one-shot: exit $rc: $(cat "$tmp/no.err")"
+	fail "--stripe-pages without --one-shot: exit $rc: $(cat "$tmp/no.err")"
 "$sweep" --pft="$PFT" -w 1 -m 4M --one-shot --writers=0,1 -p per-thread-vma \
 	-o "$tmp/no" >"$tmp/no.out" 2>"$tmp/no.err"
 rc=$?

@@ -344,7 +344,7 @@ for s in w4 w5; do
 		name=new
 		[ "${order%% *}" = "$tmp/$s" ] && name=base
 		if [ "$rc" -ne 0 ] ||
-			! grep -q "^pft-sweep: warning: $name: each point's runs ran one after the other in one pft (--no-interleave, --perf or an older pft-sweep), their spread leaves out the machine's drift: no significance marks against it (see pft-sweep(1), SIGNIFICANCE)$" "$tmp/$s.err" ||
+			! grep -q "^pft-sweep: warning: $name: each point's runs ran one after the other in one pft (--no-alternate, --perf or an older pft-sweep), their spread leaves out the machine's drift: no significance marks against it (see pft-sweep(1), SIGNIFICANCE)$" "$tmp/$s.err" ||
 			grep -q '([IR])' "$tmp/$s.out" ||
 			[ "$(sed -n '3,$p' "$tmp/$s.out" | tr -s ' ' | grep -c ' [-+][0-9.]*% - ')" -ne 3 ]; then
 			fail "$s ($name) not interleaved: exit $rc, $(cat "$tmp/$s.out" "$tmp/$s.err")"

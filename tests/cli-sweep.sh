@@ -6,7 +6,8 @@
 # run (warm-up runs left out), a JSON document that parses and agrees with
 # both, the table on stdout and progress on stderr; the pretouch pattern;
 # --dry-run, --cpu-list, pft's own checks of sizes, CPU lists and options
-# reported as pft words them, and bad command lines.
+# reported as pft words them, and bad command lines; no file written
+# through another user's link, a FIFO or link named refused.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -398,6 +399,40 @@ else
 	ok
 fi
 
+# In a directory other users write: another user's links at the names
+# pft-sweep wrote before renaming (PREFIX.csv.new, PREFIX.json.new) are
+# not followed, and a FIFO or link named by the output is refused, also
+# with --force, and left as it is.
+mkdir "$tmp/w"
+echo precious >"$tmp/w/victim"
+for f in s.csv.new s-runs.csv.new s.json.new; do
+	ln -s "$tmp/w/victim" "$tmp/w/$f"
+done
+run_sweep links -m 4M --rounds=1 --warmup=0 -r 1 -w 1 -p shared-vma \
+	-o "$tmp/w/s" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/w/victim")" = precious ] &&
+	[ -f "$tmp/w/s.csv" ] && [ ! -L "$tmp/w/s.csv" ]; then
+	ok
+else
+	fail "links at PREFIX.csv.new: exit $rc, victim: $(cat "$tmp/w/victim"): $(cat "$tmp/links.err")"
+fi
+mkfifo "$tmp/w/f.csv"
+ln -s "$tmp/w/victim" "$tmp/w/l-runs.csv"
+for p in f l; do
+	before=$(ls -l "$tmp/w" | grep " $p")
+	run_sweep "special-$p" -m 4M --rounds=1 --warmup=0 -r 1 -w 1 \
+		-p shared-vma -o "$tmp/w/$p" --no-plot --force
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/special-$p.err")" -eq 1 ] &&
+		grep -q "not a regular file" "$tmp/special-$p.err" &&
+		[ "$(ls -l "$tmp/w" | grep " $p")" = "$before" ]; then
+		ok
+	else
+		fail "-o $p with a FIFO or link: exit $rc: $(cat "$tmp/special-$p.err")"
+	fi
+done
+[ "$(cat "$tmp/w/victim")" = precious ] && ok ||
+	fail "the link's target written: $(cat "$tmp/w/victim")"
+
 # The points are bounded before they are planned.
 run_sweep many -w 1-1000000 --dry-run -m 4M
 if [ "$rc" -ne 2 ] || [ -s "$tmp/many.out" ] ||
@@ -436,6 +471,7 @@ bad_usage --pretouch-options=--gc=g1
 bad_usage --perf=top
 bad_usage --perf-options=-g
 bad_usage --interleave --perf=stat
+bad_usage --alternate --perf=stat
 bad_usage --format=email
 bad_usage --names=a,b
 bad_usage --interval

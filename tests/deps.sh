@@ -3,7 +3,8 @@
 # deps.sh - the library's files depend on each other in one direction,
 # and so do pft's: read from the built objects (which file calls a
 # function, or uses data, that another file defines), each graph has no
-# cycle, and the order found is printed; only api.c defines exported
+# cycle, and the order found is printed; pft.h's picture of pft's files
+# holds every file and agrees with the objects; only api.c defines exported
 # faultgen_* functions, and no file of the library calls them (internal
 # code never goes back through the API layer).
 #
@@ -99,6 +100,26 @@ awk '$1 ~ /^faultgen_/ { print $2 ": " $1 }' "$tmp/libfaultgen.uses" \
 # pft, with the archive of its options that it links.
 objects_of "pft_SOURCES libpft_options_la_SOURCES" pft
 graph pft
+
+# pft.h's picture of them: every file on a line of its own ("-> a.c,
+# b.c"), and each edge going down to a later line.
+awk '/^ \*   (-> )?[a-z-]+\.c/ {
+		sub(/^ \*   (-> )?/, ""); gsub(/,/, "")
+		line++
+		for (i = 1; i <= NF; i++) print $i, line
+	}' "$top_srcdir/pft/pft.h" >"$tmp/pft.lines"
+for o in $objects; do
+	f=$(basename "$o" .o).c
+	grep -q "^$f " "$tmp/pft.lines" ||
+		fail "pft.h: $f is not in the picture of pft's files"
+done
+awk 'NR == FNR { line[$1] = $2; next }
+	($1 in line) && ($2 in line) && line[$2] <= line[$1] {
+		print $1 " uses " $2 }' "$tmp/pft.lines" "$tmp/pft.edges" \
+	>"$tmp/upward"
+[ -s "$tmp/upward" ] &&
+	fail "pft.h's picture has files use others on their line or above:" \
+		"$(paste -sd ',' "$tmp/upward")"
 
 if [ "$failures" -ne 0 ]; then
 	echo "deps: $failures failure(s)" >&2

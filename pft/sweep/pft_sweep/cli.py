@@ -12,8 +12,8 @@ import sys
 from .common import (PROG, UsageError, msg, os_error, quiet_stdout,
                      usage_error)
 from .compare import compare
-from .pft import (DEFAULT_PATTERNS, locate_pft, print_version,
-                  sweep_patterns)
+from .pft import (DEFAULT_PATTERNS, locate_pft, pattern_table,
+                  print_version, sweep_patterns)
 from .runs import LATENCY_METRICS, METRICS
 from .sweep import MAX_POINTS, Stopped, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
@@ -28,7 +28,8 @@ RESERVED_PINNED = re.compile(r"^--(cpus|cpuset)(=|$)")
 RESERVED_PERF = re.compile(r"^--perf-ctl(=|$)")
 # The options of the shared VMA's axes (sweep.AXES), the sweep's own
 # when it sweeps them.
-RESERVED_AXES = {"interleave_pages": re.compile(r"^--interleave-pages(=|$)"),
+RESERVED_AXES = {"interleave_pages":
+                 re.compile(r"^--(stripe|interleave)-pages(=|$)"),
                  "writers": re.compile(r"^--writers(=|$)"),
                  "backing": re.compile(r"^--backing(=|$)"),
                  "share": re.compile(r"^--share$")}
@@ -63,7 +64,7 @@ Sweep:
       --warmup=N         duration and rounds: N unmeasured rounds first in
                          every run; one-shot and pretouch: N unmeasured
                          runs first in the same pft process (default 1)
-      --no-interleave    each point's runs one after the other in one pft
+      --no-alternate     each point's runs one after the other in one pft
                          (the default with --perf) instead of every point
                          once, then every point again, ..., each run a pft
                          of its own; --compare marks no such sweep
@@ -88,14 +89,14 @@ Sweep:
                          the first N groups
       --cpu-list=LIST    pft --cpus=LIST -a for every point: the point
                          with N workers runs on the first N CPUs of LIST
-      --interleave-pages=LIST
+      --stripe-pages=LIST
                          shared VMA layouts side by side, a point each:
-                         pft --interleave-pages=K for each K of LIST, 0
+                         pft --stripe-pages=K for each K of LIST, 0
                          the slices, e.g. 0,1,8,512 (with --one-shot:
-                         pft deals the pages in one pass)
+                         pft stripes the pages in one pass)
       --writers=LIST     mapping writers side by side, a point each: pft
                          --writers=M for each M of LIST, e.g. 0,1,2
-                         (threads); with --interleave-pages, every pair.
+                         (threads); with --stripe-pages, every pair.
                          Either makes shared-vma the default pattern
       --backing=LIST     backings side by side, a point each: pft
                          --backing=B for each B of LIST, e.g.
@@ -216,10 +217,11 @@ def _unique_list(text, item_of):
     """The comma-separated items of text, each once, in order; item_of
     turns one item into its value (or raises ArgumentTypeError); at most
     MAX_POINTS of them."""
-    values = []
+    values, seen = [], set()
     for item in text.split(","):
         value = item_of(item)
-        if value not in values:
+        if value not in seen:
+            seen.add(value)
             values.append(value)
     if len(values) > MAX_POINTS:
         raise argparse.ArgumentTypeError("'%s': more than %d values" %
@@ -325,14 +327,18 @@ def build_parser():
     mode.add_argument("--rounds", type=type_count(1, 1 << 31))
     mode.add_argument("--one-shot", action="store_true")
     a("--warmup", type=type_count(0, 100000), default=1)
-    a("--interleave", dest="interleave", action="store_const", const=True)
-    a("--no-interleave", dest="interleave", action="store_const",
-      const=False)
+    # --interleave, --no-interleave: their names until 1.3 (interleave is
+    # a NUMA policy's word).
+    a("--alternate", "--interleave", dest="interleave",
+      action="store_const", const=True)
+    a("--no-alternate", "--no-interleave", dest="interleave",
+      action="store_const", const=False)
     a("--metric", choices=tuple(METRICS))
     a("--latency", nargs="?", const=1, type=type_count(1, 1 << 20))
     a("--cpu-groups", type=type_groups, action="append")
     a("--cpu-list")
-    a("--interleave-pages", type=type_axis)
+    a("--stripe-pages", "--interleave-pages", dest="interleave_pages",
+      type=type_axis)
     a("--writers", type=type_axis)
     a("--backing", type=type_backings)
     a("--share", action="store_true")
@@ -370,7 +376,8 @@ def parse_args(argv):
     c.extra = extra
     if not c.compare:
         c.pft_path = locate_pft(c)
-        check_patterns(c, sweep_patterns(c.pft_path))
+        c.pattern_table = pattern_table(c.pft_path)
+        check_patterns(c, sweep_patterns(list(c.pattern_table)))
     check_format(c)
     if c.compare:
         check_compare_args(c)
@@ -416,7 +423,7 @@ def check_compare_args(c):
     c.gains = c.gains or "last"
     if c.latency:
         raise UsageError("--latency works with a sweep only, not --compare")
-    for opt, val in (("--interleave-pages", c.interleave_pages),
+    for opt, val in (("--stripe-pages", c.interleave_pages),
                      ("--writers", c.writers), ("--backing", c.backing),
                      ("--share", c.share)):
         if val:
@@ -453,7 +460,7 @@ def check_sweep_args(c):
     if c.perf_options and not c.perf:
         raise UsageError("--perf-options needs --perf")
     if c.perf and c.interleave:
-        raise UsageError("--perf and --interleave exclude each other (perf "
+        raise UsageError("--perf and --alternate exclude each other (perf "
                          "writes one file per point)")
     if c.interleave is None:
         c.interleave = not c.perf
@@ -483,7 +490,7 @@ def check_axes(c):
     bounded before the plan is made."""
     if c.interleave_pages and any(c.interleave_pages) and \
             c.mode != "one-shot":
-        raise UsageError("--interleave-pages=%s: pft deals the pages in "
+        raise UsageError("--stripe-pages=%s: pft stripes the pages in "
                          "one pass; add --one-shot" %
                          ",".join(str(k) for k in c.interleave_pages))
     variants = len(c.interleave_pages or [0]) * len(c.writers or [0]) * \

@@ -4,12 +4,12 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 
-import contextlib
 import math
 import os
 import sys
 import tempfile
 
+from .safefile import check_target, own_directory
 
 PROG = "pft-sweep"
 
@@ -138,32 +138,17 @@ def check_output(prefix, suffixes, force, inputs=()):
         raise RuntimeError("cannot write the output in %s: %s" %
                            (d, e.strerror or e))
     for p in found:
-        if os.path.isdir(p) and not p.endswith("-perf"):
-            raise RuntimeError("cannot write %s: a directory" % p)
-        if not os.path.isdir(p) and not os.access(p, os.W_OK):
+        try:
+            if p.endswith("-perf"):
+                own_directory(p, create=False)
+                continue
+            check_target(p)
+        except OSError as e:
+            raise RuntimeError("cannot write %s: %s" % (p, e.strerror))
+        if not os.access(p, os.W_OK):
             raise RuntimeError("cannot write %s: %s" %
                                (p, os.strerror(13)))
     return found
-
-
-@contextlib.contextmanager
-def replacing(path, newline=None):
-    """A file object whose text replaces `path` once the block ends
-    without error (written to PATH.new, then renamed): a failure leaves
-    `path` as it was.  OSError names `path`."""
-    tmp = path + ".new"
-    try:
-        with open(tmp, "w", newline=newline) as f:
-            yield f
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise OSError(e.errno, e.strerror, path) from None
-        raise
 
 
 def os_error(e):

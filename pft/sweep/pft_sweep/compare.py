@@ -11,10 +11,11 @@ import os
 import sys
 
 from .common import (UsageError, check_output, clean, finite, msg, os_error,
-                     ratio, replacing)
+                     ratio)
 from .plot import compare_plot_script, make_plot
 from .report import print_compare_email, print_compare_plain, single
 from .runs import METRICS, load_sweep
+from .safefile import replacing
 from .stats import LEVEL, TEST_NAME, verdict, welch_log
 
 
@@ -280,7 +281,7 @@ def compare(c):
     batched = [s.name for s in sweeps if not testable(s)]
     if batched:
         warnings.append("%s: each point's runs ran one after the other in "
-                        "one pft (--no-interleave, --perf or an older "
+                        "one pft (--no-alternate, --perf or an older "
                         "pft-sweep), their spread leaves out the machine's "
                         "drift: no significance marks against %s (see "
                         "pft-sweep(1), SIGNIFICANCE)" %

@@ -45,12 +45,14 @@ def locate_pft(c):
     return path
 
 
-def list_patterns(path):
-    """The names pft's --pattern takes, as that pft lists them (pft
-    --list-patterns); RuntimeError, one line, when it cannot say."""
-    cmd = "%s --list-patterns" % path
+def pattern_table(path):
+    """What pft's patterns are, by name in pft's order: what the library's
+    tables say of each (pft --list-patterns --json: runs_once, backings,
+    worker_kinds, its own settings), or {} for a pft that lists only
+    names.  RuntimeError, one line, when it cannot say."""
+    cmd = "%s --list-patterns --json" % path
     try:
-        res = subprocess.run([path, "--list-patterns"],
+        res = subprocess.run([path, "--list-patterns", "--json"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              universal_newlines=True, errors="replace",
                              timeout=30)
@@ -65,18 +67,33 @@ def list_patterns(path):
     if res.returncode != 0:
         raise RuntimeError("'%s' failed (exit %d): %s" %
                            (cmd, res.returncode, pft_error(res.stderr)))
-    names = res.stdout.split()
+    table = {obj["pattern"]: obj for obj in json_records(
+        res.stdout.splitlines()) if obj.get("schema") == "pft-patterns/1"
+        and isinstance(obj.get("pattern"), str)}
+    names = list(table) or res.stdout.split()
     if not names or not all(re.fullmatch(r"[a-z0-9][a-z0-9_-]*", n)
                             for n in names):
         raise RuntimeError("'%s' listed no patterns: not this project's "
                            "pft?" % cmd)
-    return names
+    return {n: table.get(n, {}) for n in names}
 
 
-def sweep_patterns(path):
-    """The patterns a sweep with this pft takes: the default ones first,
-    in their order, then pft's others in pft's."""
-    names = list_patterns(path)
+def list_patterns(path):
+    """The names pft's --pattern takes, as that pft lists them."""
+    return list(pattern_table(path))
+
+
+def runs_once(c, pattern):
+    """pft runs the pattern once, by the library's table (no rounds, no
+    --duration, no --warmup): the sweep's points of it are one-shot."""
+    name = "shared-vma" if pattern == PROCESSES else pattern
+    return bool(getattr(c, "pattern_table", {}).get(name, {})
+                .get("runs_once"))
+
+
+def sweep_patterns(names):
+    """The patterns a sweep with a pft of these patterns takes: the
+    default ones first, in their order, then pft's others in pft's."""
     return [p for p in DEFAULT_PATTERNS if p == PROCESSES or p in names] + \
         [n for n in names if n not in DEFAULT_PATTERNS]
 

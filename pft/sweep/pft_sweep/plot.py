@@ -7,8 +7,10 @@
 import os
 import shutil
 import subprocess
+import tempfile
 
 from .common import PROG, msg, safe_median
+from .safefile import put_in_place, replacing
 from .report import describe
 from .runs import METRICS, find_point
 
@@ -241,19 +243,36 @@ def make_plot(c, prefix, script_of):
     if not any_data:
         msg("no point has data: no plot")
         return []
-    with open(prefix + ".gp", "w") as f:
+    with replacing(prefix + ".gp") as f:
         f.write(script)
+    # gnuplot opens the files it draws as named, through links: it draws
+    # in a new directory of the sweep's own, beside them, and the
+    # drawings are then renamed to their names.
+    work = tempfile.mkdtemp(dir=os.path.dirname(prefix) or ".",
+                            prefix=".pft-plot.")
     try:
-        res = subprocess.run([gp, prefix + ".gp"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT,
-                             universal_newlines=True, errors="replace")
-    except OSError as e:
-        msg("cannot run gnuplot ('%s'): %s: no plot" % (gp, e.strerror or e))
-        return [prefix + ".gp"]
-    if res.returncode != 0:
-        msg("gnuplot failed: %s" % (res.stdout.strip().splitlines() or
-                                    ["exit %d" % res.returncode])[-1])
-        return [prefix + ".gp"]
+        inner = os.path.join(work, "plot")
+        with open(inner + ".gp", "w") as f:
+            f.write(script_of(inner, terminal)[0])
+        try:
+            res = subprocess.run([gp, inner + ".gp"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT,
+                                 universal_newlines=True, errors="replace")
+        except OSError as e:
+            msg("cannot run gnuplot ('%s'): %s: no plot" %
+                (gp, e.strerror or e))
+            return [prefix + ".gp"]
+        if res.returncode != 0:
+            msg("gnuplot failed: %s" % (res.stdout.strip().splitlines() or
+                                        ["exit %d" % res.returncode])[-1])
+            return [prefix + ".gp"]
+        for ext in (".png", ".svg"):
+            try:
+                put_in_place(inner + ext, prefix + ext)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, prefix + ext) from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return [prefix + ".gp", prefix + ".png", prefix + ".svg"]
 
 

@@ -7,6 +7,7 @@
 import sys
 
 from .common import PROG
+from .pft import runs_once
 from .runs import METRICS, find_point, num
 from .stats import TEST_NAME
 
@@ -95,7 +96,7 @@ def describe(c):
         how = "%d rounds, %d warm-up round(s)" % (c.rounds, c.warmup)
     else:
         how = "one-shot, %d warm-up run(s)" % c.warmup
-    once = [p for p in c.patterns if p in ("pretouch", "qemu-prealloc")]
+    once = [p for p in c.patterns if runs_once(c, p)]
     if once and c.mode != "one-shot":
         how += " (%s: one-shot, %d warm-up run(s))" % ("/".join(once),
                                                        c.warmup)

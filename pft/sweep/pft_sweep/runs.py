@@ -13,7 +13,8 @@ import os
 import re
 import time
 
-from .common import clean, finite, ratio, replacing, safe_median
+from .common import clean, finite, ratio, safe_median
+from .safefile import replacing
 from .topology import format_cpus
 
 

@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from . import check, kinds, objects
+from . import check, kinds, lifetime, objects, safefile
 from .common import median
 from .verdict import check_line, human, quote, size_arg, small_args
 from .verdict import verdict as judge
@@ -300,19 +300,26 @@ def parse_stat(text):
 
 
 def read(path):
+    """A /proc file's text, or None.  Bytes that are not UTF-8 (a mapped
+    file's name, a thread's) are kept as surrogate escapes: the line and
+    its process stay, and the name is written back as the same bytes
+    (os.fsencode)."""
     try:
-        with open(path) as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError):
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "surrogateescape")
+    except OSError:
         return None
 
 
 def descendants(pid):
-    """pid and its descendant processes, from /proc/PID/task/*/children."""
+    """pid and its descendant processes, from /proc/PID/task/*/children,
+    but the survey itself and its own children (perf) when it is one of
+    them (-p of its parent, or of pid 1 of its namespace)."""
     out, todo = [], [pid]
+    me = os.getpid()
     while todo:
         p = todo.pop()
-        if p in out:
+        if p in out or (p == me and p != pid):
             continue
         out.append(p)
         try:
@@ -342,6 +349,14 @@ class Snapshots:
         self.threads = {}       # tid -> {"pid", "name", "minflt", "majflt"}
         self.procs = {}         # pid -> (minflt, majflt) last seen
         self.first_procs = {}   # pid -> (minflt, majflt) first seen
+
+    def forget(self, pid):
+        """Leaves out process pid (one perf did not record)."""
+        for d in (self.vmas, self.trackers, self.smaps_ns, self.procs,
+                  self.first_procs):
+            d.pop(pid, None)
+        for tid in [t for t, k in self.threads.items() if k["pid"] == pid]:
+            del self.threads[tid]
 
     def take(self, smaps=None):
         now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
@@ -844,16 +859,31 @@ def buffer_pages(euid, ncpus):
     return 1 << (pages.bit_length() - 1)
 
 
+class PerfStartError(SurveyError):
+    """perf record did not start: text is the first line it wrote."""
+
+    def __init__(self, line, text):
+        super().__init__(line)
+        self.text = text
+
+
 class Perf:
     """perf record of one process tree, started with its events disabled
-    and enabled through its control FIFO before the program runs."""
+    and enabled through its control FIFO before the program runs.  perf
+    ends with the survey, killed or not (PR_SET_PDEATHSIG).  mask: the
+    signal mask perf runs with; synth_task: perf synthesizes the tasks
+    present, not their mappings (which it may be unable to read); source:
+    the events recorded (kinds.TRACEPOINTS or kinds.PAGE_FAULTS)."""
 
-    def __init__(self, perf, tmp, pid, period, pids=None, source=None):
+    def __init__(self, perf, tmp, pid, period, pids=None, mask=None,
+                 synth_task=False, source=None):
         self.tmp = tmp
         self.data = os.path.join(tmp, "perf.data")
         ctl, ack = os.path.join(tmp, "ctl"), os.path.join(tmp, "ack")
-        os.mkfifo(ctl)
-        os.mkfifo(ack)
+        for fifo in (ctl, ack):
+            if os.path.lexists(fifo):       # an earlier attempt's
+                os.unlink(fifo)
+            os.mkfifo(fifo)
         self.err = open(os.path.join(tmp, "perf.err"), "w+")
         self.source = source or kinds.PAGE_FAULTS
         cmd = [perf, "record"] + kinds.events(self.source) + [
@@ -861,31 +891,49 @@ class Perf:
                "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
                "--control", "fifo:%s,%s" % (ctl, ack), "-p",
                ",".join(str(p) for p in (pids or [pid]))]
+        if synth_task:
+            cmd[2:2] = ["--synth=task"]
         pages = buffer_pages(os.geteuid(), os.cpu_count())
         if pages:
             cmd[2:2] = ["-m", str(pages)]
         # A session of its own: Ctrl-C stops the program, and then perf.
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL,
-                                     stderr=self.err, start_new_session=True)
+                                     stderr=self.err, start_new_session=True,
+                                     preexec_fn=lifetime.preexec(mask))
         ackfd = os.open(ack, os.O_RDONLY | os.O_NONBLOCK)
         try:
             ctlfd = self.open_ctl(ctl)
-            os.write(ctlfd, b"enable\n")
-            self.wait_ack(ackfd)
-            os.close(ctlfd)
+            try:
+                self.enable(ctlfd)
+                self.wait_ack(ackfd)
+            finally:
+                os.close(ctlfd)
         finally:
             os.close(ackfd)
+
+    def enable(self, ctlfd):
+        try:
+            os.write(ctlfd, b"enable\n")
+        except BrokenPipeError:
+            # perf opened its FIFO and failed before reading it.
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+            raise self.failure() from None
 
     def failure(self):
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-            return "perf record did not start recording in 30 s"
+            return PerfStartError("perf record did not start recording in "
+                                  "30 s", "")
         self.err.seek(0)
         text = first_line(self.err.read())
-        return "perf record failed (exit status %d)%s" % (
-            self.proc.returncode, ": " + text if text else "")
+        self.err.close()
+        return PerfStartError("perf record failed (exit status %d)%s" % (
+            self.proc.returncode, ": " + text if text else ""), text)
 
     def open_ctl(self, ctl):
         deadline = time.monotonic() + 30
@@ -895,7 +943,7 @@ class Perf:
             except OSError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise SurveyError(self.failure())
+                raise self.failure()
             time.sleep(0.005)
 
     def wait_ack(self, fd):
@@ -914,7 +962,7 @@ class Perf:
             if b"ack" in got:
                 break
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise SurveyError(self.failure())
+                raise self.failure()
             if not data:
                 time.sleep(0.005)
 
@@ -945,7 +993,8 @@ class Perf:
                 e.seek(0)
                 raise SurveyError("perf script failed: %s" %
                                   first_line(e.read()))
-        with open(out, errors="replace") as f:
+        # A path as the kernel has it, bytes not UTF-8 kept (see read).
+        with open(out, errors="surrogateescape") as f:
             rec = parse_script(f)
         rec.source = getattr(self, "source", None)
         rec.lost_totals = max(rec.lost_totals, self.kernel_lost(perf))
@@ -967,25 +1016,40 @@ class Perf:
 
 # ---- the survey --------------------------------------------------------------
 
-def spawn(cmd, stdout_to_stderr=False):
+# After a stop signal, the program has STOP_GRACE_S seconds to end before
+# it is killed (pft gives its run as long).
+STOP_GRACE_S = 5
+# perf record -p of processes that come and go: the least age (seconds)
+# of the child processes given to perf in each try (0: all of them)
+# before perf is given the process alone.
+PERF_ATTACH_AGES = (0, 0, 0.1, 1.0)
+
+
+def spawn(cmd, stdout_to_stderr=False, mask=None):
     """Forks the program, held before its exec until a byte comes on its
-    pipe.  stdout_to_stderr: its standard output goes to standard error
-    (stdout carries the JSON report)."""
+    pipe (it ends without one: the survey is gone).  stdout_to_stderr:
+    its standard output goes to standard error (stdout carries the JSON
+    report).  It dies with the survey, and runs with the signal mask
+    `mask`."""
     go_r, go_w = os.pipe()
     err_r, err_w = os.pipe2(os.O_CLOEXEC)
+    setup = lifetime.preexec(mask)
     pid = os.fork()
     if pid == 0:
         try:
             os.close(go_w)
             os.close(err_r)
-            os.read(go_r, 1)
+            setup()
+            if os.read(go_r, 1) != b"x":
+                os._exit(127)
             os.close(go_r)
             if stdout_to_stderr:
                 os.dup2(2, 1)
             os.execvp(cmd[0], cmd)
         except OSError as e:
             os.write(err_w, str(e.errno).encode())
-        os._exit(127)
+        finally:
+            os._exit(127)
     os.close(go_r)
     os.close(err_w)
     return pid, go_w, err_r
@@ -997,38 +1061,81 @@ def exec_error(err_r):
     return int(data) if data else None
 
 
+def signal_tree(pid, sig, spare_group=None):
+    """Sends sig to process pid and its descendants, but those in process
+    group spare_group (they had the signal from the terminal)."""
+    for p in descendants(pid):
+        try:
+            if spare_group is not None and os.getpgid(p) == spare_group:
+                continue
+            os.kill(p, sig)
+        except OSError:
+            pass
+
+
+def stop_program(c, pid, info):
+    """A stop signal (info, its siginfo) came: the program and its
+    children have it too, and STOP_GRACE_S seconds to end, or less if
+    another comes; then SIGKILL.  Returns the program's status and
+    rusage."""
+    spare = os.getpgrp() if lifetime.from_terminal(info) else None
+    signal_tree(pid, info.si_signo, spare)
+    deadline = time.monotonic() + STOP_GRACE_S
+    while True:
+        wpid, status, rusage = os.wait4(pid, os.WNOHANG)
+        if wpid:
+            return status, rusage
+        left = deadline - time.monotonic()
+        if left <= 0 or lifetime.wait_stop_signal(min(left, SNAP_S)):
+            break
+    msg("%s did not end %s after %s: killed (SIGKILL)" % (
+        c.command[0], "within %d s" % STOP_GRACE_S if left <= 0 else
+        "at a second signal", signal.Signals(info.si_signo).name))
+    signal_tree(pid, signal.SIGKILL)
+    _, status, rusage = os.wait4(pid, 0)
+    return status, rusage
+
+
 def run_program(c, perf, tmp):
-    pid, go, err_r = spawn(c.command, c.json and not c.output)
+    """Runs and surveys the program.  Its stop signals are taken here
+    (held pending meanwhile): the program is stopped, the report still
+    written."""
+    mask = lifetime.block_stop_signals()
+    try:
+        return watch_program(c, perf, tmp, mask)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def watch_program(c, perf, tmp, mask):
+    pid, go, err_r = spawn(c.command, c.json and not c.output, mask)
     snaps = Snapshots(pid, follow=not c.no_follow)
     rec = None
-    interrupted = False
+    stop = None
     status = None
     rusage = None
     try:
         try:
-            p = Perf(perf, tmp, pid, c.period, source=c.source)
+            p = Perf(perf, tmp, pid, c.period, mask=mask, source=c.source)
         except BaseException:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             raise
         os.write(go, b"x")
         os.close(go)
-        try:
-            while True:
-                wpid, st, ru = os.wait4(pid, os.WNOHANG)
-                if wpid:
-                    status, rusage = st, ru
-                    break
-                snaps.take()
-                time.sleep(SNAP_S)
-        except KeyboardInterrupt:
-            interrupted = True
-            # The program had the same Ctrl-C: wait for it.
-            try:
-                _, status, rusage = os.wait4(pid, 0)
-            except KeyboardInterrupt:
-                os.kill(pid, signal.SIGKILL)
-                _, status, rusage = os.wait4(pid, 0)
+        while True:
+            wpid, st, ru = os.wait4(pid, os.WNOHANG)
+            if wpid:
+                status, rusage = st, ru
+                break
+            snaps.take()
+            info = lifetime.wait_stop_signal(SNAP_S)
+            if info:
+                stop = info.si_signo
+                status, rusage = stop_program(c, pid, info)
+                break
+        late = lifetime.pending_stop_signals()
+        stop = stop or (late[0].si_signo if late else None)
         p.stop()
         errno = exec_error(err_r)
         err_r = None
@@ -1046,46 +1153,173 @@ def run_program(c, perf, tmp):
               # processes (Linux: KiB).
               "maxrss": rusage.ru_maxrss * 1024,
               "faults": rusage.ru_minflt + rusage.ru_majflt}
-    return rec, snaps, kernel, status, interrupted
+    return rec, snaps, kernel, status, stop
+
+
+def maps_unreadable(pids):
+    """Those of pids whose /proc/PID/maps cannot be read (perf fails
+    when it cannot read them to synthesize their mappings)."""
+    out = []
+    for p in pids:
+        try:
+            with open("/proc/%d/maps" % p, "rb"):
+                pass
+        except PermissionError:
+            out.append(p)
+        except OSError:
+            pass
+    return out
+
+
+def older_than(pids, seconds):
+    """Those of pids that have run for `seconds` at least."""
+    try:
+        with open("/proc/uptime") as f:
+            now = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return list(pids)
+    tick = os.sysconf("SC_CLK_TCK")
+    out = []
+    for p in pids:
+        t = lifetime.start_time(p)
+        if t is not None and now - t / tick >= seconds:
+            out.append(p)
+    return out
+
+
+def start_attached(c, perf, tmp, mask):
+    """perf record -p of the process and, unless --no-follow, of its
+    descendants, as perf allows: perf fails when a process it is given
+    is gone before it starts, as a short-lived child of a process that
+    forks often is.  Tried with every descendant, twice, then with those
+    that have run for PERF_ATTACH_AGES seconds, then with the process
+    alone; perf follows the children of those it has from then on.
+    Returns the Perf, the pids given to it, what was left out
+    ({"pids", "reason"} or None), and the pids whose mappings perf
+    cannot read."""
+    root = c.pid
+    if c.no_follow:
+        return Perf(perf, tmp, root, c.period, [root], mask,
+                    source=c.source), [root], None, []
+    synth = False
+    err = None
+    for age in PERF_ATTACH_AGES + (None,):
+        everyone = descendants(root)
+        pids = [root] if age is None else \
+            [root] + older_than(everyone[1:], age) if age else everyone
+        hidden = maps_unreadable(pids)
+        try:
+            p = Perf(perf, tmp, root, c.period, pids, mask,
+                     synth or bool(hidden), source=c.source)
+        except PerfStartError as e:
+            if "thread/CPU maps" in e.text and age is not None:
+                err = e
+                continue
+            if synth or hidden or age is None:
+                raise
+            # perf fails without a word when it cannot read a process's
+            # mappings: once more without them.
+            synth = True
+            err = e
+            continue
+        left = [x for x in everyone if x not in pids]
+        missed = None
+        if left:
+            missed = {"pids": left, "reason": "perf could not attach to "
+                      "every child process present at the start, which "
+                      "came and went (%s): those younger than %g s were "
+                      "left out" % (err.text or str(err), age or 0)
+                      if age is not None else "perf could not attach to "
+                      "the child processes present at the start, which "
+                      "came and went (%s)" % (err.text or str(err))}
+        return p, pids, missed, hidden
+    raise AssertionError("not reached")
+
+
+def present_at_start(c):
+    """pid -> the pages present in the process (and its descendants)
+    before the survey attaches.  Without an error code a copy-on-write
+    is told as a refault: the pages present before the survey are those
+    faulted before."""
+    return {p: present_pages(p, parse_maps(read("/proc/%d/maps" % p) or ""),
+                             PAGE)
+            for p in (descendants(c.pid) if not c.no_follow else [c.pid])}
+
+
+def attached_notes(c, rec, snaps, start, given, missed, hidden):
+    """What an attached survey did not follow ("not_followed") and whose
+    mappings perf could not read ("maps_not_read"); the processes perf
+    has no record of are left out of snaps and start."""
+    notes = {}
+    if not c.no_follow:
+        # A process perf has no record of was not followed (one forked
+        # by a process perf was not given, or before perf started): its
+        # counters are left out with it.
+        seen = set(given) | {f[1] for f in rec.forks} | \
+            {f[1] for f in rec.faults} | {m[1] for m in rec.mmaps} | \
+            {e[1] for e in rec.exits} | set(rec.execs)
+        gone = sorted(x for x in set(snaps.procs) | set(snaps.vmas) |
+                      set((missed or {}).get("pids", [])) if x not in seen)
+        for x in gone:
+            snaps.forget(x)
+            start.pop(x, None)
+        if missed or gone:
+            notes["not_followed"] = {
+                "pids": gone,
+                "reason": (missed or {}).get("reason") or
+                "perf has no record of them: processes that came before "
+                "perf attached, children of those"}
+    if hidden:
+        notes["maps_not_read"] = {
+            "pids": hidden,
+            "reason": "perf may not read their /proc/PID/maps: their "
+                      "mappings from before the survey are not in perf's "
+                      "records"}
+    return notes
 
 
 def attach(c, perf, tmp):
+    """Surveys process c.pid (and its descendants) until it ends,
+    --duration passes or a stop signal comes; the process is left
+    alone."""
     check_pid(c.pid)
     snaps = Snapshots(c.pid, follow=not c.no_follow, attached=True)
     if c.source == kinds.PAGE_FAULTS:
-        # Without an error code, a copy-on-write is told as a refault:
-        # the pages present before the survey are those faulted before.
-        snaps.present = {
-            p: present_pages(p, parse_maps(read("/proc/%d/maps" % p) or ""),
-                             PAGE)
-            for p in (descendants(c.pid) if not c.no_follow else [c.pid])}
-    # perf -p follows the children created from now on: the process's
-    # present children are named too.
-    p = Perf(perf, tmp, c.pid, c.period,
-             descendants(c.pid) if not c.no_follow else [c.pid],
-             source=c.source)
-    snaps.take(smaps=True)
-    start = dict(snaps.procs)
-    interrupted = False
-    end = time.monotonic() + c.duration if c.duration else None
+        snaps.present = present_at_start(c)
+    mask = lifetime.block_stop_signals()
+    stop = None
     try:
-        while end is None or time.monotonic() < end:
+        p, given, missed, hidden = start_attached(c, perf, tmp, mask)
+        snaps.take(smaps=True)
+        start = dict(snaps.procs)
+        end = time.monotonic() + c.duration if c.duration else None
+        while True:
             st = parse_stat(read("/proc/%d/stat" % c.pid) or "")
             if not st or st[1] == "Z":
                 break
             snaps.take()
-            time.sleep(SNAP_S)
+            left = SNAP_S if end is None else \
+                min(SNAP_S, end - time.monotonic())
+            info = lifetime.wait_stop_signal(max(0, left))
+            if info:
+                stop = info.si_signo
+                break
+            if end is not None and time.monotonic() >= end:
+                break
         snaps.take(smaps=True)
-    except KeyboardInterrupt:
-        interrupted = True
-    p.proc.send_signal(signal.SIGINT)
-    p.stop()
+        late = lifetime.pending_stop_signals()
+        stop = stop or (late[0].si_signo if late else None)
+        p.proc.send_signal(signal.SIGINT)
+        p.stop()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     rec = p.script(perf)
+    notes = attached_notes(c, rec, snaps, start, given, missed, hidden)
     mn = sum(snaps.procs[k][0] - start.get(k, (0, 0))[0] for k in snaps.procs)
     mj = sum(snaps.procs[k][1] - start.get(k, (0, 0))[1] for k in snaps.procs)
     kernel = {"source": "/proc/PID/stat, the last snapshot less the first",
               "minflt": mn, "majflt": mj, "faults": mn + mj}
-    return rec, snaps, kernel, None, interrupted
+    return rec, snaps, kernel, None, stop, notes
 
 
 # ---- output ------------------------------------------------------------------
@@ -1268,7 +1502,8 @@ and the pft command line that generates the same pattern.
   -d, --duration=SECONDS with -p: survey for SECONDS
   -c, --sample=N         record one fault event in N (perf record -c N);
                          counts are scaled by N, their error stated
-  -o, --output=FILE      write the report to FILE, not standard output
+  -o, --output=FILE      write the report to FILE (a regular file or a new
+                         name), not standard output
       --check            then survey the pft line of the verdict the same
                          way and print both side by side, with the
                          ratio of each figure
@@ -1284,7 +1519,9 @@ and the pft command line that generates the same pattern.
   -V, --version          print the version and exit
 
 Exit status: COMMAND's own status (the survey still reports); 1 when the
-survey could not run; 2 for a bad command line; 130 after Ctrl-C.
+survey could not run; 2 for a bad command line; 128 + the signal after
+SIGINT (Ctrl-C: 130), SIGTERM or SIGHUP, which stop COMMAND and still
+report.
 """
 
 
@@ -1368,18 +1605,57 @@ def exit_status(status):
     return 1
 
 
-def sigterm(_signo, _frame):
-    raise KeyboardInterrupt()
+class Stopped(Exception):
+    """A stop signal outside the program's run: the exit status is 128 +
+    the signal."""
+
+    def __init__(self, signo):
+        super().__init__(signo)
+        self.signo = signo
+
+
+def on_stop_signal(signo, _frame):
+    raise Stopped(signo)
+
+
+def write_report(c, doc, out):
+    if c.json:
+        json.dump(doc, out, indent=1, sort_keys=True)
+        out.write("\n")
+    else:
+        if c.command:
+            out.write("command: %s\n" % printable(quote(c.command)))
+        render(doc, out)
+        chk = doc.get("check")
+        if chk and chk.get("rows"):
+            check.render(chk["rows"], chk["line"], out)
+        elif chk:
+            out.write("\ncheck: not run: %s\n" % printable(chk["why"]))
+
+
+def say_notes(notes):
+    """One line on standard error for each process not followed and
+    each whose mappings were not read."""
+    for key, what in (("not_followed", "not followed"),
+                      ("maps_not_read", "mappings not read")):
+        if notes.get(key):
+            n = notes[key]
+            msg("%s: %s: %s" % (
+                what, " ".join(str(x) for x in n["pids"][:8]) +
+                (" and %d more" % (len(n["pids"]) - 8)
+                 if len(n["pids"]) > 8 else "") or "none left",
+                n["reason"]))
 
 
 def collect(c, perf, tmp):
     """Runs the program (or attaches to it) under perf and returns the
-    report as a dict, the program's wait status and whether the survey
-    was stopped."""
+    report as a dict, the program's wait status and the stop signal that
+    ended the survey (None)."""
+    notes = {}
     if c.command:
-        rec, snaps, kernel, status, stopped = run_program(c, perf, tmp)
+        rec, snaps, kernel, status, stop = run_program(c, perf, tmp)
     else:
-        rec, snaps, kernel, status, stopped = attach(c, perf, tmp)
+        rec, snaps, kernel, status, stop, notes = attach(c, perf, tmp)
     dropped = 0
     if c.no_follow:
         # perf follows children whatever it is told (inherit is how
@@ -1401,20 +1677,24 @@ def collect(c, perf, tmp):
         doc["exit_status"] = exit_status(status)
     else:
         doc["attached_pid"] = c.pid
-    doc["interrupted"] = stopped
-    return doc, status, stopped
+    doc.update(notes)
+    doc["interrupted"] = bool(stop)
+    doc["stopped_by"] = signal.Signals(stop).name if stop else None
+    say_notes(notes)
+    return doc, status, stop
 
 
 def recheck(c, doc, perf, tmp):
     """--check: the reproduce line surveyed the same way, and the two
-    side by side (pft_sweep.check) into doc["check"]."""
+    side by side (pft_sweep.check) into doc["check"].  Returns the stop
+    signal that ended the check (None)."""
     args = doc.get("reproduce_args")
     if not args:
         doc["check"] = {"line": None, "why": "no pft line to check"}
-        return
+        return None
     if doc.get("reproduce_checked") is False:
         doc["check"] = {"line": quote(args), "why": doc["reproduce_check"]}
-        return
+        return None
     c2 = copy.copy(c)
     c2.command = [pft_of(c)] + args[1:]
     c2.pid = None
@@ -1433,6 +1713,7 @@ def recheck(c, doc, perf, tmp):
     }
     if stopped:
         doc["check"]["why"] = "the check was stopped"
+    return stopped
 
 
 def survey(c):
@@ -1441,42 +1722,38 @@ def survey(c):
         check_command(c.command)
     if c.output:
         # Before the program runs: can the report be written?
-        with open(c.output + ".tmp", "w"):
-            pass
-        os.unlink(c.output + ".tmp")
-    tmp = tempfile.mkdtemp(prefix="pft-survey.")
+        safefile.check_writable(c.output)
+    tempdir = tempfile.gettempdir()
+    for d in lifetime.remove_stale_temp_dirs(tempdir):
+        msg("removed %s, left by a survey that was killed" % d)
+    tmp = lifetime.make_temp_dir(tempdir)
     try:
-        # SIGTERM ends the survey as Ctrl-C does: report, clean up.
-        signal.signal(signal.SIGTERM, sigterm)
+        # SIGTERM and SIGHUP end the survey as Ctrl-C does: report, clean
+        # up (while the program runs, they are taken as they come).
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                signal.signal(sig, on_stop_signal)
         try:
             c.source = kinds.pick_source(perf, tmp, c.events, c.period)
         except RuntimeError as e:
             raise SurveyError(str(e))
-        doc, status, stopped = collect(c, perf, tmp)
-        if c.check and not stopped:
-            recheck(c, doc, perf, tmp)
-        out = sys.stdout
+        doc, status, stop = collect(c, perf, tmp)
+        if c.check and not stop:
+            stop = recheck(c, doc, perf, tmp)
         if c.output:
-            out = open(c.output + ".tmp", "w")
-        if c.json:
-            json.dump(doc, out, indent=1, sort_keys=True)
-            out.write("\n")
+            with safefile.replacing(c.output,
+                                    errors="backslashreplace") as out:
+                write_report(c, doc, out)
         else:
-            if c.command:
-                out.write("command: %s\n" % printable(quote(c.command)))
-            render(doc, out)
-            chk = doc.get("check")
-            if chk and chk.get("rows"):
-                check.render(chk["rows"], chk["line"], out)
-            elif chk:
-                out.write("\ncheck: not run: %s\n" % printable(chk["why"]))
-        out.flush()
-        if c.output:
-            out.close()
-            os.replace(c.output + ".tmp", c.output)
-        if stopped:
+            # A name the kernel holds in bytes that are not UTF-8 is
+            # written escaped, never a failure.
+            if hasattr(sys.stdout, "reconfigure"):
+                sys.stdout.reconfigure(errors="backslashreplace")
+            write_report(c, doc, sys.stdout)
+            sys.stdout.flush()
+        if stop:
             msg("stopped: the report shows what was seen until then")
-            return 130
+            return 128 + stop
         rc = exit_status(status)
         if rc:
             msg("%s exited with status %d (the report above is of its run)"
@@ -1496,6 +1773,9 @@ def main(argv):
     except KeyboardInterrupt:
         msg("stopped")
         return 130
+    except Stopped as e:
+        msg("stopped")
+        return 128 + e.signo
     except BrokenPipeError:
         try:
             fd = os.open(os.devnull, os.O_WRONLY)

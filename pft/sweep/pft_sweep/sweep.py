@@ -17,12 +17,13 @@ import time
 
 from .common import (PROG, UsageError, check_output, msg, os_error,
                      quiet_stdout, read_text)
-from .pft import json_records, pft_error
+from .pft import json_records, pft_error, runs_once
 from .plot import gnuplot_script, latency_cdf_script, latency_script, \
     make_plot
 from .report import describe, print_table, sweep_table
 from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
                    run_row, run_rows, write_csv, write_json)
+from .safefile import create_new, own_directory
 from .stats import summarize
 from .topology import Topology, default_counts, format_cpus, layout_rows
 
@@ -64,7 +65,9 @@ class RunsLog:
     def __init__(self, path):
         self.path = path
         self.ok = True
-        self.f = open(path, "w", newline="")
+        # A new file: start_output removed the one --force replaces, and
+        # a link put there since is not followed.
+        self.f = create_new(path, newline="")
         self.w = csv.writer(self.f, lineterminator="\n")
         self.w.writerow(RUN_COLUMNS)
         self.f.flush()
@@ -107,17 +110,11 @@ def point_size(c, pattern, n):
     return c.size
 
 
-# The patterns pft runs once (no rounds, no --duration, no --warmup):
-# their points are one-shot whatever the sweep's mode.
-ONE_SHOT_PATTERNS = ("pretouch", "qemu-prealloc")
-# ... and those pft refuses --rounds, --duration and --warmup for, even
-# without warm-up runs.
-NO_ROUNDS_PATTERNS = ("qemu-prealloc",)
-
-
 def warmup_runs(c, pattern):
-    """Unmeasured runs at the start of a point's pft."""
-    return c.warmup if pattern in ONE_SHOT_PATTERNS or \
+    """Unmeasured runs at the start of a point's pft: the points of a
+    pattern pft runs once (runs_once) are one-shot whatever the sweep's
+    mode."""
+    return c.warmup if runs_once(c, pattern) or \
         c.mode == "one-shot" else 0
 
 
@@ -132,8 +129,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     else:
         cmd += ["--pattern=" + pattern, "-t", str(n)]
     runs = (1 if c.interleave else c.repeat) + warmup_runs(c, pattern)
-    if not warmup_runs(c, pattern) and c.mode != "one-shot" and \
-            pattern not in NO_ROUNDS_PATTERNS:
+    if not runs_once(c, pattern) and c.mode != "one-shot" and \
+            not warmup_runs(c, pattern):
         if check:
             cmd += ["--rounds=1", "--warmup=0"]
         elif c.mode == "duration":
@@ -155,12 +152,31 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
     return cmd
 
 
+# The axes of counts, which pft takes within bounds: the check runs take
+# their least and greatest values, not each (a run with 4096 writers
+# starts 4096 threads: one check run per value made a sweep of 4,097
+# values check for hours).
+COUNT_AXES = ("interleave_pages", "writers")
+
+
+def check_variants(c):
+    """The variants pft checks before the sweep: every value of the other
+    axes, the least and greatest of each count axis, in every
+    combination."""
+    bounds = {}
+    for attr in COUNT_AXES:
+        values = getattr(c, attr, None)
+        if values:
+            bounds[attr] = sorted({min(values), max(values)})
+    return variants(c, bounds)
+
+
 def check_pft(c):
     """One run of one page per pattern, with the sweep's sizes, CPU list
     and pft options: pft judges them all before the sweep starts.  Returns
     pft's first JSON record (what it ran on)."""
     first = None
-    for pattern, v in itertools.product(c.patterns, variants(c)):
+    for pattern, v in itertools.product(c.patterns, check_variants(c)):
         cmd = pft_command(c, pattern, 1, point_size(c, pattern, 1),
                           c.cpu_list, check=True, options=v["options"])
         try:
@@ -222,20 +238,21 @@ def perf_command(c, point, control, ctl):
 # each value, every combination when several are swept.  A value is a
 # count or, for --backing, pft's word (anon, memfd, file:PATH, ...).
 AXES = (
-    ("interleave_pages", "--interleave-pages",
-     lambda k: "slices" if k == 0 else "interleave %d" % k),
+    ("interleave_pages", "--stripe-pages",
+     lambda k: "slices" if k == 0 else "stripes of %d" % k),
     ("writers", "--writers",
      lambda m: "%d writer%s" % (m, "" if m == 1 else "s")),
     ("backing", "--backing", lambda b: b),
 )
 
 
-def variants(c):
+def variants(c, only=None):
     """The points of the axes swept, each a dict: key (added to the
     point's layout key), words (to its label), options (pft's), and the
     value of each axis (None when it is not swept).  One of none without
-    an axis."""
-    swept = [(attr, opt, words, getattr(c, attr, None))
+    an axis.  only: {axis: values} taken instead of the sweep's."""
+    only = only or {}
+    swept = [(attr, opt, words, only.get(attr, getattr(c, attr, None)))
              for attr, opt, words in AXES if getattr(c, attr, None)]
     out = []
     for values in itertools.product(*[s[3] for s in swept]):
@@ -243,7 +260,8 @@ def variants(c):
         for attr, _, _ in AXES:
             v[attr] = None
         for (attr, opt, words, _), value in zip(swept, values):
-            v["key"] += "+%s=%s" % (opt[2:], value)
+            # The attribute's name: a key of 1.2's sweeps too.
+            v["key"] += "+%s=%s" % (attr.replace("_", "-"), value)
             v["words"] += ", " + words(value)
             v["options"].append("%s=%s" % (opt, value))
             v[attr] = value
@@ -538,7 +556,7 @@ def start_output(c):
         if not os.path.isdir(path):
             os.unlink(path)
     if c.perf:
-        os.makedirs(c.prefix + "-perf", exist_ok=True)
+        own_directory(c.prefix + "-perf")
     c.log = RunsLog(c.prefix + "-runs.csv")
 
 

@@ -42,18 +42,18 @@ class Variants(unittest.TestCase):
                          ["+interleave-pages=0", "+interleave-pages=1",
                           "+interleave-pages=512"])
         self.assertEqual([x["words"] for x in v],
-                         [", slices", ", interleave 1", ", interleave 512"])
+                         [", slices", ", stripes of 1", ", stripes of 512"])
         self.assertEqual([x["options"] for x in v],
-                         [["--interleave-pages=0"], ["--interleave-pages=1"],
-                          ["--interleave-pages=512"]])
+                         [["--stripe-pages=0"], ["--stripe-pages=1"],
+                          ["--stripe-pages=512"]])
         self.assertEqual({x["writers"] for x in v}, {None})
 
     def test_every_pair(self):
         v = sweep.variants(config(interleave_pages=[0, 8], writers=[0, 1, 2]))
         self.assertEqual(len(v), 6)
         self.assertEqual(v[1]["options"],
-                         ["--interleave-pages=0", "--writers=1"])
-        self.assertEqual(v[5]["words"], ", interleave 8, 2 writers")
+                         ["--stripe-pages=0", "--writers=1"])
+        self.assertEqual(v[5]["words"], ", stripes of 8, 2 writers")
         self.assertEqual(v[4]["key"], "+interleave-pages=8+writers=1")
         self.assertEqual((v[4]["interleave_pages"], v[4]["writers"]), (8, 1))
 
@@ -75,7 +75,7 @@ class Variants(unittest.TestCase):
                          [("l3:1x2+interleave-pages=0", "1 L3 x 2, slices",
                            [0, 1]),
                           ("l3:1x2+interleave-pages=1",
-                           "1 L3 x 2, interleave 1", [0, 1])])
+                           "1 L3 x 2, stripes of 1", [0, 1])])
         # Without an axis the rows are as they were.
         self.assertEqual(sweep.axis_rows(config(), rows)[0]["layout"], "")
 
@@ -105,12 +105,12 @@ class AxesSweep(unittest.TestCase):
 
     def test_layouts_and_writers_side_by_side(self):
         rc, out, err = self.sweep("s", "-w", "1,2",
-                                  "--interleave-pages=0,1,8",
+                                  "--stripe-pages=0,1,8",
                                   "--writers=0,1")
         self.assertEqual(rc, 0, err)
         labels = ["%d worker%s, %s, %s" % (n, "" if n == 1 else "s", k, w)
                   for n in (1, 2)
-                  for k in ("slices", "interleave 1", "interleave 8")
+                  for k in ("slices", "stripes of 1", "stripes of 8")
                   for w in ("0 writers", "1 writer")]
         lines = out.splitlines()
         # The description, the header, a row per point: shared-vma alone
@@ -140,7 +140,7 @@ class AxesSweep(unittest.TestCase):
         self.assertEqual(doc["config"]["writers"], [0, 1])
         self.assertEqual(doc["config"]["workers"], [1, 2])
         for p in doc["points"]:
-            want = ["--interleave-pages=%d" % p["interleave_pages"],
+            want = ["--stripe-pages=%d" % p["interleave_pages"],
                     "--writers=%d" % p["writers"]]
             self.assertEqual(p["options"], want)
             self.assertEqual(p["command"][-2:], want)
@@ -205,7 +205,7 @@ class AxesSweep(unittest.TestCase):
     def test_compare_keeps_the_values_apart(self):
         for prefix in ("a", "b"):
             rc, out, err = self.sweep(prefix, "-w", "2", "-p", "shared-vma",
-                                      "--interleave-pages=0,1")
+                                      "--stripe-pages=0,1")
             self.assertEqual(rc, 0, err)
         rc, out, err = run_main("--compare", os.path.join(self.dir, "a"),
                                 os.path.join(self.dir, "b"), "--format=csv")
@@ -214,7 +214,7 @@ class AxesSweep(unittest.TestCase):
         self.assertEqual(sorted({(r["point"], r["label"]) for r in rows}),
                          [("2w+interleave-pages=0", "2 workers, slices"),
                           ("2w+interleave-pages=1",
-                           "2 workers, interleave 1")])
+                           "2 workers, stripes of 1")])
 
     def refused(self, *args):
         rc, out, err = self.sweep("r", "-w", "1", *args)
@@ -226,13 +226,14 @@ class AxesSweep(unittest.TestCase):
         self.assertEqual(self.refused("--writers=0,x"),
                          "pft-sweep: argument --writers: '0,x' is not a "
                          "list of counts from 0")
-        self.assertEqual(self.refused("--interleave-pages=-1"),
-                         "pft-sweep: argument --interleave-pages: '-1' is "
-                         "not a list of counts from 0")
+        self.assertEqual(self.refused("--stripe-pages=-1"),
+                         "pft-sweep: argument --stripe-pages/"
+                         "--interleave-pages: '-1' is not a list of counts "
+                         "from 0")
         self.assertEqual(self.refused("--writers=1", "--", "--writers=2"),
                          "pft-sweep: '--writers=2' after '--': pft-sweep "
                          "sets it itself")
-        self.assertEqual(self.refused("--interleave-pages=0,1", "--",
+        self.assertEqual(self.refused("--stripe-pages=0,1", "--",
                                       "--interleave-pages", "2"),
                          "pft-sweep: '--interleave-pages' after '--': "
                          "pft-sweep sets it itself")
@@ -251,11 +252,11 @@ class AxesSweep(unittest.TestCase):
                          "it itself")
         # The pages are dealt in one pass.
         rc, out, err = run_main("--pft=" + self.pft, "-w", "1",
-                                "--interleave-pages=0,8", "-o",
+                                "--stripe-pages=0,8", "-o",
                                 os.path.join(self.dir, "r"))
         self.assertEqual(rc, 2)
         self.assertEqual(err.splitlines()[0],
-                         "pft-sweep: --interleave-pages=0,8: pft deals the "
+                         "pft-sweep: --stripe-pages=0,8: pft stripes the "
                          "pages in one pass; add --one-shot")
         rc, out, err = run_main("--compare", "--writers=0,1", "x", "y")
         self.assertEqual(err.splitlines()[0],
@@ -279,7 +280,10 @@ class OneShotPatterns(unittest.TestCase):
     def conf(self, **kw):
         c = config(pft_path="pft", interleave=False, repeat=3, warmup=1,
                    mode="duration", duration=1.0, rounds=None, latency=None,
-                   extra=[], pretouch_options=[])
+                   extra=[], pretouch_options=[],
+                   pattern_table={"qemu-prealloc": {"runs_once": True},
+                                  "pretouch": {"runs_once": True},
+                                  "shared-vma": {"runs_once": False}})
         c.__dict__.update(kw)
         return c
 
@@ -295,6 +299,12 @@ class OneShotPatterns(unittest.TestCase):
                                   None, check=True)
         self.assertFalse([a for a in check if a.startswith(
             ("--rounds", "--duration", "--warmup", "--repeat"))])
+
+    def test_pretouch_without_warmup_gets_no_rounds(self):
+        cmd = sweep.pft_command(self.conf(warmup=0), "pretouch", 2, "4M",
+                                None)
+        self.assertFalse([a for a in cmd if a.startswith(
+            ("--rounds", "--duration", "--warmup"))])
 
     def test_other_patterns_keep_their_rounds(self):
         cmd = sweep.pft_command(self.conf(), "shared-vma", 2, "4M", None)

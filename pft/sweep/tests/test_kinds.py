@@ -12,6 +12,13 @@ from unittest import mock
 
 from pft_sweep import check, kinds, objects, survey, verdict, vmas
 
+from . import fakesys
+
+
+# The verdicts below are of a machine of 2 CPUs, whatever CPUs the
+# tests run on.
+setUpModule, tearDownModule = fakesys.two_cpus()
+
 PAGE = kinds.PAGE
 MiB = 1 << 20
 

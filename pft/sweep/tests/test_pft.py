@@ -34,14 +34,32 @@ class Patterns(unittest.TestCase):
                                       "ro-collapse", "pretouch"])
         self.assertEqual(pft.list_patterns(path), [
             "shared-vma", "per-thread-vma", "ro-collapse", "pretouch"])
-        self.assertEqual(pft.sweep_patterns(path), [
+        self.assertEqual(pft.sweep_patterns(pft.list_patterns(path)), [
             "shared-vma", "per-thread-vma", "processes", "ro-collapse",
             "pretouch"])
 
     def test_a_pft_with_fewer_patterns(self):
         path = lister(self.tmp.name, ["pretouch", "shared-vma"])
-        self.assertEqual(pft.sweep_patterns(path),
+        self.assertEqual(pft.sweep_patterns(pft.list_patterns(path)),
                          ["shared-vma", "processes", "pretouch"])
+
+    def test_what_the_library_says(self):
+        """pft --list-patterns --json: one object a pattern, whose
+        runs_once makes a sweep's points of it one-shot."""
+        lines = "\n".join(
+            '{"schema":"pft-patterns/1","pattern":"%s","runs_once":%s}' %
+            (n, once) for n, once in (("shared-vma", "false"),
+                                      ("ro-collapse", "true"),
+                                      ("new-once", "true")))
+        path = fake_pft(self.tmp.name,
+                        'if [ "$1 $2" = "--list-patterns --json" ]; then '
+                        "cat <<'E'\n%s\nE\nexit 0; fi\nexit 3" % lines)
+        table = pft.pattern_table(path)
+        self.assertEqual(list(table), ["shared-vma", "ro-collapse",
+                                       "new-once"])
+        c = cli.parse_args(["--pft=" + path, "-p", "new-once,processes"])
+        self.assertEqual([pft.runs_once(c, p) for p in c.patterns],
+                         [True, False])
 
     def failure(self, path):
         with self.assertRaises(RuntimeError) as e:
@@ -58,16 +76,16 @@ class Patterns(unittest.TestCase):
         old = fake_pft(d, "echo \"pft: unrecognized option '$1'\" >&2\n"
                        "echo \"Try 'pft --help' for more information.\" "
                        ">&2\nexit 2")
-        self.assertEqual(self.failure(old), "'%s --list-patterns' failed "
+        self.assertEqual(self.failure(old), "'%s --list-patterns --json' failed "
                          "(exit 2): pft: unrecognized option "
                          "'--list-patterns'" % old)
         silent = fake_pft(d, "exit 0")
-        self.assertEqual(self.failure(silent), "'%s --list-patterns' listed "
+        self.assertEqual(self.failure(silent), "'%s --list-patterns --json' listed "
                          "no patterns: not this project's pft?" % silent)
         other = fake_pft(d, "echo 'Usage: something else'")
         self.assertIn("listed no patterns", self.failure(other))
         killed = fake_pft(d, "kill -9 $$")
-        self.assertEqual(self.failure(killed), "'%s --list-patterns' was "
+        self.assertEqual(self.failure(killed), "'%s --list-patterns --json' was "
                          "killed by signal 9" % killed)
 
     def main(self, *args):
@@ -100,8 +118,8 @@ class Patterns(unittest.TestCase):
         broken = fake_pft(self.tmp.name, "exit 1")
         rc, out, err = self.main("--pft=" + broken, "-w", "1")
         self.assertEqual((rc, out), (1, ""))
-        self.assertEqual(err, "pft-sweep: '%s --list-patterns' failed (exit "
-                         "1): no message\n" % broken)
+        self.assertEqual(err, "pft-sweep: '%s --list-patterns --json' failed "
+                         "(exit 1): no message\n" % broken)
         none = os.path.join(self.tmp.name, "none")
         rc, out, err = self.main("--pft=" + none)
         self.assertEqual((rc, err), (1, "pft-sweep: cannot find pft ('%s'): "

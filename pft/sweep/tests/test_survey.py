@@ -16,6 +16,13 @@ from unittest import mock
 
 from pft_sweep import kinds, objects, survey
 
+from . import fakesys
+
+
+# The verdicts below are of a machine of 2 CPUs, whatever CPUs the
+# tests run on.
+setUpModule, tearDownModule = fakesys.two_cpus()
+
 # perf script -F comm,pid,tid,time,period,event,addr --show-mmap-events
 # --show-task-events, as perf 6.1 prints it (a thread name with spaces,
 # a synthesized record at time 0, a line that is none of these).
@@ -200,6 +207,16 @@ class Sightings(unittest.TestCase):
         self.assertEqual(idx.find(0x28000, 2600)["first_ns"], 3000)
         self.assertEqual(idx.find(0x28000, 9000)["first_ns"], 3000)
         self.assertEqual(idx.find(0x58000, 9000)["first_ns"], 2000)
+
+    def test_a_process_forgotten_is_left_out(self):
+        snaps = self.snapshots([self.A])
+        snaps.threads[6] = {"pid": 5, "name": "x", "minflt": 1,
+                            "majflt": 0, "base": 0}
+        snaps.procs[5] = snaps.first_procs[5] = (1, 0)
+        snaps.forget(5)
+        self.assertEqual((snaps.vmas, snaps.trackers, snaps.procs,
+                          snaps.first_procs, snaps.threads),
+                         ({}, {}, {}, {}, {}))
 
     def test_a_fault_before_a_merge_joins_the_merged_vma(self):
         # A faulted while B's mapping came below it: one VMA, whatever

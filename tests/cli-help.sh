@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cli-help.sh - pft --help, built from pft's table of options and the
+# library's tables of settings, says what pft 1.2's written-out text said
+# (tests/pft-help-1.2.txt), line for line: each section's lines the same
+# and in the same order; the pattern sections may come in another order
+# (they follow the library's patterns), an option renamed since is listed
+# where it was (its old name still taken), and the options added since
+# are the only new lines, each in its pattern's section.  --list-patterns
+# --json gives a line of each pattern, with what the library's tables say.
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+# Options renamed since 1.2, OLD=NEW: "interleave" is a NUMA policy's
+# word.  The old name is still taken; the new one is listed where the old
+# one was.
+renamed='--interleave-pages=--stripe-pages'
+
+# The long options a help text lists at the start of a line.
+options_of() {
+	sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' "$1" | sort -u
+}
+
+# The help text $2 without the lines of options $1 (each option's lead
+# and the lines indented under it).
+drop() {
+	awk -v opts="$1" '
+		/^  [^ ]/ {
+			skip = 0
+			n = split(opts, a, " ")
+			for (i = 1; i <= n; i++)
+				if (index($0, "  " a[i] "=") == 1 ||
+				    index($0, "  " a[i] " ") == 1)
+					skip = 1
+		}
+		/^[^ ]/ { skip = 0 }
+		!skip' "$2"
+}
+
+# The sections of a help text, one a line: "heading<TAB>line<TAB>...",
+# sorted.
+sections() {
+	awk 'function flush() { if (sec != "") print sec }
+		/^[^ ]/ { flush(); sec = $0; next }
+		{ sec = sec "\t" $0 }
+		END { flush() }' "$1" | sort
+}
+
+# "heading<TAB>n": the section of option $1 in help text $2, and how many
+# options come before it there.
+place() {
+	awk -v o="$1" '/^[^ ]/ { h = $0; n = 0; next }
+		index($0, "  " o "=") == 1 || index($0, "  " o " ") == 1 {
+			print h "\t" n; exit }
+		/^  [^ ]/ { n++ }' "$2"
+}
+
+"$PFT" --help >"$tmp/help" 2>"$tmp/err"
+if [ $? -ne 0 ] || [ -s "$tmp/err" ]; then
+	fail "pft --help: exit or stderr: $(cat "$tmp/err")"
+fi
+old_help=$top_srcdir/tests/pft-help-1.2.txt
+olds= news=
+for pair in $renamed; do
+	old=${pair%%=*} new=${pair#*=}
+	olds="$olds $old" news="$news $new"
+	if [ "$(place "$old" "$old_help")" = "$(place "$new" "$tmp/help")" ] &&
+		[ -n "$(place "$new" "$tmp/help")" ]; then ok; else
+		fail "$new is not listed where $old was"; fi
+	if "$PFT" "$old=0" -V >/dev/null 2>"$tmp/err"; then ok; else
+		fail "$old is no longer taken: $(cat "$tmp/err")"; fi
+done
+# Options added since 1.2: a pattern's settings, each in its section.
+options_of "$old_help" >"$tmp/old-options"
+added=$(options_of "$tmp/help" | comm -13 "$tmp/old-options" - |
+	grep -vxF -e "$(echo $news | tr ' ' '\n')")
+drop "$olds" "$old_help" >"$tmp/old-kept"
+drop "$news $added" "$tmp/help" >"$tmp/new-kept"
+sections "$tmp/old-kept" >"$tmp/before"
+sections "$tmp/new-kept" >"$tmp/after"
+if cmp -s "$tmp/before" "$tmp/after"; then
+	ok
+else
+	fail "the help's sections differ from 1.2's: $(diff "$tmp/before" \
+		"$tmp/after" | tr '\t' '|' | head -c 600)"
+fi
+# The usage line and pft's own sections keep their place: all up to the
+# first pattern's heading.
+own() {
+	awk '/^[^ ].*\(--pattern=/ { exit } { print }' "$1"
+}
+if [ "$(own "$tmp/new-kept")" = "$(own "$tmp/old-kept")" ]; then
+	ok
+else
+	fail "pft's own options moved: $(diff "$tmp/old-kept" \
+		"$tmp/new-kept" | head -c 300)"
+fi
+# Each added option is in a pattern's section (its heading names
+# --pattern=), after the sections of pft's own options.
+for opt in $added; do
+	heading=$(awk -v o="$opt" '/^[^ ]/ { h = $0 }
+		index($0, "  " o "=") == 1 || index($0, "  " o " ") == 1 {
+			print h; exit }' "$tmp/help")
+	case $heading in
+	*"(--pattern="*) ok ;;
+	*) fail "$opt is listed under '$heading', not a pattern's" ;;
+	esac
+done
+
+# The patterns as data: a line each, as the library says.
+"$PFT" --list-patterns --json >"$tmp/patterns" 2>"$tmp/err"
+"$PFT" --list-patterns >"$tmp/names"
+if python3 - "$tmp/patterns" "$tmp/names" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+names = open(sys.argv[2]).read().split()
+docs = [json.loads(l) for l in lines]
+assert [d["pattern"] for d in docs] == names, names
+by = {d["pattern"]: d for d in docs}
+assert all(d["schema"] == "pft-patterns/1" for d in docs)
+assert by["pretouch"]["runs_once"] and by["qemu-prealloc"]["runs_once"]
+assert not by["shared-vma"]["runs_once"]
+assert by["cow-fork"]["backings"] == ["anon"]
+assert by["pretouch"]["worker_kinds"] == ["threads"]
+cow = {s["name"]: s for s in by["cow-fork"]["settings"]}
+assert cow["cow-child"]["keywords"] == ["waits", "reads", "writes"]
+assert cow["cow-child"]["default"] == "waits"
+pre = {s["name"]: s for s in by["pretouch"]["settings"]}
+assert pre["jdk"]["min"] == 8 and pre["jdk"]["default"] == 21
+assert pre["chunk-size"]["page_multiple"] is True
+PY
+then ok; else fail "pft --list-patterns --json: $(head -c 300 "$tmp/patterns")"; fi
+"$PFT" --json --list-patterns >"$tmp/patterns2"
+if cmp -s "$tmp/patterns" "$tmp/patterns2"; then ok; else
+	fail "--json --list-patterns differs from --list-patterns --json"; fi
+finish
