@@ -326,6 +326,11 @@ elif ! grep -q 'x\\x1b\[2Jy' "$tmp/escape.out"; then
 else
 	ok
 fi
+# Its command line, in printable characters, is the name to a shell.
+line=$(sed -n 's/^command: //p' "$tmp/escape.out")
+eval "set -- $line"
+[ "$1" = "$tmp/x${esc}[2Jy" ] && [ "$2 $3" = "1 1" ] && ok ||
+	fail "escape: the command line is not the name to a shell: $line"
 
 # A VMA reshaped between two snapshots keeps its faults: grown down
 # (MAP_GROWSDOWN) and shrunk back; split in three by mprotect; moved by

@@ -1349,6 +1349,17 @@ def printable(text):
     return "".join(out)
 
 
+def shell_line(line):
+    """A line quote() made, as printed: as it is (printable characters
+    alone, a shell reads it back), but for an argument that ends with a
+    newline, the one a shell cannot be given on one line: escaped then,
+    and said."""
+    if "\n" not in line:
+        return line
+    return printable(line) + "  (an argument ends with a newline: shown " \
+        "escaped, not for a shell)"
+
+
 def kinds_text(kd, doc):
     """Faults by kind: "first-touch 16384 (64 MiB), ..." in the report's
     order of kinds."""
@@ -1482,7 +1493,7 @@ def render(doc, out):
                         o["pages_by_more_than_one_process"], o["pages"]))
     w("\nverdict: %s\n" % doc["verdict"])
     if doc["reproduce"]:
-        w("reproduce with: %s\n" % doc["reproduce"])
+        out.write("reproduce with: %s\n" % shell_line(doc["reproduce"]))
         chk = doc.get("reproduce_check")
         if chk:
             w("  checked: %s\n" % chk)
@@ -1624,11 +1635,11 @@ def write_report(c, doc, out):
         out.write("\n")
     else:
         if c.command:
-            out.write("command: %s\n" % printable(quote(c.command)))
+            out.write("command: %s\n" % shell_line(quote(c.command)))
         render(doc, out)
         chk = doc.get("check")
         if chk and chk.get("rows"):
-            check.render(chk["rows"], chk["line"], out)
+            check.render(chk["rows"], shell_line(chk["line"]), out)
         elif chk:
             out.write("\ncheck: not run: %s\n" % printable(chk["why"]))
 

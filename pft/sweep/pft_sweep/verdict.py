@@ -43,8 +43,42 @@ def human(n):
 
 
 def quote(args):
-    """A command line a POSIX shell reads back as args."""
-    return " ".join(shlex.quote(a) for a in args)
+    """A command line a POSIX shell reads back as args, on one line of
+    printable characters (shell_word)."""
+    return " ".join(shell_word(a) for a in args)
+
+
+def shell_word(arg):
+    """arg as a POSIX shell reads it back, in printable characters alone
+    (a terminal acts on none of them, the line stays one line): quoted
+    by shlex, and each run of other characters (control characters, a
+    name's bytes that are not UTF-8, kept as surrogate escapes) given as
+    the octal escapes of its bytes to printf(1) in a command
+    substitution.  That strips trailing newlines: a run that ends with
+    one takes the character after it along; an argument that ends with
+    a newline keeps it as a quoted newline, the one case on two lines."""
+    words = []
+    i = 0
+    while i < len(arg):
+        j = i
+        while j < len(arg) and arg[j].isprintable():
+            j += 1
+        if j > i:
+            words.append(shlex.quote(arg[i:j]))
+        if j == len(arg):
+            break
+        k = j
+        while k < len(arg) and not arg[k].isprintable():
+            k += 1
+        if arg[k - 1] == "\n":
+            if k == len(arg):
+                words.append(shlex.quote(arg[j:k]))
+                break
+            k += 1
+        words.append("\"$(printf '%s')\"" % "".join(
+            "\\%03o" % b for b in os.fsencode(arg[j:k])))
+        i = k
+    return "".join(words) or "''"
 
 
 def cpus_here():

@@ -650,6 +650,56 @@ class ReproduceBacking(unittest.TestCase):
                                     stdout=subprocess.PIPE, check=True)
             self.assertIn(("--backing=file:" + d).encode(), echoed.stdout)
 
+    def test_names_a_terminal_acts_on_are_escaped_for_the_shell(self):
+        # An escape sequence, a backslash, a newline, a byte not UTF-8.
+        # (maps gives a newline in a path as \\012.)
+        for d in ("/tmp/x\x1b[2Jy", "/tmp/a\\b", "/tmp/t\tb",
+                  "/tmp/\udcff;id"):
+            line = self.cmd("7f0000000000-7f0004000000 rw-s 00000000 08:01 "
+                            "99 %s/data.bin" % d)
+            self.assertTrue(line.isprintable(), repr(line))
+            echoed = subprocess.run(["sh", "-c", "printf '%s\\n' " + line],
+                                    stdout=subprocess.PIPE, check=True)
+            self.assertIn(os.fsencode("--backing=file:" + d + "\n"),
+                          echoed.stdout, line)
+
+    def test_a_command_with_newlines(self):
+        # Within an argument: on one line, read back.
+        line = survey.quote(["prog", "a\nb", "\n\nc"])
+        self.assertTrue(line.isprintable(), line)
+        echoed = subprocess.run(["sh", "-c", "printf '%s|' " + line],
+                                stdout=subprocess.PIPE, check=True)
+        self.assertEqual(echoed.stdout, b"prog|a\nb|\n\nc|")
+        # At its end: read back by a shell, but printed escaped, as such.
+        line = survey.quote(["prog", "c\n"])
+        echoed = subprocess.run(["sh", "-c", "printf '%s|' " + line],
+                                stdout=subprocess.PIPE, check=True)
+        self.assertEqual(echoed.stdout, b"prog|c\n|")
+        self.assertEqual(survey.shell_line(line), "prog c'\\x0a'  (an "
+                         "argument ends with a newline: shown escaped, not "
+                         "for a shell)")
+
+    def test_the_text_report_gives_the_line_as_a_shell_reads_it(self):
+        d = "/tmp/a\\b\x1b[2J"
+        rec = survey.parse_script([
+            "  pft  5/%d  1.%d: 1 page-faults:  7f00000%02x000\n" % (
+                6 + i % 2, i, i) for i in range(64)])
+        snap = {5: {(0x7f0000000000, 0x7f0004000000): {
+            "start": 0x7f0000000000, "end": 0x7f0004000000,
+            "perms": "rw-s", "path": d + "/data.bin", "dev": "08:01",
+            "ino": 99, "last_ns": 1}}}
+        doc = survey.analyse(rec, Snaps(snap), None, 1, True)
+        out = io.StringIO()
+        survey.render(doc, out)
+        text = out.getvalue()
+        self.assertNotIn("\x1b", text)
+        line = [x for x in text.splitlines()
+                if x.startswith("reproduce with: ")][0]
+        echoed = subprocess.run(["sh", "-c", "printf '%s\\n' " + line[16:]],
+                                stdout=subprocess.PIPE, check=True)
+        self.assertIn(os.fsencode("--backing=file:" + d + "\n"),
+                      echoed.stdout, line)
+
     def test_anonymous_unchanged(self):
         self.assertEqual(self.cmd(
             "7f0000000000-7f0004000000 rw-p 00000000 00:00 0 "),
