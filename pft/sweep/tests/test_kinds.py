@@ -398,6 +398,25 @@ class Verdicts(unittest.TestCase):
         self.assertNotIn("populate", line)
         self.assertEqual(cmd, "pft -t 2 -m 512M --thp=always")
 
+    def test_the_most_bytes_and_the_most_faults_when_they_differ(self):
+        # 64 MiB in 32 huge-page faults; 8 MiB in 2,048 faults of 4 KiB.
+        big = obj("vma:1:1", 64 * MiB, 64 * MiB,
+                  [(2, 1, 32 * MiB, {kinds.HUGE_KIND: 16}),
+                   (3, 1, 32 * MiB, {kinds.HUGE_KIND: 16})],
+                  {kinds.HUGE_KIND: 64 * MiB})
+        big["faults"] = 32
+        big["kinds"][kinds.HUGE_KIND]["faults"] = 32
+        small = obj("vma:1:2", 8 * MiB, 8 * MiB,
+                    [(2, 1, 8 * MiB, {kinds.FIRST_TOUCH: 2048})],
+                    {kinds.FIRST_TOUCH: 8 * MiB}, path="/x")
+        pattern, line, _ = self.judge({"objects": [big, small]})
+        self.assertEqual(pattern, "shared-vma")
+        self.assertIn("(64 MiB in 32 faults) on a 64 MiB anonymous", line)
+        self.assertIn("(the most faults, 2048, were on ", line)
+        # The same object: said once.
+        _, line, _ = self.judge({"objects": [small]})
+        self.assertNotIn("the most faults", line)
+
     def test_copy_on_write_after_fork(self):
         o = obj("vma:1:1", 512 * MiB, 1024 * MiB,
                 [(1, 1, 512 * MiB, {kinds.FIRST_TOUCH: 131072}),
