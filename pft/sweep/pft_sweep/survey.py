@@ -1373,10 +1373,16 @@ def kinds_text(kd, doc):
         for k in order if k in kd)
 
 
-def render(doc, out):
+def escaped(out):
+    """A write function of out that escapes what a terminal would act on
+    (printable), line by line."""
     def w(text):
         out.write("\n".join(printable(x) for x in text.split("\n")))
+    return w
 
+
+def render_head(doc, w):
+    """Sampling, the processes and what was recorded."""
     per = doc["period"]
     if per > 1:
         w("sampling: one fault event in %d recorded; counts scaled by %d, "
@@ -1395,6 +1401,10 @@ def render(doc, out):
             ", ".join(doc.get("events") or [])))
         for line in doc.get("not_told_apart") or []:
             w("  not told apart: %s\n" % line)
+
+
+def render_vmas(doc, w):
+    """The VMAs that took the most bytes."""
     w("\nVMAs by bytes faulted (fault events joined to the kernel's "
       "VMAs):\n")
     for v in doc["vmas"][:TOP_VMAS]:
@@ -1427,6 +1437,10 @@ def render(doc, out):
         rest = sum(v["faults"] for v in doc["vmas"][TOP_VMAS:])
         w("  ... %d more VMAs with %s faults (--json lists them all)\n" % (
             len(doc["vmas"]) - TOP_VMAS, scaled(rest, doc)))
+
+
+def render_totals(doc, w):
+    """perf's totals: the events, by kind, those left out and lost."""
     pf = doc["perf"]
     w("\ntotals:\n")
     w("  fault events perf saw (%s): %s in %d samples\n" % (
@@ -1448,6 +1462,12 @@ def render(doc, out):
           "for; the counts above are short by as many (sample with -c, or "
           "survey on a quieter machine)\n" % (pf["lost_samples"],
                                               pf["lost_faults"]))
+
+
+def render_kernel(doc, w):
+    """The kernel's count beside perf's, and where the difference went."""
+    per = doc["period"]
+    pf = doc["perf"]
     k = doc.get("kernel")
     if k:
         w("  faults the kernel counted (minflt %d + majflt %d, %s): %d\n" % (
@@ -1473,6 +1493,10 @@ def render(doc, out):
           "minflt+majflt, last seen, less perf's): %s\n" % ", ".join(
               "%s (%d): %d" % (t["name"], t["tid"], t["kernel_side_faults"])
               for t in ks[:TOP_THREADS]))
+
+
+def render_objects(doc, w):
+    """The objects that took the most bytes (one across processes)."""
     objs = doc.get("objects") or []
     if objs:
         w("\nobjects by bytes faulted (a file, shmem or SysV object is one "
@@ -1491,12 +1515,22 @@ def render(doc, out):
               "%d\n" % (o["concurrency_processes_max"],
                         o["concurrency_processes_median"],
                         o["pages_by_more_than_one_process"], o["pages"]))
+
+
+def render(doc, out):
+    w = escaped(out)
+    render_head(doc, w)
+    render_vmas(doc, w)
+    render_totals(doc, w)
+    render_kernel(doc, w)
+    render_objects(doc, w)
     w("\nverdict: %s\n" % doc["verdict"])
     if doc["reproduce"]:
         out.write("reproduce with: %s\n" % shell_line(doc["reproduce"]))
         chk = doc.get("reproduce_check")
         if chk:
             w("  checked: %s\n" % chk)
+
 
 
 # ---- the command line -------------------------------------------------------
