@@ -373,6 +373,136 @@ def worker_bytes(ws, o=None):
     return n
 
 
+def head_of(objs, total):
+    """The verdict's start: the object of the most bytes, and that of the
+    most faults where it is another."""
+    top = objs[0]
+    byfaults = max(objs, key=lambda o: (o["faults"], o["bytes"]))
+    also = ""
+    if byfaults is not top:
+        also = " (the most faults, %d, were on %s, %s)" % (
+            byfaults["faults"], describe(byfaults), human(byfaults["bytes"]))
+    share = round(100 * top["bytes"] / total)
+    return "%d%% of the bytes faulted (%s in %d faults) on %s%s" % (
+        share, human(top["bytes"]), top["faults"], describe(top), also)
+
+
+def no_single_pattern(objs):
+    return "no single pattern: the objects that took the most bytes: " + \
+        "; ".join("%s: %s in %d faults by %d thread%s of %d process%s" % (
+            describe(o), human(o["bytes"]), o["faults"], o["threads"],
+            "" if o["threads"] == 1 else "s", o["processes"],
+            "" if o["processes"] == 1 else "es") for o in objs[:TOP])
+
+
+def cow_verdict(head, cow, cpus):
+    """Copy-on-write after fork: (pattern, line, args)."""
+    writers, rounds, cowb, child, kind = cow
+    pids = {t["pid"] for t in writers}
+    args = ["pft", "--pattern=cow-fork"]
+    args += ["-n", str(len(pids))] if len(pids) > 1 else \
+        ["-t", str(len(writers))]
+    args += ["-m", size_arg(cowb / rounds)]
+    how = "writes" if child >= cowb / rounds / 2 else None
+    if how:
+        args.append("--cow-child=writes")
+    nw = len(writers)
+    line = "%s: %s in %s of pages shared with a child after fork, " \
+        "by %d thread%s (%s), %d fork%s: copy-on-write after fork" % (
+            head, human(cowb), "writes to present pages"
+            if kind == K.COW else "refaults (copy-on-write or a fault "
+            "after a zap: not told apart without the tracepoints)",
+            nw, "" if nw == 1 else "s", names_of(writers), rounds,
+            "" if rounds == 1 else "s")
+    line += "; the child wrote its pages too" if how else \
+        "; the child wrote none of them (a child's reads of shared " \
+        "pages raise no fault: --cow-child=reads and waits look alike)"
+    if rounds > 1:
+        args.append("--rounds=%d" % rounds)
+    if nw > cpus:
+        args.append("--oversubscribe")
+    return "cow-fork", line, args
+
+
+def shared_verdict(head, top, args):
+    """One shared object: (pattern, line, workers); its worker options
+    and size appended to args."""
+    ws = workers_of(top)
+    pids = sorted({t["pid"] for t in ws})
+    if len(pids) > 1:
+        args += ["-n", str(len(pids))]
+    elif top.get("per_thread_vmas"):
+        args += ["-M", "-t", str(len(ws))]
+    else:
+        args += ["-t", str(len(ws))]
+    args += ["-m", size_arg(worker_bytes(ws, top))]
+    pattern = "shared-object" if len(pids) > 1 else "shared-vma"
+    line = "%s: one shared object faulted by %d process%s and %d " \
+        "thread%s (%s), up to %d process%s and %d thread%s within the " \
+        "same 1 ms; %d pages faulted by more than one process" % (
+            head, len(pids), "" if len(pids) == 1 else "es", len(ws),
+            "" if len(ws) == 1 else "s", names_of(ws),
+            top["concurrency_processes_max"],
+            "" if top["concurrency_processes_max"] == 1 else "es",
+            top["concurrency_threads_max"],
+            "" if top["concurrency_threads_max"] == 1 else "s",
+            top["pages_by_more_than_one_process"])
+    return pattern, line, ws
+
+
+def one_object_verdict(doc, head, top, args):
+    """The threads of one private object: the JVM's pretouch (chunks
+    claimed in turn), shared-VMA or one thread: (pattern, line,
+    workers); the options appended to args."""
+    ws = workers_of(top)
+    nw = len(ws)
+    chunked = [t for t in ws if t["runs"] >= 2 and
+               t["run_pages"] * K.PAGE >= MiB and
+               t.get("gaps_filled_by_others", 1) > 0]
+    jvm = jvm_options(doc)
+    if jvm or (nw > 1 and len(chunked) == nw):
+        pattern = "pretouch"
+        args += ["--pattern=pretouch"] + (jvm or [])
+        chunk = min(t["run_pages"] for t in ws) * K.PAGE
+        line = "%s: %d threads (%s) each faulting chunks of %s in " \
+            "turn: the JVM's pretouch pattern" % (
+                head, nw, names_of(ws), human(chunk))
+        if not jvm and chunk != 4 * MiB:
+            args.append("--chunk-size=" + size_arg(chunk))
+    else:
+        pattern = "shared-vma" if nw > 1 else "one-thread"
+        line = "%s from %d thread%s (%s), up to %d at once: %s" % (
+            head, nw, "" if nw == 1 else "s", names_of(ws),
+            top["concurrency_threads_max"],
+            "the shared-VMA pattern" if nw > 1 else "one thread")
+    args += ["-t", str(nw)]
+    return pattern, line, ws
+
+
+def private_verdict(doc, head, top, peers, args):
+    """Private objects like the top one: processes each with their own,
+    one VMA per thread, or one object's threads: (pattern, line,
+    workers); the worker options and size appended to args."""
+    ppids = sorted({pid for p in peers for pid in p["pids"]})
+    ws = [w for p in peers for w in workers_of(p)]
+    if len(ppids) > 1:
+        pattern = "processes"
+        args += ["-n", str(len(ppids))]
+        line = "%s: %d processes, each its own %s (%s)" % (
+            head, len(ppids), top["backing"], names_of(ws))
+    elif len(peers) > 1 and all(len(workers_of(p)) == 1 for p in peers) \
+            and len({w["tid"] for w in ws}) == len(peers):
+        pattern = "per-thread-vma"
+        args += ["-M", "-t", str(len(peers))]
+        line = "%s: %d VMAs of %s, one thread each (%s): the " \
+            "per-thread-VMA pattern" % (head, len(peers),
+                                        top["backing"], names_of(ws))
+    else:
+        pattern, line, ws = one_object_verdict(doc, head, top, args)
+    args += ["-m", size_arg(worker_bytes(ws, top))]
+    return pattern, line, ws
+
+
 def verdict(doc, cpus=None):
     """(pattern, verdict line, pft arguments or None) from a report."""
     cpus = cpus or cpus_here()
@@ -384,122 +514,25 @@ def verdict(doc, cpus=None):
     if not objs or not total:
         return "none", "no page faults seen", None
     top = objs[0]
-    byfaults = max(objs, key=lambda o: (o["faults"], o["bytes"]))
-    also = ""
-    if byfaults is not top:
-        also = " (the most faults, %d, were on %s, %s)" % (
-            byfaults["faults"], describe(byfaults), human(byfaults["bytes"]))
-    share = round(100 * top["bytes"] / total)
-    head = "%d%% of the bytes faulted (%s in %d faults) on %s%s" % (
-        share, human(top["bytes"]), top["faults"], describe(top), also)
+    head = head_of(objs, total)
     cow = cow_facts(doc, top)
     peers = peers_of(doc, top)
     if top["shared"] or cow:
         peers = [top]
     if sum(p["bytes"] for p in peers) < total / 2:
-        line = "no single pattern: the objects that took the most bytes: " + \
-            "; ".join("%s: %s in %d faults by %d thread%s of %d process%s" % (
-                describe(o), human(o["bytes"]), o["faults"], o["threads"],
-                "" if o["threads"] == 1 else "s", o["processes"],
-                "" if o["processes"] == 1 else "es") for o in objs[:TOP])
-        return "none", line, None
-    args = ["pft"]
+        return "none", no_single_pattern(objs), None
     if cow:
-        writers, rounds, cowb, child, kind = cow
-        pids = {t["pid"] for t in writers}
-        pattern = "cow-fork"
-        args += ["--pattern=cow-fork"]
-        args += ["-n", str(len(pids))] if len(pids) > 1 else \
-            ["-t", str(len(writers))]
-        args += ["-m", size_arg(cowb / rounds)]
-        how = "writes" if child >= cowb / rounds / 2 else None
-        if how:
-            args.append("--cow-child=writes")
-        nw = len(writers)
-        line = "%s: %s in %s of pages shared with a child after fork, " \
-            "by %d thread%s (%s), %d fork%s: copy-on-write after fork" % (
-                head, human(cowb), "writes to present pages"
-                if kind == K.COW else "refaults (copy-on-write or a fault "
-                "after a zap: not told apart without the tracepoints)",
-                nw, "" if nw == 1 else "s", names_of(writers), rounds,
-                "" if rounds == 1 else "s")
-        line += "; the child wrote its pages too" if how else \
-            "; the child wrote none of them (a child's reads of shared " \
-            "pages raise no fault: --cow-child=reads and waits look alike)"
-        if rounds > 1:
-            args.append("--rounds=%d" % rounds)
-        if nw > cpus:
-            args.append("--oversubscribe")
-        return pattern, line, args
+        return cow_verdict(head, cow, cpus)
+    args = ["pft"]
     if top["shared"]:
-        ws = workers_of(top)
-        pids = sorted({t["pid"] for t in ws})
-        if len(pids) > 1:
-            args += ["-n", str(len(pids))]
-        elif top.get("per_thread_vmas"):
-            args += ["-M", "-t", str(len(ws))]
-        else:
-            args += ["-t", str(len(ws))]
-        args += ["-m", size_arg(worker_bytes(ws, top))]
-        pattern = "shared-object" if len(pids) > 1 else "shared-vma"
-        line = "%s: one shared object faulted by %d process%s and %d " \
-            "thread%s (%s), up to %d process%s and %d thread%s within the " \
-            "same 1 ms; %d pages faulted by more than one process" % (
-                head, len(pids), "" if len(pids) == 1 else "es", len(ws),
-                "" if len(ws) == 1 else "s", names_of(ws),
-                top["concurrency_processes_max"],
-                "" if top["concurrency_processes_max"] == 1 else "es",
-                top["concurrency_threads_max"],
-                "" if top["concurrency_threads_max"] == 1 else "s",
-                top["pages_by_more_than_one_process"])
-        notes = modifiers(doc, top, args)
-        args += backing_args(top)
-        nw = len(ws)
+        pattern, line, ws = shared_verdict(head, top, args)
     else:
-        ppids = sorted({pid for p in peers for pid in p["pids"]})
-        ws = [w for p in peers for w in workers_of(p)]
-        nw = len(ws)
-        if len(ppids) > 1:
-            pattern = "processes"
-            args += ["-n", str(len(ppids))]
-            line = "%s: %d processes, each its own %s (%s)" % (
-                head, len(ppids), top["backing"], names_of(ws))
-        elif len(peers) > 1 and all(len(workers_of(p)) == 1 for p in peers) \
-                and len({w["tid"] for w in ws}) == len(peers):
-            pattern = "per-thread-vma"
-            args += ["-M", "-t", str(len(peers))]
-            line = "%s: %d VMAs of %s, one thread each (%s): the " \
-                "per-thread-VMA pattern" % (head, len(peers),
-                                            top["backing"], names_of(ws))
-        else:
-            ws = workers_of(top)
-            nw = len(ws)
-            chunked = [t for t in ws if t["runs"] >= 2 and
-                       t["run_pages"] * K.PAGE >= MiB and
-                       t.get("gaps_filled_by_others", 1) > 0]
-            jvm = jvm_options(doc)
-            if jvm or (nw > 1 and len(chunked) == nw):
-                pattern = "pretouch"
-                args += ["--pattern=pretouch"] + (jvm or [])
-                chunk = min(t["run_pages"] for t in ws) * K.PAGE
-                line = "%s: %d threads (%s) each faulting chunks of %s in " \
-                    "turn: the JVM's pretouch pattern" % (
-                        head, nw, names_of(ws), human(chunk))
-                if not jvm and chunk != 4 * MiB:
-                    args.append("--chunk-size=" + size_arg(chunk))
-            else:
-                pattern = "shared-vma" if nw > 1 else "one-thread"
-                line = "%s from %d thread%s (%s), up to %d at once: %s" % (
-                    head, nw, "" if nw == 1 else "s", names_of(ws),
-                    top["concurrency_threads_max"],
-                    "the shared-VMA pattern" if nw > 1 else "one thread")
-            args += ["-t", str(nw)]
-        args += ["-m", size_arg(worker_bytes(ws, top))]
-        notes = modifiers(doc, top, args)
-        args += backing_args(top)
+        pattern, line, ws = private_verdict(doc, head, top, peers, args)
+    notes = modifiers(doc, top, args)
+    args += backing_args(top)
     if notes:
         line += " (%s)" % ", ".join(notes)
-    if nw > cpus:
+    if len(ws) > cpus:
         args.append("--oversubscribe")
     return pattern, line, args
 
