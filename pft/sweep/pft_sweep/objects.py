@@ -154,11 +154,9 @@ def runs(pages):
     return len(lengths), chunk
 
 
-def summary(facts, key, names):
-    """One object's report: its faults and bytes by kind, processes and
-    threads, concurrency across them, and the pages more than one of
-    them faulted.  names: tid -> thread name."""
-    o = facts.objects[key]
+def tallies(facts, key):
+    """An object's faults and bytes by kind, by process and by thread
+    (each with its kinds): three dicts."""
     kinds, pids, tids = {}, {}, {}
     for (_k, pid, tid, kind), c in facts.by_object(key):
         e = kinds.setdefault(kind, {"faults": 0, "bytes": 0})
@@ -172,17 +170,17 @@ def summary(facts, key, names):
         th["faults"] += c.faults
         th["bytes"] += c.bytes
         th["kinds"][kind] = th["kinds"].get(kind, 0) + c.faults
-    pages = facts.pages.get(key, {})
-    huge = facts.huge_pages.get(key, {})
+    return kinds, pids, tids
+
+
+def thread_pages(threads, pages, huge, names):
+    """Each thread's pages of the object: how many, their bytes, its runs
+    of pages and the gaps between them that other threads filled."""
     per_tid_pages = {}
     for page, pg in pages.items():
         for tset in pg.values():
             for tid in tset:
                 per_tid_pages.setdefault(tid, []).append(page)
-    times = facts.times.get(key, [])
-    pmost, pmed = concurrency(times, 1)
-    tmost, tmed = concurrency(times, 2)
-    threads = sorted(tids.values(), key=lambda x: (-x["bytes"], x["tid"]))
     # The thread of each page faulted by one alone: whose pages lie in
     # the gaps between a thread's runs (chunks claimed in turn fill each
     # other's gaps; lost samples leave holes no one filled).
@@ -200,12 +198,30 @@ def summary(facts, key, names):
         th["gaps_filled_by_others"] = sum(
             1 for a, b in zip(mine, mine[1:])
             if b != a + 1 and owner.get(a + 1, th["tid"]) != th["tid"])
-    # One VMA per thread: a process's VMAs of the object each faulted by
-    # a thread of its own (pft -M).
+
+
+def one_vma_per_thread(facts, key):
+    """A process's VMAs of the object each faulted by a thread of its
+    own (pft -M)."""
     vt = facts.vma_tids.get(key, {})
-    per_thread_vmas = len(vt) > 1 and len({p for p, _ in vt}) == 1 and \
+    return len(vt) > 1 and len({p for p, _ in vt}) == 1 and \
         all(len(x) == 1 for x in vt.values()) and \
         len(set().union(*vt.values())) == len(vt)
+
+
+def summary(facts, key, names):
+    """One object's report: its faults and bytes by kind, processes and
+    threads, concurrency across them, and the pages more than one of
+    them faulted.  names: tid -> thread name."""
+    o = facts.objects[key]
+    kinds, pids, tids = tallies(facts, key)
+    pages = facts.pages.get(key, {})
+    huge = facts.huge_pages.get(key, {})
+    times = facts.times.get(key, [])
+    pmost, pmed = concurrency(times, 1)
+    tmost, tmed = concurrency(times, 2)
+    threads = sorted(tids.values(), key=lambda x: (-x["bytes"], x["tid"]))
+    thread_pages(threads, pages, huge, names)
     first = min((c.first_ns for _, c in facts.by_object(key)), default=None)
     last = max((c.last_ns for _, c in facts.by_object(key)), default=None)
     return {
@@ -222,7 +238,7 @@ def summary(facts, key, names):
                        default=0),
         # Its distinct pages faulted, a huge page as its bytes.
         "distinct_bytes": sum(huge.get(pg, K.PAGE) for pg in pages),
-        "per_thread_vmas": per_thread_vmas,
+        "per_thread_vmas": one_vma_per_thread(facts, key),
         "huge_bytes_seen": o["huge_seen"],
         "faults": sum(e["faults"] for e in kinds.values()),
         "bytes": sum(e["bytes"] for e in kinds.values()),
