@@ -475,8 +475,9 @@ def sampling_error(samples, period):
     return 1 / math.sqrt(samples)
 
 
-def analyse(rec, snaps, kernel, period, followed):
-    """The survey's report as a dict (what --json prints)."""
+def vma_indexes(rec, snaps):
+    """pid -> VmaIndex of its sightings and MMAP records (those after its
+    exec), and the parents of processes forked (pid -> (parent, time))."""
     pids = sorted({f[1] for f in rec.faults} | set(snaps.vmas))
     index = {}
     for pid in pids:
@@ -494,34 +495,36 @@ def analyse(rec, snaps, kernel, period, followed):
         if pid not in index:
             index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
                                   [m for m in rec.mmaps if m[1] == pid])
-    mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
-    per_vma = {}
-    unknown = 0
-    before_exec = 0
-    total = 0
-    samples = 0
+    return index, parents
+
+
+def join_faults(rec, index, parents, mounts):
+    """Each fault's VMA (None: before its exec or outside any VMA seen),
+    and the counts: total, samples, before_exec, outside."""
+    n = {"total": 0, "samples": 0, "before_exec": 0, "outside": 0}
     vma_of = []
-    for (t, pid, tid, addr, per) in rec.faults:
-        total += per
-        samples += 1
+    for (t, pid, _tid, addr, per) in rec.faults:
+        n["total"] += per
+        n["samples"] += 1
         v = None
         if pid in rec.execs and t < rec.execs[pid]:
-            before_exec += per
+            n["before_exec"] += per
         else:
             v = index[pid].find(addr, t) if pid in index else None
             if v is None:
                 v = inherited(index, parents, pid, addr, rec.execs)
             if v is None:
-                unknown += per
+                n["outside"] += per
             elif v.get("path") and on_mount(v["path"], mounts):
                 v["hugetlb"] = True
         vma_of.append(v)
-    source = rec.source or (kinds.TRACEPOINTS if any(
-        c is not None for c in rec.codes) else kinds.PAGE_FAULTS)
-    fkinds, fbytes, majors_unmatched = kinds.classify(
-        rec, vma_of, getattr(snaps, "present", None),
-        (kernel or {}).get("maxrss"))
-    facts = objects.Facts(source)
+    return vma_of, n
+
+
+def vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts):
+    """(pid, start, end) -> the VMA's faults, bytes, kinds, threads and
+    times; each fault added to its object in facts."""
+    per_vma = {}
     for i, (t, pid, tid, addr, per) in enumerate(rec.faults):
         v = vma_of[i]
         if v is None:
@@ -545,11 +548,12 @@ def analyse(rec, snaps, kernel, period, followed):
         e["times"].append((t, tid))
         facts.add(e["object"], pid, tid, fkinds[i], t, per, fbytes[i],
                   objects.page_index(v, addr), v["start"])
+    return per_vma
 
-    def tname(tid):
-        th = snaps.threads.get(tid)
-        return rec.names.get(tid) or (th and th["name"]) or "?"
 
+def vma_reports(per_vma, tname):
+    """The VMAs' reports, by bytes faulted (a huge page's fault is 512 of
+    a 4 KiB page's)."""
     vmas = []
     for (pid, start, end), e in per_vma.items():
         v = e["vma"]
@@ -580,11 +584,16 @@ def analyse(rec, snaps, kernel, period, followed):
             "span_s": span_ns / 1e9,
             "rate_per_s": (e["faults"] / (span_ns / 1e9)) if span_ns else None,
         })
-    # Weighed by bytes: a huge page's fault is 512 of a 4 KiB page's.
     vmas.sort(key=lambda x: (-x["bytes"], -x["faults"], x["pid"],
                              x["start"]))
+    return vmas
+
+
+def thread_reports(rec, snaps, tname):
+    """The threads with fault events, by faults, with the kernel's count
+    of each as last seen."""
     threads = {}
-    for (t, pid, tid, addr, per) in rec.faults:
+    for (_t, pid, tid, _addr, per) in rec.faults:
         th = threads.setdefault(tid, {"tid": tid, "pid": pid, "faults": 0})
         th["faults"] += per
     for tid, th in threads.items():
@@ -592,31 +601,16 @@ def analyse(rec, snaps, kernel, period, followed):
         k = snaps.threads.get(tid)
         if k:
             th["kernel_faults_last_seen"] = k["minflt"] + k["majflt"]
-    processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
-    err = sampling_error(samples, period)
-    lost_faults = rec.lost_samples * period
-    doc = {
-        "period": period,
-        "sampling_rel_error": err,
-        "followed_children": followed,
-        "processes": processes,
-        "perf": {"faults": total, "samples": samples,
-                 "before_exec": before_exec, "outside_known_vmas": unknown,
-                 "lines_not_understood": rec.lost,
-                 # Samples perf's ring buffer dropped (perf read it too
-                 # late), and the faults they stood for.
-                 "lost_samples": rec.lost_samples,
-                 "lost_faults": lost_faults},
-        "kernel": kernel,
-        "vmas": vmas,
-        "threads": sorted(threads.values(),
-                          key=lambda x: (-x["faults"], x["tid"])),
-    }
-    doc["exec_pids"] = sorted(rec.execs)
-    # Threads by name as perf's task and name records saw them, also
-    # those that lived between two snapshots.
-    # Only names no process's main thread has: a program whose threads
-    # keep its own name says nothing so.
+    return sorted(threads.values(), key=lambda x: (-x["faults"], x["tid"]))
+
+
+def threads_by_name(rec, processes, tname):
+    """Threads by name as perf's task and name records saw them, also
+    those that lived between two snapshots, of names no process's main
+    thread has (a program whose threads keep its own name says nothing
+    so); and those (not a process's first) that began and ended during
+    the survey with few fault events of their own: workers that faulted
+    in the kernel and ended between two snapshots."""
     procs = set(processes) | set(rec.execs) | \
         {f[1] for f in rec.forks if f[1] == f[2]}
     mains = {rec.names[p] for p in procs if p in rec.names}
@@ -624,10 +618,6 @@ def analyse(rec, snaps, kernel, period, followed):
     for tid, name in rec.names.items():
         if tid > 0 and tid not in procs and name not in mains:
             named[name] = named.get(name, 0) + 1
-    doc["threads_by_name"] = named
-    # Threads (not a process's first) that began and ended during the
-    # survey with few fault events of their own, by name: workers that
-    # faulted in the kernel and ended between two snapshots.
     began = {f[2] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
     ended = {f[2] for f in rec.exits}
     events = {}
@@ -638,10 +628,52 @@ def analyse(rec, snaps, kernel, period, followed):
         if events.get(tid, 0) <= 64:
             name = tname(tid)
             short[name] = short.get(name, 0) + 1
-    doc["short_threads_by_name"] = short
+    return named, short
+
+
+def analyse(rec, snaps, kernel, period, followed):
+    """The survey's report as a dict (what --json prints)."""
+    index, parents = vma_indexes(rec, snaps)
+    mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
+    vma_of, n = join_faults(rec, index, parents, mounts)
+    source = rec.source or (kinds.TRACEPOINTS if any(
+        c is not None for c in rec.codes) else kinds.PAGE_FAULTS)
+    fkinds, fbytes, majors_unmatched = kinds.classify(
+        rec, vma_of, getattr(snaps, "present", None),
+        (kernel or {}).get("maxrss"))
+    facts = objects.Facts(source)
+    per_vma = vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts)
+
+    def tname(tid):
+        th = snaps.threads.get(tid)
+        return rec.names.get(tid) or (th and th["name"]) or "?"
+
+    processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
+    lost_faults = rec.lost_samples * period
+    doc = {
+        "period": period,
+        "sampling_rel_error": sampling_error(n["samples"], period),
+        "followed_children": followed,
+        "processes": processes,
+        "perf": {"faults": n["total"], "samples": n["samples"],
+                 "before_exec": n["before_exec"],
+                 "outside_known_vmas": n["outside"],
+                 "lines_not_understood": rec.lost,
+                 # Samples perf's ring buffer dropped (perf read it too
+                 # late), and the faults they stood for.
+                 "lost_samples": rec.lost_samples,
+                 "lost_faults": lost_faults},
+        "kernel": kernel,
+        "vmas": vma_reports(per_vma, tname),
+        "threads": thread_reports(rec, snaps, tname),
+        "exec_pids": sorted(rec.execs),
+    }
+    doc["threads_by_name"], doc["short_threads_by_name"] = \
+        threads_by_name(rec, processes, tname)
     if kernel and kernel.get("faults") is not None:
         # Faults perf dropped are user faults too, not the kernel's own.
-        doc["kernel_minus_perf"] = kernel["faults"] - total - lost_faults
+        doc["kernel_minus_perf"] = kernel["faults"] - n["total"] - \
+            lost_faults
     add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
               getattr(snaps, "attached", False))
     doc["verdict"], doc["reproduce"] = verdict(doc)
