@@ -66,6 +66,17 @@ def clean(v):
     return v
 
 
+def median(vals):
+    """The median of a list of numbers, None for none."""
+    vals = sorted(vals)
+    n = len(vals)
+    if not n:
+        return None
+    if n % 2:
+        return vals[n // 2]
+    return (vals[n // 2 - 1] + vals[n // 2]) / 2
+
+
 def safe_median(vals):
     """The median of numbers that are finite and not negative, without
     the overflow of (a + b) / 2 near the largest float."""

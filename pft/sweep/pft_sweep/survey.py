@@ -20,13 +20,12 @@
 # difference between the two is reported as such.
 
 import argparse
-import bisect
+import copy
 import json
 import math
 import os
 import re
 import select
-import shlex
 import shutil
 import signal
 import subprocess
@@ -34,22 +33,26 @@ import sys
 import tempfile
 import time
 
-from . import lifetime, safefile
+from . import check, kinds, lifetime, objects, safefile
+from .common import median
+from .verdict import check_line, human, quote, size_arg, small_args
+from .verdict import verdict as judge
+from .vmas import Sightings, VmaIndex, mmap_vmas, present_pages
 
 PROG = "pft-survey"
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 MiB = 1 << 20
 # Snapshots of /proc while the program runs: maps and the threads'
 # counters every SNAP_S, smaps (which walks the page tables) every
-# SMAPS_EVERY-th snapshot and at the end of an attached survey.
+# SMAPS_EVERY-th snapshot (for a process, every one while reading its
+# smaps took less than SMAPS_CHEAP_NS, and the next after a large VMA
+# came), and at the end of an attached survey.
 SNAP_S = 0.01
 SMAPS_EVERY = 10
+SMAPS_CHEAP_NS = 5000000        # smaps every time while it takes less
 TOP_VMAS = 5
 TOP_THREADS = 4
-WINDOW_NS = 1000000            # the concurrency window: 1 ms
-# The faults an execve's copy of its arguments and environment takes
-# through get_user_pages: about 220 measured here; an upper bound.
-EXEC_GUP = 300
+TOP_OBJECTS = 3
 
 
 class SurveyError(Exception):
@@ -74,8 +77,16 @@ SAMPLE = re.compile(r"^(?:(?P<period>\d+)\s+)?(?P<event>[\w:-]+):\s+"
                     r"(?P<addr>[0-9a-fA-F]+)\s*$")
 MMAP = re.compile(r"^PERF_RECORD_MMAP2?\s+(?P<pid>-?\d+)/(?P<tid>-?\d+):\s+"
                   r"\[0x(?P<start>[0-9a-f]+)\(0x(?P<len>[0-9a-f]+)\)\s+@\s+"
-                  r"(?P<pgoff>\S+)(?:\s+[0-9a-f]+:[0-9a-f]+\s+\d+\s+\d+)?\]:"
+                  r"(?P<pgoff>\S+)(?:\s+(?P<maj>[0-9a-f]+):(?P<min>[0-9a-f]+)"
+                  r"\s+(?P<ino>\d+)\s+\d+)?\]:"
                   r"\s+(?P<prot>\S+)\s+(?P<path>.*)$")
+# The exceptions tracepoints (root, or perf_event_paranoid -1): each
+# fault exception's address and x86 error code, user or kernel mode.
+TRACE = re.compile(r"^(?:(?P<period>\d+)\s+)?exceptions:page_fault_"
+                   r"(?P<mode>user|kernel):\s+address=0x(?P<addr>[0-9a-f]+)"
+                   r"\s.*?error_code=0x(?P<code>[0-9a-f]+)")
+# Addresses from here up are the kernel's own (x86-64, 4 or 5 levels).
+KERNEL_SPACE = 1 << 63
 COMM = re.compile(r"^PERF_RECORD_COMM(?P<exec> exec)?:\s+(?P<name>.*):"
                   r"(?P<pid>-?\d+)/(?P<tid>-?\d+)$")
 # perf script --show-lost-events: samples the ring buffer had no room for
@@ -107,7 +118,15 @@ class Record:
 
     def __init__(self):
         self.faults = []        # (time_ns, pid, tid, addr, period)
+        # The x86 error code of each fault (in the order of faults), or
+        # None where the page-faults event recorded it (no code).
+        self.codes = []
+        self.majors = []        # (time_ns, pid, tid, addr, period)
         self.mmaps = []         # (time_ns, pid, start, end, prot, path)
+        # (dev, ino, pgoff) of each MMAP record, in the order of mmaps:
+        # the object mapped (dev "0:0" for anonymous memory).
+        self.mmap_files = []
+        self.kernel_addr_faults = 0  # kernel-mode faults on its own memory
         self.names = {}         # tid -> the last name seen
         self.execs = {}         # pid -> time of its last exec
         self.forks = []         # (time_ns, pid, tid, ppid, ptid)
@@ -116,6 +135,17 @@ class Record:
         self.lost_overflows = 0  # samples dropped, from PERF_RECORD_LOST
         self.lost_totals = 0    # the same, from PERF_RECORD_LOST_SAMPLES
         self.lines = 0
+        self.source = None      # kinds.TRACEPOINTS or kinds.PAGE_FAULTS
+
+    def keep(self, pred):
+        """Keeps the faults (and their codes) and major faults for which
+        pred(fault) holds; returns the faults left out, period counted."""
+        kept = [(f, c) for f, c in zip(self.faults, self.codes) if pred(f)]
+        dropped = sum(f[4] for f in self.faults) - sum(f[4] for f, _ in kept)
+        self.faults = [f for f, _ in kept]
+        self.codes = [c for _, c in kept]
+        self.majors = [f for f in self.majors if pred(f)]
+        return dropped
 
     @property
     def lost_samples(self):
@@ -139,10 +169,27 @@ def parse_script(lines, rec=None):
         t = parse_time_ns(m.group("time"))
         pid, tid = int(m.group("pid")), int(m.group("tid"))
         rest = m.group("rest")
+        tp = TRACE.match(rest)
+        if tp:
+            addr = int(tp.group("addr"), 16)
+            if addr >= KERNEL_SPACE:
+                rec.kernel_addr_faults += 1
+                continue
+            rec.faults.append((t, pid, tid, addr,
+                               int(tp.group("period") or 1)))
+            rec.codes.append(int(tp.group("code"), 16))
+            if tid not in rec.names and m.group("comm"):
+                rec.names[tid] = m.group("comm")
+            continue
         s = SAMPLE.match(rest)
         if s and not rest.startswith("PERF_RECORD"):
-            rec.faults.append((t, pid, tid, int(s.group("addr"), 16),
-                               int(s.group("period") or 1)))
+            f = (t, pid, tid, int(s.group("addr"), 16),
+                 int(s.group("period") or 1))
+            if s.group("event") == "major-faults":
+                rec.majors.append(f)
+                continue
+            rec.faults.append(f)
+            rec.codes.append(None)
             if tid not in rec.names and m.group("comm"):
                 rec.names[tid] = m.group("comm")
             continue
@@ -152,6 +199,14 @@ def parse_script(lines, rec=None):
             rec.mmaps.append((t, int(mm.group("pid")), start,
                               start + int(mm.group("len"), 16),
                               mm.group("prot"), mm.group("path").strip()))
+            try:
+                pgoff = int(mm.group("pgoff"), 0)
+            except ValueError:
+                pgoff = 0
+            rec.mmap_files.append((
+                "%x:%x" % (int(mm.group("maj") or "0", 16),
+                           int(mm.group("min") or "0", 16)),
+                int(mm.group("ino") or 0), pgoff))
             continue
         c = COMM.match(rest)
         if c:
@@ -214,8 +269,13 @@ def parse_maps(text):
             vmas.append({"start": int(m.group("start"), 16),
                          "end": int(m.group("end"), 16),
                          "perms": m.group("perms"),
+                         "off": int(m.group("off"), 16),
+                         "dev": m.group("dev"),
                          "ino": int(m.group("ino")),
                          "path": m.group("path").strip()})
+            continue
+        if vmas and line.startswith("VmFlags:"):
+            vmas[-1]["VmFlags"] = line[len("VmFlags:"):].split()
             continue
         if vmas and ":" in line:
             key, _, val = line.partition(":")
@@ -281,77 +341,50 @@ class Snapshots:
         self.attached = attached
         self.follow = follow
         self.count = 0
+        self.smaps_soon = set()  # pids to read smaps of next time
+        self.smaps_ns = {}      # pid -> what its last smaps read took
         self.vmas = {}          # pid -> {(start, end, first seen): vma}
-        self.current = {}       # pid -> {(start, end): vma} last snapshot
+        self.trackers = {}      # pid -> vmas.Sightings
+        self.objects = [0]      # the last object number given
         self.threads = {}       # tid -> {"pid", "name", "minflt", "majflt"}
         self.procs = {}         # pid -> (minflt, majflt) last seen
         self.first_procs = {}   # pid -> (minflt, majflt) first seen
 
     def forget(self, pid):
         """Leaves out process pid (one perf did not record)."""
-        for d in (self.vmas, self.current, self.procs, self.first_procs):
+        for d in (self.vmas, self.trackers, self.smaps_ns, self.procs,
+                  self.first_procs):
             d.pop(pid, None)
         for tid in [t for t, k in self.threads.items() if k["pid"] == pid]:
             del self.threads[tid]
 
     def take(self, smaps=None):
         now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        asked = smaps
         if smaps is None:
             smaps = self.count % SMAPS_EVERY == 0
+        soon, self.smaps_soon = self.smaps_soon, set()
         self.count += 1
         pids = descendants(self.root) if self.follow else [self.root]
         for pid in pids:
-            text = read("/proc/%d/%s" % (pid, "smaps" if smaps else "maps"))
+            # smaps every SMAPS_EVERY-th snapshot; for a process whose
+            # smaps costs little (pft), every time; after a large VMA
+            # came, at the next: a short program's huge pages are seen.
+            full = smaps or (asked is None and (
+                pid in soon or self.smaps_ns.get(pid, 0) < SMAPS_CHEAP_NS))
+            t0 = time.monotonic_ns()
+            text = read("/proc/%d/%s" % (pid, "smaps" if full else "maps"))
+            if full:
+                self.smaps_ns[pid] = time.monotonic_ns() - t0
             if text:
                 # A VMA is one sighting from the snapshot that first saw
-                # it to the last one in a row: the same range gone and
-                # back (unmapped, mapped again) is another VMA.
-                seen = self.vmas.setdefault(pid, {})
-                prev = self.current.get(pid, {})
-                cur = {}
-                views = parse_maps(text)
-                # A range gone whose start, path and permissions come back
-                # with another end is the same VMA grown or shrunk (the
-                # heap's brk, a neighbour merged into it, mremap): the
-                # kernel moved its end.  One whose end comes back with
-                # another start is the same VMA moved at its start (a
-                # mapping made just below it and merged, as malloc's
-                # second buffer below its first; a stack grown).  It
-                # spans the most it held.
-                ranges = {(v["start"], v["end"]) for v in views}
-                gone = [(k, o) for k, o in prev.items() if k not in ranges]
-                by_start = {k[0]: (k, o) for k, o in gone}
-                by_end = {k[1]: (k, o) for k, o in gone}
-                for v in views:
-                    key = (v["start"], v["end"])
-                    old = prev.get(key)
-                    was = next((c for c in (by_start.get(v["start"]),
-                                            by_end.get(v["end"]))
-                                if c is not None and
-                                c[1].get("path") == v.get("path") and
-                                c[1].get("perms") == v.get("perms")), None)
-                    if old is None and was is not None:
-                        old = was[1]
-                        by_start.pop(was[0][0], None)
-                        by_end.pop(was[0][1], None)
-                        old["start"] = min(old["start"], v["start"])
-                        old["end"] = max(old["end"], v["end"])
-                    if old is None:
-                        v["first_ns"] = v["last_ns"] = now
-                        if "Rss" in v:
-                            v["first_rss"] = v["Rss"]
-                        seen[key + (now,)] = v
-                        cur[key] = v
-                        continue
-                    old["last_ns"] = now
-                    if smaps:
-                        if "first_rss" not in old and "Rss" in v:
-                            old["first_rss"] = v["Rss"]
-                        for k, x in v.items():
-                            if k not in ("first_ns", "first_rss", "end"):
-                                old[k] = x
-                    cur[key] = old
-                self.current[pid] = cur
+                # it to the last one in a row (pft_sweep.vmas).
+                tr = self.trackers.get(pid)
+                if tr is None:
+                    tr = self.trackers[pid] = Sightings(self.objects)
+                    self.vmas[pid] = tr.all
+                if tr.update(parse_maps(text), now, full) and not full:
+                    self.smaps_soon.add(pid)
             st = parse_stat(read("/proc/%d/stat" % pid) or "")
             if st and st[1] != "Z":
                 self.procs[pid] = (st[2], st[3])
@@ -412,141 +445,25 @@ def backing(path, perms="", hugetlb=False, mounts=()):
     return "file"
 
 
-def backing_args(v):
-    """pft's options for the memory of a VMA of the report (its backing,
-    path and perms): memfd, SysV, hugetlb, a written file; none for
-    anonymous memory."""
-    kind, path, perms = v.get("backing"), v.get("path") or "", \
-        v.get("perms") or ""
-    share = " --share" if perms[3:4] == "s" else ""
-    if kind == "hugetlb":
-        return " --backing=hugetlb" + share
-    if kind == "memfd/shmem":
-        return " --backing=memfd" + share
-    if kind == "SysV shm":
-        return " -S"
-    if kind == "file" and perms[1:2] == "w" and path.startswith("/"):
-        if path.endswith(" (deleted)"):
-            path = path[:-len(" (deleted)")]
-        d = os.path.dirname(path)
-        # A directory pft cannot be given in one word: no line.
-        if d and not re.search(r"[\s,'\"\\$`]", d):
-            return " --backing=file:%s%s" % (d, share)
-    return ""
-
-
-def mmap_vmas(mmaps):
-    """VMAs rebuilt from perf's MMAP records of one process, for ranges
-    no snapshot saw: the latest record wins where they overlap, and
-    adjacent anonymous private records with the same protection are
-    merged, as the kernel merges them (a hint: flags the records do not
-    carry, such as MADV_HUGEPAGE, can keep the kernel from merging)."""
-    spans = []
-    for (_t, _pid, start, end, prot, path) in sorted(mmaps):
-        spans = [s for s in spans if s[1] <= start or s[0] >= end] + \
-            [s2 for s in spans if not (s[1] <= start or s[0] >= end)
-             for s2 in ((s[0], start, s[2], s[3]), (end, s[1], s[2], s[3]))
-             if s2[0] < s2[1]]
-        spans.append((start, end, prot, path))
-    spans.sort()
-    out = []
-    for s in spans:
-        if out and out[-1][1] == s[0] and s[3] == "//anon" and \
-                out[-1][3] == "//anon" and out[-1][2] == s[2] and \
-                s[2][3:4] == "p":
-            out[-1] = (out[-1][0], s[1], s[2], s[3])
-        else:
-            out.append(s)
-    return [{"start": s[0], "end": s[1], "perms": s[2], "path": s[3],
-             "source": "perf MMAP records"} for s in out]
-
-
-class VmaIndex:
-    """Looks a fault's address up among one process's VMAs: of the
-    snapshots' VMAs that hold it, the one seen nearest the fault's time
-    (the same range can belong to different VMAs over a run: two buffers
-    merged into one, then one of them unmapped); then the MMAP records
-    for ranges no snapshot saw."""
-
-    BLOCK = 1 << 21
-
-    def __init__(self, snap_vmas, mmap_list):
-        self.snap = []
-        for v in snap_vmas:
-            v = dict(v)
-            v.setdefault("source", "/proc/PID/maps")
-            self.snap.append(v)
-        taken = sorted((v["start"], v["end"]) for v in self.snap)
-        self.records = []
-        for v in mmap_vmas(mmap_list):
-            if any(v["start"] < e and s < v["end"] for s, e in taken):
-                continue
-            self.records.append(v)
-        self.vmas = sorted(self.snap + self.records,
-                           key=lambda v: (v["start"], v["end"]))
-        self.starts = [v["start"] for v in self.vmas]
-        self.maxlen = max((v["end"] - v["start"] for v in self.vmas),
-                          default=0)
-        self.blocks = {}
-
-    def candidates(self, addr):
-        b = addr // self.BLOCK
-        c = self.blocks.get(b)
-        if c is None:
-            lo, hi = b * self.BLOCK, (b + 1) * self.BLOCK
-            i = bisect.bisect_left(self.starts, hi)
-            c = []
-            while i > 0:
-                i -= 1
-                v = self.vmas[i]
-                if v["start"] < lo - self.maxlen:
-                    break
-                if v["end"] > lo:
-                    c.append(v)
-            self.blocks[b] = c
-        return c
-
-    def find(self, addr, t=None):
-        best, dist = None, None
-        for v in self.candidates(addr):
-            if not v["start"] <= addr < v["end"]:
-                continue
-            if "last_ns" not in v:
-                d = float("inf")        # an MMAP record: a last resort
-            elif t is None:
-                d = -v["last_ns"]
-            elif t < v.get("first_ns", v["last_ns"]):
-                d = v.get("first_ns", v["last_ns"]) - t
-            elif t > v["last_ns"]:
-                d = t - v["last_ns"]
-            else:
-                d = 0
-            if dist is None or d < dist:
-                best, dist = v, d
-        return best
-
-
-def median(vals):
-    vals = sorted(vals)
-    n = len(vals)
-    if not n:
-        return None
-    if n % 2:
-        return vals[n // 2]
-    return (vals[n // 2 - 1] + vals[n // 2]) / 2
+def inherited(index, parents, pid, addr, execs):
+    """The VMA a forked process inherited that holds addr: its parent's
+    (or an ancestor's) at the time of the fork, unless the process
+    exec'd since."""
+    depth = 0
+    while pid in parents and pid not in execs and depth < 64:
+        pid, t = parents[pid]
+        v = index[pid].find(addr, t) if pid in index else None
+        if v is not None:
+            return v
+        depth += 1
+    return None
 
 
 def concurrency(faults):
     """faults: (time_ns, tid) pairs.  The most and the median number of
     distinct threads faulting within the same 1 ms window (windows that
     saw a fault only)."""
-    windows = {}
-    for t, tid in faults:
-        windows.setdefault(t // WINDOW_NS, set()).add(tid)
-    sizes = [len(s) for s in windows.values()]
-    if not sizes:
-        return 0, 0
-    return max(sizes), median(sizes)
+    return objects.concurrency(faults, 1)
 
 
 def sampling_error(samples, period):
@@ -558,64 +475,108 @@ def sampling_error(samples, period):
     return 1 / math.sqrt(samples)
 
 
-def analyse(rec, snaps, kernel, period, followed):
-    """The survey's report as a dict (what --json prints)."""
+def vma_indexes(rec, snaps):
+    """pid -> VmaIndex of its sightings and MMAP records (those after its
+    exec), and the parents of processes forked (pid -> (parent, time))."""
     pids = sorted({f[1] for f in rec.faults} | set(snaps.vmas))
     index = {}
     for pid in pids:
+        mine = [i for i, m in enumerate(rec.mmaps) if m[1] == pid and
+                m[0] >= rec.execs.get(pid, -1)]
         index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
-                              [m for m in rec.mmaps if m[1] == pid and
-                               m[0] >= rec.execs.get(pid, -1)])
-    mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
-    per_vma = {}
-    unknown = 0
-    before_exec = 0
-    total = 0
-    samples = 0
-    for (t, pid, tid, addr, per) in rec.faults:
-        total += per
-        samples += 1
+                              [rec.mmaps[i] for i in mine],
+                              [rec.mmap_files[i] for i in mine]
+                              if rec.mmap_files else None)
+    # A process forked and never seen by a snapshot (a shell's subshell)
+    # faults the VMAs it inherited: its parent's at the fork.
+    parents = {f[1]: (f[3], f[0]) for f in rec.forks
+               if f[1] == f[2] and f[1] != f[3]}
+    for pid in set(parents) | {p for p, _ in parents.values()}:
+        if pid not in index:
+            index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                                  [m for m in rec.mmaps if m[1] == pid])
+    return index, parents
+
+
+def join_faults(rec, index, parents, mounts):
+    """Each fault's VMA (None: before its exec or outside any VMA seen),
+    and the counts: total, samples, before_exec, outside."""
+    n = {"total": 0, "samples": 0, "before_exec": 0, "outside": 0}
+    vma_of = []
+    for (t, pid, _tid, addr, per) in rec.faults:
+        n["total"] += per
+        n["samples"] += 1
+        v = None
         if pid in rec.execs and t < rec.execs[pid]:
-            before_exec += per
-            continue
-        v = index[pid].find(addr, t) if pid in index else None
+            n["before_exec"] += per
+        else:
+            v = index[pid].find(addr, t) if pid in index else None
+            if v is None:
+                v = inherited(index, parents, pid, addr, rec.execs)
+            if v is None:
+                n["outside"] += per
+            elif v.get("path") and on_mount(v["path"], mounts):
+                v["hugetlb"] = True
+        vma_of.append(v)
+    return vma_of, n
+
+
+def vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts):
+    """(pid, start, end) -> the VMA's faults, bytes, kinds, threads and
+    times; each fault added to its object in facts."""
+    per_vma = {}
+    for i, (t, pid, tid, addr, per) in enumerate(rec.faults):
+        v = vma_of[i]
         if v is None:
-            unknown += per
             continue
         key = (pid, v["start"], v["end"])
-        e = per_vma.setdefault(key, {"vma": v, "faults": 0, "samples": 0,
-                                     "tids": {}, "times": []})
+        e = per_vma.get(key)
+        if e is None:
+            hugetlb = kinds.hugetlb_page(v) is not None
+            e = per_vma[key] = {
+                "vma": v, "faults": 0, "samples": 0, "bytes": 0,
+                "tids": {}, "times": [], "kinds": {},
+                "backing": backing(v.get("path", ""), v.get("perms", ""),
+                                   hugetlb, mounts)}
+            e["object"] = objects.object_key(pid, v)
+            facts.add_vma(e["object"], pid, v, e["backing"])
         e["faults"] += per
         e["samples"] += 1
+        e["bytes"] += fbytes[i]
+        e["kinds"][fkinds[i]] = e["kinds"].get(fkinds[i], 0) + per
         e["tids"][tid] = e["tids"].get(tid, 0) + per
         e["times"].append((t, tid))
+        facts.add(e["object"], pid, tid, fkinds[i], t, per, fbytes[i],
+                  objects.page_index(v, addr), v["start"])
+    return per_vma
 
-    def tname(tid):
-        th = snaps.threads.get(tid)
-        return rec.names.get(tid) or (th and th["name"]) or "?"
 
+def vma_reports(per_vma, tname):
+    """The VMAs' reports, by bytes faulted (a huge page's fault is 512 of
+    a 4 KiB page's)."""
     vmas = []
     for (pid, start, end), e in per_vma.items():
         v = e["vma"]
         most, med = concurrency(e["times"])
         ts = [t for t, _ in e["times"]]
         span_ns = max(ts) - min(ts)
-        hugetlb = "KernelPageSize" in v and v["KernelPageSize"] > PAGE
         thp = None
         if "AnonHugePages" in v or "THPeligible" in v:
             thp = {"eligible": v.get("THPeligible"),
-                   "huge_bytes": v.get("AnonHugePages", 0)}
+                   "huge_bytes": v.get("AnonHugePages", 0),
+                   "huge_bytes_most": v.get("huge_max", 0)}
         tids = sorted(e["tids"].items(), key=lambda x: (-x[1], x[0]))
         vmas.append({
             "pid": pid, "start": "%x" % start, "end": "%x" % end,
             "size": end - start, "perms": v.get("perms", ""),
             "path": v.get("path", ""),
-            "backing": backing(v.get("path", ""), v.get("perms", ""),
-                               hugetlb, mounts),
+            "backing": e["backing"],
+            "object": "%s:%s:%s" % e["object"],
             "source": v.get("source"),
             "thp": thp,
             "rss": v.get("Rss"), "first_rss": v.get("first_rss"),
             "faults": e["faults"], "samples": e["samples"],
+            "bytes": e["bytes"], "kinds": e["kinds"],
             "threads": len(tids),
             "top_threads": [{"tid": t, "name": tname(t), "faults": n}
                             for t, n in tids],
@@ -623,9 +584,16 @@ def analyse(rec, snaps, kernel, period, followed):
             "span_s": span_ns / 1e9,
             "rate_per_s": (e["faults"] / (span_ns / 1e9)) if span_ns else None,
         })
-    vmas.sort(key=lambda x: (-x["faults"], x["pid"], x["start"]))
+    vmas.sort(key=lambda x: (-x["bytes"], -x["faults"], x["pid"],
+                             x["start"]))
+    return vmas
+
+
+def thread_reports(rec, snaps, tname):
+    """The threads with fault events, by faults, with the kernel's count
+    of each as last seen."""
     threads = {}
-    for (t, pid, tid, addr, per) in rec.faults:
+    for (_t, pid, tid, _addr, per) in rec.faults:
         th = threads.setdefault(tid, {"tid": tid, "pid": pid, "faults": 0})
         th["faults"] += per
     for tid, th in threads.items():
@@ -633,31 +601,16 @@ def analyse(rec, snaps, kernel, period, followed):
         k = snaps.threads.get(tid)
         if k:
             th["kernel_faults_last_seen"] = k["minflt"] + k["majflt"]
-    processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
-    err = sampling_error(samples, period)
-    lost_faults = rec.lost_samples * period
-    doc = {
-        "period": period,
-        "sampling_rel_error": err,
-        "followed_children": followed,
-        "processes": processes,
-        "perf": {"faults": total, "samples": samples,
-                 "before_exec": before_exec, "outside_known_vmas": unknown,
-                 "lines_not_understood": rec.lost,
-                 # Samples perf's ring buffer dropped (perf read it too
-                 # late), and the faults they stood for.
-                 "lost_samples": rec.lost_samples,
-                 "lost_faults": lost_faults},
-        "kernel": kernel,
-        "vmas": vmas,
-        "threads": sorted(threads.values(),
-                          key=lambda x: (-x["faults"], x["tid"])),
-    }
-    doc["exec_pids"] = sorted(rec.execs)
-    # Threads by name as perf's task and name records saw them, also
-    # those that lived between two snapshots.
-    # Only names no process's main thread has: a program whose threads
-    # keep its own name says nothing so.
+    return sorted(threads.values(), key=lambda x: (-x["faults"], x["tid"]))
+
+
+def threads_by_name(rec, processes, tname):
+    """Threads by name as perf's task and name records saw them, also
+    those that lived between two snapshots, of names no process's main
+    thread has (a program whose threads keep its own name says nothing
+    so); and those (not a process's first) that began and ended during
+    the survey with few fault events of their own: workers that faulted
+    in the kernel and ended between two snapshots."""
     procs = set(processes) | set(rec.execs) | \
         {f[1] for f in rec.forks if f[1] == f[2]}
     mains = {rec.names[p] for p in procs if p in rec.names}
@@ -665,159 +618,165 @@ def analyse(rec, snaps, kernel, period, followed):
     for tid, name in rec.names.items():
         if tid > 0 and tid not in procs and name not in mains:
             named[name] = named.get(name, 0) + 1
-    doc["threads_by_name"] = named
+    began = {f[2] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
+    ended = {f[2] for f in rec.exits}
+    events = {}
+    for f in rec.faults:
+        events[f[2]] = events.get(f[2], 0) + 1
+    short = {}
+    for tid in began & ended:
+        if events.get(tid, 0) <= 64:
+            name = tname(tid)
+            short[name] = short.get(name, 0) + 1
+    return named, short
+
+
+def analyse(rec, snaps, kernel, period, followed):
+    """The survey's report as a dict (what --json prints)."""
+    index, parents = vma_indexes(rec, snaps)
+    mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
+    vma_of, n = join_faults(rec, index, parents, mounts)
+    source = rec.source or (kinds.TRACEPOINTS if any(
+        c is not None for c in rec.codes) else kinds.PAGE_FAULTS)
+    fkinds, fbytes, majors_unmatched = kinds.classify(
+        rec, vma_of, getattr(snaps, "present", None),
+        (kernel or {}).get("maxrss"))
+    facts = objects.Facts(source)
+    per_vma = vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts)
+
+    def tname(tid):
+        th = snaps.threads.get(tid)
+        return rec.names.get(tid) or (th and th["name"]) or "?"
+
+    processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
+    lost_faults = rec.lost_samples * period
+    doc = {
+        "period": period,
+        "sampling_rel_error": sampling_error(n["samples"], period),
+        "followed_children": followed,
+        "processes": processes,
+        "perf": {"faults": n["total"], "samples": n["samples"],
+                 "before_exec": n["before_exec"],
+                 "outside_known_vmas": n["outside"],
+                 "lines_not_understood": rec.lost,
+                 # Samples perf's ring buffer dropped (perf read it too
+                 # late), and the faults they stood for.
+                 "lost_samples": rec.lost_samples,
+                 "lost_faults": lost_faults},
+        "kernel": kernel,
+        "vmas": vma_reports(per_vma, tname),
+        "threads": thread_reports(rec, snaps, tname),
+        "exec_pids": sorted(rec.execs),
+    }
+    doc["threads_by_name"], doc["short_threads_by_name"] = \
+        threads_by_name(rec, processes, tname)
     if kernel and kernel.get("faults") is not None:
         # Faults perf dropped are user faults too, not the kernel's own.
-        doc["kernel_minus_perf"] = kernel["faults"] - total - lost_faults
+        doc["kernel_minus_perf"] = kernel["faults"] - n["total"] - \
+            lost_faults
+    add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
+              getattr(snaps, "attached", False))
     doc["verdict"], doc["reproduce"] = verdict(doc)
     return doc
 
 
+def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
+              attached=False):
+    """The faults by kind, the objects and the facts (pft_sweep.kinds,
+    pft_sweep.objects) into the report."""
+    source = facts.source
+    doc["source"] = source
+    doc["events"] = [x for x in kinds.events(source)
+                     if not x.startswith("-")]
+    doc["not_told_apart"] = kinds.not_told_apart(source)
+    if source == kinds.PAGE_FAULTS and attached:
+        doc["not_told_apart"].append(
+            "attached: the pages of private writable VMAs present when "
+            "the survey began (pagemap) count as faulted before it; other "
+            "pages faulted before it began (shared ones) do not, and a "
+            "refault of one is told as a first fault")
+    totals = {}
+    for i, f in enumerate(rec.faults):
+        e = totals.setdefault(fkinds[i], {"faults": 0, "bytes": 0})
+        e["faults"] += f[4]
+        e["bytes"] += fbytes[i]
+    hidden = doc.get("kernel_minus_perf")
+    if hidden is not None and hidden > 0:
+        totals[kinds.GUP if source == kinds.TRACEPOINTS else
+               kinds.KERNEL_SIDE] = {"faults": hidden, "bytes": None}
+    doc["kinds"] = totals
+    doc["kind_descriptions"] = {k: kinds.DESCRIPTION[k] for k in totals}
+    doc["majors_without_event"] = majors_unmatched
+    facts.forks = sorted((f[0], f[1], f[3]) for f in rec.forks
+                         if f[1] == f[2] and f[1] != f[3])
+    facts.exits = {f[1]: f[0] for f in rec.exits if f[1] == f[2]}
+    names = {}
+    for (_key, _pid, tid, _kind) in facts.cells:
+        names[tid] = tname(tid)
+    objs = [objects.summary(facts, key, names) for key in facts.objects]
+    objs.sort(key=lambda o: (-o["bytes"], -o["faults"], o["id"]))
+    doc["objects"] = objs
+    doc["forks"] = [{"time_ns": t, "pid": c, "parent": p,
+                     "exit_ns": facts.exits.get(c)}
+                    for (t, c, p) in facts.forks]
+    doc["facts"] = objects.cells_json(facts)
+
+
 # ---- the verdict -------------------------------------------------------------
 
-def size_arg(n):
-    """A size as pft -m reads it, rounded to the MiB (at least 1M)."""
-    mib = max(1, round(n / MiB))
-    if mib % 1024 == 0:
-        return "%dG" % (mib // 1024)
-    return "%dM" % mib
-
-
-def human(n):
-    if n >= 1 << 30 and n % (1 << 30) == 0:
-        return "%d GiB" % (n >> 30)
-    if n >= MiB:
-        return "%.0f MiB" % (n / MiB) if n % MiB == 0 else \
-            "%.1f MiB" % (n / MiB)
-    return "%d KiB" % (n >> 10)
-
-
-def thread_label(t, all_threads):
-    """A thread's name, with its tid where another thread has the name."""
-    if sum(1 for x in all_threads if x["name"] == t["name"]) > 1:
-        return "%s %d" % (t["name"], t["tid"])
-    return t["name"]
-
-
 def verdict(doc):
-    """The verdict line and the pft command line of the pattern."""
-    vmas = doc["vmas"]
-    total = doc["perf"]["faults"]
-    kern = doc.get("kernel") or {}
-    hidden = doc.get("kernel_minus_perf") or 0
-    kfaults = kern.get("faults") or 0
-    # Faults the kernel counted with no user fault event: the program
-    # populates memory in the kernel when a VMA's resident memory grew
-    # far beyond what its user faults brought in, or when most of the
-    # kernel's count is such faults and more than an exec's own (an
-    # exec copies its arguments through get_user_pages: about 200).
-    big = (doc.get("resident") or [None])[0]
-    grown = big is not None and big["grown"] >= MiB and \
-        big["user_faults"] * PAGE < big["grown"] / 2
-    if not (grown and hidden * PAGE >= big["grown"] / 4 or
-            grown and hidden * 2 * MiB >= big["grown"] / 4 and
-            big.get("huge_bytes")):
-        big = None
-    populate = big is not None or \
-        (kfaults > 0 and hidden > kfaults / 2 and hidden >= 512)
-    if populate:
-        ks = doc.get("kernel_side_threads") or []
-        # A main thread that exec'd took its exec's argument copy (up to
-        # EXEC_GUP faults) in the kernel: not a populate worker for that.
-        execd = set(doc.get("exec_pids") or [])
-        workers = [t for t in ks if t["kernel_side_faults"] -
-                   (EXEC_GUP if t["tid"] in execd else 0) > hidden / 8]
-        names = ", ".join(thread_label(t, workers)
-                          for t in workers[:TOP_THREADS])
-        # A worker that came and went between two snapshots has no
-        # counters seen; perf's records still name it.
-        named = doc.get("threads_by_name") or {}
-        nworkers = max([len(workers)] +
-                       [named.get(t["name"], 0) for t in workers
-                        if t["tid"] not in execd])
-        if nworkers > len(workers):
-            names += "; %d threads of that name ran" % nworkers
-        if big:
-            size = big["size"]
-            where = " into one %s %s VMA (resident %s%s, %d user " \
-                "faults)" % (human(big["size"]), big["backing"],
-                             human(big["rss"]),
-                             ", %s in huge pages" % human(big["huge_bytes"])
-                             if big.get("huge_bytes") else "",
-                             big["user_faults"])
-        else:
-            size = hidden * PAGE
-            where = " (about %s in 4 KiB pages; the VMA was not seen " \
-                "resident)" % human(size)
-        line = ("%d faults the kernel counted raised no user fault event"
-                "%s, taken by %d thread%s (%s): the populate pattern "
-                "(MADV_POPULATE_WRITE, mlock or other get_user_pages)" % (
-                    hidden, where, nworkers,
-                    "" if nworkers == 1 else "s", names or "?"))
-        thp = " --thp=always" if big and big.get("huge_bytes") else ""
-        cmd = "pft -t %d -m %s --touch=populate%s" % (
-            max(1, nworkers), size_arg(size), thp)
-        return line, cmd
-    if not vmas or not total:
-        return "no page faults seen", None
-    top = vmas[0]
-    share = round(100 * top["faults"] / total)
-    # The workers: threads with at least 1% of the VMA's faults (a main
-    # thread that wrote an allocation's header is not one).
-    workers = [t for t in top["top_threads"]
-               if t["faults"] * 100 >= top["faults"]] or \
-        top["top_threads"][:1]
-    others = top["threads"] - len(workers)
-    names = ", ".join(thread_label(t, top["top_threads"])
-                      for t in workers[:TOP_THREADS])
-    if len(workers) > TOP_THREADS:
-        names += ", ..."
-    line = "%d%% of faults on one %s %s VMA from %d thread%s (%s)%s, up to " \
-        "%d at once" % (share, human(top["size"]), top["backing"],
-                        len(workers), "" if len(workers) == 1 else "s",
-                        names, " and %d more with under 1%% of them" % others
-                        if others else "", top["concurrency_max"])
-    thp = " --thp=always" if top["thp"] and top["thp"]["huge_bytes"] else ""
-    # Several processes faulting VMAs of the same size and kind: each
-    # its own VMA (pft -n).
-    peers = [v for v in vmas if v["size"] == top["size"] and
-             v["backing"] == top["backing"] and
-             v["faults"] >= top["faults"] / 2]
-    ppids = {v["pid"] for v in peers}
-    if sum(v["faults"] for v in peers) < total / 2:
-        return "no VMA takes most faults: the largest share, %s" % \
-            line[0].lower() + line[1:], None
-    if len(ppids) > 1:
-        n = len(ppids)
-        line += ": %d processes, each its own VMA" % n
-        # pft -n maps -m in each process (its slice of it faulted there).
-        return line, "pft -n %d -m %s%s%s" % (n, size_arg(top["size"]), thp,
-                                              backing_args(top))
-    if len(peers) > 1 and all(v["threads"] == 1 for v in peers):
-        tids = {v["top_threads"][0]["tid"] for v in peers}
-        if len(tids) == len(peers):
-            n = len(peers)
-            line = "%d VMAs of %s %s, one thread each (%s): the " \
-                "per-thread-VMA pattern" % (
-                    n, human(top["size"]), top["backing"],
-                    ", ".join("%s %d" % (v["top_threads"][0]["name"],
-                                         v["top_threads"][0]["tid"])
-                              for v in peers))
-            return line, "pft -M -t %d -m %s%s%s" % (
-                n, size_arg(top["size"] * n), thp, backing_args(top))
-    if len(workers) > 1:
-        line += ": the shared-VMA pattern"
+    """The verdict line and the pft command line of the pattern (quoted
+    for a POSIX shell), from the report's facts (pft_sweep.verdict);
+    the pattern's name and the line's arguments go into doc."""
+    pattern, line, args = judge(doc)
+    doc["pattern"] = pattern
+    doc["reproduce_args"] = args
+    return line, quote(args) if args else None
+
+
+def pft_of(c):
+    """The pft to check a line with: the one surveyed, or pft-survey's
+    own (beside it, $PFT, or on PATH)."""
+    cmd = c.command or []
+    if cmd and os.path.basename(cmd[0]) == "pft":
+        return shutil.which(cmd[0]) or cmd[0]
+    from .pft import find_pft
+    c.pft = getattr(c, "pft", None)
+    return find_pft(c)
+
+
+def add_check(doc, c):
+    """Whether pft takes the reproduce line's options: a run of the line
+    with the least memory (pft_sweep.verdict.check_line)."""
+    args = doc.get("reproduce_args")
+    if not args:
+        return
+    ok, what = check_line(args, pft_of(c))
+    doc["reproduce_checked"] = ok
+    if ok is True:
+        doc["reproduce_check"] = "%s (%s)" % (what, quote(
+            small_args(args)))
+    elif ok is False:
+        doc["reproduce_check"] = "pft refused it: %s" % what
     else:
-        line += ": one thread"
-    return line, "pft -t %d -m %s%s%s" % (len(workers),
-                                          size_arg(top["size"]), thp,
-                                          backing_args(top))
+        doc["reproduce_check"] = "pft took the options but could not run " \
+            "here: %s" % what
 
 
 def add_resident(doc, snaps):
     """Growth of each VMA's resident memory between the snapshots that
     saw it (smaps): memory that came in with or without user faults."""
     out = []
+    execd = set(doc.get("exec_pids") or [])
+    parent = {f["pid"]: f["parent"] for f in doc.get("forks") or []
+              if f["pid"] not in execd}
+
+    def inherited(pid, v):
+        """A forked child's VMA its parent had too (its pages shared)."""
+        pp = parent.get(pid)
+        return pp is not None and any(
+            o["start"] == v["start"] and o["end"] == v["end"]
+            for o in snaps.vmas.get(pp, {}).values())
     for pid, seen in snaps.vmas.items():
         for v in seen.values():
             # File pages come in by fault-around too, many a fault.
@@ -827,8 +786,12 @@ def add_resident(doc, snaps):
             grown = v["Rss"] - v.get("first_rss", v["Rss"])
             if v.get("first_rss") is None:
                 grown = v["Rss"]
-            # A VMA first seen already resident: count it all.
-            if v["first_ns"] == v["last_ns"] or grown <= 0:
+            # A VMA first seen already resident: count it all; and all
+            # of a program's own memory came during the survey, but for
+            # what a forked child shares with its parent.
+            if (v["first_ns"] == v["last_ns"] or grown <= 0 or
+                    not getattr(snaps, "attached", False)) and \
+                    not inherited(pid, v):
                 grown = v["Rss"]
             if grown <= 0:
                 continue
@@ -836,10 +799,20 @@ def add_resident(doc, snaps):
                         "end": "%x" % v["end"], "size": v["end"] - v["start"],
                         "backing": backing(v["path"], v["perms"]),
                         "path": v["path"], "rss": v["Rss"], "grown": grown,
-                        "huge_bytes": v.get("AnonHugePages", 0)})
-    byvma = {(v["pid"], v["start"]): v["faults"] for v in doc["vmas"]}
+                        "shared": v["perms"][3:4] == "s",
+                        "flags": v.get("VmFlags") or [],
+                        "writable": v["perms"][1:2] == "w",
+                        "huge_bytes": max(v.get("AnonHugePages", 0),
+                                          v.get("huge_max", 0))})
     for r in out:
-        r["user_faults"] = byvma.get((r["pid"], r["start"]), 0)
+        # The report's VMA of the sighting (its extent may be wider).
+        s0, e0 = int(r["start"], 16), int(r["end"], 16)
+        v = next((v for v in doc["vmas"] if v["pid"] == r["pid"] and
+                  int(v["start"], 16) <= s0 and e0 <= int(v["end"], 16)),
+                 {})
+        r["user_faults"] = v.get("faults", 0)
+        # The bytes the fault events brought in (a huge page's whole).
+        r["event_bytes"] = v.get("bytes", 0)
     out.sort(key=lambda x: -x["grown"])
     doc["resident"] = out[:TOP_VMAS]
 
@@ -931,10 +904,11 @@ class Perf:
     and enabled through its control FIFO before the program runs.  perf
     ends with the survey, killed or not (PR_SET_PDEATHSIG).  mask: the
     signal mask perf runs with; synth_task: perf synthesizes the tasks
-    present, not their mappings (which it may be unable to read)."""
+    present, not their mappings (which it may be unable to read); source:
+    the events recorded (kinds.TRACEPOINTS or kinds.PAGE_FAULTS)."""
 
     def __init__(self, perf, tmp, pid, period, pids=None, mask=None,
-                 synth_task=False):
+                 synth_task=False, source=None):
         self.tmp = tmp
         self.data = os.path.join(tmp, "perf.data")
         ctl, ack = os.path.join(tmp, "ctl"), os.path.join(tmp, "ack")
@@ -943,7 +917,9 @@ class Perf:
                 os.unlink(fifo)
             os.mkfifo(fifo)
         self.err = open(os.path.join(tmp, "perf.err"), "w+")
-        cmd = [perf, "record", "-e", "page-faults", "-d", "-c", str(period),
+        self.source = source or kinds.PAGE_FAULTS
+        cmd = [perf, "record"] + kinds.events(self.source) + [
+               "-c", str(period),
                "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
                "--control", "fifo:%s,%s" % (ctl, ack), "-p",
                ",".join(str(p) for p in (pids or [pid]))]
@@ -1037,7 +1013,7 @@ class Perf:
 
     def script(self, perf):
         cmd = [perf, "script", "-i", self.data, "-F",
-               "comm,pid,tid,time,period,event,addr",
+               "comm,pid,tid,time,period,event,addr,trace",
                "--show-mmap-events", "--show-task-events",
                "--show-lost-events"]
         out = os.path.join(self.tmp, "script.txt")
@@ -1052,6 +1028,7 @@ class Perf:
         # A path as the kernel has it, bytes not UTF-8 kept (see read).
         with open(out, errors="surrogateescape") as f:
             rec = parse_script(f)
+        rec.source = getattr(self, "source", None)
         rec.lost_totals = max(rec.lost_totals, self.kernel_lost(perf))
         return rec
 
@@ -1171,7 +1148,7 @@ def watch_program(c, perf, tmp, mask):
     rusage = None
     try:
         try:
-            p = Perf(perf, tmp, pid, c.period, mask=mask)
+            p = Perf(perf, tmp, pid, c.period, mask=mask, source=c.source)
         except BaseException:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
@@ -1204,6 +1181,9 @@ def watch_program(c, perf, tmp, mask):
     kernel = {"source": "getrusage of the program (its threads and the "
                         "children it waited for)",
               "minflt": rusage.ru_minflt, "majflt": rusage.ru_majflt,
+              # The largest peak resident memory of the program's
+              # processes (Linux: KiB).
+              "maxrss": rusage.ru_maxrss * 1024,
               "faults": rusage.ru_minflt + rusage.ru_majflt}
     return rec, snaps, kernel, status, stop
 
@@ -1251,8 +1231,8 @@ def start_attached(c, perf, tmp, mask):
     cannot read."""
     root = c.pid
     if c.no_follow:
-        return Perf(perf, tmp, root, c.period, [root], mask), [root], \
-            None, []
+        return Perf(perf, tmp, root, c.period, [root], mask,
+                    source=c.source), [root], None, []
     synth = False
     err = None
     for age in PERF_ATTACH_AGES + (None,):
@@ -1262,7 +1242,7 @@ def start_attached(c, perf, tmp, mask):
         hidden = maps_unreadable(pids)
         try:
             p = Perf(perf, tmp, root, c.period, pids, mask,
-                     synth or bool(hidden))
+                     synth or bool(hidden), source=c.source)
         except PerfStartError as e:
             if "thread/CPU maps" in e.text and age is not None:
                 err = e
@@ -1288,12 +1268,56 @@ def start_attached(c, perf, tmp, mask):
     raise AssertionError("not reached")
 
 
+def present_at_start(c):
+    """pid -> the pages present in the process (and its descendants)
+    before the survey attaches.  Without an error code a copy-on-write
+    is told as a refault: the pages present before the survey are those
+    faulted before."""
+    return {p: present_pages(p, parse_maps(read("/proc/%d/maps" % p) or ""),
+                             PAGE)
+            for p in (descendants(c.pid) if not c.no_follow else [c.pid])}
+
+
+def attached_notes(c, rec, snaps, start, given, missed, hidden):
+    """What an attached survey did not follow ("not_followed") and whose
+    mappings perf could not read ("maps_not_read"); the processes perf
+    has no record of are left out of snaps and start."""
+    notes = {}
+    if not c.no_follow:
+        # A process perf has no record of was not followed (one forked
+        # by a process perf was not given, or before perf started): its
+        # counters are left out with it.
+        seen = set(given) | {f[1] for f in rec.forks} | \
+            {f[1] for f in rec.faults} | {m[1] for m in rec.mmaps} | \
+            {e[1] for e in rec.exits} | set(rec.execs)
+        gone = sorted(x for x in set(snaps.procs) | set(snaps.vmas) |
+                      set((missed or {}).get("pids", [])) if x not in seen)
+        for x in gone:
+            snaps.forget(x)
+            start.pop(x, None)
+        if missed or gone:
+            notes["not_followed"] = {
+                "pids": gone,
+                "reason": (missed or {}).get("reason") or
+                "perf has no record of them: processes that came before "
+                "perf attached, children of those"}
+    if hidden:
+        notes["maps_not_read"] = {
+            "pids": hidden,
+            "reason": "perf may not read their /proc/PID/maps: their "
+                      "mappings from before the survey are not in perf's "
+                      "records"}
+    return notes
+
+
 def attach(c, perf, tmp):
     """Surveys process c.pid (and its descendants) until it ends,
     --duration passes or a stop signal comes; the process is left
     alone."""
     check_pid(c.pid)
     snaps = Snapshots(c.pid, follow=not c.no_follow, attached=True)
+    if c.source == kinds.PAGE_FAULTS:
+        snaps.present = present_at_start(c)
     mask = lifetime.block_stop_signals()
     stop = None
     try:
@@ -1322,31 +1346,7 @@ def attach(c, perf, tmp):
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     rec = p.script(perf)
-    notes = {}
-    if not c.no_follow:
-        # A process perf has no record of was not followed (one forked
-        # by a process perf was not given, or before perf started): its
-        # counters are left out with it.
-        seen = set(given) | {f[1] for f in rec.forks} | \
-            {f[1] for f in rec.faults} | {m[1] for m in rec.mmaps} | \
-            {e[1] for e in rec.exits} | set(rec.execs)
-        gone = sorted(x for x in set(snaps.procs) | set(snaps.vmas) |
-                      set((missed or {}).get("pids", [])) if x not in seen)
-        for x in gone:
-            snaps.forget(x)
-            start.pop(x, None)
-        if missed or gone:
-            notes["not_followed"] = {
-                "pids": gone,
-                "reason": (missed or {}).get("reason") or
-                "perf has no record of them: processes that came before "
-                "perf attached, children of those"}
-    if hidden:
-        notes["maps_not_read"] = {
-            "pids": hidden,
-            "reason": "perf may not read their /proc/PID/maps: their "
-                      "mappings from before the survey are not in perf's "
-                      "records"}
+    notes = attached_notes(c, rec, snaps, start, given, missed, hidden)
     mn = sum(snaps.procs[k][0] - start.get(k, (0, 0))[0] for k in snaps.procs)
     mj = sum(snaps.procs[k][1] - start.get(k, (0, 0))[1] for k in snaps.procs)
     kernel = {"source": "/proc/PID/stat, the last snapshot less the first",
@@ -1362,8 +1362,59 @@ def scaled(n, doc):
     return "%d" % n
 
 
-def render(doc, out):
-    w = out.write
+def printable(text):
+    """text with what a terminal would act on escaped: control
+    characters (C0, DEL, C1) and other unprintable ones as \\xNN or
+    \\uNNNN, and the backslash doubled, so that a program's thread name
+    or path cannot clear the screen or forge a line."""
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append("\\x%02x" % ord(ch))
+        else:
+            out.append("\\u%04x" % ord(ch) if ord(ch) < 0x10000 else
+                       "\\U%08x" % ord(ch))
+    return "".join(out)
+
+
+def shell_line(line):
+    """A line quote() made, as printed: as it is (printable characters
+    alone, a shell reads it back), but for an argument that ends with a
+    newline, the one a shell cannot be given on one line: escaped then,
+    and said."""
+    if "\n" not in line:
+        return line
+    return printable(line) + "  (an argument ends with a newline: shown " \
+        "escaped, not for a shell)"
+
+
+def kinds_text(kd, doc):
+    """Faults by kind: "first-touch 16384 (64 MiB), ..." in the report's
+    order of kinds."""
+    order = kinds.EVENT_KINDS + (kinds.GUP, kinds.KERNEL_SIDE)
+    return ", ".join(
+        "%s %s%s" % (k, scaled((kd[k] or {}).get("faults", 0)
+                               if isinstance(kd[k], dict) else kd[k], doc),
+                     " (%s)" % human(kd[k]["bytes"])
+                     if isinstance(kd[k], dict) and kd[k].get("bytes")
+                     else "")
+        for k in order if k in kd)
+
+
+def escaped(out):
+    """A write function of out that escapes what a terminal would act on
+    (printable), line by line."""
+    def w(text):
+        out.write("\n".join(printable(x) for x in text.split("\n")))
+    return w
+
+
+def render_head(doc, w):
+    """Sampling, the processes and what was recorded."""
     per = doc["period"]
     if per > 1:
         w("sampling: one fault event in %d recorded; counts scaled by %d, "
@@ -1373,8 +1424,21 @@ def render(doc, out):
         " ".join(str(p) for p in doc["processes"]) or "none",
         "children followed" if doc["followed_children"] else
         "children not followed"))
-    w("\nVMAs by user faults (perf page-faults events, joined to the "
-      "kernel's VMAs):\n")
+    src = doc.get("source")
+    if src:
+        w("recorded: %s (%s)\n" % (
+            "the exceptions tracepoints: each fault's kind from its error "
+            "code, user and kernel mode" if src == kinds.TRACEPOINTS else
+            "perf's page-faults event: user-mode faults, without their kind",
+            ", ".join(doc.get("events") or [])))
+        for line in doc.get("not_told_apart") or []:
+            w("  not told apart: %s\n" % line)
+
+
+def render_vmas(doc, w):
+    """The VMAs that took the most bytes."""
+    w("\nVMAs by bytes faulted (fault events joined to the kernel's "
+      "VMAs):\n")
     for v in doc["vmas"][:TOP_VMAS]:
         w("  pid %d  %s-%s  %s  %s%s\n" % (
             v["pid"], v["start"], v["end"], human(v["size"]), v["backing"],
@@ -1382,11 +1446,15 @@ def render(doc, out):
             ("anonymous", "heap", "stack") else ""))
         w("    VMA from: %s\n" % v["source"])
         if v["thp"]:
-            w("    THP: eligible %s, %s in huge pages (smaps, last seen)\n" % (
-                "yes" if v["thp"]["eligible"] else "no",
-                human(v["thp"]["huge_bytes"])))
-        w("    faults: %s (read/write not told apart by the page-faults "
-          "event)\n" % scaled(v["faults"], doc))
+            w("    THP: eligible %s, %s in huge pages (smaps, last seen; "
+              "most seen %s)\n" % (
+                  "yes" if v["thp"]["eligible"] else "no",
+                  human(v["thp"]["huge_bytes"]),
+                  human(v["thp"].get("huge_bytes_most") or 0)))
+        w("    faults: %s, %s: %s\n" % (
+            scaled(v["faults"], doc), human(v.get("bytes") or 0),
+            kinds_text({k: {"faults": n} for k, n in
+                        (v.get("kinds") or {}).items()}, doc)))
         tops = ", ".join("%s (%d): %s" % (t["name"], t["tid"],
                                           scaled(t["faults"], doc))
                          for t in v["top_threads"][:TOP_THREADS])
@@ -1401,10 +1469,17 @@ def render(doc, out):
         rest = sum(v["faults"] for v in doc["vmas"][TOP_VMAS:])
         w("  ... %d more VMAs with %s faults (--json lists them all)\n" % (
             len(doc["vmas"]) - TOP_VMAS, scaled(rest, doc)))
+
+
+def render_totals(doc, w):
+    """perf's totals: the events, by kind, those left out and lost."""
     pf = doc["perf"]
     w("\ntotals:\n")
-    w("  user faults perf saw (page-faults event): %s in %d samples\n" % (
-        scaled(pf["faults"], doc), pf["samples"]))
+    w("  fault events perf saw (%s): %s in %d samples\n" % (
+        "user and kernel mode" if doc.get("source") == kinds.TRACEPOINTS
+        else "user mode", scaled(pf["faults"], doc), pf["samples"]))
+    if doc.get("kinds"):
+        w("  by kind: %s\n" % kinds_text(doc["kinds"], doc))
     if pf["before_exec"]:
         w("    of which before the program's exec: %s\n" %
           scaled(pf["before_exec"], doc))
@@ -1419,6 +1494,12 @@ def render(doc, out):
           "for; the counts above are short by as many (sample with -c, or "
           "survey on a quieter machine)\n" % (pf["lost_samples"],
                                               pf["lost_faults"]))
+
+
+def render_kernel(doc, w):
+    """The kernel's count beside perf's, and where the difference went."""
+    per = doc["period"]
+    pf = doc["perf"]
     k = doc.get("kernel")
     if k:
         w("  faults the kernel counted (minflt %d + majflt %d, %s): %d\n" % (
@@ -1427,8 +1508,11 @@ def render(doc, out):
         w("  difference, kernel less perf%s: %s%s\n" % (
             " and its lost samples" if pf.get("lost_samples") else "",
             ("~%d" if per > 1 else "%d") % d,
-            ": faults without a user fault event (MADV_POPULATE_*, mlock, "
-            "MAP_POPULATE, other get_user_pages)" if d > 0 else ""))
+            (": faults without a fault event (get_user_pages: "
+             "MADV_POPULATE_*, mlock, MAP_POPULATE, an execve's arguments)"
+             if doc.get("source") == kinds.TRACEPOINTS else
+             ": faults without a user-mode fault event (kernel-mode faults "
+             "and get_user_pages, not told apart)") if d > 0 else ""))
     res = doc.get("resident") or []
     if res and doc.get("kernel_minus_perf", 0) > 0:
         r = res[0]
@@ -1441,9 +1525,44 @@ def render(doc, out):
           "minflt+majflt, last seen, less perf's): %s\n" % ", ".join(
               "%s (%d): %d" % (t["name"], t["tid"], t["kernel_side_faults"])
               for t in ks[:TOP_THREADS]))
+
+
+def render_objects(doc, w):
+    """The objects that took the most bytes (one across processes)."""
+    objs = doc.get("objects") or []
+    if objs:
+        w("\nobjects by bytes faulted (a file, shmem or SysV object is one "
+          "across processes):\n")
+    for o in objs[:TOP_OBJECTS]:
+        w("  %s  %s%s  %s in %s faults; %d process%s, %d thread%s\n" % (
+            human(o["size"]), o["backing"], "  " + o["path"] if o["path"] and
+            o["backing"] not in ("anonymous", "heap", "stack") else "",
+            human(o["bytes"]), scaled(o["faults"], doc), o["processes"],
+            "" if o["processes"] == 1 else "es", o["threads"],
+            "" if o["threads"] == 1 else "s"))
+        w("    by kind: %s\n" % kinds_text(o["kinds"], doc))
+        if o["processes"] > 1:
+            w("    processes faulting it within the same 1 ms: most %d, "
+              "median %g; pages faulted by more than one process: %d of "
+              "%d\n" % (o["concurrency_processes_max"],
+                        o["concurrency_processes_median"],
+                        o["pages_by_more_than_one_process"], o["pages"]))
+
+
+def render(doc, out):
+    w = escaped(out)
+    render_head(doc, w)
+    render_vmas(doc, w)
+    render_totals(doc, w)
+    render_kernel(doc, w)
+    render_objects(doc, w)
     w("\nverdict: %s\n" % doc["verdict"])
     if doc["reproduce"]:
-        w("reproduce with: %s\n" % doc["reproduce"])
+        out.write("reproduce with: %s\n" % shell_line(doc["reproduce"]))
+        chk = doc.get("reproduce_check")
+        if chk:
+            w("  checked: %s\n" % chk)
+
 
 
 # ---- the command line -------------------------------------------------------
@@ -1462,7 +1581,15 @@ and the pft command line that generates the same pattern.
                          counts are scaled by N, their error stated
   -o, --output=FILE      write the report to FILE (a regular file or a new
                          name), not standard output
+      --check            then survey the pft line of the verdict the same
+                         way and print both side by side, with the
+                         ratio of each figure
       --no-follow        do not follow the program's child processes
+      --events=SOURCE    tracepoints: the exceptions tracepoints (each
+                         fault's kind; root, CAP_PERFMON or
+                         perf_event_paranoid -1); page-faults: perf's
+                         page-faults event (user-mode faults, no kind);
+                         auto (default): the tracepoints where allowed
       --json             the report as JSON; on standard output, the
                          program's standard output goes to standard error
   -h, --help             print this help and exit
@@ -1495,6 +1622,9 @@ def parse_args(argv):
     p.add_argument("-c", "--sample", dest="period", type=int, default=1)
     p.add_argument("--no-follow", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--check", action="store_true")
+    p.add_argument("--events", choices=("auto", kinds.TRACEPOINTS,
+                                        kinds.PAGE_FAULTS), default="auto")
     p.add_argument("-o", "--output")
     p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-V", "--version", action="store_true")
@@ -1571,9 +1701,96 @@ def write_report(c, doc, out):
         out.write("\n")
     else:
         if c.command:
-            out.write("command: %s\n" % " ".join(
-                shlex.quote(a) for a in c.command))
+            out.write("command: %s\n" % shell_line(quote(c.command)))
         render(doc, out)
+        chk = doc.get("check")
+        if chk and chk.get("rows"):
+            check.render(chk["rows"], shell_line(chk["line"]), out)
+        elif chk:
+            out.write("\ncheck: not run: %s\n" % printable(chk["why"]))
+
+
+def say_notes(notes):
+    """One line on standard error for each process not followed and
+    each whose mappings were not read."""
+    for key, what in (("not_followed", "not followed"),
+                      ("maps_not_read", "mappings not read")):
+        if notes.get(key):
+            n = notes[key]
+            msg("%s: %s: %s" % (
+                what, " ".join(str(x) for x in n["pids"][:8]) +
+                (" and %d more" % (len(n["pids"]) - 8)
+                 if len(n["pids"]) > 8 else "") or "none left",
+                n["reason"]))
+
+
+def collect(c, perf, tmp):
+    """Runs the program (or attaches to it) under perf and returns the
+    report as a dict, the program's wait status and the stop signal that
+    ended the survey (None)."""
+    notes = {}
+    if c.command:
+        rec, snaps, kernel, status, stop = run_program(c, perf, tmp)
+    else:
+        rec, snaps, kernel, status, stop, notes = attach(c, perf, tmp)
+    dropped = 0
+    if c.no_follow:
+        # perf follows children whatever it is told (inherit is how
+        # it sees new threads): their faults are left out here.
+        root = c.pid or snaps.root
+        dropped = rec.keep(lambda f: f[1] == root)
+    doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
+    doc["perf"]["in_children_not_followed"] = dropped
+    if dropped and doc.get("kernel_minus_perf") is not None:
+        # The kernel's count holds the children's faults too.
+        doc["kernel_minus_perf"] -= dropped
+    add_resident(doc, snaps)
+    add_kernel_side(doc, snaps)
+    if c.command:
+        doc["command"] = c.command
+    doc["verdict"], doc["reproduce"] = verdict(doc)
+    add_check(doc, c)
+    if c.command:
+        doc["exit_status"] = exit_status(status)
+    else:
+        doc["attached_pid"] = c.pid
+    doc.update(notes)
+    doc["interrupted"] = bool(stop)
+    doc["stopped_by"] = signal.Signals(stop).name if stop else None
+    say_notes(notes)
+    return doc, status, stop
+
+
+def recheck(c, doc, perf, tmp):
+    """--check: the reproduce line surveyed the same way, and the two
+    side by side (pft_sweep.check) into doc["check"].  Returns the stop
+    signal that ended the check (None)."""
+    args = doc.get("reproduce_args")
+    if not args:
+        doc["check"] = {"line": None, "why": "no pft line to check"}
+        return None
+    if doc.get("reproduce_checked") is False:
+        doc["check"] = {"line": quote(args), "why": doc["reproduce_check"]}
+        return None
+    c2 = copy.copy(c)
+    c2.command = [pft_of(c)] + args[1:]
+    c2.pid = None
+    c2.check = False
+    # pft's own lines go to standard error, apart from the report.
+    c2.json, c2.output = True, None
+    tmp2 = os.path.join(tmp, "check")
+    os.mkdir(tmp2)
+    msg("checking: %s" % quote(args))
+    doc2, status, stopped = collect(c2, perf, tmp2)
+    doc["check"] = {
+        "line": quote(args),
+        "rows": check.compare(doc, doc2),
+        "reproduced": {k: doc2.get(k) for k in (
+            "verdict", "reproduce", "pattern", "exit_status", "source")},
+    }
+    if stopped:
+        doc["check"]["why"] = "the check was stopped"
+    return stopped
 
 
 def survey(c):
@@ -1593,44 +1810,13 @@ def survey(c):
         for sig in (signal.SIGTERM, signal.SIGHUP):
             if signal.getsignal(sig) != signal.SIG_IGN:
                 signal.signal(sig, on_stop_signal)
-        notes = {}
-        if c.command:
-            rec, snaps, kernel, status, stop = run_program(c, perf, tmp)
-        else:
-            rec, snaps, kernel, status, stop, notes = attach(c, perf, tmp)
-        dropped = 0
-        if c.no_follow:
-            # perf follows children whatever it is told (inherit is how
-            # it sees new threads): their faults are left out here.
-            root = c.pid or snaps.root
-            kept = [f for f in rec.faults if f[1] == root]
-            dropped = sum(f[4] for f in rec.faults) - sum(f[4] for f in kept)
-            rec.faults = kept
-        doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
-        doc["perf"]["in_children_not_followed"] = dropped
-        if dropped and doc.get("kernel_minus_perf") is not None:
-            # The kernel's count holds the children's faults too.
-            doc["kernel_minus_perf"] -= dropped
-        add_resident(doc, snaps)
-        add_kernel_side(doc, snaps)
-        doc["verdict"], doc["reproduce"] = verdict(doc)
-        if c.command:
-            doc["command"] = c.command
-            doc["exit_status"] = exit_status(status)
-        else:
-            doc["attached_pid"] = c.pid
-        doc.update(notes)
-        doc["interrupted"] = bool(stop)
-        doc["stopped_by"] = signal.Signals(stop).name if stop else None
-        for key, what in (("not_followed", "not followed"),
-                          ("maps_not_read", "mappings not read")):
-            if notes.get(key):
-                n = notes[key]
-                msg("%s: %s: %s" % (
-                    what, " ".join(str(x) for x in n["pids"][:8]) +
-                    (" and %d more" % (len(n["pids"]) - 8)
-                     if len(n["pids"]) > 8 else "") or "none left",
-                    n["reason"]))
+        try:
+            c.source = kinds.pick_source(perf, tmp, c.events, c.period)
+        except RuntimeError as e:
+            raise SurveyError(str(e))
+        doc, status, stop = collect(c, perf, tmp)
+        if c.check and not stop:
+            stop = recheck(c, doc, perf, tmp)
         if c.output:
             with safefile.replacing(c.output,
                                     errors="backslashreplace") as out:

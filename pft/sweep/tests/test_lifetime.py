@@ -153,8 +153,8 @@ def fake_perf_failing(times, text="Couldn't create thread/CPU maps: "
     tries = []
 
     def perf(_perf, _tmp, _pid, _period, pids=None, _mask=None,
-             synth=False):
-        tries.append((list(pids), synth))
+             synth=False, source=None):
+        tries.append((list(pids), synth, source))
         if len(tries) <= times:
             raise survey.PerfStartError("perf record failed (exit status "
                                         "244): " + text, text)
@@ -170,7 +170,8 @@ class AttachTries(unittest.TestCase):
         ages = ages or {201: 5.0, 202: 0.05, 203: 0.5}
         args = (fails,) if text is None else (fails, text)
         perf, tries = fake_perf_failing(*args)
-        c = SimpleNamespace(pid=100, no_follow=False, period=1)
+        c = SimpleNamespace(pid=100, no_follow=False, period=1,
+                            source="tracepoints")
         with mock.patch.object(survey, "Perf", perf), \
                 mock.patch.object(survey, "descendants",
                                   lambda _pid: list(tree)), \
@@ -187,6 +188,8 @@ class AttachTries(unittest.TestCase):
         self.assertEqual(given, [100, 201, 202, 203])
         self.assertIsNone(missed)
         self.assertEqual(len(tries), 1)
+        # perf records the events the survey chose.
+        self.assertEqual(tries[0][2], "tracepoints")
 
     def test_a_fresh_list_then_the_older_ones(self):
         (p, given, missed, _), tries = self.start(2)

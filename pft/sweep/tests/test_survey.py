@@ -8,11 +8,20 @@
 import contextlib
 import io
 import os
+import shlex
+import subprocess
 import tempfile
 import unittest
 from unittest import mock
 
-from pft_sweep import survey
+from pft_sweep import kinds, objects, survey
+
+from . import fakesys
+
+
+# The verdicts below are of a machine of 2 CPUs, whatever CPUs the
+# tests run on.
+setUpModule, tearDownModule = fakesys.two_cpus()
 
 # perf script -F comm,pid,tid,time,period,event,addr --show-mmap-events
 # --show-task-events, as perf 6.1 prints it (a thread name with spaces,
@@ -199,6 +208,16 @@ class Sightings(unittest.TestCase):
         self.assertEqual(idx.find(0x28000, 9000)["first_ns"], 3000)
         self.assertEqual(idx.find(0x58000, 9000)["first_ns"], 2000)
 
+    def test_a_process_forgotten_is_left_out(self):
+        snaps = self.snapshots([self.A])
+        snaps.threads[6] = {"pid": 5, "name": "x", "minflt": 1,
+                            "majflt": 0, "base": 0}
+        snaps.procs[5] = snaps.first_procs[5] = (1, 0)
+        snaps.forget(5)
+        self.assertEqual((snaps.vmas, snaps.trackers, snaps.procs,
+                          snaps.first_procs, snaps.threads),
+                         ({}, {}, {}, {}, {}))
+
     def test_a_fault_before_a_merge_joins_the_merged_vma(self):
         # A faulted while B's mapping came below it: one VMA, whatever
         # snapshot the fault was nearest.
@@ -211,7 +230,7 @@ class Sightings(unittest.TestCase):
 
 class Figures(unittest.TestCase):
     def test_concurrency_counts_distinct_threads_per_millisecond(self):
-        ms = survey.WINDOW_NS
+        ms = objects.WINDOW_NS
         faults = [(0, 1), (10, 2), (20, 2), (ms + 1, 1), (5 * ms, 1),
                   (5 * ms + 1, 2), (5 * ms + 2, 3)]
         # windows: {1,2}, {1}, {1,2,3}
@@ -368,10 +387,12 @@ class Analyse(unittest.TestCase):
         self.assertEqual(top["concurrency_max"], 2)
         self.assertEqual(doc["perf"]["faults"], 5)
         self.assertEqual(doc["kernel_minus_perf"], 4)
-        self.assertIn("80% of faults on one 2 MiB anonymous VMA from 2 "
-                      "threads (GC Thread#0, GC Thread#1), up to 2 at once: "
-                      "the shared-VMA pattern", doc["verdict"])
-        self.assertEqual(doc["reproduce"], "pft -t 2 -m 2M")
+        self.assertIn("80% of the bytes faulted (16 KiB in 4 faults) on a 2 "
+                      "MiB anonymous VMA from 2 threads (GC Thread#0, GC "
+                      "Thread#1), up to 2 at once: the shared-VMA pattern",
+                      doc["verdict"])
+        # Sized from the bytes faulted (16 KiB), not the VMA's size.
+        self.assertEqual(doc["reproduce"], "pft -t 2 -m 1M")
 
     def test_scales_sampled_counts(self):
         rec = survey.parse_script([
@@ -394,10 +415,42 @@ def vma(pid, start, size, faults, tids, backing="anonymous"):
                              len(tids)} for t in tids]}
 
 
+def objects_of(vmas, source=kinds.PAGE_FAULTS):
+    """The report's objects of VMAs of the fixtures above, through the
+    survey's own facts: each thread faults its share of the VMA's pages
+    once, in order, one a microsecond."""
+    facts = objects.Facts(source)
+    names = {}
+    offsets = {}
+    for v in vmas:
+        start = int(v["start"], 16)
+        # VMAs of one file map one range of it each, one after another.
+        off = offsets.get(v.get("path"), 0)
+        offsets[v.get("path")] = off + v["size"]
+        sv = {"start": start, "end": int(v["end"], 16),
+              "perms": v.get("perms", "rw-p"), "path": v.get("path", ""),
+              "ino": v.get("ino", 0), "dev": v.get("dev", "00:01"),
+              "off": off, "object": start + 1}
+        key = objects.object_key(v["pid"], sv)
+        facts.add_vma(key, v["pid"], sv, v["backing"])
+        tids = [t["tid"] for t in v["top_threads"]]
+        per = v["faults"] // len(tids)
+        for n, tid in enumerate(tids):
+            names[tid] = "w"
+            for i in range(per):
+                addr = start + (n * per + i) * survey.PAGE
+                facts.add(key, v["pid"], tid, kinds.USER, 1000 * i, 1,
+                          survey.PAGE, objects.page_index(sv, addr), start)
+    out = [objects.summary(facts, k, names) for k in facts.objects]
+    out.sort(key=lambda o: -o["bytes"])
+    return out
+
+
 def doc_of(vmas, total, kernel=None, resident=None, kside=None):
     d = {"vmas": vmas, "perf": {"faults": total},
          "kernel": {"faults": kernel} if kernel is not None else None,
-         "resident": resident or [], "kernel_side_threads": kside or []}
+         "resident": resident or [], "kernel_side_threads": kside or [],
+         "objects": objects_of(vmas), "source": kinds.PAGE_FAULTS}
     if kernel is not None:
         d["kernel_minus_perf"] = kernel - total
     return d
@@ -528,10 +581,11 @@ class ReproduceBacking(unittest.TestCase):
     def cmd(self, line, threads=(2, 3), hugetlb=False):
         m = survey.parse_maps(line)[0]
         mounts = survey.hugetlbfs_mounts(self.MOUNTS)
-        v = vma(1, m["start"], m["end"] - m["start"], 8192, list(threads),
+        v = vma(1, m["start"], m["end"] - m["start"], 16384, list(threads),
                 survey.backing(m["path"], m["perms"], hugetlb, mounts))
-        v.update(path=m["path"], perms=m["perms"])
-        return survey.verdict(doc_of([v], 8200))[1]
+        v.update(path=m["path"], perms=m["perms"], ino=m["ino"],
+                 dev=m["dev"])
+        return survey.verdict(doc_of([v], 16400))[1]
 
     def test_memfd(self):
         self.assertEqual(self.cmd(
@@ -574,10 +628,77 @@ class ReproduceBacking(unittest.TestCase):
         self.assertEqual(self.cmd(
             "7f0000000000-7f0004000000 r--p 00000000 08:01 99 "
             "/usr/lib/libbig.so"), "pft -t 2 -m 64M")
-        # A directory that is not one word of a command line: none.
+        # A directory that is not one word of a command line: quoted
+        # for a POSIX shell.
         self.assertEqual(self.cmd(
             "7f0000000000-7f0004000000 rw-s 00000000 08:01 99 "
-            "/var/my db/data.bin"), "pft -t 2 -m 64M")
+            "/var/my db/data.bin"),
+            "pft -t 2 -m 64M '--backing=file:/var/my db' --share")
+
+    def test_a_shell_reads_the_line_back_as_its_words(self):
+        for d in ("/tmp/d;id", "/tmp/$(id)", "/tmp/it's", "/tmp/a`b`",
+                  "/tmp/-x"):
+            line = self.cmd("7f0000000000-7f0004000000 rw-s 00000000 08:01 "
+                            "99 %s/data.bin" % d)
+            words = subprocess.run(
+                ["sh", "-c", 'for a in "$@"; do printf "%s\\0" "$a"; done',
+                 "sh"] + shlex.split(line), stdout=subprocess.PIPE,
+                check=True).stdout.split(b"\0")[:-1]
+            self.assertIn(("--backing=file:" + d).encode(), words, line)
+            self.assertEqual(shlex.split(line)[-1], "--share")
+            echoed = subprocess.run(["sh", "-c", "printf '%s\\n' " + line],
+                                    stdout=subprocess.PIPE, check=True)
+            self.assertIn(("--backing=file:" + d).encode(), echoed.stdout)
+
+    def test_names_a_terminal_acts_on_are_escaped_for_the_shell(self):
+        # An escape sequence, a backslash, a newline, a byte not UTF-8.
+        # (maps gives a newline in a path as \\012.)
+        for d in ("/tmp/x\x1b[2Jy", "/tmp/a\\b", "/tmp/t\tb",
+                  "/tmp/\udcff;id"):
+            line = self.cmd("7f0000000000-7f0004000000 rw-s 00000000 08:01 "
+                            "99 %s/data.bin" % d)
+            self.assertTrue(line.isprintable(), repr(line))
+            echoed = subprocess.run(["sh", "-c", "printf '%s\\n' " + line],
+                                    stdout=subprocess.PIPE, check=True)
+            self.assertIn(os.fsencode("--backing=file:" + d + "\n"),
+                          echoed.stdout, line)
+
+    def test_a_command_with_newlines(self):
+        # Within an argument: on one line, read back.
+        line = survey.quote(["prog", "a\nb", "\n\nc"])
+        self.assertTrue(line.isprintable(), line)
+        echoed = subprocess.run(["sh", "-c", "printf '%s|' " + line],
+                                stdout=subprocess.PIPE, check=True)
+        self.assertEqual(echoed.stdout, b"prog|a\nb|\n\nc|")
+        # At its end: read back by a shell, but printed escaped, as such.
+        line = survey.quote(["prog", "c\n"])
+        echoed = subprocess.run(["sh", "-c", "printf '%s|' " + line],
+                                stdout=subprocess.PIPE, check=True)
+        self.assertEqual(echoed.stdout, b"prog|c\n|")
+        self.assertEqual(survey.shell_line(line), "prog c'\\x0a'  (an "
+                         "argument ends with a newline: shown escaped, not "
+                         "for a shell)")
+
+    def test_the_text_report_gives_the_line_as_a_shell_reads_it(self):
+        d = "/tmp/a\\b\x1b[2J"
+        rec = survey.parse_script([
+            "  pft  5/%d  1.%d: 1 page-faults:  7f00000%02x000\n" % (
+                6 + i % 2, i, i) for i in range(64)])
+        snap = {5: {(0x7f0000000000, 0x7f0004000000): {
+            "start": 0x7f0000000000, "end": 0x7f0004000000,
+            "perms": "rw-s", "path": d + "/data.bin", "dev": "08:01",
+            "ino": 99, "last_ns": 1}}}
+        doc = survey.analyse(rec, Snaps(snap), None, 1, True)
+        out = io.StringIO()
+        survey.render(doc, out)
+        text = out.getvalue()
+        self.assertNotIn("\x1b", text)
+        line = [x for x in text.splitlines()
+                if x.startswith("reproduce with: ")][0]
+        echoed = subprocess.run(["sh", "-c", "printf '%s\\n' " + line[16:]],
+                                stdout=subprocess.PIPE, check=True)
+        self.assertIn(os.fsencode("--backing=file:" + d + "\n"),
+                      echoed.stdout, line)
 
     def test_anonymous_unchanged(self):
         self.assertEqual(self.cmd(
@@ -592,13 +713,15 @@ class ReproduceBacking(unittest.TestCase):
         for pid, tid in ((1, 2), (1, 3)):
             v = vma(pid, m["start"] + (tid - 2) * 64 * self.M, 32 * self.M,
                     8192, [tid], "memfd/shmem")
-            v.update(path=m["path"], perms=m["perms"])
+            v.update(path=m["path"], perms=m["perms"], ino=m["ino"],
+                     dev=m["dev"])
             vs.append(v)
         self.assertEqual(survey.verdict(doc_of(vs, 16500))[1],
                          "pft -M -t 2 -m 64M --backing=memfd --share")
         vs[1]["pid"] = 2
+        # Each process faulted 32 MiB: pft -n 2 gives each 1/2 of -m.
         self.assertEqual(survey.verdict(doc_of(vs, 16500))[1],
-                         "pft -n 2 -m 32M --backing=memfd --share")
+                         "pft -n 2 -m 64M --backing=memfd --share")
 
     def test_hugetlbfs_mounts(self):
         self.assertEqual(survey.hugetlbfs_mounts(
