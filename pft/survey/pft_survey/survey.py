@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.survey - pft-survey: which VMAs of a real program take its
+# pft_survey.survey - pft-survey: which VMAs of a real program take its
 # page faults, from how many threads at once, and the pft command line
 # that generates the same pattern.
 #
@@ -33,8 +33,11 @@ import sys
 import tempfile
 import time
 
-from . import check, kinds, lifetime, objects, safefile
-from .common import median
+from pft_common import safefile
+from pft_common.pft import find_pft, print_version
+from pft_common.util import Messages, os_error, quiet_stdout
+
+from . import check, kinds, lifetime, objects
 from .verdict import check_line, human, quote, size_arg, small_args
 from .verdict import verdict as judge
 from .vmas import Sightings, VmaIndex, mmap_vmas, present_pages
@@ -63,8 +66,8 @@ class SurveyError(Exception):
         self.status = status
 
 
-def msg(text):
-    print("%s: %s" % (PROG, text), file=sys.stderr, flush=True)
+msg = Messages(PROG).msg
+usage_error = Messages(PROG).usage_error
 
 
 # ---- perf's text ----------------------------------------------------------
@@ -378,7 +381,7 @@ class Snapshots:
                 self.smaps_ns[pid] = time.monotonic_ns() - t0
             if text:
                 # A VMA is one sighting from the snapshot that first saw
-                # it to the last one in a row (pft_sweep.vmas).
+                # it to the last one in a row (pft_survey.vmas).
                 tr = self.trackers.get(pid)
                 if tr is None:
                     tr = self.trackers[pid] = Sightings(self.objects)
@@ -682,8 +685,8 @@ def analyse(rec, snaps, kernel, period, followed):
 
 def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
               attached=False):
-    """The faults by kind, the objects and the facts (pft_sweep.kinds,
-    pft_sweep.objects) into the report."""
+    """The faults by kind, the objects and the facts (pft_survey.kinds,
+    pft_survey.objects) into the report."""
     source = facts.source
     doc["source"] = source
     doc["events"] = [x for x in kinds.events(source)
@@ -726,7 +729,7 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
 
 def verdict(doc):
     """The verdict line and the pft command line of the pattern (quoted
-    for a POSIX shell), from the report's facts (pft_sweep.verdict);
+    for a POSIX shell), from the report's facts (pft_survey.verdict);
     the pattern's name and the line's arguments go into doc."""
     pattern, line, args = judge(doc)
     doc["pattern"] = pattern
@@ -740,14 +743,13 @@ def pft_of(c):
     cmd = c.command or []
     if cmd and os.path.basename(cmd[0]) == "pft":
         return shutil.which(cmd[0]) or cmd[0]
-    from .pft import find_pft
     c.pft = getattr(c, "pft", None)
     return find_pft(c)
 
 
 def add_check(doc, c):
     """Whether pft takes the reproduce line's options: a run of the line
-    with the least memory (pft_sweep.verdict.check_line)."""
+    with the least memory (pft_survey.verdict.check_line)."""
     args = doc.get("reproduce_args")
     if not args:
         return
@@ -1604,10 +1606,7 @@ report.
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        msg(message)
-        print("Try '%s --help' for more information." % PROG,
-              file=sys.stderr)
-        sys.exit(2)
+        usage_error(message)
 
 
 def parse_args(argv):
@@ -1633,7 +1632,6 @@ def parse_args(argv):
         sys.stdout.write(USAGE)
         sys.exit(0)
     if c.version:
-        from .pft import print_version
         c.pft = None
         print_version(c, PROG)
         sys.exit(0)
@@ -1763,7 +1761,7 @@ def collect(c, perf, tmp):
 
 def recheck(c, doc, perf, tmp):
     """--check: the reproduce line surveyed the same way, and the two
-    side by side (pft_sweep.check) into doc["check"].  Returns the stop
+    side by side (pft_survey.check) into doc["check"].  Returns the stop
     signal that ended the check (None)."""
     args = doc.get("reproduce_args")
     if not args:
@@ -1854,15 +1852,10 @@ def main(argv):
         msg("stopped")
         return 128 + e.signo
     except BrokenPipeError:
-        try:
-            fd = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(fd, sys.stdout.fileno())
-        except OSError:
-            pass
+        quiet_stdout()
         return 141
     except OSError as e:
-        msg("%s%s" % (e.filename + ": " if e.filename else "",
-                      e.strerror or e))
+        msg(os_error(e))
         return 1
     except Exception as e:      # pylint: disable=broad-except
         msg("internal error (%s: %s), please report it" %

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.verdict - the pattern a survey's facts show, and the pft
+# pft_survey.verdict - the pattern a survey's facts show, and the pft
 # command line that generates it, quoted for a POSIX shell and checked
 # by pft itself.
 #
 # Copyright (C) 2026 The libfaultgen authors
 #
-# The facts are the report's objects (pft_sweep.objects), weighed by
+# The facts are the report's objects (pft_survey.objects), weighed by
 # bytes: a huge page's fault counts as its 2 MiB, a 4 KiB fault as 4 KiB.
 # A pattern is named only from what was recorded: where the recording
 # cannot tell two kinds apart (no tracepoints), the verdict says so
@@ -537,7 +537,7 @@ def verdict(doc, cpus=None):
     return pattern, line, args
 
 
-# ---- checking the line with pft ----------------------------------------------
+# ---- checking the line with pft ---------------------------------------------
 
 def small_args(args):
     """The line with -m made the least pft takes for its workers: a page

@@ -14,7 +14,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from pft_sweep import kinds, objects, survey
+from pft_survey import kinds, objects, survey
 
 from . import fakesys
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.vmas - one VMA over its life, from snapshots of
+# pft_survey.vmas - one VMA over its life, from snapshots of
 # /proc/PID/maps and perf's MMAP records, and the lookup of a fault's
 # address among them.
 #

@@ -21,9 +21,9 @@ import unittest
 from types import SimpleNamespace
 from unittest import mock
 
-from pft_sweep import lifetime, survey
+from pft_survey import lifetime, survey
 
-from .test_files import special_files, state
+from filetests import special_files, state
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -52,7 +52,7 @@ class DiesWithParent(unittest.TestCase):
         sleep with lifetime.preexec, then is killed with SIGKILL: sleep
         ends too."""
         code = ("import subprocess, sys, time\n"
-                "from pft_sweep import lifetime\n"
+                "from pft_survey import lifetime\n"
                 "p = subprocess.Popen(['sleep', '300'], "
                 "preexec_fn=lifetime.preexec(None))\n"
                 "print(p.pid, flush=True)\n"

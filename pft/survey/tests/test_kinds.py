@@ -10,7 +10,7 @@ import io
 import unittest
 from unittest import mock
 
-from pft_sweep import check, kinds, objects, survey, verdict, vmas
+from pft_survey import check, kinds, objects, survey, verdict, vmas
 
 from . import fakesys
 
