@@ -3,6 +3,6 @@
 # with pft/common on PYTHONPATH).
 import sys
 
-from .survey import main
+from .cli import main
 
 sys.exit(main(sys.argv[1:]))
