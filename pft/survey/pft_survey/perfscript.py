@@ -91,6 +91,99 @@ class Record:
         return max(self.lost_overflows, self.lost_totals)
 
 
+def add_fault(rec, m, t, tp):
+    """An exceptions tracepoint's line: a fault with its error code (or
+    a count of kernel-mode faults on the kernel's own memory)."""
+    addr = int(tp.group("addr"), 16)
+    if addr >= KERNEL_SPACE:
+        rec.kernel_addr_faults += 1
+        return
+    tid = int(m.group("tid"))
+    rec.faults.append((t, int(m.group("pid")), tid, addr,
+                       int(tp.group("period") or 1)))
+    rec.codes.append(int(tp.group("code"), 16))
+    if tid not in rec.names and m.group("comm"):
+        rec.names[tid] = m.group("comm")
+
+
+def add_sample(rec, m, t, s):
+    """A page-faults (or major-faults) event's line: a fault without its
+    code."""
+    tid = int(m.group("tid"))
+    f = (t, int(m.group("pid")), tid, int(s.group("addr"), 16),
+         int(s.group("period") or 1))
+    if s.group("event") == "major-faults":
+        rec.majors.append(f)
+        return
+    rec.faults.append(f)
+    rec.codes.append(None)
+    if tid not in rec.names and m.group("comm"):
+        rec.names[tid] = m.group("comm")
+
+
+def add_mmap(rec, t, mm):
+    """A PERF_RECORD_MMAP(2): the range mapped and the object."""
+    start = int(mm.group("start"), 16)
+    rec.mmaps.append((t, int(mm.group("pid")), start,
+                      start + int(mm.group("len"), 16),
+                      mm.group("prot"), mm.group("path").strip()))
+    try:
+        pgoff = int(mm.group("pgoff"), 0)
+    except ValueError:
+        pgoff = 0
+    rec.mmap_files.append((
+        "%x:%x" % (int(mm.group("maj") or "0", 16),
+                   int(mm.group("min") or "0", 16)),
+        int(mm.group("ino") or 0), pgoff))
+
+
+def add_record(rec, t, rest):
+    """A PERF_RECORD_ line of a name, a task or lost samples; whether it
+    was one of those, or another record (not needed)."""
+    c = COMM.match(rest)
+    if c:
+        rec.names[int(c.group("tid"))] = c.group("name")
+        if c.group("exec"):
+            rec.execs[int(c.group("pid"))] = t
+        return True
+    k = TASK.match(rest)
+    if k:
+        if k.group("kind") == "FORK":
+            rec.forks.append((t, int(k.group("pid")), int(k.group("tid")),
+                              int(k.group("ppid")), int(k.group("ptid"))))
+        else:
+            rec.exits.append((t, int(k.group("pid")), int(k.group("tid"))))
+        return True
+    lo = LOST.match(rest)
+    if lo:
+        if lo.group("total"):
+            rec.lost_totals += int(lo.group("n"))
+        else:
+            rec.lost_overflows += int(lo.group("n"))
+        return True
+    return rest.startswith("PERF_RECORD")
+
+
+def add_line(rec, m):
+    """One line of perf script's that began as HEAD says (m) into rec;
+    whether it was understood."""
+    t = parse_time_ns(m.group("time"))
+    rest = m.group("rest")
+    tp = TRACE.match(rest)
+    if tp:
+        add_fault(rec, m, t, tp)
+        return True
+    s = SAMPLE.match(rest)
+    if s and not rest.startswith("PERF_RECORD"):
+        add_sample(rec, m, t, s)
+        return True
+    mm = MMAP.match(rest)
+    if mm:
+        add_mmap(rec, t, mm)
+        return True
+    return add_record(rec, t, rest)
+
+
 def parse_script(lines, rec=None):
     """Reads perf script's text (fields comm,pid,tid,time,period,event,
     addr and the mmap and task events) into a Record."""
@@ -101,76 +194,8 @@ def parse_script(lines, rec=None):
             continue
         rec.lines += 1
         m = HEAD.match(line)
-        if not m:
+        if not m or not add_line(rec, m):
             rec.lost += 1
-            continue
-        t = parse_time_ns(m.group("time"))
-        pid, tid = int(m.group("pid")), int(m.group("tid"))
-        rest = m.group("rest")
-        tp = TRACE.match(rest)
-        if tp:
-            addr = int(tp.group("addr"), 16)
-            if addr >= KERNEL_SPACE:
-                rec.kernel_addr_faults += 1
-                continue
-            rec.faults.append((t, pid, tid, addr,
-                               int(tp.group("period") or 1)))
-            rec.codes.append(int(tp.group("code"), 16))
-            if tid not in rec.names and m.group("comm"):
-                rec.names[tid] = m.group("comm")
-            continue
-        s = SAMPLE.match(rest)
-        if s and not rest.startswith("PERF_RECORD"):
-            f = (t, pid, tid, int(s.group("addr"), 16),
-                 int(s.group("period") or 1))
-            if s.group("event") == "major-faults":
-                rec.majors.append(f)
-                continue
-            rec.faults.append(f)
-            rec.codes.append(None)
-            if tid not in rec.names and m.group("comm"):
-                rec.names[tid] = m.group("comm")
-            continue
-        mm = MMAP.match(rest)
-        if mm:
-            start = int(mm.group("start"), 16)
-            rec.mmaps.append((t, int(mm.group("pid")), start,
-                              start + int(mm.group("len"), 16),
-                              mm.group("prot"), mm.group("path").strip()))
-            try:
-                pgoff = int(mm.group("pgoff"), 0)
-            except ValueError:
-                pgoff = 0
-            rec.mmap_files.append((
-                "%x:%x" % (int(mm.group("maj") or "0", 16),
-                           int(mm.group("min") or "0", 16)),
-                int(mm.group("ino") or 0), pgoff))
-            continue
-        c = COMM.match(rest)
-        if c:
-            ctid = int(c.group("tid"))
-            rec.names[ctid] = c.group("name")
-            if c.group("exec"):
-                rec.execs[int(c.group("pid"))] = t
-            continue
-        k = TASK.match(rest)
-        if k:
-            if k.group("kind") == "FORK":
-                rec.forks.append((t, int(k.group("pid")), int(k.group("tid")),
-                                  int(k.group("ppid")), int(k.group("ptid"))))
-            else:
-                rec.exits.append((t, int(k.group("pid")), int(k.group("tid"))))
-            continue
-        lo = LOST.match(rest)
-        if lo:
-            if lo.group("total"):
-                rec.lost_totals += int(lo.group("n"))
-            else:
-                rec.lost_overflows += int(lo.group("n"))
-            continue
-        if rest.startswith("PERF_RECORD"):
-            continue            # other records: not needed
-        rec.lost += 1
     return rec
 
 
