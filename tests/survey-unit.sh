@@ -12,13 +12,6 @@
 
 have_python || skip "python3 is needed (pft-survey is a Python 3 package)"
 
-if (cd "$top_srcdir/pft/survey" && PYTHONDONTWRITEBYTECODE=1 \
-	python3 -m unittest discover -s tests -t . -v) >"$tmp/unit.out" 2>&1; then
-	ok
-else
-	fail "python3 -m unittest in pft/survey:
-$(cat "$tmp/unit.out")"
-fi
-grep -q '^OK$' "$tmp/unit.out" || fail "no OK from unittest: $(tail -n 3 "$tmp/unit.out")"
+python_unit_tests pft/survey
 
 finish
