@@ -55,6 +55,20 @@ have_python() {
 	command -v python3 >/dev/null 2>&1
 }
 
+# The unit tests of the Python package in $top_srcdir/$1 (its tests/,
+# stdlib unittest), with no compiled files written there (a distcheck's
+# source tree is read-only): ok, or fail with their output.
+python_unit_tests() {
+	if (cd "$top_srcdir/$1" && PYTHONDONTWRITEBYTECODE=1 \
+		python3 -m unittest discover -s tests -t . -v) >"$tmp/unit.out" 2>&1; then
+		ok
+	else
+		fail "python3 -m unittest in $1:
+$(cat "$tmp/unit.out")"
+	fi
+	grep -q '^OK$' "$tmp/unit.out" || fail "no OK from unittest: $(tail -n 3 "$tmp/unit.out")"
+}
+
 # True when CPU $1 is in this process's affinity mask.
 cpu_allowed() {
 	python3 -c 'import os, sys; sys.exit(int(sys.argv[1]) not in os.sched_getaffinity(0))' "$1"

@@ -11,13 +11,6 @@
 
 have_python || skip "python3 is needed (pft-sweep is a Python 3 package)"
 
-if (cd "$top_srcdir/pft/sweep" && PYTHONDONTWRITEBYTECODE=1 \
-	python3 -m unittest discover -s tests -t . -v) >"$tmp/unit.out" 2>&1; then
-	ok
-else
-	fail "python3 -m unittest in pft/sweep:
-$(cat "$tmp/unit.out")"
-fi
-grep -q '^OK$' "$tmp/unit.out" || fail "no OK from unittest: $(tail -n 3 "$tmp/unit.out")"
+python_unit_tests pft/sweep
 
 finish

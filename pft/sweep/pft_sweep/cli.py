@@ -9,11 +9,12 @@ import shlex
 import signal
 import sys
 
+from pft_common.pft import print_version
+
 from .common import (PROG, UsageError, msg, os_error, quiet_stdout,
                      usage_error)
 from .compare import compare
-from .pft import (DEFAULT_PATTERNS, locate_pft, pattern_table,
-                  print_version, sweep_patterns)
+from .pft import DEFAULT_PATTERNS, locate_pft, pattern_table, sweep_patterns
 from .runs import LATENCY_METRICS, METRICS
 from .sweep import MAX_POINTS, Stopped, check_points, sweep
 from .topology import GROUPS, GROUP_NAMES
@@ -371,7 +372,7 @@ def parse_args(argv):
         sys.stdout.write(USAGE)
         sys.exit(0)
     if c.version:
-        print_version(c)
+        print_version(c, PROG)
         sys.exit(0)
     c.extra = extra
     if not c.compare:

@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pft_sweep.common - what every part of pft-sweep shares: its name, its
-# messages, usage errors.
+# messages and usage errors (pft_common.util's, under its name), its
+# figures' checks and the preflight of its output files.
 #
 # Copyright (C) 2026 The libfaultgen authors
 
 import math
 import os
-import sys
 import tempfile
 
-from .safefile import check_target, own_directory
+from pft_common.safefile import check_target, own_directory
+from pft_common.util import Messages, os_error, quiet_stdout, read_text
+
+__all__ = ["PROG", "UsageError", "msg", "usage_error", "os_error",
+           "quiet_stdout", "read_text", "finite", "clean", "safe_median",
+           "ratio", "check_output"]
 
 PROG = "pft-sweep"
 
@@ -18,33 +23,8 @@ class UsageError(Exception):
     pass
 
 
-def msg(text):
-    print("%s: %s" % (PROG, text), file=sys.stderr, flush=True)
-
-
-def usage_error(text):
-    msg(text)
-    print("Try '%s --help' for more information." % PROG, file=sys.stderr)
-    sys.exit(2)
-
-
-def quiet_stdout():
-    """After a broken pipe: stdout to /dev/null, so that Python's flush
-    at exit does not complain again."""
-    try:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, sys.stdout.fileno())
-        os.close(fd)
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-def read_text(path):
-    try:
-        with open(path) as f:
-            return f.read().strip()
-    except OSError:
-        return None
+msg = Messages(PROG).msg
+usage_error = Messages(PROG).usage_error
 
 
 def finite(v):
@@ -64,17 +44,6 @@ def clean(v):
     if isinstance(v, (list, tuple)):
         return [clean(x) for x in v]
     return v
-
-
-def median(vals):
-    """The median of a list of numbers, None for none."""
-    vals = sorted(vals)
-    n = len(vals)
-    if not n:
-        return None
-    if n % 2:
-        return vals[n // 2]
-    return (vals[n // 2 - 1] + vals[n // 2]) / 2
 
 
 def safe_median(vals):
@@ -149,10 +118,3 @@ def check_output(prefix, suffixes, force, inputs=()):
             raise RuntimeError("cannot write %s: %s" %
                                (p, os.strerror(13)))
     return found
-
-
-def os_error(e):
-    """An OSError in one line: "PATH: what"."""
-    if e.filename:
-        return "%s: %s" % (e.filename, e.strerror or e)
-    return e.strerror or str(e)

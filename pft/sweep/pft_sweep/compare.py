@@ -15,7 +15,7 @@ from .common import (UsageError, check_output, clean, finite, msg, os_error,
 from .plot import compare_plot_script, make_plot
 from .report import print_compare_email, print_compare_plain, single
 from .runs import METRICS, load_sweep
-from .safefile import replacing
+from pft_common.safefile import replacing
 from .stats import LEVEL, TEST_NAME, verdict, welch_log
 
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.pft - finding the pft to run and asking it what it is, what
-# patterns it runs, and reading its JSON Lines.
+# pft_sweep.pft - the pft to run (pft_common.pft finds it), what patterns
+# it runs, and reading its JSON Lines.
 #
 # Copyright (C) 2026 The libfaultgen authors
 
@@ -10,31 +10,14 @@ import re
 import shutil
 import subprocess
 
+from pft_common.pft import find_pft
+
 
 # The sweep's own pattern, not one of pft's: shared-vma in processes
 # (pft -n).
 PROCESSES = "processes"
 # The patterns of a sweep without -p (those of them the pft runs).
 DEFAULT_PATTERNS = ("shared-vma", "per-thread-vma", PROCESSES)
-
-
-def command_dir():
-    """The directory of the pft-sweep command, links followed: the one the
-    zipapp is in, or pft/ for this package run from pft/sweep/."""
-    path = getattr(__spec__.loader, "archive", None) or \
-        os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    return os.path.dirname(os.path.realpath(path))
-
-
-def find_pft(c):
-    if c.pft:
-        return c.pft
-    if os.environ.get("PFT"):
-        return os.environ["PFT"]
-    sibling = os.path.join(command_dir(), "pft")
-    if os.access(sibling, os.X_OK) and os.path.isfile(sibling):
-        return sibling
-    return shutil.which("pft") or "pft"
 
 
 def locate_pft(c):
@@ -96,21 +79,6 @@ def sweep_patterns(names):
     default ones first, in their order, then pft's others in pft's."""
     return [p for p in DEFAULT_PATTERNS if p == PROCESSES or p in names] + \
         [n for n in names if n not in DEFAULT_PATTERNS]
-
-
-def print_version(c, prog="pft-sweep"):
-    version = "unknown"
-    try:
-        out = subprocess.run([find_pft(c), "-V"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT,
-                             universal_newlines=True, errors="replace",
-                             timeout=30).stdout
-        m = re.search(r"libfaultgen ([^\s,]+)", out)
-        if m:
-            version = m.group(1)
-    except (OSError, subprocess.SubprocessError):
-        pass
-    print("%s (libfaultgen %s)" % (prog, version))
 
 
 def pft_error(stderr):

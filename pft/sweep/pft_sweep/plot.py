@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 
 from .common import PROG, msg, safe_median
-from .safefile import put_in_place, replacing
+from pft_common.safefile import put_in_place, replacing
 from .report import describe
 from .runs import METRICS, find_point
 

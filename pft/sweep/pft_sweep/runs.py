@@ -14,7 +14,7 @@ import re
 import time
 
 from .common import clean, finite, ratio, safe_median
-from .safefile import replacing
+from pft_common.safefile import replacing
 from .topology import format_cpus
 
 

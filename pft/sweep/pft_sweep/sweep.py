@@ -23,7 +23,7 @@ from .plot import gnuplot_script, latency_cdf_script, latency_script, \
 from .report import describe, print_table, sweep_table
 from .runs import (POINT_COLUMNS, RUN_COLUMNS, point_rows, run_record,
                    run_row, run_rows, write_csv, write_json)
-from .safefile import create_new, own_directory
+from pft_common.safefile import create_new, own_directory
 from .stats import summarize
 from .topology import Topology, default_counts, format_cpus, layout_rows
 

@@ -8,17 +8,8 @@
 import os
 import stat
 import types
-from unittest import mock
 
-from pft_sweep import runs, verdict
-
-
-def two_cpus():
-    """setUpModule and tearDownModule of a module whose verdicts are of
-    a machine of 2 CPUs (the pft line adds --oversubscribe for more
-    workers than that), whatever CPUs the tests run on."""
-    patch = mock.patch.object(verdict, "cpus_here", lambda: 2)
-    return patch.start, patch.stop
+from pft_sweep import runs
 
 
 def write(path, text):

@@ -14,35 +14,12 @@ import stat
 import tempfile
 import unittest
 
-from pft_sweep import safefile
+from filetests import special_files, state
+from pft_common import safefile
 
 from .fakesys import fake_pft
 from .test_compare import run_main
 from .test_sweep import FAKE
-
-
-def special_files(d):
-    """{name: path} of a FIFO, a link to a file, a directory and, as
-    root, a character device like /dev/null, made in d."""
-    out = {}
-    out["fifo"] = os.path.join(d, "fifo")
-    os.mkfifo(out["fifo"])
-    victim = os.path.join(d, "victim")
-    with open(victim, "w") as f:
-        f.write("precious\n")
-    out["link"] = os.path.join(d, "link")
-    os.symlink(victim, out["link"])
-    out["dir"] = os.path.join(d, "dir")
-    os.mkdir(out["dir"])
-    if os.geteuid() == 0:
-        out["device"] = os.path.join(d, "null")
-        os.mknod(out["device"], 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-    return out
-
-
-def state(path):
-    st = os.lstat(path)
-    return stat.S_IFMT(st.st_mode), st.st_ino
 
 
 class SafeFile(unittest.TestCase):

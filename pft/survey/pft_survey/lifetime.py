@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.lifetime - the processes pft-survey starts live no longer than
+# pft_survey.lifetime - the processes pft-survey starts live no longer than
 # the survey, its stop signals are taken when it can act on them, and the
 # temporary directory of a survey that was killed is removed by the next.
 #

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.check - the program's survey beside the survey of the pft
+# pft_survey.check - the program's survey beside the survey of the pft
 # line that reproduces it (pft-survey --check): per dimension, both
 # figures and their ratio.
 #

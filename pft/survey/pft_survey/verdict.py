@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.verdict - the pattern a survey's facts show, and the pft
+# pft_survey.verdict - the pattern a survey's facts show, and the pft
 # command line that generates it, quoted for a POSIX shell and checked
 # by pft itself.
 #
 # Copyright (C) 2026 The libfaultgen authors
 #
-# The facts are the report's objects (pft_sweep.objects), weighed by
+# The facts are the report's objects (pft_survey.objects), weighed by
 # bytes: a huge page's fault counts as its 2 MiB, a 4 KiB fault as 4 KiB.
 # A pattern is named only from what was recorded: where the recording
 # cannot tell two kinds apart (no tracepoints), the verdict says so
@@ -235,46 +235,38 @@ def populate(doc):
     return big, ws, n
 
 
-def populate_verdict(doc, pop, cpus):
-    big, ws, n = pop
-    doc["populated"] = {
-        "workers": max(1, n),
-        "bytes_without_events": big["unexplained"] if big else 0,
-        "resident": big["rss"] if big else 0,
-        "huge_bytes": (big.get("huge_bytes") or 0) if big else 0}
-    hidden = doc.get("kernel_minus_perf") or 0
-    untold = doc.get("source") != K.TRACEPOINTS
-    what = "get_user_pages or kernel-mode faults (not told apart without " \
-        "the tracepoints)" if untold else "get_user_pages"
-    names = names_of(ws)
-    if n > len(ws):
-        names += "; %d threads of that name ran" % n
-    if big:
-        # Populating fills a range whole: the VMA, where smaps saw most
-        # of it resident before the program ended.
-        # Else what the faults without events stand for: the workers'
-        # own, or all beyond the execs' if more (a page each, a huge
-        # page each where huge pages came).
-        took = sum(t["kernel_side_faults"] for t in ws
-                   if t["tid"] not in set(doc.get("exec_pids") or []))
-        est = max(pop_beyond(doc), took) * \
-            (K.HUGE if big.get("huge_bytes") else K.PAGE)
-        size = min(big["size"], max(big["unexplained"], est))
-        # Most of the VMA: the VMA (an estimate short by the faults the
-        # execs of the program's helpers took is not a size).
-        if big["rss"] >= big["size"] / 2 or size >= big["size"] * 0.9:
-            size = big["size"]
-        where = " into one %s %s VMA (resident %s%s, %s of it with no " \
-            "fault event)" % (human(big["size"]), big["backing"],
-                              human(big["rss"]),
-                              ", %s in huge pages" % human(big["huge_bytes"])
-                              if big.get("huge_bytes") else "",
-                              human(big["unexplained"]))
-    else:
+def populate_size(doc, big, ws, hidden):
+    """The bytes populated and where, said in words."""
+    if not big:
         size = hidden * K.PAGE
-        where = " (about %s in 4 KiB pages; no VMA was seen resident)" % \
-            human(size)
-    n = max(1, n)
+        return size, " (about %s in 4 KiB pages; no VMA was seen " \
+            "resident)" % human(size)
+    # Populating fills a range whole: the VMA, where smaps saw most
+    # of it resident before the program ended.
+    # Else what the faults without events stand for: the workers'
+    # own, or all beyond the execs' if more (a page each, a huge
+    # page each where huge pages came).
+    took = sum(t["kernel_side_faults"] for t in ws
+               if t["tid"] not in set(doc.get("exec_pids") or []))
+    est = max(pop_beyond(doc), took) * \
+        (K.HUGE if big.get("huge_bytes") else K.PAGE)
+    size = min(big["size"], max(big["unexplained"], est))
+    # Most of the VMA: the VMA (an estimate short by the faults the
+    # execs of the program's helpers took is not a size).
+    if big["rss"] >= big["size"] / 2 or size >= big["size"] * 0.9:
+        size = big["size"]
+    where = " into one %s %s VMA (resident %s%s, %s of it with no " \
+        "fault event)" % (human(big["size"]), big["backing"],
+                          human(big["rss"]),
+                          ", %s in huge pages" % human(big["huge_bytes"])
+                          if big.get("huge_bytes") else "",
+                          human(big["unexplained"]))
+    return size, where
+
+
+def populate_args(doc, big, ws, n, size, cpus):
+    """The pattern (populate or qemu-prealloc), pft's arguments for it,
+    and whether the workers are processes of their own."""
     args = ["pft"]
     pattern = "populate"
     # QEMU, or what QEMU does to guest RAM: MADV_DONTFORK and
@@ -295,11 +287,31 @@ def populate_verdict(doc, pop, cpus):
         args += backing_args(big)
     if n > cpus:
         args.append("--oversubscribe")
+    return pattern, args, procs and len(pids)
+
+
+def populate_verdict(doc, pop, cpus):
+    big, ws, n = pop
+    doc["populated"] = {
+        "workers": max(1, n),
+        "bytes_without_events": big["unexplained"] if big else 0,
+        "resident": big["rss"] if big else 0,
+        "huge_bytes": (big.get("huge_bytes") or 0) if big else 0}
+    hidden = doc.get("kernel_minus_perf") or 0
+    untold = doc.get("source") != K.TRACEPOINTS
+    what = "get_user_pages or kernel-mode faults (not told apart without " \
+        "the tracepoints)" if untold else "get_user_pages"
+    names = names_of(ws)
+    if n > len(ws):
+        names += "; %d threads of that name ran" % n
+    size, where = populate_size(doc, big, ws, hidden)
+    n = max(1, n)
+    pattern, args, procs = populate_args(doc, big, ws, n, size, cpus)
     line = "%d faults the kernel counted raised no fault event%s, taken " \
         "by %d thread%s (%s)%s: the %s pattern (%s: MADV_POPULATE_WRITE, " \
         "mlock, MAP_POPULATE)" % (hidden, where, n, "" if n == 1 else "s",
                                   names or "?", " of %d processes" %
-                                  len(pids) if procs else "", pattern, what)
+                                  procs if procs else "", pattern, what)
     return pattern, line, args
 
 
@@ -537,7 +549,7 @@ def verdict(doc, cpus=None):
     return pattern, line, args
 
 
-# ---- checking the line with pft ----------------------------------------------
+# ---- checking the line with pft ---------------------------------------------
 
 def small_args(args):
     """The line with -m made the least pft takes for its workers: a page

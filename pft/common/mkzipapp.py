@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# mkzipapp.py - builds pft-sweep, one executable file: a zipapp of the
-# pft_sweep package behind a "#!PYTHON" line.
+# mkzipapp.py - builds pft-sweep or pft-survey, one executable file: a
+# zipapp of the command's package and pft_common behind a "#!PYTHON" line.
 #
-#   mkzipapp.py [--main=MODULE] OUTPUT PYTHON SRCDIR PREFIX FILE...
+#   mkzipapp.py [--main=MODULE] OUTPUT PYTHON SRCDIR FILE...
 #
-# MODULE is the package's module whose main(argv) the command runs:
-# pft_sweep.cli (pft-sweep, the default) or pft_sweep.survey (pft-survey).
+# MODULE is the module whose main(argv) the command runs: pft_sweep.cli
+# (pft-sweep, the default) or pft_survey.cli (pft-survey).
 # PYTHON is the absolute path of the interpreter the installed command
 # runs under (configure's SWEEP_PYTHON, /usr/bin/python3 as a rule):
 # not "/usr/bin/env python3", which depends on the user's PATH and which
 # distributions reject for installed programs (rpmlint's
 # env-script-interpreter).
-# FILEs are paths under SRCDIR that begin with PREFIX, stored under
-# their names without it (sweep/pft_sweep/cli.py as pft_sweep/cli.py).
+# FILEs are paths under SRCDIR of a package's modules, each stored under
+# its package's directory (sweep/pft_sweep/cli.py as pft_sweep/cli.py,
+# common/pft_common/util.py as pft_common/util.py).
 # The archive is reproducible: entries sorted, stored uncompressed (no
 # zlib, neither here nor where it runs), one timestamp (SOURCE_DATE_EPOCH,
 # else 1980-01-01, the earliest a zip file can say), fixed permissions,
@@ -59,21 +60,25 @@ def main(argv):
         argv = argv[1:]
         if not all(p.isidentifier() for p in module.split(".")):
             sys.exit("mkzipapp.py: --main=%s: not a module name" % module)
-    if len(argv) < 5:
+    if len(argv) < 4:
         sys.exit("usage: mkzipapp.py [--main=MODULE] OUTPUT PYTHON SRCDIR "
-                 "PREFIX FILE...")
-    out, python, srcdir, prefix = argv[:4]
-    paths = argv[4:]
+                 "FILE...")
+    out, python, srcdir = argv[:3]
+    paths = argv[3:]
     if not os.path.isabs(python) or any(c.isspace() for c in python):
         sys.exit("mkzipapp.py: %s: not an absolute path without spaces"
                  % python)
     files = {"__main__.py": (MAIN % module).encode()}
     for path in paths:
-        if not path.startswith(prefix) or not path.endswith(".py"):
-            sys.exit("mkzipapp.py: %s: not a Python source file under %s"
-                     % (path, prefix))
+        package = os.path.basename(os.path.dirname(path))
+        if not package.isidentifier() or not path.endswith(".py"):
+            sys.exit("mkzipapp.py: %s: not a Python source file of a "
+                     "package" % path)
+        name = package + "/" + os.path.basename(path)
+        if name in files:
+            sys.exit("mkzipapp.py: %s: a second %s" % (path, name))
         with open(os.path.join(srcdir, path), "rb") as f:
-            files[path[len(prefix):]] = f.read()
+            files[name] = f.read()
     date = timestamp()
     with open(out, "wb") as f:
         f.write(b"#!" + python.encode() + b"\n")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.objects - the memory objects a program's faults fell on, and
+# pft_survey.objects - the memory objects a program's faults fell on, and
 # the facts of a survey: per object, process, thread and kind, the
 # faults, their bytes and their times.
 #
@@ -11,14 +11,14 @@
 # hugetlbfs file) is its device and inode, as /proc/PID/maps and perf's
 # MMAP2 records name them.  Private anonymous memory (and /dev/zero
 # mapped private) is the process's own: one object per VMA, the pieces
-# of a split VMA or a moved one together (pft_sweep.vmas).  A page of an
+# of a split VMA or a moved one together (pft_survey.vmas).  A page of an
 # object is its offset in the file, so that two processes faulting the
 # same shared page are seen to.
 
 import math
 
 from . import kinds as K
-from .common import median
+from pft_common.util import median
 
 WINDOW_NS = 1000000             # the concurrency window: 1 ms
 

@@ -10,7 +10,7 @@ import io
 import unittest
 from unittest import mock
 
-from pft_sweep import check, kinds, objects, survey, verdict, vmas
+from pft_survey import check, kinds, objects, perfscript, proc, verdict, vmas
 
 from . import fakesys
 
@@ -38,7 +38,7 @@ TRACE = """\
 
 
 def rec_of(text):
-    return survey.parse_script(io.StringIO(text))
+    return perfscript.parse_script(io.StringIO(text))
 
 
 class Tracepoints(unittest.TestCase):
@@ -118,7 +118,7 @@ class WithoutTracepoints(unittest.TestCase):
                       mmap.MAP_ANONYMOUS)
         m[PAGE] = 1             # one page of four written
         with open("/proc/self/maps") as f:
-            views = survey.parse_maps(f.read())
+            views = proc.parse_maps(f.read())
         pages = vmas.present_pages(os.getpid(), views, PAGE)
         buf = ctypes.c_char.from_buffer(m)
         first = ctypes.addressof(buf) // PAGE
@@ -271,7 +271,7 @@ class Tracking(unittest.TestCase):
     def track(self, views, smaps=True):
         tr = vmas.Sightings()
         for n, text in enumerate(views):
-            tr.update(survey.parse_maps(text), 1000 * (n + 1), smaps)
+            tr.update(proc.parse_maps(text), 1000 * (n + 1), smaps)
         return tr
 
     def test_a_smaps_view_after_a_shrink_keeps_the_extent_it_had(self):

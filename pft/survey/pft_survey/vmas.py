@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.vmas - one VMA over its life, from snapshots of
+# pft_survey.vmas - one VMA over its life, from snapshots of
 # /proc/PID/maps and perf's MMAP records, and the lookup of a fault's
 # address among them.
 #
@@ -55,13 +55,22 @@ class Sightings:
         """Follows the VMAs over one more snapshot (views: parse_maps).
         Returns the number of VMAs of 2 MiB or more it saw first, or
         grow to that."""
-        prev = self.current
-        big = 0
         ranges = {(v["start"], v["end"]) for v in views}
-        gone = {k: o for k, o in prev.items() if k not in ranges}
+        gone = {k: o for k, o in self.current.items() if k not in ranges}
         cur = {}
+        pending = self.same_ranges(views, gone, cur, now, smaps)
+        rest, big = self.resized(pending, gone, cur, now, smaps)
+        for v in rest:
+            if self.first_sighting(v, gone, cur, now, smaps):
+                big += 1
+        self.current = cur
+        return big
+
+    def same_ranges(self, views, gone, cur, now, smaps):
+        """The VMAs of views on the same range as before, into cur: the
+        same VMA.  Returns the others."""
+        prev = self.current
         pending = []
-        # The same range as before: the same VMA.
         for v in views:
             key = (v["start"], v["end"])
             old = prev.get(key)
@@ -75,12 +84,17 @@ class Sightings:
                 cur[key] = self.seen(old, v, now, smaps)
             else:
                 pending.append(v)
-        # A range gone whose start, path and permissions come back with
-        # another end is the same VMA grown or shrunk at its end (brk, a
-        # neighbour merged, mremap in place); one whose end comes back
-        # with another start moved at its start (a mapping merged below
-        # it, a stack grown).
+        return pending
+
+    def resized(self, pending, gone, cur, now, smaps):
+        """A range gone whose start, path and permissions come back with
+        another end is the same VMA grown or shrunk at its end (brk, a
+        neighbour merged, mremap in place); one whose end comes back
+        with another start moved at its start (a mapping merged below
+        it, a stack grown).  Those into cur; returns the VMAs of pending
+        that are none of them, and how many grew to 2 MiB or more."""
         rest = []
+        big = 0
         for v in pending:
             was = next((o for k, o in gone.items()
                         if (k[0] == v["start"] or k[1] == v["end"]) and
@@ -93,43 +107,45 @@ class Sightings:
                     v["end"] - v["start"] >= BIG:
                 big += 1
             cur[(v["start"], v["end"])] = self.seen(was, v, now, smaps)
-        for v in rest:
-            key = (v["start"], v["end"])
-            # A piece of a VMA split (mprotect, munmap of a middle part):
-            # within an extent another sighting had, the same path.
-            parent = next((o for o in list(cur.values()) + list(gone.values())
-                           if o["start"] <= v["start"] and
-                           v["end"] <= o["end"] and
-                           o.get("path") == v.get("path")), None)
-            # A VMA moved whole (mremap): a range gone of the same size
-            # and memory.
-            moved = next((o for k, o in gone.items()
-                          if k[1] - k[0] == v["end"] - v["start"] and
-                          same_memory(o, v)), None) \
-                if parent is None else None
-            v["first_ns"] = v["last_ns"] = now
-            v["cur"] = key
-            v["history"] = [(now, v["start"], v["end"])]
-            if "Rss" in v:
-                v["first_rss"] = v["Rss"]
-            if smaps:
-                v["smaps_ns"] = now
-                v["huge_max"] = huge_bytes(v)
-            if parent is not None:
-                v["object"] = parent["object"]
-                v["split_from"] = (parent["start"], parent["end"])
-            elif moved is not None:
-                v["object"] = moved["object"]
-                v["moved_from"] = moved["cur"]
-                del gone[moved["cur"]]
-            else:
-                v["object"] = self.new_object()
-            self.all[key + (now,)] = v
-            cur[key] = v
-            if v["end"] - v["start"] >= BIG:
-                big += 1
-        self.current = cur
-        return big
+        return rest, big
+
+    def first_sighting(self, v, gone, cur, now, smaps):
+        """v a new sighting, into cur and all: a piece of a VMA split, a
+        VMA moved whole, or a new object.  Returns whether it is of 2
+        MiB or more."""
+        key = (v["start"], v["end"])
+        # A piece of a VMA split (mprotect, munmap of a middle part):
+        # within an extent another sighting had, the same path.
+        parent = next((o for o in list(cur.values()) + list(gone.values())
+                       if o["start"] <= v["start"] and
+                       v["end"] <= o["end"] and
+                       o.get("path") == v.get("path")), None)
+        # A VMA moved whole (mremap): a range gone of the same size
+        # and memory.
+        moved = next((o for k, o in gone.items()
+                      if k[1] - k[0] == v["end"] - v["start"] and
+                      same_memory(o, v)), None) \
+            if parent is None else None
+        v["first_ns"] = v["last_ns"] = now
+        v["cur"] = key
+        v["history"] = [(now, v["start"], v["end"])]
+        if "Rss" in v:
+            v["first_rss"] = v["Rss"]
+        if smaps:
+            v["smaps_ns"] = now
+            v["huge_max"] = huge_bytes(v)
+        if parent is not None:
+            v["object"] = parent["object"]
+            v["split_from"] = (parent["start"], parent["end"])
+        elif moved is not None:
+            v["object"] = moved["object"]
+            v["moved_from"] = moved["cur"]
+            del gone[moved["cur"]]
+        else:
+            v["object"] = self.new_object()
+        self.all[key + (now,)] = v
+        cur[key] = v
+        return v["end"] - v["start"] >= BIG
 
     @staticmethod
     def seen(old, v, now, smaps):
@@ -275,11 +291,26 @@ class VmaIndex:
             if any(v["start"] < e and s < v["end"] for s, e in taken):
                 continue
             self.records.append(v)
-        # A mapping no snapshot saw, and a VMA of its size and memory
-        # first seen after it was made, that came from nowhere a snapshot
-        # saw (not grown, split or moved from a sighting): the mapping
-        # moved there by mremap before a snapshot saw it (perf records
-        # no move).  One object.
+        self.join_moved_records()
+        self.vmas = sorted(self.snap + self.records,
+                           key=lambda v: (v["start"], v["end"]))
+        self.starts = [v["start"] for v in self.vmas]
+        self.maxlen = max((v["end"] - v["start"] for v in self.vmas),
+                          default=0)
+        self.blocks = {}
+        # Stacks (and MAP_GROWSDOWN mappings) grow down on a fault below
+        # their start: the kernel faults nothing else there.
+        self.growsdown = sorted(
+            (v for v in self.snap if v.get("path", "").startswith("[stack")
+             or "gd" in (v.get("VmFlags") or ())),
+            key=lambda v: v["start"])
+
+    def join_moved_records(self):
+        """A mapping no snapshot saw, and a VMA of its size and memory
+        first seen after it was made, that came from nowhere a snapshot
+        saw (not grown, split or moved from a sighting): the mapping
+        moved there by mremap before a snapshot saw it (perf records no
+        move).  One object."""
         for v in self.snap:
             if v.get("moved_from") or v.get("split_from") or \
                     (v.get("path") or "") != "" or \
@@ -294,18 +325,6 @@ class VmaIndex:
             if r is not None:
                 r["object"] = v.get("object")
                 r["moved_to"] = v["history"][0][1:]
-        self.vmas = sorted(self.snap + self.records,
-                           key=lambda v: (v["start"], v["end"]))
-        self.starts = [v["start"] for v in self.vmas]
-        self.maxlen = max((v["end"] - v["start"] for v in self.vmas),
-                          default=0)
-        self.blocks = {}
-        # Stacks (and MAP_GROWSDOWN mappings) grow down on a fault below
-        # their start: the kernel faults nothing else there.
-        self.growsdown = sorted(
-            (v for v in self.snap if v.get("path", "").startswith("[stack")
-             or "gd" in (v.get("VmFlags") or ())),
-            key=lambda v: v["start"])
 
     def candidates(self, addr):
         b = addr // self.BLOCK

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pft_sweep.kinds - what kind each page fault was, from what the kernel
+# pft_survey.kinds - what kind each page fault was, from what the kernel
 # showed the user at hand.
 #
 # Copyright (C) 2026 The libfaultgen authors

@@ -21,9 +21,9 @@ import unittest
 from types import SimpleNamespace
 from unittest import mock
 
-from pft_sweep import lifetime, survey
+from pft_survey import cli, lifetime, perfscript, proc, record
 
-from .test_files import special_files, state
+from filetests import special_files, state
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -52,7 +52,7 @@ class DiesWithParent(unittest.TestCase):
         sleep with lifetime.preexec, then is killed with SIGKILL: sleep
         ends too."""
         code = ("import subprocess, sys, time\n"
-                "from pft_sweep import lifetime\n"
+                "from pft_survey import lifetime\n"
                 "p = subprocess.Popen(['sleep', '300'], "
                 "preexec_fn=lifetime.preexec(None))\n"
                 "print(p.pid, flush=True)\n"
@@ -147,7 +147,7 @@ class StaleDirs(unittest.TestCase):
 
 def fake_perf_failing(times, text="Couldn't create thread/CPU maps: "
                       "No such process"):
-    """A stand-in for survey.Perf that fails `times` times as perf does
+    """A stand-in for record.Perf that fails `times` times as perf does
     when a process it is given is gone, and notes the pids of each
     try."""
     tries = []
@@ -156,7 +156,7 @@ def fake_perf_failing(times, text="Couldn't create thread/CPU maps: "
              synth=False, source=None):
         tries.append((list(pids), synth, source))
         if len(tries) <= times:
-            raise survey.PerfStartError("perf record failed (exit status "
+            raise record.PerfStartError("perf record failed (exit status "
                                         "244): " + text, text)
         return SimpleNamespace(pids=pids)
     return perf, tries
@@ -172,15 +172,15 @@ class AttachTries(unittest.TestCase):
         perf, tries = fake_perf_failing(*args)
         c = SimpleNamespace(pid=100, no_follow=False, period=1,
                             source="tracepoints")
-        with mock.patch.object(survey, "Perf", perf), \
-                mock.patch.object(survey, "descendants",
+        with mock.patch.object(record, "Perf", perf), \
+                mock.patch.object(record, "descendants",
                                   lambda _pid: list(tree)), \
-                mock.patch.object(survey, "maps_unreadable",
+                mock.patch.object(record, "maps_unreadable",
                                   lambda _pids: []), \
-                mock.patch.object(survey, "older_than",
+                mock.patch.object(record, "older_than",
                                   lambda pids, s: [p for p in pids
                                                    if ages[p] >= s]):
-            out = survey.start_attached(c, "perf", "/nonexistent", None)
+            out = record.start_attached(c, "perf", "/nonexistent", None)
         return out, tries
 
     def test_all_of_them_when_perf_can(self):
@@ -208,7 +208,7 @@ class AttachTries(unittest.TestCase):
         self.assertEqual(missed["pids"], [201, 202, 203])
 
     def test_other_failures_are_not_retried_but_once_without_mappings(self):
-        with self.assertRaises(survey.PerfStartError):
+        with self.assertRaises(record.PerfStartError):
             self.start(5, text="")
         _, tries = self.start(1, text="")
         self.assertEqual([t[1] for t in tries], [False, True])
@@ -219,7 +219,7 @@ class PerfGoneAtEnable(unittest.TestCase):
         """perf opened its control FIFO, failed and closed it before the
         survey wrote "enable": perf's message, not a broken pipe (which
         main takes for a reader gone, exit 141 without a word)."""
-        p = object.__new__(survey.Perf)
+        p = object.__new__(record.Perf)
         p.err = tempfile.TemporaryFile("w+")
         p.proc = subprocess.Popen(
             ["sh", "-c", "echo \"Couldn't create thread/CPU maps: No "
@@ -228,7 +228,7 @@ class PerfGoneAtEnable(unittest.TestCase):
         r, w = os.pipe()
         os.close(r)
         try:
-            with self.assertRaises(survey.PerfStartError) as e:
+            with self.assertRaises(record.PerfStartError) as e:
                 p.enable(w)
         finally:
             os.close(w)
@@ -243,11 +243,11 @@ class Descendants(unittest.TestCase):
         child = subprocess.Popen(["sleep", "60"])
         self.addCleanup(child.wait)
         self.addCleanup(child.kill)
-        pids = survey.descendants(os.getppid())
+        pids = proc.descendants(os.getppid())
         self.assertIn(os.getppid(), pids)
         self.assertNotIn(os.getpid(), pids)
         self.assertNotIn(child.pid, pids)
-        self.assertIn(child.pid, survey.descendants(os.getpid()))
+        self.assertIn(child.pid, proc.descendants(os.getpid()))
 
 
 class NotUtf8(unittest.TestCase):
@@ -257,8 +257,8 @@ class NotUtf8(unittest.TestCase):
                     b"/tmp/map\xff\n"
                     b"7f0000400000-7f0000401000 r--p 00000000 00:00 0 \n")
             f.flush()
-            text = survey.read(f.name)
-        vmas = survey.parse_maps(text)
+            text = proc.read(f.name)
+        vmas = proc.parse_maps(text)
         self.assertEqual(len(vmas), 2)
         self.assertEqual(os.fsencode(vmas[0]["path"]), b"/tmp/map\xff")
 
@@ -272,7 +272,7 @@ class NotUtf8(unittest.TestCase):
             f.write(line)
             f.flush()
             with open(f.name, errors="surrogateescape") as t:
-                rec = survey.parse_script(t)
+                rec = perfscript.parse_script(t)
         self.assertEqual(os.fsencode(rec.mmaps[0][5]), b"/tmp/map\xff")
 
 
@@ -283,10 +283,10 @@ class Output(unittest.TestCase):
                 before = state(path)
                 err = io.StringIO()
                 with self.subTest(name), \
-                        mock.patch.object(survey, "check_perf",
+                        mock.patch.object(cli, "check_perf",
                                           lambda: "perf"), \
                         mock.patch.object(sys, "stderr", err):
-                    rc = survey.main(["-o", path, "--", "true"])
+                    rc = cli.main(["-o", path, "--", "true"])
                     self.assertEqual(rc, 1)
                     self.assertEqual(len(err.getvalue().splitlines()), 1,
                                      err.getvalue())

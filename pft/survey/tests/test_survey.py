@@ -14,7 +14,10 @@ import tempfile
 import unittest
 from unittest import mock
 
-from pft_sweep import kinds, objects, survey
+from pft_survey import (analysis, base, cli, kinds, objects, perfscript, proc,
+                        render, verdict)
+from pft_survey import record as recording
+from pft_survey.vmas import VmaIndex, mmap_vmas
 
 from . import fakesys
 
@@ -44,7 +47,7 @@ this line is not perf's
 
 
 def record():
-    return survey.parse_script(io.StringIO(SCRIPT))
+    return perfscript.parse_script(io.StringIO(SCRIPT))
 
 
 class ParseScript(unittest.TestCase):
@@ -70,7 +73,7 @@ class ParseScript(unittest.TestCase):
         self.assertEqual(record().lost, 1)
 
     def test_reads_the_period_of_sampled_events(self):
-        rec = survey.parse_script([
+        rec = perfscript.parse_script([
             "  pft  5/6  1.5: 16 page-faults:  7f0000001000\n"])
         self.assertEqual(rec.faults, [(1500000000, 5, 6, 0x7f0000001000, 16)])
 
@@ -83,7 +86,7 @@ class Maps(unittest.TestCase):
                 "THPeligible:    1\n"
                 "555500000000-555500002000 r--p 00000000 fe:00 1234   "
                 "/usr/bin/pft\n")
-        vmas = survey.parse_maps(text)
+        vmas = proc.parse_maps(text)
         self.assertEqual(len(vmas), 2)
         self.assertEqual(vmas[0]["end"] - vmas[0]["start"], 64 << 20)
         self.assertEqual(vmas[0]["Rss"], 64 << 20)
@@ -99,12 +102,12 @@ class Maps(unittest.TestCase):
                  "/anon_hugepage (deleted)": "hugetlb",
                  "/usr/lib/libc.so.6": "file"}
         for path, kind in cases.items():
-            self.assertEqual(survey.backing(path, "rw-p"), kind, path)
-        self.assertEqual(survey.backing("", "rw-s"), "shmem")
+            self.assertEqual(analysis.backing(path, "rw-p"), kind, path)
+        self.assertEqual(analysis.backing("", "rw-s"), "shmem")
 
     def test_merges_adjacent_anonymous_records_as_the_kernel_does(self):
         rec = record()
-        vmas = survey.mmap_vmas(rec.mmaps)
+        vmas = mmap_vmas(rec.mmaps)
         anon = [v for v in vmas if v["path"] == "//anon"]
         self.assertEqual(len(anon), 1)
         self.assertEqual(anon[0]["end"] - anon[0]["start"], 2 << 20)
@@ -112,17 +115,17 @@ class Maps(unittest.TestCase):
     def test_keeps_records_apart_across_a_guard_page(self):
         m = [(1, 5, 0x10000, 0x20000, "rw-p", "//anon"),
              (2, 5, 0x21000, 0x31000, "rw-p", "//anon")]
-        self.assertEqual(len(survey.mmap_vmas(m)), 2)
+        self.assertEqual(len(mmap_vmas(m)), 2)
 
     def test_keeps_records_of_other_protection_apart(self):
         m = [(1, 5, 0x10000, 0x20000, "rw-p", "//anon"),
              (2, 5, 0x20000, 0x30000, "r--p", "//anon")]
-        self.assertEqual(len(survey.mmap_vmas(m)), 2)
+        self.assertEqual(len(mmap_vmas(m)), 2)
 
     def test_a_later_record_replaces_the_overlapped_part(self):
         m = [(1, 5, 0x10000, 0x40000, "rw-p", "/a"),
              (2, 5, 0x20000, 0x30000, "rw-p", "/b")]
-        vmas = survey.mmap_vmas(m)
+        vmas = mmap_vmas(m)
         self.assertEqual([(v["start"], v["end"], v["path"]) for v in vmas],
                          [(0x10000, 0x20000, "/a"), (0x20000, 0x30000, "/b"),
                           (0x30000, 0x40000, "/a")])
@@ -132,7 +135,7 @@ class Maps(unittest.TestCase):
                  "path": "", "last_ns": 5}]
         m = [(1, 5, 0x10000, 0x20000, "rw-p", "//anon"),
              (1, 5, 0x40000, 0x50000, "rw-p", "//anon")]
-        idx = survey.VmaIndex(snap, m)
+        idx = VmaIndex(snap, m)
         self.assertEqual(idx.find(0x25000)["source"], "/proc/PID/maps")
         self.assertEqual(idx.find(0x45000)["source"], "perf MMAP records")
         self.assertIsNone(idx.find(0x35000))
@@ -146,10 +149,10 @@ class Sightings(unittest.TestCase):
     AB = "0000000000010000-0000000000030000 rw-p 00000000 00:00 0 \n"
 
     def snapshots(self, views):
-        snaps = survey.Snapshots(5, follow=False)
+        snaps = proc.Snapshots(5, follow=False)
         clock = iter(range(1000, 100000, 1000))
         for text in views:
-            with mock.patch.object(survey, "read",
+            with mock.patch.object(proc, "read",
                                    side_effect=lambda path, t=text:
                                    t if path.endswith("maps") else None), \
                     mock.patch("time.clock_gettime_ns",
@@ -202,7 +205,7 @@ class Sightings(unittest.TestCase):
     def test_a_fault_joins_the_vma_seen_nearest_its_time(self):
         other = "0000000000050000-0000000000060000 rw-p 00000000 00:00 0 \n"
         snaps = self.snapshots([self.A, other, self.A, self.A])
-        idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
+        idx = VmaIndex(list(snaps.vmas[5].values()), [])
         self.assertEqual(idx.find(0x28000, 1400)["first_ns"], 1000)
         self.assertEqual(idx.find(0x28000, 2600)["first_ns"], 3000)
         self.assertEqual(idx.find(0x28000, 9000)["first_ns"], 3000)
@@ -222,7 +225,7 @@ class Sightings(unittest.TestCase):
         # A faulted while B's mapping came below it: one VMA, whatever
         # snapshot the fault was nearest.
         snaps = self.snapshots([self.A, self.A, self.AB, self.AB])
-        idx = survey.VmaIndex(list(snaps.vmas[5].values()), [])
+        idx = VmaIndex(list(snaps.vmas[5].values()), [])
         for t in (1500, 2400, 2600, 5000):
             self.assertEqual(idx.find(0x28000, t)["start"], 0x10000)
         self.assertEqual(idx.find(0x18000, 2400)["start"], 0x10000)
@@ -234,17 +237,17 @@ class Figures(unittest.TestCase):
         faults = [(0, 1), (10, 2), (20, 2), (ms + 1, 1), (5 * ms, 1),
                   (5 * ms + 1, 2), (5 * ms + 2, 3)]
         # windows: {1,2}, {1}, {1,2,3}
-        self.assertEqual(survey.concurrency(faults), (3, 2))
-        self.assertEqual(survey.concurrency([]), (0, 0))
+        self.assertEqual(analysis.concurrency(faults), (3, 2))
+        self.assertEqual(analysis.concurrency([]), (0, 0))
 
     def test_sampling_error_is_one_over_the_root_of_the_samples(self):
-        self.assertAlmostEqual(survey.sampling_error(100, 16), 0.1)
-        self.assertEqual(survey.sampling_error(100, 1), 0.0)
+        self.assertAlmostEqual(analysis.sampling_error(100, 16), 0.1)
+        self.assertEqual(analysis.sampling_error(100, 1), 0.0)
 
     def test_sizes_read_as_pft_reads_them(self):
-        self.assertEqual(survey.size_arg(64 << 20), "64M")
-        self.assertEqual(survey.size_arg(2 << 30), "2G")
-        self.assertEqual(survey.size_arg(4096), "1M")
+        self.assertEqual(verdict.size_arg(64 << 20), "64M")
+        self.assertEqual(verdict.size_arg(2 << 30), "2G")
+        self.assertEqual(verdict.size_arg(4096), "1M")
 
 
 class Snaps:
@@ -264,34 +267,34 @@ class LostSamples(unittest.TestCase):
         "  pft  5/7  1.8: 16 page-faults:  7f0000002000\n"]
 
     def test_reads_the_samples_each_overflow_dropped(self):
-        rec = survey.parse_script(self.LINES)
+        rec = perfscript.parse_script(self.LINES)
         self.assertEqual(rec.lost_samples, 455)
         self.assertEqual(len(rec.faults), 2)
         self.assertEqual(rec.lost, 0)
 
     def test_a_total_at_the_end_counts_the_same_samples(self):
-        rec = survey.parse_script(self.LINES + [
+        rec = perfscript.parse_script(self.LINES + [
             "  pft  5/5  1.9: PERF_RECORD_LOST_SAMPLES: lost 455\n"])
         self.assertEqual(rec.lost_samples, 455)
-        rec = survey.parse_script(
+        rec = perfscript.parse_script(
             ["  :-1  -1/-1  1.9: PERF_RECORD_LOST_SAMPLES lost 7\n"])
         self.assertEqual(rec.lost_samples, 7)
 
     def test_lost_faults_are_not_the_kernels_own(self):
-        rec = survey.parse_script(self.LINES)
+        rec = perfscript.parse_script(self.LINES)
         snap = {5: {(0x7f0000000000, 0x7f0004000000): {
             "start": 0x7f0000000000, "end": 0x7f0004000000,
             "perms": "rw-p", "path": "", "last_ns": 1}}}
         # 2 samples seen and 455 lost at 16 faults each: 7,312 faults.
         kernel = {"faults": 7400, "minflt": 7400, "majflt": 0,
                   "source": "t"}
-        doc = survey.analyse(rec, Snaps(snap), kernel, 16, True)
+        doc = analysis.analyse(rec, Snaps(snap), kernel, 16, True)
         self.assertEqual(doc["perf"]["lost_samples"], 455)
         self.assertEqual(doc["perf"]["lost_faults"], 7280)
         self.assertEqual(doc["kernel_minus_perf"], 7400 - 32 - 7280)
         self.assertNotIn("populate", doc["verdict"])
         out = io.StringIO()
-        survey.render(doc, out)
+        render.render(doc, out)
         self.assertIn("lost: 455 samples (about 7280 faults)",
                       out.getvalue())
 
@@ -312,16 +315,16 @@ page-faults stats:
 """
 
     def test_sums_the_lost_samples_of_each_event_not_the_records(self):
-        self.assertEqual(survey.parse_stats(self.STATS.splitlines()), 25)
+        self.assertEqual(perfscript.parse_stats(self.STATS.splitlines()), 25)
         two = self.STATS + "minor-faults stats:\n" \
             "    LOST_SAMPLES events:          4\n"
-        self.assertEqual(survey.parse_stats(two.splitlines()), 29)
+        self.assertEqual(perfscript.parse_stats(two.splitlines()), 29)
 
     def test_none_without_a_section_per_event(self):
         # An older perf: records of each kind only.
-        self.assertEqual(survey.parse_stats(
+        self.assertEqual(perfscript.parse_stats(
             self.STATS.split("page-faults")[0].splitlines()), 0)
-        self.assertEqual(survey.parse_stats([]), 0)
+        self.assertEqual(perfscript.parse_stats([]), 0)
 
     def fake_perf(self, tmp, report):
         """A perf whose script prints one sample and one PERF_RECORD_LOST
@@ -339,7 +342,7 @@ page-faults stats:
                     "esac\n" % ("cat %s/stats" % tmp if report is not None
                                  else "exit 1"))
         os.chmod(path, 0o755)
-        p = survey.Perf.__new__(survey.Perf)
+        p = recording.Perf.__new__(recording.Perf)
         p.tmp, p.data = tmp, os.path.join(tmp, "perf.data")
         return p, path
 
@@ -360,19 +363,19 @@ page-faults stats:
 
 class Buffer(unittest.TestCase):
     def test_root_gets_32_mib_in_all_from_512_kib_to_8_mib_a_cpu(self):
-        page = survey.PAGE
-        self.assertIsNone(survey.buffer_pages(1000, 2))
-        self.assertEqual(survey.buffer_pages(0, 2) * page, 8 << 20)
-        self.assertEqual(survey.buffer_pages(0, 8) * page, 4 << 20)
-        self.assertEqual(survey.buffer_pages(0, 12) * page, 2 << 20)
-        self.assertEqual(survey.buffer_pages(0, 84) * page, 512 << 10)
-        self.assertEqual(survey.buffer_pages(0, 384) * page, 512 << 10)
-        self.assertEqual(survey.buffer_pages(0, None) * page, 8 << 20)
+        page = base.PAGE
+        self.assertIsNone(recording.buffer_pages(1000, 2))
+        self.assertEqual(recording.buffer_pages(0, 2) * page, 8 << 20)
+        self.assertEqual(recording.buffer_pages(0, 8) * page, 4 << 20)
+        self.assertEqual(recording.buffer_pages(0, 12) * page, 2 << 20)
+        self.assertEqual(recording.buffer_pages(0, 84) * page, 512 << 10)
+        self.assertEqual(recording.buffer_pages(0, 384) * page, 512 << 10)
+        self.assertEqual(recording.buffer_pages(0, None) * page, 8 << 20)
 
 
 class Analyse(unittest.TestCase):
     def test_joins_faults_to_one_merged_vma_with_its_threads(self):
-        doc = survey.analyse(record(), Snaps(), {"faults": 9, "minflt": 9,
+        doc = analysis.analyse(record(), Snaps(), {"faults": 9, "minflt": 9,
                                                  "majflt": 0, "source": "t"},
                              1, True)
         top = doc["vmas"][0]
@@ -395,13 +398,13 @@ class Analyse(unittest.TestCase):
         self.assertEqual(doc["reproduce"], "pft -t 2 -m 1M")
 
     def test_scales_sampled_counts(self):
-        rec = survey.parse_script([
+        rec = perfscript.parse_script([
             "  pft  5/6  1.5: 16 page-faults:  7f0000001000\n",
             "  pft  5/7  1.5: 16 page-faults:  7f0000002000\n"])
         snap = {5: {(0x7f0000000000, 0x7f0004000000): {
             "start": 0x7f0000000000, "end": 0x7f0004000000,
             "perms": "rw-p", "path": "", "last_ns": 1}}}
-        doc = survey.analyse(rec, Snaps(snap), None, 16, True)
+        doc = analysis.analyse(rec, Snaps(snap), None, 16, True)
         self.assertEqual(doc["perf"]["faults"], 32)
         self.assertEqual(doc["perf"]["samples"], 2)
         self.assertEqual(doc["vmas"][0]["faults"], 32)
@@ -438,9 +441,9 @@ def objects_of(vmas, source=kinds.PAGE_FAULTS):
         for n, tid in enumerate(tids):
             names[tid] = "w"
             for i in range(per):
-                addr = start + (n * per + i) * survey.PAGE
+                addr = start + (n * per + i) * base.PAGE
                 facts.add(key, v["pid"], tid, kinds.USER, 1000 * i, 1,
-                          survey.PAGE, objects.page_index(sv, addr), start)
+                          base.PAGE, objects.page_index(sv, addr), start)
     out = [objects.summary(facts, k, names) for k in facts.objects]
     out.sort(key=lambda o: -o["bytes"])
     return out
@@ -462,14 +465,14 @@ class Verdict(unittest.TestCase):
     def test_per_thread_vmas(self):
         d = doc_of([vma(1, 0, 32 * self.M, 8192, [2]),
                     vma(1, 40 * self.M, 32 * self.M, 8192, [3])], 16500)
-        line, cmd = survey.verdict(d)
+        line, cmd = analysis.verdict(d)
         self.assertIn("per-thread-VMA pattern", line)
         self.assertEqual(cmd, "pft -M -t 2 -m 64M")
 
     def test_processes_each_with_its_vma(self):
         d = doc_of([vma(1, 0, 64 * self.M, 8192, [1]),
                     vma(2, 0, 64 * self.M, 8192, [2])], 16500)
-        line, cmd = survey.verdict(d)
+        line, cmd = analysis.verdict(d)
         self.assertIn("2 processes", line)
         self.assertEqual(cmd, "pft -n 2 -m 64M")
 
@@ -481,7 +484,7 @@ class Verdict(unittest.TestCase):
               {"tid": 6, "name": "qemu", "kernel_side_faults": 64}]
         d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
                    kernel=3134, resident=res, kside=ks)
-        line, cmd = survey.verdict(d)
+        line, cmd = analysis.verdict(d)
         self.assertIn("populate pattern", line)
         self.assertIn("256 MiB anonymous VMA", line)
         self.assertEqual(cmd, "pft -t 2 -m 256M --touch=populate "
@@ -498,56 +501,56 @@ class Verdict(unittest.TestCase):
         d = doc_of([vma(1, 0, 4 * self.M, 3000, [1], "file")], 3000,
                    kernel=3351, resident=res, kside=ks)
         d["exec_pids"] = [1]
-        line, cmd = survey.verdict(d)
+        line, cmd = analysis.verdict(d)
         self.assertIn("taken by 2 threads", line)
         self.assertTrue(cmd.startswith("pft -t 2 -m 256M --touch=populate"))
 
     def test_an_exec_alone_is_not_a_populate_pattern(self):
         d = doc_of([vma(1, 0, 4 * self.M, 40, [1], "file")], 48, kernel=268)
-        line, _ = survey.verdict(d)
+        line, _ = analysis.verdict(d)
         self.assertNotIn("populate", line)
 
     def test_nothing_seen(self):
-        self.assertEqual(survey.verdict(doc_of([], 0)),
+        self.assertEqual(analysis.verdict(doc_of([], 0)),
                          ("no page faults seen", None))
 
 
 class Errors(unittest.TestCase):
     def test_perf_missing_names_the_package(self):
         with mock.patch("shutil.which", return_value=None):
-            with self.assertRaises(survey.SurveyError) as e:
-                survey.check_perf()
+            with self.assertRaises(base.SurveyError) as e:
+                recording.check_perf()
         self.assertIn("linux-perf", str(e.exception))
 
     def test_paranoid_level_and_what_is_needed(self):
         with mock.patch("shutil.which", return_value="/usr/bin/perf"), \
-                mock.patch.object(survey, "read", return_value="3\n"), \
+                mock.patch.object(recording, "read", return_value="3\n"), \
                 mock.patch("os.geteuid", return_value=1000):
-            with self.assertRaises(survey.SurveyError) as e:
-                survey.check_perf()
+            with self.assertRaises(base.SurveyError) as e:
+                recording.check_perf()
         self.assertIn("perf_event_paranoid is 3", str(e.exception))
         self.assertIn("2 or lower", str(e.exception))
 
     def test_no_such_process(self):
         with mock.patch("os.stat", side_effect=FileNotFoundError()):
-            with self.assertRaises(survey.SurveyError) as e:
-                survey.check_pid(4242)
+            with self.assertRaises(base.SurveyError) as e:
+                recording.check_pid(4242)
         self.assertEqual(str(e.exception), "no process 4242")
 
     def test_another_users_process(self):
         st = os.stat_result((0o40555, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         with mock.patch("os.stat", return_value=st), \
-                mock.patch.object(survey, "read",
+                mock.patch.object(recording, "read",
                                   return_value="7 (x) S 1 7 7 0 -1 0 5 0 "
                                                "0 0 0 0 0 0"), \
                 mock.patch("os.geteuid", return_value=1000):
-            with self.assertRaises(survey.SurveyError) as e:
-                survey.check_pid(7)
+            with self.assertRaises(base.SurveyError) as e:
+                recording.check_pid(7)
         self.assertIn("another user (uid 0)", str(e.exception))
 
     def test_program_not_found(self):
-        with self.assertRaises(survey.SurveyError) as e:
-            survey.check_command(["/nonexistent/prog"])
+        with self.assertRaises(base.SurveyError) as e:
+            cli.check_command(["/nonexistent/prog"])
         self.assertEqual(e.exception.status, 127)
         self.assertIn("program not found", str(e.exception))
 
@@ -558,13 +561,13 @@ class Errors(unittest.TestCase):
             err = io.StringIO()
             with contextlib.redirect_stderr(err), \
                     self.assertRaises(SystemExit) as e:
-                survey.parse_args(argv)
+                cli.parse_args(argv)
             self.assertEqual(e.exception.code, 2, argv)
             self.assertTrue(err.getvalue().startswith("pft-survey: "), argv)
 
     def test_exit_status_passed_on(self):
-        self.assertEqual(survey.exit_status(3 << 8), 3)
-        self.assertEqual(survey.exit_status(9), 137)
+        self.assertEqual(cli.exit_status(3 << 8), 3)
+        self.assertEqual(cli.exit_status(9), 137)
 
 
 if __name__ == "__main__":
@@ -579,13 +582,13 @@ class ReproduceBacking(unittest.TestCase):
         "tmpfs /dev/shm tmpfs rw 0 0\n"
 
     def cmd(self, line, threads=(2, 3), hugetlb=False):
-        m = survey.parse_maps(line)[0]
-        mounts = survey.hugetlbfs_mounts(self.MOUNTS)
+        m = proc.parse_maps(line)[0]
+        mounts = analysis.hugetlbfs_mounts(self.MOUNTS)
         v = vma(1, m["start"], m["end"] - m["start"], 16384, list(threads),
-                survey.backing(m["path"], m["perms"], hugetlb, mounts))
+                analysis.backing(m["path"], m["perms"], hugetlb, mounts))
         v.update(path=m["path"], perms=m["perms"], ino=m["ino"],
                  dev=m["dev"])
-        return survey.verdict(doc_of([v], 16400))[1]
+        return analysis.verdict(doc_of([v], 16400))[1]
 
     def test_memfd(self):
         self.assertEqual(self.cmd(
@@ -665,32 +668,32 @@ class ReproduceBacking(unittest.TestCase):
 
     def test_a_command_with_newlines(self):
         # Within an argument: on one line, read back.
-        line = survey.quote(["prog", "a\nb", "\n\nc"])
+        line = verdict.quote(["prog", "a\nb", "\n\nc"])
         self.assertTrue(line.isprintable(), line)
         echoed = subprocess.run(["sh", "-c", "printf '%s|' " + line],
                                 stdout=subprocess.PIPE, check=True)
         self.assertEqual(echoed.stdout, b"prog|a\nb|\n\nc|")
         # At its end: read back by a shell, but printed escaped, as such.
-        line = survey.quote(["prog", "c\n"])
+        line = verdict.quote(["prog", "c\n"])
         echoed = subprocess.run(["sh", "-c", "printf '%s|' " + line],
                                 stdout=subprocess.PIPE, check=True)
         self.assertEqual(echoed.stdout, b"prog|c\n|")
-        self.assertEqual(survey.shell_line(line), "prog c'\\x0a'  (an "
+        self.assertEqual(render.shell_line(line), "prog c'\\x0a'  (an "
                          "argument ends with a newline: shown escaped, not "
                          "for a shell)")
 
     def test_the_text_report_gives_the_line_as_a_shell_reads_it(self):
         d = "/tmp/a\\b\x1b[2J"
-        rec = survey.parse_script([
+        rec = perfscript.parse_script([
             "  pft  5/%d  1.%d: 1 page-faults:  7f00000%02x000\n" % (
                 6 + i % 2, i, i) for i in range(64)])
         snap = {5: {(0x7f0000000000, 0x7f0004000000): {
             "start": 0x7f0000000000, "end": 0x7f0004000000,
             "perms": "rw-s", "path": d + "/data.bin", "dev": "08:01",
             "ino": 99, "last_ns": 1}}}
-        doc = survey.analyse(rec, Snaps(snap), None, 1, True)
+        doc = analysis.analyse(rec, Snaps(snap), None, 1, True)
         out = io.StringIO()
-        survey.render(doc, out)
+        render.render(doc, out)
         text = out.getvalue()
         self.assertNotIn("\x1b", text)
         line = [x for x in text.splitlines()
@@ -708,7 +711,7 @@ class ReproduceBacking(unittest.TestCase):
     def test_per_thread_and_processes(self):
         line = "7f0000000000-7f0002000000 rw-s 00000000 00:01 1 " \
             "/memfd:a (deleted)"
-        m = survey.parse_maps(line)[0]
+        m = proc.parse_maps(line)[0]
         vs = []
         for pid, tid in ((1, 2), (1, 3)):
             v = vma(pid, m["start"] + (tid - 2) * 64 * self.M, 32 * self.M,
@@ -716,16 +719,16 @@ class ReproduceBacking(unittest.TestCase):
             v.update(path=m["path"], perms=m["perms"], ino=m["ino"],
                      dev=m["dev"])
             vs.append(v)
-        self.assertEqual(survey.verdict(doc_of(vs, 16500))[1],
+        self.assertEqual(analysis.verdict(doc_of(vs, 16500))[1],
                          "pft -M -t 2 -m 64M --backing=memfd --share")
         vs[1]["pid"] = 2
         # Each process faulted 32 MiB: pft -n 2 gives each 1/2 of -m.
-        self.assertEqual(survey.verdict(doc_of(vs, 16500))[1],
+        self.assertEqual(analysis.verdict(doc_of(vs, 16500))[1],
                          "pft -n 2 -m 64M --backing=memfd --share")
 
     def test_hugetlbfs_mounts(self):
-        self.assertEqual(survey.hugetlbfs_mounts(
+        self.assertEqual(analysis.hugetlbfs_mounts(
             self.MOUNTS + "none /mnt/huge\\0401G hugetlbfs rw 0 0\n"),
             ["/dev/hugepages", "/mnt/huge 1G"])
-        self.assertEqual(survey.backing("/dev/hugepagesX/f", "rw-s", False,
+        self.assertEqual(analysis.backing("/dev/hugepagesX/f", "rw-s", False,
                                         ["/dev/hugepages"]), "file")

@@ -1,0 +1,446 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_survey.analysis - each fault joined to its VMA, the VMAs', threads'
+# and objects' reports, the kinds of faults, resident growth and the
+# faults taken in the kernel: the report as a dict (what --json prints).
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import math
+import os
+import shutil
+
+from pft_common.pft import find_pft
+
+from . import kinds, objects
+from .base import TOP_VMAS
+from .proc import read
+from .verdict import check_line, quote, small_args
+from .verdict import verdict as judge
+from .vmas import VmaIndex
+
+
+def hugetlbfs_mounts(text):
+    """The hugetlbfs mount points of /proc/mounts text."""
+    out = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[2] == "hugetlbfs":
+            out.append(f[1].replace("\\040", " "))
+    return out
+
+
+def on_mount(path, mounts):
+    return any(path == m or path.startswith(m.rstrip("/") + "/")
+               for m in mounts)
+
+
+def backing(path, perms="", hugetlb=False, mounts=()):
+    """The kind of memory behind a VMA, from its maps name (mounts: the
+    hugetlbfs mount points)."""
+    if hugetlb or path.startswith("/anon_hugepage") or \
+            (path.startswith("/") and on_mount(path, mounts)):
+        return "hugetlb"
+    if path in ("", "//anon"):
+        return "anonymous" if perms[3:4] != "s" else "shmem"
+    if path == "[heap]":
+        return "heap"
+    if path.startswith("[stack"):
+        return "stack"
+    if path.startswith("/memfd:"):
+        return "memfd/shmem"
+    if path.startswith("/SYSV"):
+        return "SysV shm"
+    if path.startswith("/dev/zero") or path.startswith("/dev/shm/"):
+        return "shmem"
+    if path.startswith("["):
+        return "special " + path
+    return "file"
+
+
+def inherited(index, parents, pid, addr, execs):
+    """The VMA a forked process inherited that holds addr: its parent's
+    (or an ancestor's) at the time of the fork, unless the process
+    exec'd since."""
+    depth = 0
+    while pid in parents and pid not in execs and depth < 64:
+        pid, t = parents[pid]
+        v = index[pid].find(addr, t) if pid in index else None
+        if v is not None:
+            return v
+        depth += 1
+    return None
+
+
+def concurrency(faults):
+    """faults: (time_ns, tid) pairs.  The most and the median number of
+    distinct threads faulting within the same 1 ms window (windows that
+    saw a fault only)."""
+    return objects.concurrency(faults, 1)
+
+
+def sampling_error(samples, period):
+    """The relative standard error of a count scaled from `samples`
+    events recorded one in `period`: sqrt(n)/n, as for a Poisson count
+    (0 when every event was recorded)."""
+    if period <= 1 or samples <= 0:
+        return 0.0
+    return 1 / math.sqrt(samples)
+
+
+def vma_indexes(rec, snaps):
+    """pid -> VmaIndex of its sightings and MMAP records (those after its
+    exec), and the parents of processes forked (pid -> (parent, time))."""
+    pids = sorted({f[1] for f in rec.faults} | set(snaps.vmas))
+    index = {}
+    for pid in pids:
+        mine = [i for i, m in enumerate(rec.mmaps) if m[1] == pid and
+                m[0] >= rec.execs.get(pid, -1)]
+        index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                              [rec.mmaps[i] for i in mine],
+                              [rec.mmap_files[i] for i in mine]
+                              if rec.mmap_files else None)
+    # A process forked and never seen by a snapshot (a shell's subshell)
+    # faults the VMAs it inherited: its parent's at the fork.
+    parents = {f[1]: (f[3], f[0]) for f in rec.forks
+               if f[1] == f[2] and f[1] != f[3]}
+    for pid in set(parents) | {p for p, _ in parents.values()}:
+        if pid not in index:
+            index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                                  [m for m in rec.mmaps if m[1] == pid])
+    return index, parents
+
+
+def join_faults(rec, index, parents, mounts):
+    """Each fault's VMA (None: before its exec or outside any VMA seen),
+    and the counts: total, samples, before_exec, outside."""
+    n = {"total": 0, "samples": 0, "before_exec": 0, "outside": 0}
+    vma_of = []
+    for (t, pid, _tid, addr, per) in rec.faults:
+        n["total"] += per
+        n["samples"] += 1
+        v = None
+        if pid in rec.execs and t < rec.execs[pid]:
+            n["before_exec"] += per
+        else:
+            v = index[pid].find(addr, t) if pid in index else None
+            if v is None:
+                v = inherited(index, parents, pid, addr, rec.execs)
+            if v is None:
+                n["outside"] += per
+            elif v.get("path") and on_mount(v["path"], mounts):
+                v["hugetlb"] = True
+        vma_of.append(v)
+    return vma_of, n
+
+
+def vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts):
+    """(pid, start, end) -> the VMA's faults, bytes, kinds, threads and
+    times; each fault added to its object in facts."""
+    per_vma = {}
+    for i, (t, pid, tid, addr, per) in enumerate(rec.faults):
+        v = vma_of[i]
+        if v is None:
+            continue
+        key = (pid, v["start"], v["end"])
+        e = per_vma.get(key)
+        if e is None:
+            hugetlb = kinds.hugetlb_page(v) is not None
+            e = per_vma[key] = {
+                "vma": v, "faults": 0, "samples": 0, "bytes": 0,
+                "tids": {}, "times": [], "kinds": {},
+                "backing": backing(v.get("path", ""), v.get("perms", ""),
+                                   hugetlb, mounts)}
+            e["object"] = objects.object_key(pid, v)
+            facts.add_vma(e["object"], pid, v, e["backing"])
+        e["faults"] += per
+        e["samples"] += 1
+        e["bytes"] += fbytes[i]
+        e["kinds"][fkinds[i]] = e["kinds"].get(fkinds[i], 0) + per
+        e["tids"][tid] = e["tids"].get(tid, 0) + per
+        e["times"].append((t, tid))
+        facts.add(e["object"], pid, tid, fkinds[i], t, per, fbytes[i],
+                  objects.page_index(v, addr), v["start"])
+    return per_vma
+
+
+def vma_reports(per_vma, tname):
+    """The VMAs' reports, by bytes faulted (a huge page's fault is 512 of
+    a 4 KiB page's)."""
+    vmas = []
+    for (pid, start, end), e in per_vma.items():
+        v = e["vma"]
+        most, med = concurrency(e["times"])
+        ts = [t for t, _ in e["times"]]
+        span_ns = max(ts) - min(ts)
+        thp = None
+        if "AnonHugePages" in v or "THPeligible" in v:
+            thp = {"eligible": v.get("THPeligible"),
+                   "huge_bytes": v.get("AnonHugePages", 0),
+                   "huge_bytes_most": v.get("huge_max", 0)}
+        tids = sorted(e["tids"].items(), key=lambda x: (-x[1], x[0]))
+        vmas.append({
+            "pid": pid, "start": "%x" % start, "end": "%x" % end,
+            "size": end - start, "perms": v.get("perms", ""),
+            "path": v.get("path", ""),
+            "backing": e["backing"],
+            "object": "%s:%s:%s" % e["object"],
+            "source": v.get("source"),
+            "thp": thp,
+            "rss": v.get("Rss"), "first_rss": v.get("first_rss"),
+            "faults": e["faults"], "samples": e["samples"],
+            "bytes": e["bytes"], "kinds": e["kinds"],
+            "threads": len(tids),
+            "top_threads": [{"tid": t, "name": tname(t), "faults": n}
+                            for t, n in tids],
+            "concurrency_max": most, "concurrency_median": med,
+            "span_s": span_ns / 1e9,
+            "rate_per_s": (e["faults"] / (span_ns / 1e9)) if span_ns else None,
+        })
+    vmas.sort(key=lambda x: (-x["bytes"], -x["faults"], x["pid"],
+                             x["start"]))
+    return vmas
+
+
+def thread_reports(rec, snaps, tname):
+    """The threads with fault events, by faults, with the kernel's count
+    of each as last seen."""
+    threads = {}
+    for (_t, pid, tid, _addr, per) in rec.faults:
+        th = threads.setdefault(tid, {"tid": tid, "pid": pid, "faults": 0})
+        th["faults"] += per
+    for tid, th in threads.items():
+        th["name"] = tname(tid)
+        k = snaps.threads.get(tid)
+        if k:
+            th["kernel_faults_last_seen"] = k["minflt"] + k["majflt"]
+    return sorted(threads.values(), key=lambda x: (-x["faults"], x["tid"]))
+
+
+def threads_by_name(rec, processes, tname):
+    """Threads by name as perf's task and name records saw them, also
+    those that lived between two snapshots, of names no process's main
+    thread has (a program whose threads keep its own name says nothing
+    so); and those (not a process's first) that began and ended during
+    the survey with few fault events of their own: workers that faulted
+    in the kernel and ended between two snapshots."""
+    procs = set(processes) | set(rec.execs) | \
+        {f[1] for f in rec.forks if f[1] == f[2]}
+    mains = {rec.names[p] for p in procs if p in rec.names}
+    named = {}
+    for tid, name in rec.names.items():
+        if tid > 0 and tid not in procs and name not in mains:
+            named[name] = named.get(name, 0) + 1
+    began = {f[2] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
+    ended = {f[2] for f in rec.exits}
+    events = {}
+    for f in rec.faults:
+        events[f[2]] = events.get(f[2], 0) + 1
+    short = {}
+    for tid in began & ended:
+        if events.get(tid, 0) <= 64:
+            name = tname(tid)
+            short[name] = short.get(name, 0) + 1
+    return named, short
+
+
+def analyse(rec, snaps, kernel, period, followed):
+    """The survey's report as a dict (what --json prints)."""
+    index, parents = vma_indexes(rec, snaps)
+    mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
+    vma_of, n = join_faults(rec, index, parents, mounts)
+    source = rec.source or (kinds.TRACEPOINTS if any(
+        c is not None for c in rec.codes) else kinds.PAGE_FAULTS)
+    fkinds, fbytes, majors_unmatched = kinds.classify(
+        rec, vma_of, getattr(snaps, "present", None),
+        (kernel or {}).get("maxrss"))
+    facts = objects.Facts(source)
+    per_vma = vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts)
+
+    def tname(tid):
+        th = snaps.threads.get(tid)
+        return rec.names.get(tid) or (th and th["name"]) or "?"
+
+    processes = sorted({f[1] for f in rec.faults} | set(snaps.procs))
+    lost_faults = rec.lost_samples * period
+    doc = {
+        "period": period,
+        "sampling_rel_error": sampling_error(n["samples"], period),
+        "followed_children": followed,
+        "processes": processes,
+        "perf": {"faults": n["total"], "samples": n["samples"],
+                 "before_exec": n["before_exec"],
+                 "outside_known_vmas": n["outside"],
+                 "lines_not_understood": rec.lost,
+                 # Samples perf's ring buffer dropped (perf read it too
+                 # late), and the faults they stood for.
+                 "lost_samples": rec.lost_samples,
+                 "lost_faults": lost_faults},
+        "kernel": kernel,
+        "vmas": vma_reports(per_vma, tname),
+        "threads": thread_reports(rec, snaps, tname),
+        "exec_pids": sorted(rec.execs),
+    }
+    doc["threads_by_name"], doc["short_threads_by_name"] = \
+        threads_by_name(rec, processes, tname)
+    if kernel and kernel.get("faults") is not None:
+        # Faults perf dropped are user faults too, not the kernel's own.
+        doc["kernel_minus_perf"] = kernel["faults"] - n["total"] - \
+            lost_faults
+    add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
+              getattr(snaps, "attached", False))
+    doc["verdict"], doc["reproduce"] = verdict(doc)
+    return doc
+
+
+def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
+              attached=False):
+    """The faults by kind, the objects and the facts (pft_survey.kinds,
+    pft_survey.objects) into the report."""
+    source = facts.source
+    doc["source"] = source
+    doc["events"] = [x for x in kinds.events(source)
+                     if not x.startswith("-")]
+    doc["not_told_apart"] = kinds.not_told_apart(source)
+    if source == kinds.PAGE_FAULTS and attached:
+        doc["not_told_apart"].append(
+            "attached: the pages of private writable VMAs present when "
+            "the survey began (pagemap) count as faulted before it; other "
+            "pages faulted before it began (shared ones) do not, and a "
+            "refault of one is told as a first fault")
+    totals = {}
+    for i, f in enumerate(rec.faults):
+        e = totals.setdefault(fkinds[i], {"faults": 0, "bytes": 0})
+        e["faults"] += f[4]
+        e["bytes"] += fbytes[i]
+    hidden = doc.get("kernel_minus_perf")
+    if hidden is not None and hidden > 0:
+        totals[kinds.GUP if source == kinds.TRACEPOINTS else
+               kinds.KERNEL_SIDE] = {"faults": hidden, "bytes": None}
+    doc["kinds"] = totals
+    doc["kind_descriptions"] = {k: kinds.DESCRIPTION[k] for k in totals}
+    doc["majors_without_event"] = majors_unmatched
+    facts.forks = sorted((f[0], f[1], f[3]) for f in rec.forks
+                         if f[1] == f[2] and f[1] != f[3])
+    facts.exits = {f[1]: f[0] for f in rec.exits if f[1] == f[2]}
+    names = {}
+    for (_key, _pid, tid, _kind) in facts.cells:
+        names[tid] = tname(tid)
+    objs = [objects.summary(facts, key, names) for key in facts.objects]
+    objs.sort(key=lambda o: (-o["bytes"], -o["faults"], o["id"]))
+    doc["objects"] = objs
+    doc["forks"] = [{"time_ns": t, "pid": c, "parent": p,
+                     "exit_ns": facts.exits.get(c)}
+                    for (t, c, p) in facts.forks]
+    doc["facts"] = objects.cells_json(facts)
+
+
+# ---- the verdict ------------------------------------------------------------
+
+def verdict(doc):
+    """The verdict line and the pft command line of the pattern (quoted
+    for a POSIX shell), from the report's facts (pft_survey.verdict);
+    the pattern's name and the line's arguments go into doc."""
+    pattern, line, args = judge(doc)
+    doc["pattern"] = pattern
+    doc["reproduce_args"] = args
+    return line, quote(args) if args else None
+
+
+def pft_of(c):
+    """The pft to check a line with: the one surveyed, or pft-survey's
+    own (beside it, $PFT, or on PATH)."""
+    cmd = c.command or []
+    if cmd and os.path.basename(cmd[0]) == "pft":
+        return shutil.which(cmd[0]) or cmd[0]
+    c.pft = getattr(c, "pft", None)
+    return find_pft(c)
+
+
+def add_check(doc, c):
+    """Whether pft takes the reproduce line's options: a run of the line
+    with the least memory (pft_survey.verdict.check_line)."""
+    args = doc.get("reproduce_args")
+    if not args:
+        return
+    ok, what = check_line(args, pft_of(c))
+    doc["reproduce_checked"] = ok
+    if ok is True:
+        doc["reproduce_check"] = "%s (%s)" % (what, quote(
+            small_args(args)))
+    elif ok is False:
+        doc["reproduce_check"] = "pft refused it: %s" % what
+    else:
+        doc["reproduce_check"] = "pft took the options but could not run " \
+            "here: %s" % what
+
+
+def add_resident(doc, snaps):
+    """Growth of each VMA's resident memory between the snapshots that
+    saw it (smaps): memory that came in with or without user faults."""
+    out = []
+    execd = set(doc.get("exec_pids") or [])
+    parent = {f["pid"]: f["parent"] for f in doc.get("forks") or []
+              if f["pid"] not in execd}
+
+    def inherited(pid, v):
+        """A forked child's VMA its parent had too (its pages shared)."""
+        pp = parent.get(pid)
+        return pp is not None and any(
+            o["start"] == v["start"] and o["end"] == v["end"]
+            for o in snaps.vmas.get(pp, {}).values())
+    for pid, seen in snaps.vmas.items():
+        for v in seen.values():
+            # File pages come in by fault-around too, many a fault.
+            if "Rss" not in v or backing(v["path"], v["perms"]) in (
+                    "file",) or v["path"].startswith("["):
+                continue
+            grown = v["Rss"] - v.get("first_rss", v["Rss"])
+            if v.get("first_rss") is None:
+                grown = v["Rss"]
+            # A VMA first seen already resident: count it all; and all
+            # of a program's own memory came during the survey, but for
+            # what a forked child shares with its parent.
+            if (v["first_ns"] == v["last_ns"] or grown <= 0 or
+                    not getattr(snaps, "attached", False)) and \
+                    not inherited(pid, v):
+                grown = v["Rss"]
+            if grown <= 0:
+                continue
+            out.append({"pid": pid, "start": "%x" % v["start"],
+                        "end": "%x" % v["end"], "size": v["end"] - v["start"],
+                        "backing": backing(v["path"], v["perms"]),
+                        "path": v["path"], "rss": v["Rss"], "grown": grown,
+                        "shared": v["perms"][3:4] == "s",
+                        "flags": v.get("VmFlags") or [],
+                        "writable": v["perms"][1:2] == "w",
+                        "huge_bytes": max(v.get("AnonHugePages", 0),
+                                          v.get("huge_max", 0))})
+    for r in out:
+        # The report's VMA of the sighting (its extent may be wider).
+        s0, e0 = int(r["start"], 16), int(r["end"], 16)
+        v = next((v for v in doc["vmas"] if v["pid"] == r["pid"] and
+                  int(v["start"], 16) <= s0 and e0 <= int(v["end"], 16)),
+                 {})
+        r["user_faults"] = v.get("faults", 0)
+        # The bytes the fault events brought in (a huge page's whole).
+        r["event_bytes"] = v.get("bytes", 0)
+    out.sort(key=lambda x: -x["grown"])
+    doc["resident"] = out[:TOP_VMAS]
+
+
+def add_kernel_side(doc, snaps):
+    """Threads whose own fault counters (/proc/PID/task/TID/stat, last
+    seen) exceed the user faults perf saw from them: the threads that
+    took faults in the kernel (populate, mlock, GUP)."""
+    seen = {t["tid"]: t["faults"] for t in doc["threads"]}
+    hidden = doc.get("kernel_minus_perf") or 0
+    out = []
+    for tid, k in snaps.threads.items():
+        extra = k["minflt"] + k["majflt"] - k.get("base", 0) - \
+            seen.get(tid, 0)
+        if extra > max(8, hidden / 100):
+            out.append({"tid": tid, "pid": k["pid"], "name": k["name"],
+                        "kernel_side_faults": extra})
+    out.sort(key=lambda x: (-x["kernel_side_faults"], x["tid"]))
+    doc["kernel_side_threads"] = out
+    # Those that took most of them: the populate workers.
