@@ -647,8 +647,10 @@ bool fg_measure_over(const struct faultgen_run *run);
 #include <setjmp.h>
 struct fg_sigbus_point {
 	sigjmp_buf env;
-	void *addr; /* si_addr */
-	int code;   /* si_code */
+	/* Written by the handler before it jumps back: volatile, as C asks
+	 * of what changes between sigsetjmp and its return. */
+	void *volatile addr; /* si_addr */
+	volatile int code;   /* si_code */
 };
 int fg_sigbus_begin(const struct faultgen_run *run);
 void fg_sigbus_end(const struct faultgen_run *run);

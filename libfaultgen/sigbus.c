@@ -186,6 +186,8 @@ int fg_sigbus_guard(struct faultgen_run *run, unsigned int i,
 	struct fg_sigbus_point bp;
 	int ret;
 
+	bp.addr = NULL;
+	bp.code = 0;
 	if (run->attr.catch_sigbus) {
 		if (sigsetjmp(bp.env, 1)) {
 			run->sh->w[i].signo = SIGBUS;

@@ -795,7 +795,7 @@ static bool wait_mapped(const char *path)
 		int n = fgc_maps_read(&v);
 		bool found = false;
 
-		for (int k = 0; k < n && !found; k++)
+		for (int k = 0; v && k < n && !found; k++)
 			found = strcmp(v[k].path, path) == 0;
 		free(v);
 		if (found)
