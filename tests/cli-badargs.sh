@@ -181,10 +181,10 @@ pretouch-procs|--pattern|--pattern=pretouch -n 2
 pretouch-sysv|-S|--pattern=pretouch -S
 pretouch-memset|-z|--pattern=pretouch -z
 pretouch-duration|--pattern|--pattern=pretouch --duration=1
-thp-collapse|--thp needs --pattern=shared-vma, per-thread-vma, pretouch or cow-fork|--pattern=ro-collapse --thp=always
+thp-collapse|--thp needs --pattern=shared-vma, per-thread-vma, pretouch, cow-fork or sparse-vma|--pattern=ro-collapse --thp=always
 cow-child-pattern|--cow-child needs --pattern=cow-fork|--pattern=shared-vma --cow-child=reads
 cow-child-word|--cow-child 'nope': must be one of waits, reads, writes|--pattern=cow-fork --cow-child=nope
-cachelines-pretouch|-c needs --pattern=shared-vma, per-thread-vma or cow-fork|--pattern=pretouch -c 2
+cachelines-pretouch|-c needs --pattern=shared-vma, per-thread-vma, cow-fork or sparse-vma|--pattern=pretouch -c 2
 shmlock-pretouch|-L needs|-L --pattern=pretouch
 file-no-path|--backing 'file': the file backing needs a path|--backing=file
 file-empty-path|--backing 'file:': the file backing needs a path|--backing=file:
