@@ -125,9 +125,11 @@ START_TEST(one_page_in_k_faulted)
 		      k, n, (unsigned long long)r.minflt,
 		      (unsigned long long)want);
 	/* With threads the workers' faults are this process's: the whole
-	 * run, setup included, within the same agreement. */
+	 * run took them at least.  No upper bound here: the run's setup
+	 * (thread stacks, allocations, a sanitizer's shadow memory) faults
+	 * too; the workers' own counts above bound the pattern's. */
 	if (threads)
-		ck_assert_msg(self >= want && fg_faults_agree(want, self, n),
+		ck_assert_msg(self >= want,
 			      "K=%u N=%u: the process took %llu faults for "
 			      "%llu pages", k, n, (unsigned long long)self,
 			      (unsigned long long)want);
