@@ -374,16 +374,18 @@ def add_check(doc, c):
             "here: %s" % what
 
 
-def last_totals(snaps):
+def last_totals(snaps, anon_only=False):
     """Each process's resident bytes as its last smaps read saw them:
-    the Rss of the sightings that read saw."""
+    the Rss of the sightings that read saw (of its anonymous ones)."""
     out = {}
     for pid, seen in snaps.vmas.items():
         read_ = [v for v in seen.values() if "smaps_ns" in v]
         if read_:
             last = max(v["smaps_ns"] for v in read_)
             out[pid] = sum(v.get("Rss", 0) for v in read_
-                           if v["smaps_ns"] == last)
+                           if v["smaps_ns"] == last and not (
+                               anon_only and backing(v["path"], v["perms"])
+                               == "file"))
     return out
 
 
@@ -414,7 +416,8 @@ def unseen_peak(doc, snaps, mmaps=()):
     beyond the most any process was last seen with went into the
     private or shared anonymous VMA with the most room (its size less
     its Rss) of the process that reached the peak: a sighting, or a
-    range perf's MMAP records hold that no smaps read saw."""
+    range perf's MMAP records hold that no smaps read saw.  None of
+    it where the process's fault events brought in the peak."""
     peak = (doc.get("kernel") or {}).get("maxrss")
     totals = last_totals(snaps)
     if not peak or getattr(snaps, "attached", False) or \
@@ -438,7 +441,14 @@ def unseen_peak(doc, snaps, mmaps=()):
     free, pid, v = max((r for r in room if r[1] == best and r[0] >= MiB),
                        key=lambda x: (x[2]["cur"][1] - x[2]["cur"][0], x[0]),
                        default=(0, best, None))
-    extra = min(free, peak - totals.get(pid, 0))
+    # The anonymous memory the process's fault events brought in (its
+    # VMAs' bytes) explains as much of the peak as its anonymous memory
+    # seen: faulted after the last read, it is no sign of memory that
+    # came without events.
+    events = sum(e.get("bytes", 0) for e in doc.get("vmas") or ()
+                 if e.get("pid") == pid and e.get("backing") != "file")
+    anon = last_totals(snaps, anon_only=True).get(pid, 0)
+    extra = min(free, peak - totals.get(pid, 0) + anon - max(anon, events))
     return (pid, v, extra) if extra >= MiB else None
 
 

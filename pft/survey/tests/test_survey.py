@@ -374,6 +374,20 @@ class UnseenPeak(unittest.TestCase):
         r = self.resident([self.smaps(38400)], 66 * self.M, hidden=333)
         self.assertEqual((r[0]["rss"], r[0]["unseen"]), (37.5 * self.M, 0))
 
+    def test_none_where_fault_events_brought_the_peak(self):
+        # A 24 MiB range written page by page after the one smaps read:
+        # 6,144 fault events of 4 KiB bring in the peak; the 334 faults
+        # without an event (the exec's and the setup's) are not it.
+        snaps = snapshots_of([self.smaps(3456)], smaps=True)
+        doc = {"vmas": [{"pid": 5, "backing": "anonymous",
+                         "bytes": 6144 * 4096, "faults": 6144,
+                         "start": "7f1000000000", "end": "7f1004000000"}],
+               "kernel": {"maxrss": 26 * self.M},
+               "kernel_minus_perf": 334}
+        self.assertIsNone(analysis.unseen_peak(doc, snaps))
+        doc["vmas"][0]["bytes"] = 512 * 4096
+        self.assertIsNotNone(analysis.unseen_peak(doc, snaps))
+
     def test_no_more_than_the_vma_nor_than_was_seen(self):
         # A peak beyond the VMA's room is not put in it; a peak no
         # larger than what smaps saw adds nothing; attached, the
