@@ -102,7 +102,9 @@ if bad:
     print("; ".join(bad), "| verdict:", d["verdict"], "| top:",
           {k: top.get(k) for k in ("size", "backing", "faults", "threads",
                                    "pid")}, "| perf:", d["perf"],
-          "| kernel:", d.get("kernel"))
+          "| kernel:", d.get("kernel"), "| check:",
+          [(r["dimension"], r["program"], r["ratio"])
+           for r in (d.get("check") or {}).get("rows", [])])
     sys.exit(1)
 EOF
 	); then

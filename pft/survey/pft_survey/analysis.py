@@ -12,9 +12,9 @@ import shutil
 from pft_common.pft import find_pft
 
 from . import kinds, objects
-from .base import TOP_VMAS
+from .base import PAGE, MiB, TOP_VMAS
 from .proc import read
-from .verdict import check_line, quote, small_args
+from .verdict import EXEC_GUP, check_line, quote, small_args
 from .verdict import verdict as judge
 from .vmas import VmaIndex
 
@@ -374,13 +374,129 @@ def add_check(doc, c):
             "here: %s" % what
 
 
-def add_resident(doc, snaps):
+def last_totals(snaps, anon_only=False):
+    """Each process's resident bytes as its last smaps read saw them:
+    the Rss of the sightings that read saw (of its anonymous ones)."""
+    out = {}
+    for pid, seen in snaps.vmas.items():
+        read_ = [v for v in seen.values() if "smaps_ns" in v]
+        if read_:
+            last = max(v["smaps_ns"] for v in read_)
+            out[pid] = sum(v.get("Rss", 0) for v in read_
+                           if v["smaps_ns"] == last and not (
+                               anon_only and backing(v["path"], v["perms"])
+                               == "file"))
+    return out
+
+
+def unread_records(snaps, mmaps):
+    """Sightings of the writable anonymous ranges perf's MMAP records
+    hold that no smaps read of their process saw (mapped and gone
+    between two snapshots): (pid, sighting), nothing resident seen."""
+    out = []
+    for t, pid, start, end, prot, path in mmaps:
+        seen = snaps.vmas.get(pid) or {}
+        if path != "//anon" or prot[1:2] != "w" or any(
+                "smaps_ns" in v and v["start"] < end and start < v["end"]
+                for v in seen.values()):
+            continue
+        out.append((pid, {"start": start, "end": end, "cur": (start, end),
+                          "perms": prot, "path": "", "Rss": 0,
+                          "first_ns": t, "last_ns": t, "smaps_ns": t,
+                          "source": "perf MMAP records"}))
+    return out
+
+
+def unseen_peak(doc, snaps, mmaps=()):
+    """The resident memory no smaps read saw, and the VMA it was in:
+    (pid, sighting, bytes) or None.  A process that fills memory and
+    ends between two snapshots (a short populate) is seen part way, or
+    not at all; the kernel keeps its peak (getrusage ru_maxrss of the
+    program: the largest hiwater_rss of its processes).  The peak
+    beyond the most any process was last seen with went into the
+    private or shared anonymous VMA with the most room (its size less
+    its Rss) of the process that reached the peak: a sighting, or a
+    range perf's MMAP records hold that no smaps read saw.  None of
+    it where the process's fault events brought in the peak."""
+    peak = (doc.get("kernel") or {}).get("maxrss")
+    totals = last_totals(snaps)
+    if not peak or getattr(snaps, "attached", False) or \
+            peak <= max(totals.values(), default=0):
+        return None
+    room = [(v["cur"][1] - v["cur"][0] - v.get("Rss", 0), pid, v)
+            for pid, seen in snaps.vmas.items() for v in seen.values()
+            if "smaps_ns" in v and v["perms"][1:2] == "w" and
+            backing(v["path"], v["perms"]) != "file" and
+            not v["path"].startswith("[")]
+    room += [(v["end"] - v["start"], pid, v)
+             for pid, v in unread_records(snaps, mmaps)]
+    if not room:
+        return None
+    # The process that reached the peak: the one whose memory seen and
+    # a VMA's room make the most; in it, the largest VMA with room.
+    seen = {}
+    for pid, vs in snaps.vmas.items():
+        seen[pid] = sum(v.get("Rss", 0) for v in vs.values())
+    best = max(room, key=lambda x: (x[0] + seen.get(x[1], 0), -x[1]))[1]
+    free, pid, v = max((r for r in room if r[1] == best and r[0] >= MiB),
+                       key=lambda x: (x[2]["cur"][1] - x[2]["cur"][0], x[0]),
+                       default=(0, best, None))
+    # The anonymous memory the process's fault events brought in (its
+    # VMAs' bytes) explains as much of the peak as its anonymous memory
+    # seen: faulted after the last read, it is no sign of memory that
+    # came without events.
+    events = sum(e.get("bytes", 0) for e in doc.get("vmas") or ()
+                 if e.get("pid") == pid and e.get("backing") != "file")
+    anon = last_totals(snaps, anon_only=True).get(pid, 0)
+    extra = min(free, peak - totals.get(pid, 0) + anon - max(anon, events))
+    return (pid, v, extra) if extra >= MiB else None
+
+
+def resident_of(v, extra, gup):
+    """A sighting's resident bytes and of them in huge pages, with extra
+    bytes no smaps read saw: in huge pages where what was seen of it
+    was (90% or more), or, none seen, where the faults the kernel
+    counted without an event beyond the execs' (gup) are too few for
+    4 KiB pages.  No more than those faults brought in: memory that
+    came with fault events after the last read is not theirs."""
+    huge = max(v.get("AnonHugePages", 0), v.get("huge_max", 0))
+    rss = v["Rss"]
+    in_huge = huge * 10 >= rss * 9 if rss else gup * PAGE * 2 < extra
+    if extra > gup * (kinds.HUGE if in_huge else PAGE):
+        extra = 0
+    return rss + extra, huge + (extra if in_huge else 0), extra
+
+
+def resident_grown(snaps, pid, v, rss, inherited):
+    """How much of a sighting's resident memory came during the survey:
+    all of it for a program the survey started, but for what a forked
+    child shares with its parent; attached, its growth (all of it for a
+    VMA seen once)."""
+    grown = rss - v.get("first_rss", rss)
+    if v.get("first_rss") is None:
+        grown = rss
+    if (v["first_ns"] == v["last_ns"] or grown <= 0 or
+            not getattr(snaps, "attached", False)) and \
+            not inherited(pid, v):
+        grown = rss
+    return grown
+
+
+def add_resident(doc, snaps, mmaps=()):
     """Growth of each VMA's resident memory between the snapshots that
-    saw it (smaps): memory that came in with or without user faults."""
+    saw it (smaps, and the peak no smaps saw: unseen_peak; mmaps:
+    perf's MMAP records): memory that came in with or without user
+    faults."""
     out = []
     execd = set(doc.get("exec_pids") or [])
     parent = {f["pid"]: f["parent"] for f in doc.get("forks") or []
               if f["pid"] not in execd}
+    unseen = unseen_peak(doc, snaps, mmaps)
+    # The faults without an event beyond what the execs can have taken.
+    gup = (doc.get("kernel_minus_perf") or 0) - EXEC_GUP * len(execd)
+    seen = [(pid, v) for pid, vs in snaps.vmas.items() for v in vs.values()]
+    if unseen and unseen[1].get("source") == "perf MMAP records":
+        seen.append(unseen[:2])
 
     def inherited(pid, v):
         """A forked child's VMA its parent had too (its pages shared)."""
@@ -388,44 +504,58 @@ def add_resident(doc, snaps):
         return pp is not None and any(
             o["start"] == v["start"] and o["end"] == v["end"]
             for o in snaps.vmas.get(pp, {}).values())
-    for pid, seen in snaps.vmas.items():
-        for v in seen.values():
-            # File pages come in by fault-around too, many a fault.
-            if "Rss" not in v or backing(v["path"], v["perms"]) in (
-                    "file",) or v["path"].startswith("["):
-                continue
-            grown = v["Rss"] - v.get("first_rss", v["Rss"])
-            if v.get("first_rss") is None:
-                grown = v["Rss"]
-            # A VMA first seen already resident: count it all; and all
-            # of a program's own memory came during the survey, but for
-            # what a forked child shares with its parent.
-            if (v["first_ns"] == v["last_ns"] or grown <= 0 or
-                    not getattr(snaps, "attached", False)) and \
-                    not inherited(pid, v):
-                grown = v["Rss"]
-            if grown <= 0:
-                continue
-            out.append({"pid": pid, "start": "%x" % v["start"],
-                        "end": "%x" % v["end"], "size": v["end"] - v["start"],
-                        "backing": backing(v["path"], v["perms"]),
-                        "path": v["path"], "rss": v["Rss"], "grown": grown,
-                        "shared": v["perms"][3:4] == "s",
-                        "flags": v.get("VmFlags") or [],
-                        "writable": v["perms"][1:2] == "w",
-                        "huge_bytes": max(v.get("AnonHugePages", 0),
-                                          v.get("huge_max", 0))})
+    for pid, v in seen:
+        # File pages come in by fault-around too, many a fault.
+        if "Rss" not in v or backing(v["path"], v["perms"]) in (
+                "file",) or v["path"].startswith("["):
+            continue
+        rss, huge, extra = resident_of(
+            v, unseen[2] if unseen and unseen[1] is v else 0, gup)
+        grown = resident_grown(snaps, pid, v, rss, inherited)
+        if grown <= 0:
+            continue
+        out.append({"pid": pid, "start": "%x" % v["start"],
+                    "end": "%x" % v["end"], "size": v["end"] - v["start"],
+                    "backing": backing(v["path"], v["perms"]),
+                    "path": v["path"], "rss": rss, "grown": grown,
+                    "unseen": extra, "shared": v["perms"][3:4] == "s",
+                    "flags": v.get("VmFlags") or [],
+                    "writable": v["perms"][1:2] == "w", "huge_bytes": huge})
+    add_event_bytes(doc, out)
+    out.sort(key=lambda x: -x["grown"])
+    doc["resident"] = out[:TOP_VMAS]
+
+
+def add_event_bytes(doc, out):
+    """Each resident growth's user faults and the bytes they brought in
+    (a huge page's whole), from the report's VMA of the sighting (its
+    extent may be wider)."""
     for r in out:
-        # The report's VMA of the sighting (its extent may be wider).
         s0, e0 = int(r["start"], 16), int(r["end"], 16)
         v = next((v for v in doc["vmas"] if v["pid"] == r["pid"] and
                   int(v["start"], 16) <= s0 and e0 <= int(v["end"], 16)),
                  {})
         r["user_faults"] = v.get("faults", 0)
-        # The bytes the fault events brought in (a huge page's whole).
         r["event_bytes"] = v.get("bytes", 0)
-    out.sort(key=lambda x: -x["grown"])
-    doc["resident"] = out[:TOP_VMAS]
+
+
+def kernel_side_processes(doc, snaps):
+    """The processes whose fault counters (/proc/PID/stat, last seen:
+    their threads' and those of their threads that ended) exceed the
+    fault events perf saw from them, by how many: {pid: faults}.  A
+    thread that populated and ended between two snapshots is seen there
+    only."""
+    events = {}
+    for t in doc["threads"]:
+        events[t.get("pid")] = events.get(t.get("pid"), 0) + t["faults"]
+    out = {}
+    for pid, (minflt, majflt) in snaps.procs.items():
+        base = sum(snaps.first_procs.get(pid, (0, 0))) \
+            if getattr(snaps, "attached", False) else 0
+        extra = minflt + majflt - base - events.get(pid, 0)
+        if extra > 0:
+            out[pid] = extra
+    return out
 
 
 def add_kernel_side(doc, snaps):
@@ -443,4 +573,5 @@ def add_kernel_side(doc, snaps):
                         "kernel_side_faults": extra})
     out.sort(key=lambda x: (-x["kernel_side_faults"], x["tid"]))
     doc["kernel_side_threads"] = out
+    doc["kernel_side_processes"] = kernel_side_processes(doc, snaps)
     # Those that took most of them: the populate workers.

@@ -202,12 +202,18 @@ def populate(doc):
     takers = {t.get("pid") for t in doc.get("kernel_side_threads") or []
               if t["kernel_side_faults"] -
               (EXEC_GUP if t["tid"] in execd else 0) > 0}
+    # And those whose threads did so and ended (the process's counters).
+    takers |= {p for p, n in (doc.get("kernel_side_processes") or {}).items()
+               if n - (EXEC_GUP if p in execd else 0) > 0}
     big = None
     for r in doc.get("resident") or []:
         unexplained = r["grown"] - r.get("event_bytes", 0)
         if unexplained < MiB or r.get("event_bytes", 0) >= r["grown"] / 2:
             continue
-        if None not in takers and takers and r["pid"] not in takers:
+        # A VMA that filled after the last snapshot (r["unseen"]): its
+        # threads' counters were not seen either.
+        if None not in takers and takers and r["pid"] not in takers and \
+                not r.get("unseen"):
             continue
         if beyond * K.PAGE >= unexplained / 4 or \
                 (r.get("huge_bytes") and beyond * K.HUGE >= unexplained / 4):
@@ -221,6 +227,9 @@ def populate(doc):
     # EXEC_GUP faults) in the kernel: not a populate worker for that.
     ws = [t for t in ks if t["kernel_side_faults"] -
           (EXEC_GUP if t["tid"] in execd else 0) > hidden / 100]
+    if big and not big.get("shared"):
+        # A private VMA: populated by its own process's threads.
+        ws = [t for t in ws if t.get("pid") in (None, big["pid"])]
     named = doc.get("threads_by_name") or {}
     n = max([len(ws)] + [named.get(t["name"], 0) for t in ws
                          if t["tid"] not in execd])

@@ -141,6 +141,22 @@ class Maps(unittest.TestCase):
         self.assertIsNone(idx.find(0x35000))
 
 
+def snapshots_of(views, smaps, attached=False):
+    """The Snapshots of process 5 whose maps (smaps) read views in turn,
+    a microsecond apart."""
+    snaps = proc.Snapshots(5, follow=False, attached=attached)
+    clock = iter(range(1000, 100000, 1000))
+    for text in views:
+        with mock.patch.object(proc, "read",
+                               side_effect=lambda path, t=text:
+                               t if path.endswith("maps") else None), \
+                mock.patch("time.clock_gettime_ns",
+                           side_effect=lambda _c: next(clock)), \
+                mock.patch("os.listdir", return_value=[]):
+            snaps.take(smaps=smaps)
+    return snaps
+
+
 class Sightings(unittest.TestCase):
     """Snapshots of a process whose range 0x10000-0x30000 is buffer A
     alone, then A merged with B below it, then A alone again (B freed)."""
@@ -149,17 +165,7 @@ class Sightings(unittest.TestCase):
     AB = "0000000000010000-0000000000030000 rw-p 00000000 00:00 0 \n"
 
     def snapshots(self, views):
-        snaps = proc.Snapshots(5, follow=False)
-        clock = iter(range(1000, 100000, 1000))
-        for text in views:
-            with mock.patch.object(proc, "read",
-                                   side_effect=lambda path, t=text:
-                                   t if path.endswith("maps") else None), \
-                    mock.patch("time.clock_gettime_ns",
-                               side_effect=lambda _c: next(clock)), \
-                    mock.patch("os.listdir", return_value=[]):
-                snaps.take(smaps=False)
-        return snaps
+        return snapshots_of(views, smaps=False)
 
     def test_a_range_gone_and_back_is_another_vma(self):
         other = "0000000000050000-0000000000060000 rw-p 00000000 00:00 0 \n"
@@ -257,6 +263,142 @@ class Snaps:
         self.vmas = vmas or {}
         self.threads = threads or {}
         self.procs = {}
+
+
+class UnseenPeak(unittest.TestCase):
+    """A short program's worker process whose populate outran the
+    snapshots: smaps saw its 64 MiB VMA once, part resident, and the
+    process ended before the next read.  The kernel's peak resident
+    memory of the program (getrusage ru_maxrss) holds the rest."""
+
+    M = 1 << 20
+
+    def smaps(self, rss_kib, huge_kib=0, eligible=0):
+        return ("7f0000000000-7f0000100000 r-xp 00000000 08:01 42 /lib/x\n"
+                "Rss:                2048 kB\n"
+                "7f1000000000-7f1004000000 rw-p 00000000 00:00 0 \n"
+                "Rss:            %8d kB\n"
+                "AnonHugePages:  %8d kB\n"
+                "THPeligible:    %d\n" % (rss_kib, huge_kib, eligible))
+
+    def resident(self, views, maxrss, attached=False, mmaps=(),
+                 hidden=16700):
+        snaps = snapshots_of(views, smaps=True, attached=attached)
+        doc = {"vmas": [], "kernel": {"maxrss": maxrss},
+               "kernel_minus_perf": hidden}
+        analysis.add_resident(doc, snaps, mmaps)
+        return doc["resident"]
+
+    def test_the_peak_no_smaps_read_saw(self):
+        # Seen 37.5 MiB of 64; the process peaked at 64 MiB and the
+        # 2 MiB of its library.
+        r = self.resident([self.smaps(38400)], 66 * self.M)
+        self.assertEqual(len(r), 1)
+        self.assertEqual(r[0]["size"], 64 * self.M)
+        self.assertEqual(r[0]["rss"], 64 * self.M)
+        self.assertEqual(r[0]["grown"], 64 * self.M)
+        self.assertEqual(r[0]["unseen"], 26.5 * self.M)
+        self.assertEqual(r[0]["huge_bytes"], 0)
+
+    def test_in_huge_pages_where_what_was_seen_was(self):
+        r = self.resident([self.smaps(53248, 53248, 1)], 66 * self.M)
+        self.assertEqual((r[0]["rss"], r[0]["huge_bytes"]),
+                         (64 * self.M, 64 * self.M))
+
+    def test_seen_empty_filled_with_few_faults(self):
+        # Nothing resident seen: 64 MiB in 360 faults without an event
+        # came in huge pages; in 16,700, in 4 KiB pages.
+        r = self.resident([self.smaps(0, 0, 1)], 66 * self.M, hidden=360)
+        self.assertEqual((r[0]["rss"], r[0]["huge_bytes"]),
+                         (64 * self.M, 64 * self.M))
+        r = self.resident([self.smaps(0, 0, 1)], 66 * self.M,
+                          hidden=16700)
+        self.assertEqual((r[0]["rss"], r[0]["huge_bytes"]), (64 * self.M, 0))
+
+    def test_a_range_mapped_after_the_last_read(self):
+        # The one smaps read came before the populated range was mapped:
+        # perf's MMAP record holds it; a file's record and a read-only
+        # range are not where memory was populated.
+        lib = "7f0000000000-7f0000100000 r-xp 00000000 08:01 42 /lib/x\n" \
+            "Rss:                2048 kB\n"
+        mmaps = [(900, 5, 0x7f2000000000, 0x7f2004000000, "rw-p", "//anon"),
+                 (950, 5, 0x7f3000000000, 0x7f3008000000, "r--p", "//anon"),
+                 (960, 5, 0x7f4000000000, 0x7f4008000000, "rw-p", "/f")]
+        r = self.resident([lib], 66 * self.M, mmaps=mmaps, hidden=16700)
+        self.assertEqual(len(r), 1)
+        self.assertEqual((r[0]["start"], r[0]["rss"], r[0]["unseen"],
+                          r[0]["huge_bytes"]),
+                         ("7f2000000000", 64 * self.M, 64 * self.M, 0))
+
+    def test_the_process_that_reached_the_peak(self):
+        # The worker (pid 6) seen with 61.5 MiB of its 64 MiB VMA; its
+        # parent (pid 5) has a 3 MiB range with nothing resident: the
+        # peak is the worker's, not a range with more room.
+        views = {5: "7f0000000000-7f0000300000 rw-p 00000000 00:00 0 \n"
+                    "Rss:                   0 kB\n"
+                    "7f0001000000-7f0001200000 r-xp 00000000 08:01 4 /l\n"
+                    "Rss:                2048 kB\n",
+                 6: self.smaps(62976)}
+        snaps = proc.Snapshots(5)
+        with mock.patch.object(proc, "read", side_effect=lambda path:
+                               views[int(path.split("/")[2])]
+                               if path.endswith("maps") else None), \
+                mock.patch.object(proc, "descendants",
+                                  return_value=[5, 6]), \
+                mock.patch("os.listdir", return_value=[]):
+            snaps.take(smaps=True)
+        doc = {"vmas": [], "kernel": {"maxrss": 66 * self.M},
+               "kernel_minus_perf": 16700}
+        analysis.add_resident(doc, snaps)
+        r = doc["resident"][0]
+        self.assertEqual((r["pid"], r["size"], r["rss"]),
+                         (6, 64 * self.M, 64 * self.M))
+        self.assertEqual(len(doc["resident"]), 1)
+
+    def test_the_largest_vma_of_that_process(self):
+        # QEMU's guest RAM seen with 126 of its 128 MiB, beside a thread
+        # stack of 8 MiB with 8 KiB resident: the last 2 MiB are the
+        # guest RAM's, though the stack has more room.
+        text = ("7f0000000000-7f0000800000 rw-p 00000000 00:00 0 \n"
+                "Rss:                   8 kB\n"
+                "7f1000000000-7f1008000000 rw-p 00000000 00:00 0 \n"
+                "Rss:              129024 kB\n"
+                "AnonHugePages:    129024 kB\n")
+        r = self.resident([text], 130 * self.M)
+        self.assertEqual((r[0]["start"], r[0]["rss"], r[0]["huge_bytes"]),
+                         ("7f1000000000", 128 * self.M, 128 * self.M))
+
+    def test_no_more_than_the_faults_without_an_event_brought(self):
+        # dd's buffer, filled by read(2) (fault events) after the last
+        # smaps read: 333 faults without an event are not 26.5 MiB.
+        r = self.resident([self.smaps(38400)], 66 * self.M, hidden=333)
+        self.assertEqual((r[0]["rss"], r[0]["unseen"]), (37.5 * self.M, 0))
+
+    def test_none_where_fault_events_brought_the_peak(self):
+        # A 24 MiB range written page by page after the one smaps read:
+        # 6,144 fault events of 4 KiB bring in the peak; the 334 faults
+        # without an event (the exec's and the setup's) are not it.
+        snaps = snapshots_of([self.smaps(3456)], smaps=True)
+        doc = {"vmas": [{"pid": 5, "backing": "anonymous",
+                         "bytes": 6144 * 4096, "faults": 6144,
+                         "start": "7f1000000000", "end": "7f1004000000"}],
+               "kernel": {"maxrss": 26 * self.M},
+               "kernel_minus_perf": 334}
+        self.assertIsNone(analysis.unseen_peak(doc, snaps))
+        doc["vmas"][0]["bytes"] = 512 * 4096
+        self.assertIsNotNone(analysis.unseen_peak(doc, snaps))
+
+    def test_no_more_than_the_vma_nor_than_was_seen(self):
+        # A peak beyond the VMA's room is not put in it; a peak no
+        # larger than what smaps saw adds nothing; attached, the
+        # program's own peak is not known.
+        r = self.resident([self.smaps(38400)], 200 * self.M)
+        self.assertEqual(r[0]["rss"], 64 * self.M)
+        r = self.resident([self.smaps(38400), self.smaps(65536)],
+                          66 * self.M)
+        self.assertEqual((r[0]["rss"], r[0]["unseen"]), (64 * self.M, 0))
+        r = self.resident([self.smaps(38400)], 66 * self.M, attached=True)
+        self.assertEqual((r[0]["rss"], r[0]["unseen"]), (37.5 * self.M, 0))
 
 
 class LostSamples(unittest.TestCase):
@@ -504,6 +646,71 @@ class Verdict(unittest.TestCase):
         line, cmd = analysis.verdict(d)
         self.assertIn("taken by 2 threads", line)
         self.assertTrue(cmd.startswith("pft -t 2 -m 256M --touch=populate"))
+
+    def test_a_vma_filled_after_its_threads_were_last_seen(self):
+        # The worker process's counters were last read before its
+        # populate: only the exec'd parent is seen taking faults without
+        # events; the worker's VMA filled unseen (the peak) is where.
+        res = [{"pid": 2, "size": 64 * self.M, "backing": "anonymous",
+                "grown": 64 * self.M, "user_faults": 0, "huge_bytes": 0,
+                "rss": 64 * self.M, "unseen": 20 * self.M},
+               {"pid": 1, "size": 3 * self.M, "backing": "anonymous",
+                "grown": 3 * self.M, "user_faults": 0, "huge_bytes": 0,
+                "rss": 3 * self.M, "unseen": 0}]
+        ks = [{"tid": 1, "pid": 1, "name": "pft",
+               "kernel_side_faults": 313}]
+        d = doc_of([vma(1, 0, 4 * self.M, 200, [1], "file")], 200,
+                   kernel=16919, resident=res, kside=ks)
+        d["exec_pids"] = [1]
+        line, cmd = analysis.verdict(d)
+        self.assertIn("one 64 MiB anonymous VMA", line)
+        self.assertTrue(cmd.startswith("pft -t 1 -m 64M --touch=populate"),
+                        cmd)
+        self.assertEqual(d["populated"]["resident"], 64 * self.M)
+
+    def test_an_exec_in_another_process_is_no_worker_of_a_private_vma(self):
+        # pft's parent exec'd (its argument copy and a few more faults
+        # without events) and its child populated 64 MiB of huge pages:
+        # one worker, not two processes.
+        res = [{"pid": 2, "size": 64 * self.M, "backing": "anonymous",
+                "grown": 64 * self.M, "user_faults": 0,
+                "huge_bytes": 64 * self.M, "rss": 64 * self.M,
+                "unseen": 0, "shared": False}]
+        ks = [{"tid": 1, "pid": 1, "name": "pft", "kernel_side_faults": 328},
+              {"tid": 3, "pid": 2, "name": "pft", "kernel_side_faults": 32}]
+        d = doc_of([vma(1, 0, 4 * self.M, 200, [1], "file")], 200,
+                   kernel=560, resident=res, kside=ks)
+        d["exec_pids"] = [1]
+        line, cmd = analysis.verdict(d)
+        self.assertEqual(cmd, "pft -t 1 -m 64M --touch=populate "
+                              "--thp=always")
+
+    def test_a_worker_that_ended_before_its_counters_were_read(self):
+        # The populating threads ended between two snapshots: their
+        # process's counters (/proc/PID/stat) hold their faults, no
+        # thread's does; the exec'd parent's are its exec's.
+        res = [{"pid": 2, "size": 128 * self.M, "backing": "anonymous",
+                "grown": 128 * self.M, "user_faults": 0,
+                "huge_bytes": 128 * self.M, "rss": 128 * self.M,
+                "unseen": 0, "shared": False}]
+        ks = [{"tid": 1, "pid": 1, "name": "pft", "kernel_side_faults": 317}]
+        d = doc_of([vma(1, 0, 4 * self.M, 200, [1], "file")], 200,
+                   kernel=596, resident=res, kside=ks)
+        d["exec_pids"] = [1]
+        d["kernel_side_processes"] = {1: 317, 2: 79}
+        line, cmd = analysis.verdict(d)
+        self.assertIn("one 128 MiB anonymous VMA", line)
+        self.assertTrue(cmd.startswith("pft -t 1 -m 128M --touch=populate"),
+                        cmd)
+
+    def test_kernel_side_processes(self):
+        snaps = Snaps(threads={})
+        snaps.procs = {1: (400, 1), 2: (90, 0), 3: (10, 0)}
+        d = {"threads": [{"tid": 1, "pid": 1, "faults": 84},
+                         {"tid": 7, "pid": 2, "faults": 11},
+                         {"tid": 8, "pid": 3, "faults": 12}]}
+        self.assertEqual(analysis.kernel_side_processes(d, snaps),
+                         {1: 317, 2: 79})
 
     def test_an_exec_alone_is_not_a_populate_pattern(self):
         d = doc_of([vma(1, 0, 4 * self.M, 40, [1], "file")], 48, kernel=268)
