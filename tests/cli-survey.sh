@@ -359,6 +359,17 @@ run_survey notfound -- /nonexistent/program
 [ "$rc" -eq 127 ] || fail "notfound: exit $rc"
 check_one_line notfound "/nonexistent/program: program not found"
 
+# A program's name with a line break and an escape sequence: still one
+# line, with them escaped.
+run_survey notfound2 -- "/nonexistent/a$(printf '\n\033[2J')b"
+[ "$rc" -eq 127 ] || fail "notfound2: exit $rc"
+check_one_line notfound2 '/nonexistent/a\\x0a\\x1b\[2Jb: program not found'
+mkdir "$tmp/bin2"
+ln -s /bin/sh "$tmp/bin2/sh$(printf '\r')x"
+run_survey failing2 -- "$tmp/bin2/sh$(printf '\r')x" -c 'exit 3'
+[ "$rc" -eq 3 ] || fail "failing2: exit $rc, expected the program's 3"
+check_one_line failing2 'sh\\x0dx exited with status 3'
+
 run_survey failing -- sh -c 'exit 3'
 [ "$rc" -eq 3 ] || fail "failing: exit $rc, expected the program's 3"
 check_one_line failing "sh exited with status 3"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pft_common.util - a command's messages on standard error, its usage
-# errors, an OSError in one line, standard output after a broken pipe,
-# and the median.
+# errors, text made printable, an OSError in one line, standard output
+# after a broken pipe, and the median.
 #
 # Copyright (C) 2026 The libfaultgen authors
 
@@ -17,7 +17,11 @@ class Messages:
         self.prog = prog
 
     def msg(self, text):
-        print("%s: %s" % (self.prog, text), file=sys.stderr, flush=True)
+        """One line: what a terminal would act on in text (a program's
+        name, a path) escaped (printable; a backslash kept, for text
+        that its caller escaped already)."""
+        print("%s: %s" % (self.prog, printable(text, backslash=False)),
+              file=sys.stderr, flush=True)
 
     def usage_error(self, text):
         """A bad command line: its line, the hint, exit status 2."""
@@ -25,6 +29,25 @@ class Messages:
         print("Try '%s --help' for more information." % self.prog,
               file=sys.stderr)
         sys.exit(2)
+
+
+def printable(text, backslash=True):
+    """text with what a terminal would act on escaped: control
+    characters (C0, DEL, C1) and other unprintable ones as \\xNN or
+    \\uNNNN, and the backslash doubled (backslash), so that a program's
+    thread name or path cannot clear the screen or forge a line."""
+    out = []
+    for ch in text:
+        if ch == "\\" and backslash:
+            out.append("\\\\")
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append("\\x%02x" % ord(ch))
+        else:
+            out.append("\\u%04x" % ord(ch) if ord(ch) < 0x10000 else
+                       "\\U%08x" % ord(ch))
+    return "".join(out)
 
 
 def os_error(e):

@@ -17,14 +17,14 @@ import tempfile
 
 from pft_common import safefile
 from pft_common.pft import print_version
-from pft_common.util import os_error, quiet_stdout
+from pft_common.util import os_error, printable, quiet_stdout
 
 from . import check, kinds, lifetime
 from .analysis import (add_check, add_kernel_side, add_resident, analyse,
                        pft_of, verdict)
 from .base import PROG, SurveyError, msg, usage_error
 from .record import attach, check_perf, run_program
-from .render import printable, render, shell_line
+from .render import render, shell_line
 from .verdict import quote
 
 USAGE = """\

@@ -5,6 +5,8 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+from pft_common.util import printable
+
 from . import kinds
 from .base import TOP_OBJECTS, TOP_THREADS, TOP_VMAS
 from .verdict import human
@@ -14,25 +16,6 @@ def scaled(n, doc):
     if doc["period"] > 1:
         return "~%d" % n
     return "%d" % n
-
-
-def printable(text):
-    """text with what a terminal would act on escaped: control
-    characters (C0, DEL, C1) and other unprintable ones as \\xNN or
-    \\uNNNN, and the backslash doubled, so that a program's thread name
-    or path cannot clear the screen or forge a line."""
-    out = []
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) < 0x100:
-            out.append("\\x%02x" % ord(ch))
-        else:
-            out.append("\\u%04x" % ord(ch) if ord(ch) < 0x10000 else
-                       "\\U%08x" % ord(ch))
-    return "".join(out)
 
 
 def shell_line(line):
