@@ -477,6 +477,8 @@ static inline uint64_t fg_round_down(uint64_t v, uint64_t a)
 int64_t fg_now_ns(void);
 int64_t fg_clock_ns(clockid_t clk);
 long fg_pagesize(void);
+int fg_map_figures(const struct faultgen_run *run, size_t len,
+		   bool noreserve, void **p);
 unsigned int fg_cacheline(void);
 int fg_futex_wait(_Atomic uint32_t *word, uint32_t val, int64_t timeout_ns);
 void fg_futex_wake(_Atomic uint32_t *word);
