@@ -213,30 +213,18 @@ FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
  * ("all" checks nothing more now: the run takes the nodes it may use). */
 static int check_nodes(enum faultgen_numa policy, const char *nodes)
 {
-	size_t nbits = fg_numa_nbits(), longs = fg_bitmap_longs(nbits);
-	unsigned long *want = calloc(longs, sizeof(*want));
-	unsigned long *exist = calloc(longs, sizeof(*exist));
-	unsigned long *allowed = calloc(longs, sizeof(*allowed));
+	size_t nbits = fg_numa_nbits();
+	unsigned long *want = calloc(fg_bitmap_longs(nbits), sizeof(*want));
 	bool all = false;
-	int ret = want && exist && allowed ? 0 : -ENOMEM;
+	int ret = want ? 0 : -ENOMEM;
 
 	if (!ret)
 		ret = fg_parse_nodes(nodes, want, nbits, &all);
 	if (ret >= 0 && policy == FAULTGEN_NUMA_PREFERRED && ret != 1)
 		ret = -EINVAL; /* one node, not "all" */
 	if (ret >= 0)
-		ret = fg_numa_nodes(exist, nbits);
-	if (ret >= 0)
-		ret = fg_numa_allowed(allowed, nbits);
-	for (size_t i = 0; ret >= 0 && i < longs; i++) {
-		if (want[i] & ~exist[i])
-			ret = -ENOENT;
-		else if (want[i] & ~allowed[i])
-			ret = -ENXIO;
-	}
+		ret = fg_numa_check_nodes(want, nbits, all, NULL, 0);
 	free(want);
-	free(exist);
-	free(allowed);
 	return ret < 0 ? ret : 0;
 }
 

@@ -588,6 +588,8 @@ int fg_numa_allowed(unsigned long *mask, size_t nbits);
 bool fg_numa_takes_nodes(enum faultgen_numa policy);
 int fg_parse_nodes(const char *list, unsigned long *mask, size_t nbits,
 		   bool *all);
+int fg_numa_check_nodes(unsigned long *want, size_t nbits, bool all,
+			const unsigned long *mems, size_t mems_nbits);
 int fg_numa_resolve(struct faultgen_run *run);
 int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len);
 int fg_numa_worker(const struct faultgen_run *run, char *addr, size_t len);
