@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <linux/fs.h>
+#include <linux/magic.h>
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000
@@ -37,12 +38,6 @@
 #endif
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef HUGETLBFS_MAGIC
-#define HUGETLBFS_MAGIC 0x958458f6
-#endif
-#ifndef RAMFS_MAGIC
-#define RAMFS_MAGIC 0x858458f6
 #endif
 
 /* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
