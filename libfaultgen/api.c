@@ -134,6 +134,19 @@ static int set_pair(struct faultgen_attr *attr, const char *name1,
 		return set_slot(attr, name, slot(value));                   \
 	}
 
+/* A NULL attr reads as 0 (NULL for the strings), as in LIBFAULTGEN_1.0. */
+#define FG_GETTER(type, name, field)                                        \
+	FG_EXPORT type faultgen_attr_get_##name(                            \
+		const struct faultgen_attr *attr)                           \
+	{                                                                   \
+		return attr ? (type)attr->field : (type)0;                  \
+	}
+
+/* A setting's setter and its getter, of one type, on attr->fn. */
+#define FG_SETTER_GETTER(fn, type, name, slot)                              \
+	FG_SETTER(fn, type, name, slot)                                     \
+	FG_GETTER(type, fn, fn)
+
 /* ---- attr ------------------------------------------------------------ */
 
 FG_EXPORT int faultgen_attr_new(struct faultgen_attr **attr)
@@ -167,7 +180,7 @@ FG_EXPORT int faultgen_attr_set_pattern(struct faultgen_attr *attr,
 	return 0;
 }
 
-FG_SETTER(size, uint64_t, "size", U64)
+FG_SETTER_GETTER(size, uint64_t, "size", U64)
 
 FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 					unsigned int nr,
@@ -176,12 +189,12 @@ FG_EXPORT int faultgen_attr_set_workers(struct faultgen_attr *attr,
 	return set_pair(attr, "workers", U(nr), "worker-kind", E(kind));
 }
 
-FG_SETTER(backing, enum faultgen_backing, "backing", E)
-FG_SETTER(share, int, "share", B)
-FG_SETTER(backing_path, const char *, "backing-path", S)
-FG_SETTER(shm_lock, int, "shm-lock", B)
-FG_SETTER(touch, enum faultgen_touch, "touch", E)
-FG_SETTER(cachelines, unsigned int, "cachelines", U)
+FG_SETTER_GETTER(backing, enum faultgen_backing, "backing", E)
+FG_SETTER_GETTER(share, int, "share", B)
+FG_SETTER_GETTER(backing_path, const char *, "backing-path", S)
+FG_SETTER_GETTER(shm_lock, int, "shm-lock", B)
+FG_SETTER_GETTER(touch, enum faultgen_touch, "touch", E)
+FG_SETTER_GETTER(cachelines, unsigned int, "cachelines", U)
 
 /* A policy that names no nodes (those that do need set_numa_nodes). */
 FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
@@ -200,30 +213,18 @@ FG_EXPORT int faultgen_attr_set_numa(struct faultgen_attr *attr,
  * ("all" checks nothing more now: the run takes the nodes it may use). */
 static int check_nodes(enum faultgen_numa policy, const char *nodes)
 {
-	size_t nbits = fg_numa_nbits(), longs = fg_bitmap_longs(nbits);
-	unsigned long *want = calloc(longs, sizeof(*want));
-	unsigned long *exist = calloc(longs, sizeof(*exist));
-	unsigned long *allowed = calloc(longs, sizeof(*allowed));
+	size_t nbits = fg_numa_nbits();
+	unsigned long *want = calloc(fg_bitmap_longs(nbits), sizeof(*want));
 	bool all = false;
-	int ret = want && exist && allowed ? 0 : -ENOMEM;
+	int ret = want ? 0 : -ENOMEM;
 
 	if (!ret)
 		ret = fg_parse_nodes(nodes, want, nbits, &all);
 	if (ret >= 0 && policy == FAULTGEN_NUMA_PREFERRED && ret != 1)
 		ret = -EINVAL; /* one node, not "all" */
 	if (ret >= 0)
-		ret = fg_numa_nodes(exist, nbits);
-	if (ret >= 0)
-		ret = fg_numa_allowed(allowed, nbits);
-	for (size_t i = 0; ret >= 0 && i < longs; i++) {
-		if (want[i] & ~exist[i])
-			ret = -ENOENT;
-		else if (want[i] & ~allowed[i])
-			ret = -ENXIO;
-	}
+		ret = fg_numa_check_nodes(want, nbits, all, NULL, 0);
 	free(want);
-	free(exist);
-	free(allowed);
 	return ret < 0 ? ret : 0;
 }
 
@@ -246,14 +247,14 @@ FG_EXPORT int faultgen_attr_set_numa_nodes(struct faultgen_attr *attr,
 	return api_rc(ret);
 }
 
-FG_SETTER(node_pages, int, "node-pages", B)
-FG_SETTER(thp, enum faultgen_thp, "thp", E)
+FG_SETTER_GETTER(node_pages, int, "node-pages", B)
+FG_SETTER_GETTER(thp, enum faultgen_thp, "thp", E)
 FG_SETTER(cpus, const char *, "cpus", S)
-FG_SETTER(cpuset, const char *, "cpuset", S)
-FG_SETTER(pin, int, "pin", B)
-FG_SETTER(sched_fifo, int, "sched-fifo", B)
-FG_SETTER(oversubscribe, int, "oversubscribe", B)
-FG_SETTER(caller_worker, int, "caller-worker", B)
+FG_SETTER_GETTER(cpuset, const char *, "cpuset", S)
+FG_SETTER_GETTER(pin, int, "pin", B)
+FG_SETTER_GETTER(sched_fifo, int, "sched-fifo", B)
+FG_SETTER_GETTER(oversubscribe, int, "oversubscribe", B)
+FG_SETTER_GETTER(caller_worker, int, "caller-worker", B)
 
 FG_EXPORT int faultgen_attr_set_rounds(struct faultgen_attr *attr,
 				       unsigned int rounds,
@@ -269,10 +270,10 @@ FG_EXPORT int faultgen_attr_set_duration(struct faultgen_attr *attr,
 	return set_pair(attr, "duration", D(seconds), "zap", E(zap));
 }
 
-FG_SETTER(warmup, unsigned int, "warmup", U)
-FG_SETTER(latency, unsigned int, "latency", U)
+FG_SETTER_GETTER(warmup, unsigned int, "warmup", U)
+FG_SETTER_GETTER(latency, unsigned int, "latency", U)
 
-FG_SETTER(catch_sigbus, int, "catch-sigbus", B)
+FG_SETTER_GETTER(catch_sigbus, int, "catch-sigbus", B)
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
 {
@@ -292,13 +293,14 @@ FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 	return 0;
 }
 
-FG_SETTER(protect, enum faultgen_protect, "protect", E)
-FG_SETTER(collapse, enum faultgen_collapse, "collapse", E)
-FG_SETTER(timeout, double, "timeout", D)
-FG_SETTER(pretouch_touch, enum faultgen_pretouch_touch, "pretouch", E)
-FG_SETTER(qemu, enum faultgen_qemu, "qemu", E)
-FG_SETTER(cow_child, enum faultgen_cow_child, "cow-child", E)
+FG_SETTER_GETTER(protect, enum faultgen_protect, "protect", E)
+FG_SETTER_GETTER(collapse, enum faultgen_collapse, "collapse", E)
+FG_SETTER_GETTER(timeout, double, "timeout", D)
+FG_SETTER_GETTER(pretouch_touch, enum faultgen_pretouch_touch, "pretouch", E)
+FG_SETTER_GETTER(qemu, enum faultgen_qemu, "qemu", E)
+FG_SETTER_GETTER(cow_child, enum faultgen_cow_child, "cow-child", E)
 FG_SETTER(chunk_size, uint64_t, "chunk-size", U64)
+FG_GETTER(uint64_t, chunk_size, chunk)
 
 FG_EXPORT int faultgen_attr_set_jvm(struct faultgen_attr *attr,
 				    unsigned int jdk, enum faultgen_jvm_gc gc)
@@ -313,52 +315,19 @@ FG_EXPORT int faultgen_attr_set_writers(struct faultgen_attr *attr,
 	return set_pair(attr, "writers", U(writers), "writer-op", E(op));
 }
 
-FG_SETTER(interleave, unsigned int, "stripe-pages", U)
+FG_SETTER_GETTER(interleave, unsigned int, "stripe-pages", U)
 
-/* ---- attr getters ------------------------------------------------------ */
-
-/* A NULL attr reads as 0 (NULL for the strings), as in LIBFAULTGEN_1.0. */
-#define FG_GETTER(type, name, field)                                        \
-	FG_EXPORT type faultgen_attr_get_##name(                            \
-		const struct faultgen_attr *attr)                           \
-	{                                                                   \
-		return attr ? (type)attr->field : (type)0;                  \
-	}
+/* ---- getters of the settings set in pairs or by setters of their own - */
 
 FG_GETTER(enum faultgen_pattern, pattern, pattern)
-FG_GETTER(uint64_t, size, size)
 FG_GETTER(unsigned int, workers, nr_workers)
-FG_GETTER(unsigned int, interleave, interleave)
 FG_GETTER(enum faultgen_workers, worker_kind, kind)
-FG_GETTER(enum faultgen_backing, backing, backing)
-FG_GETTER(int, shm_lock, shm_lock)
-FG_GETTER(int, share, share)
-FG_GETTER(enum faultgen_touch, touch, touch)
-FG_GETTER(unsigned int, cachelines, cachelines)
 FG_GETTER(enum faultgen_numa, numa, numa)
-FG_GETTER(enum faultgen_thp, thp, thp)
 FG_GETTER(const char *, cpulist, cpulist)
-FG_GETTER(const char *, cpuset, cpuset)
-FG_GETTER(int, pin, pin)
-FG_GETTER(int, sched_fifo, sched_fifo)
-FG_GETTER(int, oversubscribe, oversubscribe)
-FG_GETTER(int, caller_worker, caller_worker)
 FG_GETTER(unsigned int, rounds, rounds)
 FG_GETTER(double, duration, duration)
 FG_GETTER(enum faultgen_zap, zap, zap)
-FG_GETTER(unsigned int, warmup, warmup)
-FG_GETTER(enum faultgen_protect, protect, protect)
-FG_GETTER(enum faultgen_collapse, collapse, collapse)
-FG_GETTER(double, timeout, timeout)
-FG_GETTER(enum faultgen_pretouch_touch, pretouch_touch, pretouch_touch)
-FG_GETTER(uint64_t, chunk_size, chunk)
 FG_GETTER(const char *, numa_nodes, numa_nodes)
-FG_GETTER(const char *, backing_path, backing_path)
-FG_GETTER(int, node_pages, node_pages)
-FG_GETTER(unsigned int, latency, latency)
-FG_GETTER(enum faultgen_qemu, qemu, qemu)
-FG_GETTER(enum faultgen_cow_child, cow_child, cow_child)
-FG_GETTER(int, catch_sigbus, catch_sigbus)
 
 FG_EXPORT int faultgen_attr_get_region(const struct faultgen_attr *attr,
 				       void **addr, size_t *len)

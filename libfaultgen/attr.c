@@ -19,14 +19,14 @@ void fg_attr_init(struct faultgen_attr *a)
 	fg_settings_init(a);
 }
 
-/* The TEXT settings that live in own[] slots: the attr's copies. */
-static char **own_text(struct faultgen_attr *a, unsigned int *index)
+/* The TEXT settings (backing-path, cpus, cpuset, a pattern's own): the
+ * attr's copies of the caller's strings. */
+static char **attr_text(struct faultgen_attr *a, unsigned int *index)
 {
 	const struct fg_setting *s;
 
 	while ((s = fg_setting_at((*index)++, NULL)))
-		if (s->type == FAULTGEN_TYPE_TEXT &&
-		    s->offset >= FG_OWN(0))
+		if (s->type == FAULTGEN_TYPE_TEXT)
 			return (char **)((char *)a + s->offset);
 	return NULL;
 }
@@ -39,17 +39,13 @@ int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src)
 	bool lost = false;
 
 	*dst = *src;
-	while ((text = own_text(dst, &i)))
+	while ((text = attr_text(dst, &i)))
 		if (*text && !(*text = strdup(*text)))
 			lost = true;
-	dst->cpulist = src->cpulist ? strdup(src->cpulist) : NULL;
-	dst->cpuset = src->cpuset ? strdup(src->cpuset) : NULL;
-	dst->numa_nodes = src->numa_nodes ? strdup(src->numa_nodes) : NULL;
-	dst->backing_path =
-		src->backing_path ? strdup(src->backing_path) : NULL;
-	if ((src->cpulist && !dst->cpulist) || (src->cpuset && !dst->cpuset) ||
-	    (src->numa_nodes && !dst->numa_nodes) ||
-	    (src->backing_path && !dst->backing_path) || lost) {
+	/* The NUMA policy's nodes: no setting of the tables. */
+	if (src->numa_nodes && !(dst->numa_nodes = strdup(src->numa_nodes)))
+		lost = true;
+	if (lost) {
 		fg_attr_release(dst);
 		return -ENOMEM;
 	}
@@ -61,16 +57,10 @@ void fg_attr_release(struct faultgen_attr *a)
 	unsigned int i = 0;
 	char **text;
 
-	while ((text = own_text(a, &i))) {
+	while ((text = attr_text(a, &i))) {
 		free(*text);
 		*text = NULL;
 	}
-	free(a->cpulist);
-	free(a->cpuset);
 	free(a->numa_nodes);
-	free(a->backing_path);
-	a->backing_path = NULL;
-	a->cpulist = NULL;
-	a->cpuset = NULL;
 	a->numa_nodes = NULL;
 }

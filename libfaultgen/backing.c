@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <linux/fs.h>
+#include <linux/magic.h>
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000
@@ -37,12 +38,6 @@
 #endif
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef HUGETLBFS_MAGIC
-#define HUGETLBFS_MAGIC 0x958458f6
-#endif
-#ifndef RAMFS_MAGIC
-#define RAMFS_MAGIC 0x858458f6
 #endif
 
 /* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
@@ -95,6 +90,16 @@ static int share_flag(const struct faultgen_run *run)
 	return run->attr.share ? MAP_SHARED : MAP_PRIVATE;
 }
 
+/* A read-write mapping of fd at off (or anonymous: flags), shared or
+ * private as the attr says, placed at `at` when not NULL. */
+static void *map_range(const struct faultgen_run *run, size_t len, void *at,
+		       bool noreplace, int flags, int fd, off_t off)
+{
+	return mmap(at, len, PROT_READ | PROT_WRITE,
+		    share_flag(run) | map_flags(at, noreplace) | flags, fd,
+		    off);
+}
+
 static void unmap_mapping(char *addr, size_t len, int id)
 {
 	(void)id;
@@ -106,10 +111,7 @@ static void unmap_mapping(char *addr, size_t len, int id)
 static int anon_map(const struct faultgen_run *run, size_t len, void *at,
 		    bool noreplace, off_t off, char **addr, int *id)
 {
-	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       share_flag(run) | MAP_ANONYMOUS |
-			       map_flags(at, noreplace),
-		       -1, 0);
+	void *p = map_range(run, len, at, noreplace, MAP_ANONYMOUS, -1, 0);
 
 	(void)off;
 	*id = -1;
@@ -134,9 +136,7 @@ static int devzero_prepare(struct faultgen_run *run)
 static int devzero_map(const struct faultgen_run *run, size_t len, void *at,
 		       bool noreplace, off_t off, char **addr, int *id)
 {
-	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       share_flag(run) | map_flags(at, noreplace),
-		       run->backing_fd, 0);
+	void *p = map_range(run, len, at, noreplace, 0, run->backing_fd, 0);
 
 	(void)off; /* each mapping of /dev/zero is an object of its own */
 	*id = -1;
@@ -178,9 +178,7 @@ static int memfd_prepare(struct faultgen_run *run)
 static int memfd_map(const struct faultgen_run *run, size_t len, void *at,
 		     bool noreplace, off_t off, char **addr, int *id)
 {
-	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       share_flag(run) | map_flags(at, noreplace),
-		       run->backing_fd, off);
+	void *p = map_range(run, len, at, noreplace, 0, run->backing_fd, off);
 
 	*id = -1;
 	return placed(p, at, len, addr);
@@ -490,10 +488,9 @@ static int file_map(const struct faultgen_run *run, size_t len, void *at,
 		    bool noreplace, off_t off, char **addr, int *id)
 {
 	bool huge = (size_t)run->pagesize != (size_t)fg_pagesize();
-	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       share_flag(run) | map_flags(at, noreplace) |
-			       (huge ? huge_noreserve(run) : 0),
-		       run->backing_fd, off);
+	void *p = map_range(run, len, at, noreplace,
+			    huge ? huge_noreserve(run) : 0, run->backing_fd,
+			    off);
 
 	*id = -1;
 	return huge ? huge_placed(p, at, len, addr) :
@@ -525,11 +522,10 @@ static int hugetlb_prepare(struct faultgen_run *run)
 static int hugetlb_map(const struct faultgen_run *run, size_t len, void *at,
 		       bool noreplace, off_t off, char **addr, int *id)
 {
-	void *p = mmap(at, len, PROT_READ | PROT_WRITE,
-		       share_flag(run) | MAP_ANONYMOUS | MAP_HUGETLB |
-			       MAP_HUGE_2MB | huge_noreserve(run) |
-			       map_flags(at, noreplace),
-		       -1, 0);
+	void *p = map_range(run, len, at, noreplace,
+			    MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB |
+				    huge_noreserve(run),
+			    -1, 0);
 
 	(void)off;
 	*id = -1;

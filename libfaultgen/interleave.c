@@ -112,6 +112,19 @@ FG_NO_ASAN static void read_block(const struct faultgen_run *run,
 	(void)sum;
 }
 
+/* A block's pages counted, and every CANCEL_EVERY pages whether the run
+ * was cancelled: true then. */
+static bool block_done(const struct faultgen_run *run, uint64_t pages,
+		       uint64_t *done, uint64_t *since)
+{
+	*done += pages;
+	*since += pages;
+	if (*since < CANCEL_EVERY)
+		return false;
+	*since = 0;
+	return fg_cancel_requested(run->sh);
+}
+
 /* Worker i's blocks, in ascending order. */
 static int touch_blocks(struct faultgen_run *run, unsigned int i,
 			uint64_t *done)
@@ -129,13 +142,8 @@ static int touch_blocks(struct faultgen_run *run, unsigned int i,
 			write_block(run, at, pages, stamp);
 		else
 			read_block(run, at, pages);
-		*done += pages;
-		since += pages;
-		if (since >= CANCEL_EVERY) {
-			since = 0;
-			if (fg_cancel_requested(run->sh))
-				return -ECANCELED;
-		}
+		if (block_done(run, pages, done, &since))
+			return -ECANCELED;
 	}
 	return 0;
 }
@@ -158,13 +166,8 @@ static int timed_blocks(struct faultgen_run *run, unsigned int i,
 
 		fg_lat_block(run, i, run->base + b * k * ps,
 			     (size_t)(pages * ps), stamp, &left);
-		*done += pages;
-		since += pages;
-		if (since >= CANCEL_EVERY) {
-			since = 0;
-			if (fg_cancel_requested(run->sh))
-				return -ECANCELED;
-		}
+		if (block_done(run, pages, done, &since))
+			return -ECANCELED;
 	}
 	return 0;
 }

@@ -477,6 +477,8 @@ static inline uint64_t fg_round_down(uint64_t v, uint64_t a)
 int64_t fg_now_ns(void);
 int64_t fg_clock_ns(clockid_t clk);
 long fg_pagesize(void);
+int fg_map_figures(const struct faultgen_run *run, size_t len,
+		   bool noreserve, void **p);
 unsigned int fg_cacheline(void);
 int fg_futex_wait(_Atomic uint32_t *word, uint32_t val, int64_t timeout_ns);
 void fg_futex_wake(_Atomic uint32_t *word);
@@ -586,6 +588,8 @@ int fg_numa_allowed(unsigned long *mask, size_t nbits);
 bool fg_numa_takes_nodes(enum faultgen_numa policy);
 int fg_parse_nodes(const char *list, unsigned long *mask, size_t nbits,
 		   bool *all);
+int fg_numa_check_nodes(unsigned long *want, size_t nbits, bool all,
+			const unsigned long *mems, size_t mems_nbits);
 int fg_numa_resolve(struct faultgen_run *run);
 int fg_numa_policy(const struct faultgen_run *run, void *addr, size_t len);
 int fg_numa_worker(const struct faultgen_run *run, char *addr, size_t len);

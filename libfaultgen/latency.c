@@ -155,19 +155,17 @@ static inline uint64_t lat_now(void)
 /* Before the workers exist: their histograms, in shared memory. */
 int fg_lat_prepare(struct faultgen_run *run)
 {
-	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
-							    MAP_PRIVATE;
 	size_t len = (size_t)run->attr.nr_workers * sizeof(*run->lat);
 	void *p;
+	int ret;
 
 	if (!run->attr.latency)
 		return 0;
 	/* NORESERVE: each worker faults its own histogram, before its
 	 * loop. */
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 share | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
+	ret = fg_map_figures(run, len, true, &p);
+	if (ret)
+		return ret;
 	run->lat = p;
 	run->lat_len = len;
 	run->lat_total = malloc(sizeof(*run->lat_total));

@@ -17,9 +17,7 @@
 #include <sys/mman.h>
 #include <sys/statfs.h>
 
-#ifndef TMPFS_MAGIC
-#define TMPFS_MAGIC 0x01021994
-#endif
+#include <linux/magic.h>
 
 /*
  * Reserves len bytes of PROT_NONE address space starting at an

@@ -113,38 +113,26 @@ int fg_parse_nodes(const char *list, unsigned long *mask, size_t nbits,
 }
 
 /*
- * The nodes of the run's policy, checked now: each must exist (-ENOENT)
- * and be one this thread may allocate on, within a named cpuset's memory
- * nodes too (-ENXIO).  "all" is every node allowed.
+ * The nodes in want (nbits) checked: each must exist (-ENOENT) and be
+ * one this thread may allocate on, within a named cpuset's memory nodes
+ * mems (NULL: none) too (-ENXIO).  all: want becomes every node allowed.
  */
-int fg_numa_resolve(struct faultgen_run *run)
+int fg_numa_check_nodes(unsigned long *want, size_t nbits, bool all,
+			const unsigned long *mems, size_t mems_nbits)
 {
-	const struct faultgen_attr *a = &run->attr;
-	size_t nbits = fg_numa_nbits(), longs = fg_bitmap_longs(nbits);
-	unsigned long *exist = NULL, *allowed = NULL, *want = NULL;
-	bool all;
-	int ret;
+	size_t longs = fg_bitmap_longs(nbits);
+	unsigned long *exist = calloc(longs, sizeof(*exist));
+	unsigned long *allowed = calloc(longs, sizeof(*allowed));
+	int ret = exist && allowed ? 0 : -ENOMEM;
 
-	if (a->numa == FAULTGEN_NUMA_DEFAULT)
-		return 0;
-	if (!fg_numa_available())
-		return -EOPNOTSUPP;
-	if (!fg_numa_takes_nodes(a->numa))
-		return 0;
-	exist = calloc(longs, sizeof(*exist));
-	allowed = calloc(longs, sizeof(*allowed));
-	want = calloc(longs, sizeof(*want));
-	ret = exist && allowed && want ? 0 : -ENOMEM;
 	if (!ret)
-		ret = fg_parse_nodes(a->numa_nodes, want, nbits, &all);
-	if (ret >= 0)
 		ret = fg_numa_nodes(exist, nbits);
 	if (ret >= 0)
 		ret = fg_numa_allowed(allowed, nbits);
 	for (size_t i = 0; ret >= 0 && i < longs; i++) {
-		if (run->mems && i < fg_bitmap_longs(run->mems_nbits))
-			allowed[i] &= run->mems[i];
-		else if (run->mems)
+		if (mems && i < fg_bitmap_longs(mems_nbits))
+			allowed[i] &= mems[i];
+		else if (mems)
 			allowed[i] = 0;
 		if (all)
 			want[i] = allowed[i] & exist[i];
@@ -155,6 +143,31 @@ int fg_numa_resolve(struct faultgen_run *run)
 	}
 	free(exist);
 	free(allowed);
+	return ret < 0 ? ret : 0;
+}
+
+/* The nodes of the run's policy, checked now (fg_numa_check_nodes). */
+int fg_numa_resolve(struct faultgen_run *run)
+{
+	const struct faultgen_attr *a = &run->attr;
+	size_t nbits = fg_numa_nbits();
+	unsigned long *want;
+	bool all;
+	int ret;
+
+	if (a->numa == FAULTGEN_NUMA_DEFAULT)
+		return 0;
+	if (!fg_numa_available())
+		return -EOPNOTSUPP;
+	if (!fg_numa_takes_nodes(a->numa))
+		return 0;
+	want = calloc(fg_bitmap_longs(nbits), sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	ret = fg_parse_nodes(a->numa_nodes, want, nbits, &all);
+	if (ret >= 0)
+		ret = fg_numa_check_nodes(want, nbits, all, run->mems,
+					  run->mems_nbits);
 	if (ret < 0) {
 		free(want);
 		return ret;

@@ -17,16 +17,14 @@
 /* Zeroed, in memory that forked workers share. */
 static int alloc_state(struct faultgen_run *run)
 {
-	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
-							    MAP_PRIVATE;
 	void *p;
+	int ret;
 
 	if (!run->ops->state_size)
 		return 0;
-	p = mmap(NULL, run->ops->state_size, PROT_READ | PROT_WRITE,
-		 share | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
+	ret = fg_map_figures(run, run->ops->state_size, false, &p);
+	if (ret)
+		return ret;
 	run->state = p;
 	run->state_len = run->ops->state_size;
 	return 0;
@@ -90,16 +88,11 @@ static int alloc_shared(struct faultgen_run *run)
 {
 	size_t len = sizeof(struct fg_shared) +
 		     (size_t)run->attr.nr_workers * sizeof(struct fg_wstat);
-	/* Forked workers write their figures here; threads need no shmem
-	 * object to set up and tear down. */
-	int share =
-		run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED : MAP_PRIVATE;
 	void *p;
+	int ret = fg_map_figures(run, len, false, &p);
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, share | MAP_ANONYMOUS, -1,
-		 0);
-	if (p == MAP_FAILED)
-		return -errno;
+	if (ret)
+		return ret;
 	run->sh_len = len;
 	/* faultgen_run_cancel may read it from another thread. */
 	__atomic_store_n(&run->sh, (struct fg_shared *)p, __ATOMIC_RELEASE);
@@ -107,10 +100,9 @@ static int alloc_shared(struct faultgen_run *run)
 		len = (size_t)run->attr.nr_workers * FG_ROUND_SAMPLES *
 		      sizeof(*run->round_ns);
 		/* NORESERVE: only the rounds actually run touch pages. */
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 share | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED)
-			return -errno;
+		ret = fg_map_figures(run, len, true, &p);
+		if (ret)
+			return ret;
 		run->round_ns = p;
 		run->round_len = len;
 	}
@@ -122,17 +114,15 @@ static int alloc_shared(struct faultgen_run *run)
 /* Per-node page counts, [worker][node], shared with forked workers. */
 static int alloc_node_pages(struct faultgen_run *run)
 {
-	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
-							    MAP_PRIVATE;
 	void *p;
+	int ret;
 
 	run->report_nodes = fg_numa_report_nodes();
 	run->node_pages_len = (size_t)run->attr.nr_workers *
 			      run->report_nodes * sizeof(*run->node_pages);
-	p = mmap(NULL, run->node_pages_len, PROT_READ | PROT_WRITE,
-		 share | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
+	ret = fg_map_figures(run, run->node_pages_len, false, &p);
+	if (ret)
+		return ret;
 	run->node_pages = p;
 	return 0;
 }

@@ -32,9 +32,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
-#ifndef HUGETLBFS_MAGIC
-#define HUGETLBFS_MAGIC 0x958458f6
-#endif
+#include <linux/magic.h>
 
 static __thread struct fg_sigbus_point *armed
 	__attribute__((tls_model("initial-exec")));

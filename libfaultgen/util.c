@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -29,6 +30,23 @@ int64_t fg_clock_ns(clockid_t clk)
 int64_t fg_now_ns(void)
 {
 	return fg_clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * len bytes for figures the workers write into *p: shared with forked
+ * workers, private to threads (no shmem object to set up and tear
+ * down).  noreserve: pages are touched only as they are used.
+ */
+int fg_map_figures(const struct faultgen_run *run, size_t len,
+		   bool noreserve, void **p)
+{
+	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
+							    MAP_PRIVATE;
+
+	*p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		  share | MAP_ANONYMOUS | (noreserve ? MAP_NORESERVE : 0), -1,
+		  0);
+	return *p == MAP_FAILED ? -errno : 0;
 }
 
 long fg_pagesize(void)

@@ -207,14 +207,15 @@ static int small_file_failure(const struct faultgen_attr *a, const char *opt)
 	return PFT_EXIT_FAIL;
 }
 
-/* A shared file's rounds free its pages by punching holes (MADV_REMOVE):
- * ramfs, and other file systems without holes, cannot. */
-static int no_holes_failure(const struct faultgen_attr *a, const char *opt)
+/*
+ * A shared file's rounds free its pages by punching holes (MADV_REMOVE):
+ * ramfs, and other file systems without holes, cannot.  The library
+ * refuses ramfs before any worker runs (faultgen_attr_set_backing(3));
+ * another such file system fails at a worker's first zap.
+ */
+static int no_holes_failure(const char *opt, int worker)
 {
-	const char *path = faultgen_attr_get_backing_path(a);
-	struct statfs sf;
-	bool ramfs = path && statfs(path, &sf) == 0 &&
-		     (unsigned long)sf.f_type == 0x858458f6; /* RAMFS_MAGIC */
+	bool ramfs = worker < 0;
 
 	pft_msg("%s: %s cannot punch holes in a file (MADV_REMOVE), which "
 		"--share needs between rounds (--rounds, --duration) to free "
@@ -229,7 +230,8 @@ static int no_holes_failure(const struct faultgen_attr *a, const char *opt)
  * run, a file system that cannot do what the run asks, or the path's
  * own error.  0 when the failure is not the backing's.
  */
-static int backing_failure(const struct faultgen_attr *a, int ret)
+static int backing_failure(const struct faultgen_attr *a, int ret,
+			   int worker)
 {
 	enum faultgen_backing b = faultgen_attr_get_backing(a);
 	bool repeats = faultgen_attr_get_rounds(a) ||
@@ -252,7 +254,7 @@ static int backing_failure(const struct faultgen_attr *a, int ret)
 	}
 	if (ret == -EOPNOTSUPP && b == FAULTGEN_BACKING_FILE &&
 	    faultgen_attr_get_share(a) && repeats)
-		return no_holes_failure(a, opt);
+		return no_holes_failure(opt, worker);
 	if (b == FAULTGEN_BACKING_FILE &&
 	    (ret == -ENOSPC || ret == -EOPNOTSUPP)) {
 		pft_msg("%s: %s", opt, faultgen_strerror(ret));
@@ -407,7 +409,7 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 		return error;
 	/* A file system without holes fails at a worker's first zap. */
 	if ((worker < 0 || ret == -EOPNOTSUPP) &&
-	    (error = backing_failure(a, ret)) != 0)
+	    (error = backing_failure(a, ret, worker)) != 0)
 		return error;
 	if (worker >= 0)
 		pft_msg("the run failed in worker %d: %s", worker,
