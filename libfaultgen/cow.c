@@ -42,8 +42,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* How often the write loop looks for a cancel, in pages. */
-#define CANCEL_EVERY 1024
 /* How long a wait between rounds sleeps before it looks for a cancel:
  * fg_gates_abort wakes the gates, not these words. */
 #define ROUND_WAIT_NS (20 * 1000 * 1000)
@@ -249,8 +247,7 @@ FG_NO_ASAN static int write_slice(const struct faultgen_run *run, char *addr,
 
 		for (unsigned int c = 0; c < lines; c++)
 			p[c * cl] = 2;
-		if ((pg % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
-		    fg_cancel_requested(run->sh))
+		if (fg_cancel_at(run->sh, pg))
 			return -ECANCELED;
 	}
 	return 0;

@@ -15,9 +15,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* How often a long touch loop looks for a cancel, in pages. */
-#define CANCEL_EVERY 1024
-
 FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
 				  size_t len, const struct fg_shared *sh)
 {
@@ -30,8 +27,7 @@ FG_NO_ASAN static int touch_write(const struct faultgen_run *run, char *addr,
 
 		for (unsigned int c = 0; c < lines; c++)
 			p[c * cl] = 1;
-		if ((t % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
-		    fg_cancel_requested(sh))
+		if (fg_cancel_at(sh, t))
 			return -ECANCELED;
 	}
 	return 0;
@@ -46,8 +42,7 @@ FG_NO_ASAN static int touch_read(const struct faultgen_run *run, char *addr,
 
 	for (uint64_t t = 0; t < touches; t++) {
 		sum += *(volatile char *)(addr + t * step);
-		if ((t % CANCEL_EVERY) == CANCEL_EVERY - 1 &&
-		    fg_cancel_requested(sh))
+		if (fg_cancel_at(sh, t))
 			return -ECANCELED;
 	}
 	(void)sum;

@@ -21,9 +21,6 @@
 
 #include <errno.h>
 
-/* How often the loop looks for a cancel, in pages. */
-#define CANCEL_EVERY 1024
-
 int fg_interleave_check(const struct faultgen_attr *a,
 			struct faultgen_conflict *c)
 {
@@ -112,14 +109,14 @@ FG_NO_ASAN static void read_block(const struct faultgen_run *run,
 	(void)sum;
 }
 
-/* A block's pages counted, and every CANCEL_EVERY pages whether the run
+/* A block's pages counted, and every FG_CANCEL_EVERY pages whether the run
  * was cancelled: true then. */
 static bool block_done(const struct faultgen_run *run, uint64_t pages,
 		       uint64_t *done, uint64_t *since)
 {
 	*done += pages;
 	*since += pages;
-	if (*since < CANCEL_EVERY)
+	if (*since < FG_CANCEL_EVERY)
 		return false;
 	*since = 0;
 	return fg_cancel_requested(run->sh);

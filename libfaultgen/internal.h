@@ -455,6 +455,17 @@ static inline bool fg_cancel_requested(const struct fg_shared *sh)
 	return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
 }
 
+/* How often a touch loop looks for a cancel: every FG_CANCEL_EVERY pages. */
+#define FG_CANCEL_EVERY 1024
+
+/* Touch t of a loop (from 0): stop here, a cancel asked (looked for at
+ * every FG_CANCEL_EVERY-th touch). */
+static inline bool fg_cancel_at(const struct fg_shared *sh, uint64_t t)
+{
+	return t % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
+	       fg_cancel_requested(sh);
+}
+
 /* The pattern's own state (struct fg_pattern's state_size bytes, zeroed,
  * shared with forked workers); NULL before the run is prepared or when
  * the pattern keeps none. */

@@ -34,8 +34,6 @@
 
 /* A touch the kernel does in one system call (mlock, populate) or the C
  * library in one call (memset) is timed per piece of this size. */
-/* How often a long timed loop looks for a cancel, in pages. */
-#define LAT_CANCEL_EVERY 1024
 
 /* ---- the histogram --------------------------------------------------- */
 
@@ -277,8 +275,7 @@ FG_NO_ASAN static int timed_write(const struct faultgen_run *run, char *addr,
 			for (unsigned int c = 0; c < lines; c++)
 				p[c * cl] = value;
 		}
-		if (sh && (pg % LAT_CANCEL_EVERY) == LAT_CANCEL_EVERY - 1 &&
-		    fg_cancel_requested(sh))
+		if (sh && fg_cancel_at(sh, pg))
 			return -ECANCELED;
 	}
 	return 0;
@@ -303,8 +300,7 @@ FG_NO_ASAN static int timed_read(const struct faultgen_run *run, char *addr,
 		} else {
 			sum += *(volatile char *)(addr + pg * ps);
 		}
-		if (sh && (pg % LAT_CANCEL_EVERY) == LAT_CANCEL_EVERY - 1 &&
-		    fg_cancel_requested(sh))
+		if (sh && fg_cancel_at(sh, pg))
 			return -ECANCELED;
 	}
 	(void)sum;
