@@ -324,6 +324,41 @@ def populate_verdict(doc, pop, cpus):
     return pattern, line, args
 
 
+def pattern_objects(doc):
+    """The objects the verdict's pattern is made of: the one that took
+    the most bytes and, for private memory, those like it (the same
+    backing and path, at least half its bytes) and those of its backing
+    that its workers faulted most of (1% of all bytes or more)."""
+    objs = doc.get("objects") or []
+    if not objs:
+        return []
+    top = objs[0]
+    if top["shared"]:
+        return [top]
+    # Those like it, and those its own workers faulted most of (a JVM's
+    # spaces, a heap split in two).
+    mine = set(workers([top]))
+    total = sum(o["bytes"] for o in objs)
+
+    def by_workers(o):
+        b = sum(t["bytes"] for t in o["top_threads"] if t["tid"] in mine)
+        return b * 2 > o["bytes"] and o["bytes"] * 100 >= total
+    return [o for o in objs if not o["shared"] and
+            o["backing"] == top["backing"] and (
+                (o["path"] == top["path"] and o["bytes"] >= top["bytes"] / 2)
+                or by_workers(o))]
+
+
+def workers(objs):
+    """The threads with at least 1% of the objects' bytes."""
+    total = sum(o["bytes"] for o in objs)
+    tids = {}
+    for o in objs:
+        for t in o["top_threads"]:
+            tids[t["tid"]] = tids.get(t["tid"], 0) + t["bytes"]
+    return [t for t, b in tids.items() if total and b * 100 >= total]
+
+
 def cow_facts(doc, o):
     """Copy-on-write after fork on object o: (writers, forks of their
     processes, bytes written, the child's writes) or None.  With the
@@ -346,7 +381,12 @@ def cow_facts(doc, o):
     for f in forks:
         per_proc[f["parent"]] = per_proc.get(f["parent"], 0) + 1
     rounds = max(1, min(per_proc.values()))
-    return writers, rounds, cowb, child, kind
+    # The copies of all the pattern's objects (a heap in several VMAs),
+    # not of the largest alone: the bytes pft's line is to copy.
+    objs = [p for p in pattern_objects(doc) if not
+            set(p["pids"]) <= children] if o is doc["objects"][0] else [o]
+    cowb = max(cowb, sum(kind_bytes(p, kind) for p in objs))
+    return writers, rounds, cowb, child, kind, len(objs)
 
 
 def peers_of(doc, o):
@@ -418,7 +458,7 @@ def no_single_pattern(objs):
 
 def cow_verdict(head, cow, cpus):
     """Copy-on-write after fork: (pattern, line, args)."""
-    writers, rounds, cowb, child, kind = cow
+    writers, rounds, cowb, child, kind, nobjs = cow
     pids = {t["pid"] for t in writers}
     args = ["pft", "--pattern=cow-fork"]
     args += ["-n", str(len(pids))] if len(pids) > 1 else \
@@ -428,11 +468,13 @@ def cow_verdict(head, cow, cpus):
     if how:
         args.append("--cow-child=writes")
     nw = len(writers)
-    line = "%s: %s in %s of pages shared with a child after fork, " \
+    line = "%s: %s in %s of pages shared with a child after fork%s, " \
         "by %d thread%s (%s), %d fork%s: copy-on-write after fork" % (
             head, human(cowb), "writes to present pages"
             if kind == K.COW else "refaults (copy-on-write or a fault "
             "after a zap: not told apart without the tracepoints)",
+            " (in %d objects of its kind, pft's -m)" % nobjs
+            if nobjs > 1 else "",
             nw, "" if nw == 1 else "s", names_of(writers), rounds,
             "" if rounds == 1 else "s")
     line += "; the child wrote its pages too" if how else \

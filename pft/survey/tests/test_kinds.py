@@ -445,6 +445,23 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(pattern, "cow-fork")
         self.assertIn("not told apart", line)
 
+    def test_copies_of_all_the_pattern_objects_size_the_line(self):
+        # Redis's heap in two VMAs: the parent's copies after the fork
+        # are of both, pft's -m their bytes (160M), not the largest's.
+        big = obj("vma:1:1", 256 * MiB, 128 * MiB,
+                  [(1, 1, 128 * MiB, {kinds.COW: 32768})],
+                  {kinds.COW: 128 * MiB})
+        other = obj("vma:1:2", 64 * MiB, 32 * MiB,
+                    [(1, 1, 32 * MiB, {kinds.COW: 8192})],
+                    {kinds.COW: 32 * MiB})
+        doc = {"objects": [big, other],
+               "forks": [{"pid": 9, "parent": 1, "time_ns": 5}]}
+        pattern, line, cmd = self.judge(doc)
+        self.assertEqual(pattern, "cow-fork")
+        self.assertEqual(cmd, "pft --pattern=cow-fork -t 1 -m 160M")
+        self.assertIn("160 MiB in writes to present pages", line)
+        self.assertIn("in 2 objects", line)
+
     def test_a_shared_object_of_processes_is_shared_and_sized_in_all(self):
         o = obj("file:00:01:9", 1 << 30, 1 << 30,
                 [(t, t, 256 * MiB, {kinds.FIRST_TOUCH: 65536})
@@ -544,6 +561,61 @@ class SideBySide(unittest.TestCase):
                      out)
         self.assertIn("of kind cow", out.getvalue())
         self.assertIn("1.000", out.getvalue())
+
+
+class AttachedCopies(unittest.TestCase):
+    """An attached survey of a copy-on-write after fork sees the copies
+    of memory faulted before it; the line's survey sees pft first-touch
+    its memory too: the copies are compared, and said to be."""
+
+    def doc(self, threads, kb, **extra):
+        o = obj("vma:1:1", 256 * MiB, sum(kb.values()), threads, kb)
+        d = {"objects": [o], "source": kinds.TRACEPOINTS,
+             "pattern": "cow-fork", "kernel_minus_perf": 0}
+        d.update(extra)
+        return d
+
+    def program(self):
+        # The copies (cow) and some new memory (first-touch) while the
+        # child saved.
+        return self.doc([(1, 1, 145 * MiB, {kinds.COW: 37120,
+                                            kinds.FIRST_TOUCH: 6784})],
+                        {kinds.COW: 145 * MiB,
+                         kinds.FIRST_TOUCH: 6784 * PAGE},
+                        attached_pid=1)
+
+    def line(self, copies):
+        # pft: its setup thread's first touches, then its copies.
+        return self.doc([(5, 5, 145 * MiB, {kinds.FIRST_TOUCH: 37120}),
+                         (6, 5, copies * PAGE, {kinds.COW: copies})],
+                        {kinds.FIRST_TOUCH: 145 * MiB,
+                         kinds.COW: copies * PAGE})
+
+    def test_the_copies_against_the_lines_copies(self):
+        rows = {r["dimension"]: r for r in check.compare(
+            self.program(), self.line(37120))}
+        name = "faults on them, of kind cow alone (attached: the copies)"
+        self.assertEqual(rows[name]["program"], 37120)
+        self.assertEqual(rows[name]["pft"], 37120)
+        self.assertEqual(rows[name]["ratio"], 1)
+        self.assertEqual(rows["workers (threads with 1% or more), of kind "
+                              "cow alone (attached: the copies)"]["ratio"], 1)
+        # Every kind is still listed: pft's first touches are seen.
+        self.assertEqual(rows["of kind first-touch"]["pft"], 37120)
+        self.assertNotIn("faults on them", rows)
+
+    def test_copies_that_differ_are_shown(self):
+        rows = {r["dimension"]: r for r in check.compare(
+            self.program(), self.line(32512))}
+        r = rows["faults on them, of kind cow alone (attached: the copies)"]
+        self.assertAlmostEqual(r["ratio"], 32512 / 37120)
+
+    def test_a_command_surveyed_compares_all_its_faults(self):
+        prog = self.program()
+        del prog["attached_pid"]
+        rows = {r["dimension"]: r for r in check.compare(
+            prog, self.line(37120))}
+        self.assertEqual(rows["faults on them"]["program"], 37120 + 6784)
 
 
 class Populate(unittest.TestCase):
