@@ -49,10 +49,12 @@ def object_rows(objs, only=None):
             ("workers (threads with 1% or more)" + what, len(ws))]
 
 
-def dimensions(doc, only=None):
+def dimensions(doc, only=None, grown=False):
     """The figures --check compares, in order: (name, value).  only: a
     kind to compare the faults, bytes, processes and workers of (those
-    an attached program's survey saw: copies_seen)."""
+    an attached program's survey saw: copies_seen); grown: the shared
+    object's resident growth in its processes too (faults without an
+    event went into it: shared_untold)."""
     pop = doc.get("populated")
     if pop:
         # Populated memory raised no fault event: its resident bytes and
@@ -67,6 +69,11 @@ def dimensions(doc, only=None):
                     else K.KERNEL_SIDE),
                  max(0, doc.get("kernel_minus_perf") or 0))]
     objs = pattern_objects(doc)
+    untold = doc.get("shared_untold")
+    if untold:
+        # Its faults without an event: the shared object they went into.
+        objs = [o for o in doc.get("objects") or ()
+                if o["id"] == untold["object"]]
     out = []
     kinds = {}
     for o in objs:
@@ -83,6 +90,12 @@ def dimensions(doc, only=None):
         (o["kinds"].get(K.HUGE_KIND) or {}).get("bytes", 0) for o in objs)))
     out.append(procs)
     out.append(ws)
+    if grown and objs and objs[0]["shared"]:
+        # Its growth in resident memory in all its processes (smaps):
+        # the pages each mapped, with a fault event or without.
+        grown = (doc.get("resident_objects") or {}).get(objs[0]["id"], {})
+        out.append(("bytes its processes mapped (smaps resident growth)",
+                    grown.get("grown", 0)))
     out.append(("most threads at once (1 ms)",
                 max((o["concurrency_threads_max"] for o in objs), default=0)))
     out.append(("most processes at once (1 ms)",
@@ -102,7 +115,8 @@ def compare(a, b):
     # An attached program's copy-on-write: its copies against the
     # line's (whose memory was first touched under the survey).
     only = copies_seen(a)
-    dima, dimb = dimensions(a, only), dimensions(b, only)
+    grown = bool(a.get("shared_untold"))
+    dima, dimb = dimensions(a, only, grown), dimensions(b, only, grown)
     da, db = dict(dima), dict(dimb)
     names = [n for n, _ in dima]
     names += [n for n, _ in dimb if n not in names]

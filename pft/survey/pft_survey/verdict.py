@@ -299,8 +299,55 @@ def populate_args(doc, big, ws, n, size, cpus):
     return pattern, args, procs and len(pids)
 
 
+def untold_shared_verdict(doc, big, ws, cpus):
+    """Faults without an event, without the tracepoints, into a shared
+    object of processes: kernel-mode faults or get_user_pages, not told
+    apart (PostgreSQL's backends pread(2) into their shared buffers).
+    The shared object of processes is named, its faults said to be
+    untold; pft's touches stand for them, -m the object's growth in all
+    its processes (the pages each mapped).  (pattern, line, args)."""
+    hidden = doc.get("kernel_minus_perf") or 0
+    ro = (doc.get("resident_objects") or {}).get(big.get("object")) or {
+        "grown": big["grown"], "event_bytes": big.get("event_bytes", 0),
+        "pids": [big["pid"]]}
+    pids = sorted({t["pid"] for t in ws})
+    doc["shared_untold"] = {"object": big.get("object"),
+                            "grown": ro["grown"],
+                            "bytes_without_events":
+                            max(0, ro["grown"] - ro["event_bytes"])}
+    # Its faults: the events on it and the faults without an event of
+    # its processes, no more than its growth without events (a read
+    # fault maps a shmem page's neighbours too: growth is no count).
+    o = next((o for o in doc.get("objects") or ()
+              if o["id"] == big.get("object")), {})
+    side = doc.get("kernel_side_processes") or {}
+    untold = min(sum(side.get(p, 0) for p in ro["pids"]) * K.PAGE,
+                 doc["shared_untold"]["bytes_without_events"])
+    size = (o.get("bytes") or 0) + untold
+    args = ["pft", "-n", str(len(pids)), "-m", size_arg(size)]
+    args += backing_args(big)
+    if len(pids) > cpus:
+        args.append("--oversubscribe")
+    line = "%d faults the kernel counted raised no fault event, taken by " \
+        "%d thread%s (%s) of %d processes, while a %s %s%s object grew " \
+        "%s resident in its %d processes (%s of it with no fault event): " \
+        "one shared object of processes, its faults kernel-mode (read(2), " \
+        "copy_to_user into it) or get_user_pages, not told apart without " \
+        "the tracepoints (pft's touches, made in user mode, stand for " \
+        "them)" % (hidden, len(ws), "" if len(ws) == 1 else "s",
+                   names_of(ws), len(pids), human(big["size"]),
+                   big["backing"], " " + big["path"] if big.get("path")
+                   else "", human(ro["grown"]), len(ro["pids"]),
+                   human(doc["shared_untold"]["bytes_without_events"]))
+    return "shared-object", line, args
+
+
 def populate_verdict(doc, pop, cpus):
     big, ws, n = pop
+    pids = {t.get("pid") for t in ws}
+    if doc.get("source") != K.TRACEPOINTS and big and big.get("shared") \
+            and len(pids) > 1 and None not in pids:
+        return untold_shared_verdict(doc, big, ws, cpus)
     doc["populated"] = {
         "workers": max(1, n),
         "bytes_without_events": big["unexplained"] if big else 0,
@@ -424,10 +471,18 @@ def worker_bytes(ws, o=None):
     pages."""
     n = sum(t["distinct_bytes"] for t in ws)
     if o is not None and o.get("shared"):
-        # One object: its pages faulted by any worker once (two
-        # processes faulting a page is one page of -m), or what one
-        # process had resident of it, if more.
-        n = max(o.get("distinct_bytes", n), o.get("rss_max") or 0)
+        # One object: the pages its processes faulted, each in its own
+        # page tables (pft --share faults each page in one process: a
+        # page two processes faulted is two pages of -m, so that the
+        # faults are as many), or what one process had resident of it,
+        # if more.
+        n = o.get("distinct_bytes", n)
+        if o.get("pages_by_more_than_one_process") and \
+                len(o.get("pids") or ()) > 1:
+            # Its faults, a page each: each process's own, a fault
+            # taken again (retried) too.
+            n = max(n, o.get("process_bytes") or 0, o.get("bytes") or 0)
+        n = max(n, o.get("rss_max") or 0)
     elif o is not None and o["backing"] not in ("anonymous", "heap",
                                                 "stack"):
         n = max(n, min(o.get("rss") or 0, o["size"] * len(o["pids"])))
@@ -510,6 +565,13 @@ def shared_verdict(head, top, args):
             top["concurrency_threads_max"],
             "" if top["concurrency_threads_max"] == 1 else "s",
             top["pages_by_more_than_one_process"])
+    if top["pages_by_more_than_one_process"] and len(pids) > 1:
+        line += " (not reproduced: pft --share faults each page in one " \
+            "process; -m is the %s of its faults, a page each, taken by " \
+            "its processes each in its own page tables, %s of distinct " \
+            "pages)" % (human(max(top.get("process_bytes") or 0,
+                                  top.get("bytes") or 0)),
+                human(top.get("distinct_bytes") or 0))
     return pattern, line, ws
 
 
@@ -569,6 +631,10 @@ def private_verdict(doc, head, top, peers, args):
 def verdict(doc, cpus=None):
     """(pattern, verdict line, pft arguments or None) from a report."""
     cpus = cpus or cpus_here()
+    # The facts of an earlier verdict of this report (before its
+    # resident memory was read) go.
+    doc.pop("populated", None)
+    doc.pop("shared_untold", None)
     objs = doc.get("objects") or []
     pop = populate(doc)
     if pop:

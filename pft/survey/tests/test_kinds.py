@@ -236,6 +236,10 @@ class Objects(unittest.TestCase):
         self.assertEqual(o["pages_by_more_than_one_process"], 1)
         self.assertEqual(o["concurrency_processes_max"], 2)
         self.assertEqual(o["kinds"][kinds.FIRST_TOUCH]["bytes"], 5 * PAGE)
+        # 4 distinct pages; 5 in the processes' page tables (page 2 in
+        # both).
+        self.assertEqual(o["distinct_bytes"], 4 * PAGE)
+        self.assertEqual(o["process_bytes"], 5 * PAGE)
 
     def test_gaps_a_thread_leaves_that_another_filled(self):
         facts = objects.Facts(kinds.PAGE_FAULTS)
@@ -475,6 +479,28 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(self.judge({"objects": [o]}, cpus=4)[2],
                          "pft -n 4 -m 1G --share")
 
+    def test_pages_several_processes_faulted_size_the_line_each(self):
+        # PostgreSQL's shared buffers: 4 backends fault 76 MiB in their
+        # page tables, 51 MiB of distinct pages (some pages by more than
+        # one).  pft --share faults a page in one process: -m 76M makes
+        # as many faults, and the line says the overlap is not
+        # reproduced.
+        o = obj("file:00:01:9", 278 * MiB, 76 * MiB,
+                [(t, t, 19 * MiB, {kinds.KERNEL: 19 * MiB // PAGE})
+                 for t in (1, 2, 3, 4)],
+                {kinds.KERNEL: 76 * MiB}, pids=(1, 2, 3, 4),
+                shared=True, backing="shmem", path="/dev/zero (deleted)")
+        o.update(distinct_bytes=51 * MiB, process_bytes=76 * MiB,
+                 rss_max=40 * MiB, pages_by_more_than_one_process=6400)
+        pattern, line, cmd = self.judge({"objects": [o]}, cpus=4)
+        self.assertEqual(pattern, "shared-object")
+        self.assertEqual(cmd, "pft -n 4 -m 76M --share")
+        self.assertIn("6400 pages faulted by more than one process (not "
+                      "reproduced: pft --share faults each page in one "
+                      "process; -m is the 76 MiB of its faults, a page "
+                      "each, taken by its processes each in its own page "
+                      "tables, 51 MiB of distinct pages)", line)
+
     def test_processes_each_with_their_memory_are_sized_in_all(self):
         objs = [obj("vma:%d:1" % p, 64 * MiB, 64 * MiB,
                     [(p, p, 64 * MiB, {kinds.FIRST_TOUCH: 16384})],
@@ -656,6 +682,54 @@ class Populate(unittest.TestCase):
         self.assertEqual(verdict.quote(args),
                          "pft -n 2 -m 256M --touch=populate --thp=always "
                          "--share")
+
+    def test_a_shared_object_of_processes_untold_is_no_populate(self):
+        # PostgreSQL unprivileged: 4 backends pread(2) into their shared
+        # buffers; at perf_event_paranoid 2 those kernel-mode faults
+        # raise no event, as get_user_pages' would not.  The shared
+        # object of processes is named, its faults said to be untold,
+        # -m its growth in all its processes.
+        d = self.doc(["rd", "wr", "sh"])
+        d["source"] = kinds.PAGE_FAULTS
+        d["kernel_minus_perf"] = 18000
+        d["kernel"] = {"faults": 26000}
+        d["resident"] = [{"pid": p, "size": 278 * MiB, "rss": 20 * MiB,
+                          "grown": 18 * MiB, "event_bytes": MiB,
+                          "huge_bytes": 0, "backing": "shmem",
+                          "path": "/dev/zero (deleted)", "shared": True,
+                          "writable": True, "flags": [],
+                          "object": "file:00:01:9"} for p in (2, 3, 4, 5)]
+        d["resident_objects"] = {"file:00:01:9": {
+            "grown": 72 * MiB, "event_bytes": 4 * MiB,
+            "pids": [2, 3, 4, 5]}}
+        d["kernel_side_threads"] = [
+            {"tid": p, "pid": p, "name": "postgres",
+             "kernel_side_faults": 4500} for p in (2, 3, 4, 5)]
+        d["kernel_side_processes"] = {p: 4500 for p in (2, 3, 4, 5)}
+        # 4 MiB in fault events on it, 18,000 faults without one
+        # (70.3 MiB): -m 74M, not its 72 MiB of growth.
+        o = obj("file:00:01:9", 278 * MiB, 4 * MiB,
+                [(p, p, MiB, {kinds.USER: 256}) for p in (2, 3, 4, 5)],
+                {kinds.USER: 4 * MiB}, pids=(2, 3, 4, 5), shared=True,
+                backing="shmem", path="/dev/zero (deleted)")
+        d["objects"] = [o]
+        d["resident_objects"]["file:00:01:9"]["grown"] = 80 * MiB
+        pattern, line, args = verdict.verdict(d)
+        self.assertEqual(pattern, "shared-object")
+        self.assertNotIn("populate", line)
+        self.assertIn("of 4 processes", line)
+        self.assertIn("kernel-mode (read(2), copy_to_user into it) or "
+                      "get_user_pages, not told apart without the "
+                      "tracepoints", line)
+        self.assertIn("grew 80 MiB resident in its 4 processes (76 MiB of "
+                      "it with no fault event)", line)
+        self.assertEqual(verdict.quote(args),
+                         "pft -n 4 -m 74M --share --oversubscribe")
+        self.assertNotIn("populated", d)
+        # With the tracepoints, faults without an event are
+        # get_user_pages': a populate.
+        d["source"] = kinds.TRACEPOINTS
+        self.assertEqual(verdict.verdict(d)[0], "populate")
 
     def test_an_execs_own_faults_and_a_parents_memory_are_no_populate(self):
         d = self.doc([])
