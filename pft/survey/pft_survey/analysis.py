@@ -520,8 +520,20 @@ def add_resident(doc, snaps, mmaps=()):
                     "path": v["path"], "rss": rss, "grown": grown,
                     "unseen": extra, "shared": v["perms"][3:4] == "s",
                     "flags": v.get("VmFlags") or [],
-                    "writable": v["perms"][1:2] == "w", "huge_bytes": huge})
+                    "writable": v["perms"][1:2] == "w", "huge_bytes": huge,
+                    "object": "%s:%s:%s" % objects.object_key(pid, v)})
     add_event_bytes(doc, out)
+    # A shared object's growth in all its processes: the pages each
+    # mapped in its own page tables.
+    objs = {}
+    for r in out:
+        if r["shared"]:
+            o = objs.setdefault(r["object"], {"grown": 0, "event_bytes": 0,
+                                              "pids": []})
+            o["grown"] += r["grown"]
+            o["event_bytes"] += r["event_bytes"]
+            o["pids"] = sorted(set(o["pids"]) | {r["pid"]})
+    doc["resident_objects"] = objs
     out.sort(key=lambda x: -x["grown"])
     doc["resident"] = out[:TOP_VMAS]
 

@@ -6,46 +6,55 @@
 # Copyright (C) 2026 The libfaultgen authors
 
 from . import kinds as K
-from .verdict import human
+from .verdict import human, pattern_objects, workers
 
 
-def pattern_objects(doc):
-    """The objects the verdict's pattern is made of: the one that took
-    the most bytes and, for private memory, those like it (the same
-    backing and path, at least half its bytes) and those of its backing
-    that its workers faulted most of (1% of all bytes or more)."""
-    objs = doc.get("objects") or []
-    if not objs:
-        return []
-    top = objs[0]
-    if top["shared"]:
-        return [top]
-    # Those like it, and those its own workers faulted most of (a JVM's
-    # spaces, a heap split in two).
-    mine = set(workers([top]))
-    total = sum(o["bytes"] for o in objs)
-
-    def by_workers(o):
-        b = sum(t["bytes"] for t in o["top_threads"] if t["tid"] in mine)
-        return b * 2 > o["bytes"] and o["bytes"] * 100 >= total
-    return [o for o in objs if not o["shared"] and
-            o["backing"] == top["backing"] and (
-                (o["path"] == top["path"] and o["bytes"] >= top["bytes"] / 2)
-                or by_workers(o))]
+def copies_seen(doc):
+    """The kind the survey of an attached program compares alone: the
+    copies (cow; refault without the tracepoints) of a copy-on-write
+    after fork of memory faulted before the survey began, which it
+    could not see faulted.  None for another survey."""
+    if doc.get("attached_pid") is None or doc.get("pattern") != "cow-fork":
+        return None
+    return K.COW if doc.get("source") == K.TRACEPOINTS else K.REFAULT
 
 
-def workers(objs):
-    """The threads with at least 1% of the objects' bytes."""
-    total = sum(o["bytes"] for o in objs)
-    tids = {}
-    for o in objs:
-        for t in o["top_threads"]:
-            tids[t["tid"]] = tids.get(t["tid"], 0) + t["bytes"]
-    return [t for t, b in tids.items() if total and b * 100 >= total]
+def object_rows(objs, only=None):
+    """The faults, bytes, processes and workers of the pattern's
+    objects: all their faults, or those of kind `only`."""
+    def faults(o):
+        if only is None:
+            return o["faults"]
+        return (o["kinds"].get(only) or {}).get("faults", 0)
+
+    def nbytes(o):
+        if only is None:
+            return o["bytes"]
+        return (o["kinds"].get(only) or {}).get("bytes", 0)
+    if only is None:
+        pids = {p for o in objs for p in o["pids"]}
+        ws = workers(objs)
+        what = ""
+    else:
+        # The threads' faults of that kind, a page each.
+        pids = {t["pid"] for o in objs for t in o["top_threads"]
+                if t["kinds"].get(only)}
+        ws = workers([dict(o, bytes=nbytes(o), top_threads=[
+            dict(t, bytes=t["kinds"].get(only, 0) * K.PAGE)
+            for t in o["top_threads"]]) for o in objs])
+        what = ", of kind %s alone (attached: the copies)" % only
+    return [("faults on them" + what, sum(faults(o) for o in objs)),
+            ("bytes faulted" + what, sum(nbytes(o) for o in objs)),
+            ("processes" + what, len(pids)),
+            ("workers (threads with 1% or more)" + what, len(ws))]
 
 
-def dimensions(doc):
-    """The figures --check compares, in order: (name, value)."""
+def dimensions(doc, only=None, grown=False):
+    """The figures --check compares, in order: (name, value).  only: a
+    kind to compare the faults, bytes, processes and workers of (those
+    an attached program's survey saw: copies_seen); grown: the shared
+    object's resident growth in its processes too (faults without an
+    event went into it: shared_untold)."""
     pop = doc.get("populated")
     if pop:
         # Populated memory raised no fault event: its resident bytes and
@@ -60,22 +69,33 @@ def dimensions(doc):
                     else K.KERNEL_SIDE),
                  max(0, doc.get("kernel_minus_perf") or 0))]
     objs = pattern_objects(doc)
+    untold = doc.get("shared_untold")
+    if untold:
+        # Its faults without an event: the shared object they went into.
+        objs = [o for o in doc.get("objects") or ()
+                if o["id"] == untold["object"]]
     out = []
     kinds = {}
     for o in objs:
         for k, e in o["kinds"].items():
             kinds[k] = kinds.get(k, 0) + e["faults"]
     out.append(("pattern objects", len(objs)))
-    out.append(("faults on them", sum(o["faults"] for o in objs)))
+    faults, nbytes, procs, ws = object_rows(objs, only)
+    out.append(faults)
     for k in K.EVENT_KINDS:
         if k in kinds:
             out.append(("  of kind " + k, kinds[k]))
-    out.append(("bytes faulted", sum(o["bytes"] for o in objs)))
+    out.append(nbytes)
     out.append(("bytes in huge pages", sum(
         (o["kinds"].get(K.HUGE_KIND) or {}).get("bytes", 0) for o in objs)))
-    out.append(("processes", len({p for o in objs for p in o["pids"]})))
-    ws = workers(objs)
-    out.append(("workers (threads with 1% or more)", len(ws)))
+    out.append(procs)
+    out.append(ws)
+    if grown and objs and objs[0]["shared"]:
+        # Its growth in resident memory in all its processes (smaps):
+        # the pages each mapped, with a fault event or without.
+        grown = (doc.get("resident_objects") or {}).get(objs[0]["id"], {})
+        out.append(("bytes its processes mapped (smaps resident growth)",
+                    grown.get("grown", 0)))
     out.append(("most threads at once (1 ms)",
                 max((o["concurrency_threads_max"] for o in objs), default=0)))
     out.append(("most processes at once (1 ms)",
@@ -92,9 +112,14 @@ def dimensions(doc):
 def compare(a, b):
     """Rows (dimension, the program's, pft's, ratio pft/program or None)
     for the dimensions either survey has."""
-    da, db = dict(dimensions(a)), dict(dimensions(b))
-    names = [n for n, _ in dimensions(a)]
-    names += [n for n, _ in dimensions(b) if n not in names]
+    # An attached program's copy-on-write: its copies against the
+    # line's (whose memory was first touched under the survey).
+    only = copies_seen(a)
+    grown = bool(a.get("shared_untold"))
+    dima, dimb = dimensions(a, only, grown), dimensions(b, only, grown)
+    da, db = dict(dima), dict(dimb)
+    names = [n for n, _ in dima]
+    names += [n for n, _ in dimb if n not in names]
     rows = []
     for n in names:
         x, y = da.get(n, 0), db.get(n, 0)

@@ -238,6 +238,10 @@ def summary(facts, key, names):
                        default=0),
         # Its distinct pages faulted, a huge page as its bytes.
         "distinct_bytes": sum(huge.get(pg, K.PAGE) for pg in pages),
+        # Its pages faulted in each process's own page tables: a page
+        # that two processes faulted counts twice.
+        "process_bytes": sum(huge.get(pg, K.PAGE) * len(pp)
+                             for pg, pp in pages.items()),
         "per_thread_vmas": one_vma_per_thread(facts, key),
         "huge_bytes_seen": o["huge_seen"],
         "faults": sum(e["faults"] for e in kinds.values()),

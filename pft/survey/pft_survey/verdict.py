@@ -299,8 +299,55 @@ def populate_args(doc, big, ws, n, size, cpus):
     return pattern, args, procs and len(pids)
 
 
+def untold_shared_verdict(doc, big, ws, cpus):
+    """Faults without an event, without the tracepoints, into a shared
+    object of processes: kernel-mode faults or get_user_pages, not told
+    apart (PostgreSQL's backends pread(2) into their shared buffers).
+    The shared object of processes is named, its faults said to be
+    untold; pft's touches stand for them, -m the object's growth in all
+    its processes (the pages each mapped).  (pattern, line, args)."""
+    hidden = doc.get("kernel_minus_perf") or 0
+    ro = (doc.get("resident_objects") or {}).get(big.get("object")) or {
+        "grown": big["grown"], "event_bytes": big.get("event_bytes", 0),
+        "pids": [big["pid"]]}
+    pids = sorted({t["pid"] for t in ws})
+    doc["shared_untold"] = {"object": big.get("object"),
+                            "grown": ro["grown"],
+                            "bytes_without_events":
+                            max(0, ro["grown"] - ro["event_bytes"])}
+    # Its faults: the events on it and the faults without an event of
+    # its processes, no more than its growth without events (a read
+    # fault maps a shmem page's neighbours too: growth is no count).
+    o = next((o for o in doc.get("objects") or ()
+              if o["id"] == big.get("object")), {})
+    side = doc.get("kernel_side_processes") or {}
+    untold = min(sum(side.get(p, 0) for p in ro["pids"]) * K.PAGE,
+                 doc["shared_untold"]["bytes_without_events"])
+    size = (o.get("bytes") or 0) + untold
+    args = ["pft", "-n", str(len(pids)), "-m", size_arg(size)]
+    args += backing_args(big)
+    if len(pids) > cpus:
+        args.append("--oversubscribe")
+    line = "%d faults the kernel counted raised no fault event, taken by " \
+        "%d thread%s (%s) of %d processes, while a %s %s%s object grew " \
+        "%s resident in its %d processes (%s of it with no fault event): " \
+        "one shared object of processes, its faults kernel-mode (read(2), " \
+        "copy_to_user into it) or get_user_pages, not told apart without " \
+        "the tracepoints (pft's touches, made in user mode, stand for " \
+        "them)" % (hidden, len(ws), "" if len(ws) == 1 else "s",
+                   names_of(ws), len(pids), human(big["size"]),
+                   big["backing"], " " + big["path"] if big.get("path")
+                   else "", human(ro["grown"]), len(ro["pids"]),
+                   human(doc["shared_untold"]["bytes_without_events"]))
+    return "shared-object", line, args
+
+
 def populate_verdict(doc, pop, cpus):
     big, ws, n = pop
+    pids = {t.get("pid") for t in ws}
+    if doc.get("source") != K.TRACEPOINTS and big and big.get("shared") \
+            and len(pids) > 1 and None not in pids:
+        return untold_shared_verdict(doc, big, ws, cpus)
     doc["populated"] = {
         "workers": max(1, n),
         "bytes_without_events": big["unexplained"] if big else 0,
@@ -322,6 +369,41 @@ def populate_verdict(doc, pop, cpus):
                                   names or "?", " of %d processes" %
                                   procs if procs else "", pattern, what)
     return pattern, line, args
+
+
+def pattern_objects(doc):
+    """The objects the verdict's pattern is made of: the one that took
+    the most bytes and, for private memory, those like it (the same
+    backing and path, at least half its bytes) and those of its backing
+    that its workers faulted most of (1% of all bytes or more)."""
+    objs = doc.get("objects") or []
+    if not objs:
+        return []
+    top = objs[0]
+    if top["shared"]:
+        return [top]
+    # Those like it, and those its own workers faulted most of (a JVM's
+    # spaces, a heap split in two).
+    mine = set(workers([top]))
+    total = sum(o["bytes"] for o in objs)
+
+    def by_workers(o):
+        b = sum(t["bytes"] for t in o["top_threads"] if t["tid"] in mine)
+        return b * 2 > o["bytes"] and o["bytes"] * 100 >= total
+    return [o for o in objs if not o["shared"] and
+            o["backing"] == top["backing"] and (
+                (o["path"] == top["path"] and o["bytes"] >= top["bytes"] / 2)
+                or by_workers(o))]
+
+
+def workers(objs):
+    """The threads with at least 1% of the objects' bytes."""
+    total = sum(o["bytes"] for o in objs)
+    tids = {}
+    for o in objs:
+        for t in o["top_threads"]:
+            tids[t["tid"]] = tids.get(t["tid"], 0) + t["bytes"]
+    return [t for t, b in tids.items() if total and b * 100 >= total]
 
 
 def cow_facts(doc, o):
@@ -346,7 +428,12 @@ def cow_facts(doc, o):
     for f in forks:
         per_proc[f["parent"]] = per_proc.get(f["parent"], 0) + 1
     rounds = max(1, min(per_proc.values()))
-    return writers, rounds, cowb, child, kind
+    # The copies of all the pattern's objects (a heap in several VMAs),
+    # not of the largest alone: the bytes pft's line is to copy.
+    objs = [p for p in pattern_objects(doc) if not
+            set(p["pids"]) <= children] if o is doc["objects"][0] else [o]
+    cowb = max(cowb, sum(kind_bytes(p, kind) for p in objs))
+    return writers, rounds, cowb, child, kind, len(objs)
 
 
 def peers_of(doc, o):
@@ -384,10 +471,18 @@ def worker_bytes(ws, o=None):
     pages."""
     n = sum(t["distinct_bytes"] for t in ws)
     if o is not None and o.get("shared"):
-        # One object: its pages faulted by any worker once (two
-        # processes faulting a page is one page of -m), or what one
-        # process had resident of it, if more.
-        n = max(o.get("distinct_bytes", n), o.get("rss_max") or 0)
+        # One object: the pages its processes faulted, each in its own
+        # page tables (pft --share faults each page in one process: a
+        # page two processes faulted is two pages of -m, so that the
+        # faults are as many), or what one process had resident of it,
+        # if more.
+        n = o.get("distinct_bytes", n)
+        if o.get("pages_by_more_than_one_process") and \
+                len(o.get("pids") or ()) > 1:
+            # Its faults, a page each: each process's own, a fault
+            # taken again (retried) too.
+            n = max(n, o.get("process_bytes") or 0, o.get("bytes") or 0)
+        n = max(n, o.get("rss_max") or 0)
     elif o is not None and o["backing"] not in ("anonymous", "heap",
                                                 "stack"):
         n = max(n, min(o.get("rss") or 0, o["size"] * len(o["pids"])))
@@ -418,7 +513,7 @@ def no_single_pattern(objs):
 
 def cow_verdict(head, cow, cpus):
     """Copy-on-write after fork: (pattern, line, args)."""
-    writers, rounds, cowb, child, kind = cow
+    writers, rounds, cowb, child, kind, nobjs = cow
     pids = {t["pid"] for t in writers}
     args = ["pft", "--pattern=cow-fork"]
     args += ["-n", str(len(pids))] if len(pids) > 1 else \
@@ -428,11 +523,13 @@ def cow_verdict(head, cow, cpus):
     if how:
         args.append("--cow-child=writes")
     nw = len(writers)
-    line = "%s: %s in %s of pages shared with a child after fork, " \
+    line = "%s: %s in %s of pages shared with a child after fork%s, " \
         "by %d thread%s (%s), %d fork%s: copy-on-write after fork" % (
             head, human(cowb), "writes to present pages"
             if kind == K.COW else "refaults (copy-on-write or a fault "
             "after a zap: not told apart without the tracepoints)",
+            " (in %d objects of its kind, pft's -m)" % nobjs
+            if nobjs > 1 else "",
             nw, "" if nw == 1 else "s", names_of(writers), rounds,
             "" if rounds == 1 else "s")
     line += "; the child wrote its pages too" if how else \
@@ -468,6 +565,13 @@ def shared_verdict(head, top, args):
             top["concurrency_threads_max"],
             "" if top["concurrency_threads_max"] == 1 else "s",
             top["pages_by_more_than_one_process"])
+    if top["pages_by_more_than_one_process"] and len(pids) > 1:
+        line += " (not reproduced: pft --share faults each page in one " \
+            "process; -m is the %s of its faults, a page each, taken by " \
+            "its processes each in its own page tables, %s of distinct " \
+            "pages)" % (human(max(top.get("process_bytes") or 0,
+                                  top.get("bytes") or 0)),
+                human(top.get("distinct_bytes") or 0))
     return pattern, line, ws
 
 
@@ -527,6 +631,10 @@ def private_verdict(doc, head, top, peers, args):
 def verdict(doc, cpus=None):
     """(pattern, verdict line, pft arguments or None) from a report."""
     cpus = cpus or cpus_here()
+    # The facts of an earlier verdict of this report (before its
+    # resident memory was read) go.
+    doc.pop("populated", None)
+    doc.pop("shared_untold", None)
     objs = doc.get("objects") or []
     pop = populate(doc)
     if pop:

@@ -236,6 +236,10 @@ class Objects(unittest.TestCase):
         self.assertEqual(o["pages_by_more_than_one_process"], 1)
         self.assertEqual(o["concurrency_processes_max"], 2)
         self.assertEqual(o["kinds"][kinds.FIRST_TOUCH]["bytes"], 5 * PAGE)
+        # 4 distinct pages; 5 in the processes' page tables (page 2 in
+        # both).
+        self.assertEqual(o["distinct_bytes"], 4 * PAGE)
+        self.assertEqual(o["process_bytes"], 5 * PAGE)
 
     def test_gaps_a_thread_leaves_that_another_filled(self):
         facts = objects.Facts(kinds.PAGE_FAULTS)
@@ -445,6 +449,23 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(pattern, "cow-fork")
         self.assertIn("not told apart", line)
 
+    def test_copies_of_all_the_pattern_objects_size_the_line(self):
+        # Redis's heap in two VMAs: the parent's copies after the fork
+        # are of both, pft's -m their bytes (160M), not the largest's.
+        big = obj("vma:1:1", 256 * MiB, 128 * MiB,
+                  [(1, 1, 128 * MiB, {kinds.COW: 32768})],
+                  {kinds.COW: 128 * MiB})
+        other = obj("vma:1:2", 64 * MiB, 32 * MiB,
+                    [(1, 1, 32 * MiB, {kinds.COW: 8192})],
+                    {kinds.COW: 32 * MiB})
+        doc = {"objects": [big, other],
+               "forks": [{"pid": 9, "parent": 1, "time_ns": 5}]}
+        pattern, line, cmd = self.judge(doc)
+        self.assertEqual(pattern, "cow-fork")
+        self.assertEqual(cmd, "pft --pattern=cow-fork -t 1 -m 160M")
+        self.assertIn("160 MiB in writes to present pages", line)
+        self.assertIn("in 2 objects", line)
+
     def test_a_shared_object_of_processes_is_shared_and_sized_in_all(self):
         o = obj("file:00:01:9", 1 << 30, 1 << 30,
                 [(t, t, 256 * MiB, {kinds.FIRST_TOUCH: 65536})
@@ -457,6 +478,28 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(cmd, "pft -n 4 -m 1G --share --oversubscribe")
         self.assertEqual(self.judge({"objects": [o]}, cpus=4)[2],
                          "pft -n 4 -m 1G --share")
+
+    def test_pages_several_processes_faulted_size_the_line_each(self):
+        # PostgreSQL's shared buffers: 4 backends fault 76 MiB in their
+        # page tables, 51 MiB of distinct pages (some pages by more than
+        # one).  pft --share faults a page in one process: -m 76M makes
+        # as many faults, and the line says the overlap is not
+        # reproduced.
+        o = obj("file:00:01:9", 278 * MiB, 76 * MiB,
+                [(t, t, 19 * MiB, {kinds.KERNEL: 19 * MiB // PAGE})
+                 for t in (1, 2, 3, 4)],
+                {kinds.KERNEL: 76 * MiB}, pids=(1, 2, 3, 4),
+                shared=True, backing="shmem", path="/dev/zero (deleted)")
+        o.update(distinct_bytes=51 * MiB, process_bytes=76 * MiB,
+                 rss_max=40 * MiB, pages_by_more_than_one_process=6400)
+        pattern, line, cmd = self.judge({"objects": [o]}, cpus=4)
+        self.assertEqual(pattern, "shared-object")
+        self.assertEqual(cmd, "pft -n 4 -m 76M --share")
+        self.assertIn("6400 pages faulted by more than one process (not "
+                      "reproduced: pft --share faults each page in one "
+                      "process; -m is the 76 MiB of its faults, a page "
+                      "each, taken by its processes each in its own page "
+                      "tables, 51 MiB of distinct pages)", line)
 
     def test_processes_each_with_their_memory_are_sized_in_all(self):
         objs = [obj("vma:%d:1" % p, 64 * MiB, 64 * MiB,
@@ -546,6 +589,61 @@ class SideBySide(unittest.TestCase):
         self.assertIn("1.000", out.getvalue())
 
 
+class AttachedCopies(unittest.TestCase):
+    """An attached survey of a copy-on-write after fork sees the copies
+    of memory faulted before it; the line's survey sees pft first-touch
+    its memory too: the copies are compared, and said to be."""
+
+    def doc(self, threads, kb, **extra):
+        o = obj("vma:1:1", 256 * MiB, sum(kb.values()), threads, kb)
+        d = {"objects": [o], "source": kinds.TRACEPOINTS,
+             "pattern": "cow-fork", "kernel_minus_perf": 0}
+        d.update(extra)
+        return d
+
+    def program(self):
+        # The copies (cow) and some new memory (first-touch) while the
+        # child saved.
+        return self.doc([(1, 1, 145 * MiB, {kinds.COW: 37120,
+                                            kinds.FIRST_TOUCH: 6784})],
+                        {kinds.COW: 145 * MiB,
+                         kinds.FIRST_TOUCH: 6784 * PAGE},
+                        attached_pid=1)
+
+    def line(self, copies):
+        # pft: its setup thread's first touches, then its copies.
+        return self.doc([(5, 5, 145 * MiB, {kinds.FIRST_TOUCH: 37120}),
+                         (6, 5, copies * PAGE, {kinds.COW: copies})],
+                        {kinds.FIRST_TOUCH: 145 * MiB,
+                         kinds.COW: copies * PAGE})
+
+    def test_the_copies_against_the_lines_copies(self):
+        rows = {r["dimension"]: r for r in check.compare(
+            self.program(), self.line(37120))}
+        name = "faults on them, of kind cow alone (attached: the copies)"
+        self.assertEqual(rows[name]["program"], 37120)
+        self.assertEqual(rows[name]["pft"], 37120)
+        self.assertEqual(rows[name]["ratio"], 1)
+        self.assertEqual(rows["workers (threads with 1% or more), of kind "
+                              "cow alone (attached: the copies)"]["ratio"], 1)
+        # Every kind is still listed: pft's first touches are seen.
+        self.assertEqual(rows["of kind first-touch"]["pft"], 37120)
+        self.assertNotIn("faults on them", rows)
+
+    def test_copies_that_differ_are_shown(self):
+        rows = {r["dimension"]: r for r in check.compare(
+            self.program(), self.line(32512))}
+        r = rows["faults on them, of kind cow alone (attached: the copies)"]
+        self.assertAlmostEqual(r["ratio"], 32512 / 37120)
+
+    def test_a_command_surveyed_compares_all_its_faults(self):
+        prog = self.program()
+        del prog["attached_pid"]
+        rows = {r["dimension"]: r for r in check.compare(
+            prog, self.line(37120))}
+        self.assertEqual(rows["faults on them"]["program"], 37120 + 6784)
+
+
 class Populate(unittest.TestCase):
     def doc(self, flags):
         return {"objects": [], "source": kinds.TRACEPOINTS,
@@ -584,6 +682,54 @@ class Populate(unittest.TestCase):
         self.assertEqual(verdict.quote(args),
                          "pft -n 2 -m 256M --touch=populate --thp=always "
                          "--share")
+
+    def test_a_shared_object_of_processes_untold_is_no_populate(self):
+        # PostgreSQL unprivileged: 4 backends pread(2) into their shared
+        # buffers; at perf_event_paranoid 2 those kernel-mode faults
+        # raise no event, as get_user_pages' would not.  The shared
+        # object of processes is named, its faults said to be untold,
+        # -m its growth in all its processes.
+        d = self.doc(["rd", "wr", "sh"])
+        d["source"] = kinds.PAGE_FAULTS
+        d["kernel_minus_perf"] = 18000
+        d["kernel"] = {"faults": 26000}
+        d["resident"] = [{"pid": p, "size": 278 * MiB, "rss": 20 * MiB,
+                          "grown": 18 * MiB, "event_bytes": MiB,
+                          "huge_bytes": 0, "backing": "shmem",
+                          "path": "/dev/zero (deleted)", "shared": True,
+                          "writable": True, "flags": [],
+                          "object": "file:00:01:9"} for p in (2, 3, 4, 5)]
+        d["resident_objects"] = {"file:00:01:9": {
+            "grown": 72 * MiB, "event_bytes": 4 * MiB,
+            "pids": [2, 3, 4, 5]}}
+        d["kernel_side_threads"] = [
+            {"tid": p, "pid": p, "name": "postgres",
+             "kernel_side_faults": 4500} for p in (2, 3, 4, 5)]
+        d["kernel_side_processes"] = {p: 4500 for p in (2, 3, 4, 5)}
+        # 4 MiB in fault events on it, 18,000 faults without one
+        # (70.3 MiB): -m 74M, not its 72 MiB of growth.
+        o = obj("file:00:01:9", 278 * MiB, 4 * MiB,
+                [(p, p, MiB, {kinds.USER: 256}) for p in (2, 3, 4, 5)],
+                {kinds.USER: 4 * MiB}, pids=(2, 3, 4, 5), shared=True,
+                backing="shmem", path="/dev/zero (deleted)")
+        d["objects"] = [o]
+        d["resident_objects"]["file:00:01:9"]["grown"] = 80 * MiB
+        pattern, line, args = verdict.verdict(d)
+        self.assertEqual(pattern, "shared-object")
+        self.assertNotIn("populate", line)
+        self.assertIn("of 4 processes", line)
+        self.assertIn("kernel-mode (read(2), copy_to_user into it) or "
+                      "get_user_pages, not told apart without the "
+                      "tracepoints", line)
+        self.assertIn("grew 80 MiB resident in its 4 processes (76 MiB of "
+                      "it with no fault event)", line)
+        self.assertEqual(verdict.quote(args),
+                         "pft -n 4 -m 74M --share --oversubscribe")
+        self.assertNotIn("populated", d)
+        # With the tracepoints, faults without an event are
+        # get_user_pages': a populate.
+        d["source"] = kinds.TRACEPOINTS
+        self.assertEqual(verdict.verdict(d)[0], "populate")
 
     def test_an_execs_own_faults_and_a_parents_memory_are_no_populate(self):
         d = self.doc([])
