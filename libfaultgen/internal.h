@@ -603,6 +603,8 @@ void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
 		 bool process);
 void fg_measure_rates(struct faultgen_result *r);
 void fg_measure_fold(struct faultgen_run *run);
+void fg_measure_add_caller(struct faultgen_run *run,
+			   const struct fg_wstat *w);
 void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys);
 FG_TESTABLE double fg_median(double *v, size_t n);
 FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
