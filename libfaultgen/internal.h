@@ -690,6 +690,7 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       uint64_t page, uint64_t *lens,
 				       unsigned int max);
 unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
+bool fg_jvm_spaces_adjoin(enum faultgen_jvm_gc gc);
 
 /* latency.c */
 typedef int fg_touch_fn(const struct faultgen_run *run, char *addr,

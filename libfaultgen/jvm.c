@@ -176,6 +176,13 @@ unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc)
 	return gc == FAULTGEN_GC_NONE ? 0 : 1;
 }
 
+/* Parallel commits its spaces back to back in the heap's reservation,
+ * one mapping: the ranges after the start-up memory adjoin. */
+bool fg_jvm_spaces_adjoin(enum faultgen_jvm_gc gc)
+{
+	return gc == FAULTGEN_GC_PARALLEL;
+}
+
 /* HotSpot's default ParallelGCThreads for ncpus active processors. */
 unsigned int fg_jvm_gc_threads(unsigned int ncpus)
 {

@@ -97,7 +97,8 @@ static uint64_t heap_bytes(const struct faultgen_run *run)
  * it whole) after at least one PROT_NONE page, and one more follows the
  * last (fg_reserve): the ranges stay distinct mappings, as the JVM's are,
  * and never merge with a neighbour (a thread stack, say) that happens to
- * have the same flags.
+ * have the same flags.  Parallel's spaces are the exception: they follow
+ * each other, one mapping, as in the JVM's heap.
  */
 static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		       struct pt_plan *p)
@@ -106,6 +107,7 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 	uint64_t lens[FG_JVM_MAX_RANGES], page = (uint64_t)run->pagesize;
 	uint64_t at = 0;
 	unsigned int serial = a->region ? 0 : fg_jvm_serial_ranges(a->gc);
+	bool adjoin = !a->region && fg_jvm_spaces_adjoin(a->gc);
 
 	memset(p, 0, sizeof(*p));
 	if (a->region) {
@@ -118,7 +120,7 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 	for (unsigned int i = 0; i < p->nr; i++) {
 		uint64_t c = chunks_of(lens[i], a->chunk);
 
-		if (i)
+		if (i && !(adjoin && i > serial))
 			at = fg_round_up(at + page, FG_HPAGE_SIZE);
 		p->t[i].off = at;
 		p->t[i].len = lens[i];

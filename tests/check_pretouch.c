@@ -531,6 +531,51 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 }
 END_TEST
 
+/* A Parallel run: the spaces are committed back to back in the heap's
+ * reservation, so the heap is one read-write mapping, as a JVM's is; the
+ * start-up memory is a mapping apart. */
+START_TEST(parallel_run_heap_one_vma)
+{
+	uint64_t heap = 32 * MIB, ps = (uint64_t)fgc_pagesize();
+	uint64_t start = START_17_PS / ps;
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_attr *a = pretouch_attr(2, FAULTGEN_PRETOUCH_STORE);
+	struct faultgen_run *run;
+	struct fgc_vma *v;
+	int n, first, rw = 0, heap_vma = -1;
+	void *base;
+	size_t blen;
+
+	ck_assert_int_eq(faultgen_attr_set_size(a, heap), 0);
+	ck_assert_int_eq(faultgen_attr_set_jvm(a, 17, FAULTGEN_GC_PARALLEL),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, heap / ps + start);
+	ck_assert_int_eq(faultgen_run_region(run, &base, &blen), 0);
+	n = fgc_maps_read(&v);
+	ck_assert_int_gt(n, 0);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_gt(fgc_vmas_over(v, n, base, blen, &first), 0);
+	for (int i = first; i < n && v[i].start < (unsigned long)base + blen;
+	     i++) {
+		if (strncmp(v[i].perms, "rw", 2))
+			continue;
+		rw++;
+		if (v[i].end - v[i].start == heap)
+			heap_vma = i;
+	}
+	ck_assert_int_eq(rw, 2);
+	ck_assert_int_ge(heap_vma, 0);
+	ck_assert_uint_eq(fgc_resident_pages((void *)v[heap_vma].start,
+					     (size_t)heap),
+			  heap / ps);
+	free(v);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 /*
  * The start-up memory is the JVM's main thread's, pretouched before any
  * GC worker exists: the calling thread takes its faults (the kernel's
@@ -653,6 +698,7 @@ static Suite *pretouch_suite(void)
 	tcase_add_test(tc, aux_bytes_per_jdk);
 	tcase_add_test(tc, tasks_follow_the_jvm);
 	tcase_add_loop_test(tc, g1_run_heap_one_vma_tables_apart, 0, 2);
+	tcase_add_test(tc, parallel_run_heap_one_vma);
 	tcase_add_loop_test(tc, caller_faults_the_startup_memory, 0,
 			    sizeof(startups) / sizeof(startups[0]));
 	tcase_add_test(tc, rejects_what_the_jvm_cannot_do);
