@@ -618,6 +618,8 @@ void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
 		 bool process);
 void fg_measure_rates(struct faultgen_result *r);
 void fg_measure_fold(struct faultgen_run *run);
+void fg_measure_add_caller(struct faultgen_run *run,
+			   const struct fg_wstat *w);
 void fg_split_cpu(const struct fg_wstat *w, double *user, double *sys);
 FG_TESTABLE double fg_median(double *v, size_t n);
 FG_TESTABLE bool fg_faults_agree(uint64_t expected, uint64_t measured,
@@ -703,6 +705,7 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 				       uint64_t page, uint64_t *lens,
 				       unsigned int max);
 unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc);
+bool fg_jvm_spaces_adjoin(enum faultgen_jvm_gc gc);
 
 /* latency.c */
 typedef int fg_touch_fn(const struct faultgen_run *run, char *addr,

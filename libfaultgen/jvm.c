@@ -168,11 +168,19 @@ FG_TESTABLE unsigned int fg_jvm_ranges(unsigned int jdk,
 	return 1;
 }
 
-/* The JVM's main thread pretouches its start-up memory alone: one worker
- * for the first this many of fg_jvm_ranges' ranges. */
+/* The JVM's main thread pretouches its start-up memory alone, before its
+ * GC threads start: the calling thread's, the first this many of
+ * fg_jvm_ranges' ranges. */
 unsigned int fg_jvm_serial_ranges(enum faultgen_jvm_gc gc)
 {
 	return gc == FAULTGEN_GC_NONE ? 0 : 1;
+}
+
+/* Parallel commits its spaces back to back in the heap's reservation,
+ * one mapping: the ranges after the start-up memory adjoin. */
+bool fg_jvm_spaces_adjoin(enum faultgen_jvm_gc gc)
+{
+	return gc == FAULTGEN_GC_PARALLEL;
 }
 
 /* HotSpot's default ParallelGCThreads for ncpus active processors. */

@@ -236,6 +236,28 @@ static void fold_workers(struct faultgen_run *run, struct faultgen_result *r)
 	}
 }
 
+/*
+ * Touches a pattern made in the calling thread, outside any worker (the
+ * JVM's main thread's share of a pretouch): folded into the totals, not
+ * into a worker's figures, and the count checked again with them.
+ */
+void fg_measure_add_caller(struct faultgen_run *run, const struct fg_wstat *w)
+{
+	struct faultgen_result *r = &run->result;
+	double user, sys;
+
+	r->pages += w->pages;
+	r->minflt += w->use.minflt;
+	r->majflt += w->use.majflt;
+	fg_split_cpu(w, &user, &sys);
+	r->user_s += user;
+	r->sys_s += sys;
+	r->expected_faults = r->pages;
+	r->faults_agree = fg_faults_agree(r->expected_faults,
+					  r->minflt + r->majflt,
+					  run->attr.nr_workers + 1);
+}
+
 /* The rates of the counts and times in r, and the figure of record; again
  * after a pattern changes those (pretouch times from before its workers
  * exist). */

@@ -7,13 +7,16 @@
  * read-write as one mapping; each pretouch task runs on up to
  * min(chunks, ParallelGCThreads) worker threads that claim fixed-size
  * chunks from one shared cursor in ascending order and touch every page of
- * a chunk in ascending order.  G1 then pretouches each of its auxiliary
- * tables (mark bitmaps, block offset table, card table, card counts) as a
- * task of its own, each a mapping of its own; Parallel pretouches its
- * spaces (eden, the two survivors, old) one task after the other.  A task
- * starts when the previous one is complete.  The workers are created on
- * demand, so their creation counts in the pretouch time, and they persist
- * from one task to the next.
+ * a chunk in ascending order.  Before them, with AlwaysPreTouch, the main
+ * thread alone pretouches the memory the JVM commits at start-up: the
+ * calling thread plays that part, so that the workers' threads fault the
+ * heap and tables alone, as the GC threads do.  G1 then pretouches each
+ * of its auxiliary tables (mark bitmaps, block offset table, card table,
+ * card counts) as a task of its own, each a mapping of its own; Parallel
+ * pretouches its spaces (eden, the two survivors, old) one task after the
+ * other.  A task starts when the previous one is complete.  The workers
+ * are created on demand, so their creation counts in the pretouch time,
+ * and they persist from one task to the next.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -37,7 +40,7 @@ struct pt_state {
 struct pt_task {
 	uint64_t off; /* from run->base */
 	uint64_t len;
-	unsigned int workers;
+	unsigned int workers; /* 0: the calling thread's (caller_tasks) */
 };
 
 struct pt_plan {
@@ -94,7 +97,8 @@ static uint64_t heap_bytes(const struct faultgen_run *run)
  * it whole) after at least one PROT_NONE page, and one more follows the
  * last (fg_reserve): the ranges stay distinct mappings, as the JVM's are,
  * and never merge with a neighbour (a thread stack, say) that happens to
- * have the same flags.
+ * have the same flags.  Parallel's spaces are the exception: they follow
+ * each other, one mapping, as in the JVM's heap.
  */
 static void plan_build(const struct faultgen_run *run, unsigned int workers,
 		       struct pt_plan *p)
@@ -103,6 +107,7 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 	uint64_t lens[FG_JVM_MAX_RANGES], page = (uint64_t)run->pagesize;
 	uint64_t at = 0;
 	unsigned int serial = a->region ? 0 : fg_jvm_serial_ranges(a->gc);
+	bool adjoin = !a->region && fg_jvm_spaces_adjoin(a->gc);
 
 	memset(p, 0, sizeof(*p));
 	if (a->region) {
@@ -115,11 +120,11 @@ static void plan_build(const struct faultgen_run *run, unsigned int workers,
 	for (unsigned int i = 0; i < p->nr; i++) {
 		uint64_t c = chunks_of(lens[i], a->chunk);
 
-		if (i)
+		if (i && !(adjoin && i > serial))
 			at = fg_round_up(at + page, FG_HPAGE_SIZE);
 		p->t[i].off = at;
 		p->t[i].len = lens[i];
-		p->t[i].workers = i < serial ? 1 :
+		p->t[i].workers = i < serial ? 0 :
 				  c < workers ? (unsigned int)c : workers;
 		at += lens[i];
 		p->bytes += lens[i];
@@ -433,12 +438,13 @@ static int pretouch_body(struct faultgen_run *run, unsigned int i)
 }
 
 static void fold(struct faultgen_run *run, const struct pt_plan *p,
-		 int64_t t0)
+		 const struct fg_wstat *cw, int64_t t0)
 {
 	struct faultgen_result *r = &run->result;
 	int64_t end = t0;
 
 	fg_measure_fold(run);
+	fg_measure_add_caller(run, cw);
 	for (unsigned int i = 0; i < run->attr.nr_workers; i++)
 		if (run->sh->w[i].end_ns > end)
 			end = run->sh->w[i].end_ns;
@@ -450,11 +456,47 @@ static void fold(struct faultgen_run *run, const struct pt_plan *p,
 	fg_measure_rates(r);
 }
 
+/*
+ * The tasks of no worker (the start-up memory), touched by the calling
+ * thread before the workers exist, as the JVM's main thread does, and
+ * counted in *cw.
+ */
+static int caller_tasks(struct faultgen_run *run, const struct pt_plan *p,
+			struct fg_wstat *cw)
+{
+	bool fast = run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST ||
+		    run->attr.pretouch_touch == FAULTGEN_PRETOUCH_FAST_HUGE;
+	size_t ps = (size_t)run->pagesize;
+	struct fg_usage at;
+	int ret = 0;
+
+	memset(cw, 0, sizeof(*cw));
+	fg_stat_begin(cw, &at, false);
+	for (unsigned int k = 0; k < p->nr && !ret; k++) {
+		char *addr = run->base + p->t[k].off;
+		size_t len = (size_t)p->t[k].len;
+
+		if (p->t[k].workers)
+			continue;
+		if (fg_cancel_requested(run->sh))
+			ret = -ECANCELED;
+		else if (fast)
+			ret = populate(addr, len, ps);
+		else
+			ret = touch_chunk(run, addr, len);
+		if (!ret)
+			cw->pages += len / ps;
+	}
+	fg_stat_end(cw, &at, false);
+	return ret;
+}
+
 static const struct fg_work pretouch_work = { .body = pretouch_body };
 
 static int pretouch_exec(struct faultgen_run *run)
 {
 	struct faultgen_attr *a = &run->attr;
+	struct fg_wstat cw;
 	struct pt_plan p;
 	uint64_t most = 0;
 	int64_t t0;
@@ -473,10 +515,12 @@ static int pretouch_exec(struct faultgen_run *run)
 	atomic_store(&((struct pt_state *)fg_pattern_state(run))->cursor, 0);
 	atomic_store(&run->sh->measure.ready, 0);
 	t0 = fg_now_ns();
-	ret = fg_workers_run(run, &pretouch_work);
+	ret = caller_tasks(run, &p, &cw);
+	if (!ret)
+		ret = fg_workers_run(run, &pretouch_work);
 	if (ret)
 		return ret;
-	fold(run, &p, t0);
+	fold(run, &p, &cw, t0);
 	return 0;
 }
 

@@ -15,6 +15,8 @@
 #include "check-util.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -482,7 +484,10 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
 	ck_assert_uint_eq(r.bytes, heap + aux);
 	ck_assert_uint_eq(r.pages, pages);
-	ck_assert_uint_eq(worker_pages(run, r.workers), pages);
+	/* The start-up memory is the calling thread's
+	 * (caller_faults_the_startup_memory). */
+	ck_assert_uint_eq(worker_pages(run, r.workers),
+			  pages - (jdk == 17 ? START_17_G1 : START_25_G1) / ps);
 	ck_assert_msg(fgc_close(pages, r.minflt, r.workers),
 		      "%llu faults, %llu pages", (unsigned long long)r.minflt,
 		      (unsigned long long)pages);
@@ -522,6 +527,124 @@ START_TEST(g1_run_heap_one_vma_tables_apart)
 	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(fgc_vmas_over(v, n, base, blen, &first), 0);
 	free(v);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A Parallel run: the spaces are committed back to back in the heap's
+ * reservation, so the heap is one read-write mapping, as a JVM's is; the
+ * start-up memory is a mapping apart. */
+START_TEST(parallel_run_heap_one_vma)
+{
+	uint64_t heap = 32 * MIB, ps = (uint64_t)fgc_pagesize();
+	uint64_t start = START_17_PS / ps;
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_attr *a = pretouch_attr(2, FAULTGEN_PRETOUCH_STORE);
+	struct faultgen_run *run;
+	struct fgc_vma *v;
+	int n, first, rw = 0, heap_vma = -1;
+	void *base;
+	size_t blen;
+
+	ck_assert_int_eq(faultgen_attr_set_size(a, heap), 0);
+	ck_assert_int_eq(faultgen_attr_set_jvm(a, 17, FAULTGEN_GC_PARALLEL),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, heap / ps + start);
+	ck_assert_int_eq(faultgen_run_region(run, &base, &blen), 0);
+	n = fgc_maps_read(&v);
+	ck_assert_int_gt(n, 0);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_gt(fgc_vmas_over(v, n, base, blen, &first), 0);
+	for (int i = first; i < n && v[i].start < (unsigned long)base + blen;
+	     i++) {
+		if (strncmp(v[i].perms, "rw", 2))
+			continue;
+		rw++;
+		if (v[i].end - v[i].start == heap)
+			heap_vma = i;
+	}
+	ck_assert_int_eq(rw, 2);
+	ck_assert_int_ge(heap_vma, 0);
+	ck_assert_uint_eq(fgc_resident_pages((void *)v[heap_vma].start,
+					     (size_t)heap),
+			  heap / ps);
+	free(v);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/*
+ * The start-up memory is the JVM's main thread's, pretouched before any
+ * GC worker exists: the calling thread takes its faults (the kernel's
+ * count of that thread), the workers those of the heap and the tables
+ * alone, and the result counts both.
+ */
+static const struct {
+	unsigned int jdk;
+	enum faultgen_jvm_gc gc;
+	uint64_t start;
+} startups[] = {
+	{ 17, FAULTGEN_GC_G1, START_17_G1 },
+	{ 17, FAULTGEN_GC_PARALLEL, START_17_PS },
+	{ 25, FAULTGEN_GC_G1, START_25_G1 },
+	{ 25, FAULTGEN_GC_PARALLEL, START_25_PS },
+};
+
+START_TEST(caller_faults_the_startup_memory)
+{
+	uint64_t heap = 16 * MIB, ps = (uint64_t)fgc_pagesize();
+	uint64_t start = startups[_i].start / ps, wpages = 0, wflt = 0;
+	uint64_t all = (heap + faultgen_jvm_aux_bytes(startups[_i].jdk,
+						      startups[_i].gc, heap)) /
+		       ps;
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_attr *a = pretouch_attr(2, FAULTGEN_PRETOUCH_STORE);
+	struct rusage before, after;
+	struct faultgen_run *run;
+	uint64_t caller;
+
+	ck_assert_int_eq(faultgen_attr_set_size(a, heap), 0);
+	ck_assert_int_eq(faultgen_attr_set_jvm(a, startups[_i].jdk,
+					       startups[_i].gc),
+			 0);
+	ck_assert_int_eq(getrusage(RUSAGE_THREAD, &before), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(getrusage(RUSAGE_THREAD, &after), 0);
+	caller = (uint64_t)(after.ru_minflt - before.ru_minflt);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 2);
+	for (unsigned int i = 0; i < r.workers; i++) {
+		struct faultgen_worker_result w = { .size = sizeof(w) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &w), 0);
+		ck_assert_int_ne(w.tid, (int)syscall(SYS_gettid));
+		wpages += w.pages;
+		wflt += w.minflt;
+	}
+	/* The caller's faults beyond the start-up pages are the run's
+	 * setup (its shared state, the workers' creation). */
+	ck_assert_msg(fgc_close(start, caller, 1),
+		      "JDK %u gc %d: the calling thread took %llu faults, "
+		      "the start-up memory has %llu pages",
+		      startups[_i].jdk, startups[_i].gc,
+		      (unsigned long long)caller, (unsigned long long)start);
+	ck_assert_uint_eq(wpages, all - start);
+	ck_assert_msg(fgc_close(all - start, wflt, r.workers),
+		      "JDK %u gc %d: the workers took %llu faults for %llu "
+		      "pages of heap and tables",
+		      startups[_i].jdk, startups[_i].gc,
+		      (unsigned long long)wflt,
+		      (unsigned long long)(all - start));
+	ck_assert_uint_eq(r.pages, all);
+	ck_assert_uint_eq(r.expected_faults, all);
+	ck_assert_msg(fgc_close(all, r.minflt, r.workers + 1),
+		      "%llu faults, %llu pages", (unsigned long long)r.minflt,
+		      (unsigned long long)all);
+	ck_assert_int_eq(r.faults_agree, 1);
+	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -575,6 +698,9 @@ static Suite *pretouch_suite(void)
 	tcase_add_test(tc, aux_bytes_per_jdk);
 	tcase_add_test(tc, tasks_follow_the_jvm);
 	tcase_add_loop_test(tc, g1_run_heap_one_vma_tables_apart, 0, 2);
+	tcase_add_test(tc, parallel_run_heap_one_vma);
+	tcase_add_loop_test(tc, caller_faults_the_startup_memory, 0,
+			    sizeof(startups) / sizeof(startups[0]));
 	tcase_add_test(tc, rejects_what_the_jvm_cannot_do);
 	suite_add_tcase(s, tc);
 	return s;
