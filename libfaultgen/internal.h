@@ -763,6 +763,16 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 int fg_one_vma_check(const struct faultgen_attr *a,
 		     struct faultgen_conflict *c);
 int fg_fault_exec(struct faultgen_run *run);
+/* What a pattern adds to those workers: a setup of the memory once it
+ * is mapped, before they start, and helpers beside them (struct
+ * fg_work's: none when helpers says 0); each may be NULL. */
+struct fg_fault_extra {
+	int (*setup)(struct faultgen_run *run);
+	unsigned int (*helpers)(const struct faultgen_run *run);
+	int (*helper)(struct faultgen_run *run, unsigned int h);
+};
+int fg_fault_exec_with(struct faultgen_run *run,
+		       const struct fg_fault_extra *x);
 
 /* collapse.c */
 FG_TESTABLE enum faultgen_verdict
