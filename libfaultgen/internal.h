@@ -715,15 +715,6 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
 			   struct faultgen_latency_bucket *b, size_t max);
 
-/* The patterns: fault.c, collapse.c, pretouch.c, cow.c, qemu.c,
- * sparse.c. */
-extern const struct fg_pattern fg_shared_vma_pattern;
-extern const struct fg_pattern fg_per_thread_vma_pattern;
-extern const struct fg_pattern fg_ro_collapse_pattern;
-extern const struct fg_pattern fg_pretouch_pattern;
-extern const struct fg_pattern fg_cow_fork_pattern;
-extern const struct fg_pattern fg_qemu_prealloc_pattern;
-extern const struct fg_pattern fg_sparse_vma_pattern;
 /* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
 unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,
 			     uint64_t step);
