@@ -141,6 +141,9 @@ assert cow["cow-child"]["default"] == "waits"
 pre = {s["name"]: s for s in by["pretouch"]["settings"]}
 assert pre["jdk"]["min"] == 8 and pre["jdk"]["default"] == 21
 assert pre["chunk-size"]["page_multiple"] is True
+assert "cachelines" in by["shared-vma"]["reads"]
+assert "cachelines" not in by["pretouch"]["reads"]
+assert "stride-pages" not in by["sparse-vma"]["reads"]
 PY
 then ok; else fail "pft --list-patterns --json: $(head -c 300 "$tmp/patterns")"; fi
 "$PFT" --json --list-patterns >"$tmp/patterns2"
