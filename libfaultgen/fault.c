@@ -246,48 +246,75 @@ static const struct fg_work fault_workers = {
 };
 
 /*
- * The shared VMA's workers: with writers beside them, and with their
- * pages interleaved instead of in slices.  Neither asked for, it is the
- * plain run, by the very same path; the other patterns of these workers
- * have neither setting.
+ * The workers of work on memory fg_memory_setup maps, with what the
+ * pattern adds: its setup of that memory before they start, and helpers
+ * beside them when it asks for any.  A cancelled run keeps the figures
+ * of the rounds its workers finished (fault_rounds took them after each
+ * round): they are folded too.
  */
-static void shared_vma_work(const struct faultgen_run *run,
-			    struct fg_work *work)
+static int fault_run(struct faultgen_run *run, struct fg_work *work,
+		     const struct fg_fault_extra *x)
 {
-	*work = fault_workers;
-	if (run->ops != &fg_shared_vma_pattern)
-		return;
-	if (fg_writers_count(run)) {
-		work->helpers = fg_writers_count;
-		work->helper = fg_writer_run;
-	}
-	if (run->attr.interleave) {
-		work->prepare = NULL;
-		work->body = fg_interleave_work;
-	}
-}
-
-/*
- * A cancelled run keeps the figures of the rounds its workers finished
- * (fault_rounds took them after each round): they are folded too.
- * sparse.c's pattern runs these workers too.
- */
-int fg_fault_exec(struct faultgen_run *run)
-{
-	struct fg_work work;
 	int ret = fg_memory_setup(run);
 
-	shared_vma_work(run, &work);
-	if (!ret && work.helpers)
-		ret = fg_writers_setup(run);
-	if (!ret && work.body == fg_interleave_work)
-		fg_interleave_layout(run);
+	if (!ret && x && x->setup)
+		ret = x->setup(run);
 	if (ret)
 		return ret;
-	ret = fg_workers_run(run, &work);
+	if (x && x->helpers && x->helpers(run)) {
+		work->helpers = x->helpers;
+		work->helper = x->helper;
+	}
+	ret = fg_workers_run(run, work);
 	if (!ret || ret == -ECANCELED)
 		fg_measure_fold(run);
 	return ret;
+}
+
+/* The per-thread VMA's exec, and that of other patterns of these
+ * workers (sparse.c, uffd.c): x may be NULL. */
+int fg_fault_exec_with(struct faultgen_run *run,
+		       const struct fg_fault_extra *x)
+{
+	struct fg_work work = fault_workers;
+
+	return fault_run(run, &work, x);
+}
+
+int fg_fault_exec(struct faultgen_run *run)
+{
+	return fg_fault_exec_with(run, NULL);
+}
+
+/* The shared VMA's writers (writers.c) and its striped layout
+ * (interleave.c), set up once the VMA is mapped. */
+static int shared_vma_setup(struct faultgen_run *run)
+{
+	int ret = fg_writers_setup(run);
+
+	if (!ret && run->attr.interleave)
+		fg_interleave_layout(run);
+	return ret;
+}
+
+static const struct fg_fault_extra shared_vma_extra = {
+	.setup = shared_vma_setup,
+	.helpers = fg_writers_count,
+	.helper = fg_writer_run,
+};
+
+/* With writers beside the workers, and with the pages striped instead
+ * of in slices.  Neither asked for, it is the plain run, by the very
+ * same path. */
+static int shared_vma_exec(struct faultgen_run *run)
+{
+	struct fg_work work = fault_workers;
+
+	if (run->attr.interleave) {
+		work.prepare = NULL;
+		work.body = fg_interleave_work;
+	}
+	return fault_run(run, &work, &shared_vma_extra);
 }
 
 /* Both patterns: a caller's region has a page per worker at least. */
@@ -403,7 +430,7 @@ const struct fg_pattern fg_shared_vma_pattern = {
 	.reads = FAULT_READS,
 	.state_size = sizeof(struct fg_writers),
 	.check = shared_vma_check,
-	.exec = fg_fault_exec,
+	.exec = shared_vma_exec,
 	.slices = true,
 	.release = shared_vma_release,
 	.figure = fg_writers_figure,

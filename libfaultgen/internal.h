@@ -733,15 +733,6 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
 			   struct faultgen_latency_bucket *b, size_t max);
 
-/* The patterns: fault.c, collapse.c, pretouch.c, cow.c, qemu.c,
- * sparse.c. */
-extern const struct fg_pattern fg_shared_vma_pattern;
-extern const struct fg_pattern fg_per_thread_vma_pattern;
-extern const struct fg_pattern fg_ro_collapse_pattern;
-extern const struct fg_pattern fg_pretouch_pattern;
-extern const struct fg_pattern fg_cow_fork_pattern;
-extern const struct fg_pattern fg_qemu_prealloc_pattern;
-extern const struct fg_pattern fg_sparse_vma_pattern;
 /* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
 unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,
 			     uint64_t step);
@@ -781,6 +772,16 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 int fg_one_vma_check(const struct faultgen_attr *a,
 		     struct faultgen_conflict *c);
 int fg_fault_exec(struct faultgen_run *run);
+/* What a pattern adds to those workers: a setup of the memory once it
+ * is mapped, before they start, and helpers beside them (struct
+ * fg_work's: none when helpers says 0); each may be NULL. */
+struct fg_fault_extra {
+	int (*setup)(struct faultgen_run *run);
+	unsigned int (*helpers)(const struct faultgen_run *run);
+	int (*helper)(struct faultgen_run *run, unsigned int h);
+};
+int fg_fault_exec_with(struct faultgen_run *run,
+		       const struct fg_fault_extra *x);
 
 /* collapse.c */
 FG_TESTABLE enum faultgen_verdict

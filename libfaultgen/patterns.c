@@ -8,6 +8,16 @@
  */
 #include "internal.h"
 
+/* Each defined in its own file; this table alone refers to them by name. */
+extern const struct fg_pattern fg_shared_vma_pattern;
+extern const struct fg_pattern fg_per_thread_vma_pattern;
+extern const struct fg_pattern fg_ro_collapse_pattern;
+extern const struct fg_pattern fg_pretouch_pattern;
+extern const struct fg_pattern fg_cow_fork_pattern;
+extern const struct fg_pattern fg_qemu_prealloc_pattern;
+extern const struct fg_pattern fg_sparse_vma_pattern;
+extern const struct fg_pattern fg_uffd_missing_pattern;
+
 /* The patterns, by their enum value. */
 static const struct fg_pattern *const patterns[] = {
 	[FAULTGEN_SHARED_VMA] = &fg_shared_vma_pattern,
@@ -17,6 +27,7 @@ static const struct fg_pattern *const patterns[] = {
 	[FAULTGEN_COW_FORK] = &fg_cow_fork_pattern,
 	[FAULTGEN_QEMU_PREALLOC] = &fg_qemu_prealloc_pattern,
 	[FAULTGEN_SPARSE_VMA] = &fg_sparse_vma_pattern,
+	[FAULTGEN_UFFD_MISSING] = &fg_uffd_missing_pattern,
 };
 
 unsigned int fg_pattern_count(void)

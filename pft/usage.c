@@ -214,6 +214,20 @@ static void json_setting(struct pft_json *j,
 	pj_obj_end(j);
 }
 
+/* The settings of every pattern that pattern p's runs read, by name
+ * (faultgen_pattern_reads), as the library's table lists them. */
+static void json_reads(struct pft_json *j, int p)
+{
+	struct faultgen_setting_info in = { .size = sizeof(in) };
+
+	pj_arr(j, "reads");
+	for (int i = 0; faultgen_setting_info((unsigned int)i, &in) == 0; i++)
+		if (in.pattern < 0 && in.setting != FAULTGEN_SETTING_NONE &&
+		    faultgen_pattern_reads(p, in.setting) == 1)
+			pj_str(j, NULL, in.name);
+	pj_arr_end(j);
+}
+
 /* One pattern and its own settings. */
 static void json_pattern(int p)
 {
@@ -241,6 +255,7 @@ static void json_pattern(int p)
 		if (in.pattern == p)
 			json_setting(&j, &in);
 	pj_arr_end(&j);
+	json_reads(&j, p);
 	pj_end(&j);
 }
 

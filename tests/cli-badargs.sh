@@ -35,6 +35,25 @@ for d in /sys/devices/system/node/node[0-9]*; do
 	[ "$n" -lt "$absent_node" ] || absent_node=$((n + 1))
 done
 
+# The patterns that read a setting, as the library says (each pattern's
+# "reads" in pft --list-patterns --json), in the form of pft's "needs
+# --pattern=" message: "a", "a or b", "a, b or c".
+readers_of() {
+	"$PFT" --list-patterns --json | python3 -c '
+import json, sys
+names = [d["pattern"] for d in map(json.loads, sys.stdin)
+         if sys.argv[1] in d["reads"]]
+print(" or ".join([", ".join(names[:-1]), names[-1]] if names[1:] else names))
+' "$1"
+}
+readers_c=$(readers_of cachelines)
+readers_thp=$(readers_of thp)
+# Read by the default pattern, not by the one each case refuses them with.
+case "$readers_c/$readers_thp" in
+shared-vma,*/shared-vma,*) ok ;;
+*) fail "the readers of -c and --thp: '$readers_c', '$readers_thp'" ;;
+esac
+
 # "NAME WORD ARGS...": the message must contain WORD (the option).
 while IFS='|' read -r name word args; do
 	[ -n "$name" ] || continue
@@ -181,10 +200,10 @@ pretouch-procs|--pattern|--pattern=pretouch -n 2
 pretouch-sysv|-S|--pattern=pretouch -S
 pretouch-memset|-z|--pattern=pretouch -z
 pretouch-duration|--pattern|--pattern=pretouch --duration=1
-thp-collapse|--thp needs --pattern=shared-vma, per-thread-vma, pretouch, cow-fork or sparse-vma|--pattern=ro-collapse --thp=always
+thp-collapse|--thp needs --pattern=$readers_thp|--pattern=ro-collapse --thp=always
 cow-child-pattern|--cow-child needs --pattern=cow-fork|--pattern=shared-vma --cow-child=reads
 cow-child-word|--cow-child 'nope': must be one of waits, reads, writes|--pattern=cow-fork --cow-child=nope
-cachelines-pretouch|-c needs --pattern=shared-vma, per-thread-vma, cow-fork or sparse-vma|--pattern=pretouch -c 2
+cachelines-pretouch|-c needs --pattern=$readers_c|--pattern=pretouch -c 2
 shmlock-pretouch|-L needs|-L --pattern=pretouch
 file-no-path|--backing 'file': the file backing needs a path|--backing=file
 file-empty-path|--backing 'file:': the file backing needs a path|--backing=file:
@@ -201,6 +220,16 @@ file-sysv|-S conflicts with --backing|--backing=file:$tmp -S
 hugetlb-part-pages|-m conflicts with --backing|--backing=hugetlb -t 2 -m 6M
 hugetlb-thp|--thp conflicts with --backing|--backing=hugetlb --thp=never -m 2M
 EOF
+
+# The whole message of an option another pattern reads: every reader,
+# in the library's order, and nothing after them.
+for c in "thp-collapse|--thp needs --pattern=$readers_thp" \
+	"cachelines-pretouch|-c needs --pattern=$readers_c"; do
+	name=${c%%|*}
+	first=$(sed -n 1p "$tmp/$name.err")
+	[ "$first" = "pft: ${c#*|}" ] && ok ||
+		fail "$name: '$first', not 'pft: ${c#*|}'"
+done
 
 if [ -n "$outside" ]; then
 	run_pft outside --cpus="$outside"

@@ -81,9 +81,20 @@ added=$(options_of "$tmp/help" | comm -13 "$tmp/old-options" - |
 # pattern's section); the names and headings go with those options.
 new_patterns=$("$PFT" --list-patterns | while read -r p; do
 	grep -qF -e "$p" "$old_help" || echo "$p"; done)
-drop "$olds" "$old_help" >"$tmp/old-kept"
-drop "$news $added" "$tmp/help" >"$tmp/new-kept"
-for p in $new_patterns; do
+# --pattern's list on one line, however it wraps: a name more may carry
+# the last names to a line of their own.
+join_patterns() {
+	awk '/^  --pattern=/ { list = $0; next }
+		list != "" && /^                         [^ ]/ {
+			sub(/^ +/, " "); list = list $0; next }
+		list != "" { print list; list = "" }
+		{ print }
+		END { if (list != "") print list }'
+}
+drop "$olds" "$old_help" | join_patterns >"$tmp/old-kept"
+drop "$news $added" "$tmp/help" | join_patterns >"$tmp/new-kept"
+# The last added first: each is then at the end of the list.
+for p in $(echo "$new_patterns" | sed -n '1!G;h;$p'); do
 	awk -v p="$p" '/^[^ ]/ && index($0, "(--pattern=" p) { next }
 		{ n = index($0, ", " p); if (n && n + length(p) + 1 == length($0))
 			$0 = substr($0, 1, n - 1); print }' \
@@ -141,6 +152,9 @@ assert cow["cow-child"]["default"] == "waits"
 pre = {s["name"]: s for s in by["pretouch"]["settings"]}
 assert pre["jdk"]["min"] == 8 and pre["jdk"]["default"] == 21
 assert pre["chunk-size"]["page_multiple"] is True
+assert "cachelines" in by["shared-vma"]["reads"]
+assert "cachelines" not in by["pretouch"]["reads"]
+assert "stride-pages" not in by["sparse-vma"]["reads"]
 PY
 then ok; else fail "pft --list-patterns --json: $(head -c 300 "$tmp/patterns")"; fi
 "$PFT" --json --list-patterns >"$tmp/patterns2"
