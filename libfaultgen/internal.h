@@ -347,6 +347,9 @@ struct fg_pattern {
 		bool default_numa_only;
 		const char *numa_why;
 		const char *node_pages_why;
+		/* Touches page by page only (write, read): a call over a
+		 * slice (memset, mlock, populate) is refused. */
+		const char *page_touch_why;
 	} caps;
 	/* Its own settings, read by its runs alone. */
 	const struct fg_setting *settings;

@@ -132,6 +132,10 @@ int fg_pattern_caps_check(const struct faultgen_attr *a,
 	if (k->node_pages_why && a->node_pages)
 		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
 				   FAULTGEN_SETTING_PATTERN, k->node_pages_why);
+	if (k->page_touch_why && a->touch != FAULTGEN_TOUCH_WRITE &&
+	    a->touch != FAULTGEN_TOUCH_READ)
+		return fg_conflict(c, FAULTGEN_SETTING_TOUCH,
+				   FAULTGEN_SETTING_PATTERN, k->page_touch_why);
 	return 0;
 }
 

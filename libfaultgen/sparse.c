@@ -18,18 +18,6 @@
 
 #define SPARSE_MAX_STRIDE (1u << 30)
 
-static int sparse_check(const struct faultgen_attr *a,
-			struct faultgen_conflict *c)
-{
-	if (a->touch != FAULTGEN_TOUCH_WRITE && a->touch != FAULTGEN_TOUCH_READ)
-		return fg_conflict(c, FAULTGEN_SETTING_TOUCH,
-				   FAULTGEN_SETTING_PATTERN,
-				   "a sparse VMA is written or read page by "
-				   "page: a call over a slice would fault "
-				   "every page of it");
-	return fg_one_vma_check(a, c);
-}
-
 static int sparse_exec(struct faultgen_run *run)
 {
 	run->touch_stride = fg_own_setting(run, "stride-pages").u;
@@ -54,8 +42,13 @@ const struct fg_pattern fg_sparse_vma_pattern = {
 	.title = "One page in K of one shared VMA",
 	.settings = sparse_settings,
 	.nr_settings = sizeof(sparse_settings) / sizeof(sparse_settings[0]),
+	.caps = {
+		.page_touch_why = "a sparse VMA is written or read page by "
+				  "page: a call over a slice would fault "
+				  "every page of it",
+	},
 	.reads = FG_READS_SLICES,
-	.check = sparse_check,
+	.check = fg_one_vma_check,
 	.exec = sparse_exec,
 	.slices = true,
 	.release = sparse_release,

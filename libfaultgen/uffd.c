@@ -214,12 +214,6 @@ static void uffd_release(struct faultgen_run *run)
 static int uffd_check(const struct faultgen_attr *a,
 		      struct faultgen_conflict *c)
 {
-	if (a->touch != FAULTGEN_TOUCH_WRITE && a->touch != FAULTGEN_TOUCH_READ)
-		return fg_conflict(c, FAULTGEN_SETTING_TOUCH,
-				   FAULTGEN_SETTING_PATTERN,
-				   "uffd-missing's faults are user touches "
-				   "page by page: memset, mlock and populate "
-				   "fill a slice in one call");
 	if (a->node_pages && fg_attr_repeats(a))
 		return fg_conflict(c, FAULTGEN_SETTING_NODE_PAGES,
 				   FAULTGEN_SETTING_REPEAT,
@@ -272,6 +266,9 @@ const struct fg_pattern fg_uffd_missing_pattern = {
 			     "anonymous memory",
 		.region_why = "uffd-missing registers a mapping of its own "
 			      "with userfaultfd",
+		.page_touch_why = "uffd-missing's faults are user touches "
+				  "page by page: memset, mlock and populate "
+				  "fill a slice in one call",
 	},
 	.settings = uffd_settings,
 	.nr_settings = sizeof(uffd_settings) / sizeof(uffd_settings[0]),
