@@ -81,7 +81,9 @@ static struct faultgen_attr *uffd_attr(unsigned int n, uint64_t size,
  * Since Linux 6.6 a userfault waits under the per-VMA lock and ends in a
  * retry that the kernel does not count; the retry, under the mmap lock
  * and without FAULT_FLAG_TRIED, finds the page and counts as a minor
- * fault.  Before, the retry carried FAULT_FLAG_TRIED: a major fault.
+ * fault (seen on 6.18).  Before, the retry carried FAULT_FLAG_TRIED, and
+ * mm_account_fault counts such a fault as major: not seen here, so on an
+ * older kernel only the total of the two counters is asserted.
  */
 static bool retried_fault_is_minor(void)
 {
@@ -123,7 +125,6 @@ START_TEST(handler_resolves_every_page)
 	struct faultgen_result r = { .size = sizeof(r) };
 	struct rusage before = self_usage(), after;
 	struct faultgen_run *run = NULL;
-	uint64_t minor, major;
 	void *addr;
 	size_t len;
 
@@ -142,17 +143,15 @@ START_TEST(handler_resolves_every_page)
 		      (unsigned long long)r.majflt, (unsigned long long)pages);
 	/* Which counter: the workers', and this process's as a whole
 	 * (nothing else here takes a major fault). */
-	minor = retried_fault_is_minor() ? r.minflt : r.majflt;
-	major = retried_fault_is_minor() ? r.majflt : r.minflt;
-	ck_assert_msg(fg_faults_agree(pages, minor, n) && major == 0,
-		      "N=%u: %llu minor and %llu major faults for %llu pages",
-		      n, (unsigned long long)r.minflt,
-		      (unsigned long long)r.majflt, (unsigned long long)pages);
-	if (retried_fault_is_minor())
+	if (retried_fault_is_minor()) {
+		ck_assert_msg(fg_faults_agree(pages, r.minflt, n) &&
+				      r.majflt == 0,
+			      "N=%u: %llu minor and %llu major faults for "
+			      "%llu pages", n, (unsigned long long)r.minflt,
+			      (unsigned long long)r.majflt,
+			      (unsigned long long)pages);
 		ck_assert_int_eq(after.ru_majflt - before.ru_majflt, 0);
-	else
-		ck_assert_int_ge(after.ru_majflt - before.ru_majflt,
-				 (long)pages);
+	}
 	/* Every page is the handler's: a copied page holds its byte (a read
 	 * without the handler would have mapped the zero page), the zero
 	 * page zeros; a write stored 1 at the start of each cache line
