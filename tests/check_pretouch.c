@@ -559,7 +559,7 @@ START_TEST(parallel_run_heap_one_vma)
 	ck_assert_int_gt(fgc_vmas_over(v, n, base, blen, &first), 0);
 	for (int i = first; i < n && v[i].start < (unsigned long)base + blen;
 	     i++) {
-		if (strncmp(v[i].perms, "rw", 2))
+		if (strncmp(v[i].perms, "rw", 2) != 0)
 			continue;
 		rw++;
 		if (v[i].end - v[i].start == heap)

@@ -26,16 +26,16 @@
 #define HANDLER_BYTE 0x5a
 
 static const struct {
-	unsigned int n;
 	uint64_t size;
-	enum faultgen_touch touch;
 	const char *resolve; /* the pattern's setting */
+	unsigned int n;
+	enum faultgen_touch touch;
 } cases[] = {
-	{ 2, 16 * MIB, FAULTGEN_TOUCH_WRITE, "copy" },
-	{ 1, 8 * MIB, FAULTGEN_TOUCH_READ, "copy" },
-	{ 3, 12 * MIB + 8192, FAULTGEN_TOUCH_WRITE, "copy" },
-	{ 2, 8 * MIB, FAULTGEN_TOUCH_READ, "zeropage" },
-	{ 2, 8 * MIB, FAULTGEN_TOUCH_WRITE, "zeropage" },
+	{ 16 * MIB, "copy", 2, FAULTGEN_TOUCH_WRITE },
+	{ 8 * MIB, "copy", 1, FAULTGEN_TOUCH_READ },
+	{ 12 * MIB + 8192, "copy", 3, FAULTGEN_TOUCH_WRITE },
+	{ 8 * MIB, "zeropage", 2, FAULTGEN_TOUCH_READ },
+	{ 8 * MIB, "zeropage", 2, FAULTGEN_TOUCH_WRITE },
 };
 
 static void set_resolve(struct faultgen_attr *a, const char *how)
@@ -88,10 +88,14 @@ static struct faultgen_attr *uffd_attr(unsigned int n, uint64_t size,
 static bool retried_fault_is_minor(void)
 {
 	struct utsname u;
-	unsigned int major = 0, minor = 0;
+	unsigned long major, minor;
+	char *end;
 
 	ck_assert_int_eq(uname(&u), 0);
-	ck_assert_int_eq(sscanf(u.release, "%u.%u", &major, &minor), 2);
+	major = strtoul(u.release, &end, 10);
+	ck_assert_msg(end != u.release && *end == '.', "release %s",
+		      u.release);
+	minor = strtoul(end + 1, &end, 10);
 	return major > 6 || (major == 6 && minor >= 6);
 }
 
