@@ -334,8 +334,14 @@ d = json.loads(open(sys.argv[1]).readline())
 c, r = d["config"], d["result"]
 assert c["backing"] == "memfd" and c["share"] is (sys.argv[2] == "true"), c
 assert r["pages"] == 2048 and r["faults_agree"] is True, r
-assert abs(r["minflt"] - r["pages"]) <= 2 * r["workers"] + 2, r
-' "$tmp/memfd.out" "$share" 2>"$tmp/memfd.check" && [ "$rc" -eq 0 ] && ok ||
+# Each page faulted once, a few faults of each worker setup beside;
+# under a sanitizer the workers allocations fault its shadow memory
+# too, and the agreement the library judged (faults_agree) bounds it.
+if sys.argv[3] == "":
+    assert abs(r["minflt"] - r["pages"]) <= 2 * r["workers"] + 2, r
+else:
+    assert r["minflt"] >= r["pages"], r
+' "$tmp/memfd.out" "$share" "${ASAN_OPTIONS:-}" 2>"$tmp/memfd.check" && [ "$rc" -eq 0 ] && ok ||
 		fail "--backing=memfd ${args%=}: exit $rc: $(cat "$tmp/memfd.check" "$tmp/memfd.err")"
 done
 run_pft share --json -t 2 -m 4M --share
@@ -376,8 +382,10 @@ c, r = d["config"], d["result"]
 assert c["backing"] == "file" and c["backing_path"] == sys.argv[2], c
 assert r["pages"] == 3072 and r["faults_agree"] is True, r
 assert r["majflt"] == 0 and r["fault_pagesize"] == c["pagesize"], r
-assert 0 <= r["minflt"] - r["pages"] <= 2 * r["workers"] + 2, r
-' "$tmp/file.out" "$dir" 2>"$tmp/file.check" && [ "$rc" -eq 0 ] &&
+# Under a sanitizer its shadow memory faults too (faults_agree bounds).
+assert 0 <= r["minflt"] - r["pages"] <= 2 * r["workers"] + 2 or \
+    (sys.argv[3] != "" and r["minflt"] >= r["pages"]), r
+' "$tmp/file.out" "$dir" "${ASAN_OPTIONS:-}" 2>"$tmp/file.check" && [ "$rc" -eq 0 ] &&
 			[ -z "$(ls -A "$dir")" ] && ok ||
 			fail "--backing=file:$dir $args: exit $rc: $(cat "$tmp/file.check" "$tmp/file.err"; ls -A "$dir")"
 	done
