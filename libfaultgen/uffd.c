@@ -9,9 +9,9 @@
  * fault.c's workers run it (fg_fault_exec_with): the handler is their
  * helper, and the registration its setup once the VMA is mapped.  A
  * worker's fault waits in the kernel until the handler has filled the
- * page (UFFDIO_COPY of a page of its own), then is retried: the kernel
- * counts that retry as a major fault (mm_account_fault,
- * FAULT_FLAG_TRIED), so the workers' faults are majflt, not minflt.
+ * page (UFFDIO_COPY of a page of its own), then is retried: which
+ * counter counts the retry depends on the kernel (faultgen(7): minflt
+ * since Linux 6.6, where the first attempt holds the per-VMA lock).
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
