@@ -145,8 +145,10 @@ START_TEST(handler_resolves_every_page)
 		      "N=%u: the workers took %llu + %llu faults for %llu "
 		      "pages", n, (unsigned long long)r.minflt,
 		      (unsigned long long)r.majflt, (unsigned long long)pages);
-	/* Which counter: the workers', and this process's as a whole
-	 * (nothing else here takes a major fault). */
+	/* Which counter: the workers', and this process's as a whole,
+	 * where the retried faults would show as one major fault a page.
+	 * The process may take a stray major fault of its own (a code page
+	 * read back from disk, a sanitizer's shadow), never one a page. */
 	if (retried_fault_is_minor()) {
 		ck_assert_msg(fg_faults_agree(pages, r.minflt, n) &&
 				      r.majflt == 0,
@@ -154,7 +156,12 @@ START_TEST(handler_resolves_every_page)
 			      "%llu pages", n, (unsigned long long)r.minflt,
 			      (unsigned long long)r.majflt,
 			      (unsigned long long)pages);
-		ck_assert_int_eq(after.ru_majflt - before.ru_majflt, 0);
+		ck_assert_msg((uint64_t)(after.ru_majflt - before.ru_majflt) <
+				      pages / 2,
+			      "N=%u: the process took %ld major faults for "
+			      "%llu pages", n,
+			      after.ru_majflt - before.ru_majflt,
+			      (unsigned long long)pages);
 	}
 	/* Every page is the handler's: a copied page holds its byte (a read
 	 * without the handler would have mapped the zero page), the zero
