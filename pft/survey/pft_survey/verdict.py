@@ -299,6 +299,19 @@ def populate_args(doc, big, ws, n, size, cpus):
     return pattern, args, procs and len(pids)
 
 
+def untold_bytes(doc, ro):
+    """The bytes of a shared object's faults without an event: its
+    processes' faults without one (a page each), no more than its
+    growth without events (a read fault maps a shmem page's neighbours
+    too: growth is no count).  ro: the object's resident_objects entry
+    (grown, event_bytes, pids)."""
+    side = doc.get("kernel_side_processes") or {}
+    # Keys are process ids, strings once the survey went through JSON.
+    faults = sum(side.get(p, side.get(str(p), 0)) for p in ro["pids"])
+    return min(faults * K.PAGE,
+               max(0, ro["grown"] - ro.get("event_bytes", 0)))
+
+
 def untold_shared_verdict(doc, big, ws, cpus):
     """Faults without an event, without the tracepoints, into a shared
     object of processes: kernel-mode faults or get_user_pages, not told
@@ -316,14 +329,10 @@ def untold_shared_verdict(doc, big, ws, cpus):
                             "bytes_without_events":
                             max(0, ro["grown"] - ro["event_bytes"])}
     # Its faults: the events on it and the faults without an event of
-    # its processes, no more than its growth without events (a read
-    # fault maps a shmem page's neighbours too: growth is no count).
+    # its processes (untold_bytes).
     o = next((o for o in doc.get("objects") or ()
               if o["id"] == big.get("object")), {})
-    side = doc.get("kernel_side_processes") or {}
-    untold = min(sum(side.get(p, 0) for p in ro["pids"]) * K.PAGE,
-                 doc["shared_untold"]["bytes_without_events"])
-    size = (o.get("bytes") or 0) + untold
+    size = (o.get("bytes") or 0) + untold_bytes(doc, ro)
     args = ["pft", "-n", str(len(pids)), "-m", size_arg(size)]
     args += backing_args(big)
     if len(pids) > cpus:
