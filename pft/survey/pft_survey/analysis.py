@@ -230,17 +230,24 @@ def threads_by_name(rec, processes, tname):
     for tid, name in rec.names.items():
         if tid > 0 and tid not in procs and name not in mains:
             named[name] = named.get(name, 0) + 1
-    began = {f[2] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
+    short = {}
+    for _, tid in short_threads(rec):
+        name = tname(tid)
+        short[name] = short.get(name, 0) + 1
+    return named, short
+
+
+def short_threads(rec):
+    """The threads (not a process's first) that began and ended during
+    the survey with few fault events of their own (task records): [pid,
+    tid] each, by tid."""
+    began = {f[2]: f[1] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
     ended = {f[2] for f in rec.exits}
     events = {}
     for f in rec.faults:
         events[f[2]] = events.get(f[2], 0) + 1
-    short = {}
-    for tid in began & ended:
-        if events.get(tid, 0) <= 64:
-            name = tname(tid)
-            short[name] = short.get(name, 0) + 1
-    return named, short
+    return sorted([pid, tid] for tid, pid in began.items()
+                  if tid in ended and events.get(tid, 0) <= 64)
 
 
 def analyse(rec, snaps, kernel, period, followed):
@@ -282,6 +289,7 @@ def analyse(rec, snaps, kernel, period, followed):
     }
     doc["threads_by_name"], doc["short_threads_by_name"] = \
         threads_by_name(rec, processes, tname)
+    doc["short_threads"] = short_threads(rec)
     if kernel and kernel.get("faults") is not None:
         # Faults perf dropped are user faults too, not the kernel's own.
         doc["kernel_minus_perf"] = kernel["faults"] - n["total"] - \

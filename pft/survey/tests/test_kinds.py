@@ -749,6 +749,50 @@ class Populate(unittest.TestCase):
                          "pft -n 2 -m 256M --touch=populate --thp=always "
                          "--share")
 
+    def one_worker_seen(self, short):
+        # pft -t 2 -m 64M --touch=populate: its worker process 2 (worker
+        # 0 its first thread) populated 64 MiB in 16,384 faults; thread
+        # 4 ended between two snapshots, its 8,192 faults kept in the
+        # process's counters alone.
+        d = self.doc(["rd", "wr"])
+        d["resident"][0].update(size=64 * MiB, rss=64 * MiB, grown=64 * MiB,
+                                huge_bytes=0)
+        d["kernel_minus_perf"] = 16384 + 300
+        d["kernel"] = {"faults": 17000}
+        d["kernel_side_threads"] = [
+            {"tid": 2, "pid": 2, "name": "pft", "kernel_side_faults": 8186},
+            {"tid": 1, "pid": 1, "name": "pft", "kernel_side_faults": 300}]
+        d["kernel_side_processes"] = {"1": 300, "2": 16378}
+        d["short_threads"] = short
+        return d
+
+    def test_a_worker_that_ended_unseen_is_counted(self):
+        _, line, args = verdict.verdict(self.one_worker_seen([[2, 4]]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate")
+        # No thread came and went unseen: the faults are no worker's.
+        _, _, args = verdict.verdict(self.one_worker_seen([]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 1 -m 64M --touch=populate")
+        # Another process's short thread is not this one's worker.
+        _, _, args = verdict.verdict(self.one_worker_seen([[1, 5]]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 1 -m 64M --touch=populate")
+
+    def test_unseen_workers_no_more_than_the_faults_left(self):
+        # Three threads came and went, the faults left one share.
+        _, _, args = verdict.verdict(
+            self.one_worker_seen([[2, 4], [2, 5], [2, 6]]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate")
+        # All seen: nothing left, whatever came and went.
+        d = self.one_worker_seen([[2, 4], [2, 5]])
+        d["kernel_side_threads"].insert(1, {"tid": 4, "pid": 2, "name": "pft",
+                                            "kernel_side_faults": 8192})
+        _, _, args = verdict.verdict(d)
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate")
+
     def test_a_shared_object_of_processes_untold_is_no_populate(self):
         # PostgreSQL unprivileged: 4 backends pread(2) into their shared
         # buffers; at perf_event_paranoid 2 those kernel-mode faults
