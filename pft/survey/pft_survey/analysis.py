@@ -306,8 +306,9 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
     pft_survey.objects) into the report."""
     source = facts.source
     doc["source"] = source
-    doc["events"] = [x for x in kinds.events(source)
-                     if not x.startswith("-")]
+    doc["events"] = [x for x in kinds.events(
+        source, getattr(rec, "madvise_recorded", False))
+        if not x.startswith("-")]
     doc["not_told_apart"] = kinds.not_told_apart(source)
     if source == kinds.PAGE_FAULTS and attached:
         doc["not_told_apart"].append(
@@ -490,11 +491,34 @@ def resident_grown(snaps, pid, v, rss, inherited):
     return grown
 
 
-def add_resident(doc, snaps, mmaps=()):
+# The VmFlags (smaps) of a madvise(2) advice.
+ADVICE_FLAGS = {10: "dc", 12: "mg", 14: "hg", 15: "nh", 16: "dd"}
+
+
+def advised_flags(madvises, pid, v):
+    """The VmFlags the madvise(2) calls of process pid that covered VMA v
+    set (a VMA no smaps read saw: perf's MMAP record has none), the
+    later call winning (MADV_NOHUGEPAGE after MADV_HUGEPAGE)."""
+    flags = []
+    undo = {14: "nh", 15: "hg", 11: "dc", 13: "mg", 17: "dd"}
+    for (_, p, start, length, advice) in sorted(madvises):
+        if p != pid or not (start <= v["start"] and
+                            v["end"] <= start + length):
+            continue
+        if advice in undo and undo[advice] in flags:
+            flags.remove(undo[advice])
+        f = ADVICE_FLAGS.get(advice)
+        if f and f not in flags:
+            flags.append(f)
+    return flags
+
+
+def add_resident(doc, snaps, mmaps=(), madvises=()):
     """Growth of each VMA's resident memory between the snapshots that
     saw it (smaps, and the peak no smaps saw: unseen_peak; mmaps:
-    perf's MMAP records): memory that came in with or without user
-    faults."""
+    perf's MMAP records; madvises: the madvise calls perf recorded, for
+    the advice of a VMA no smaps read saw): memory that came in with or
+    without user faults."""
     out = []
     execd = set(doc.get("exec_pids") or [])
     parent = {f["pid"]: f["parent"] for f in doc.get("forks") or []
@@ -527,7 +551,8 @@ def add_resident(doc, snaps, mmaps=()):
                     "backing": backing(v["path"], v["perms"]),
                     "path": v["path"], "rss": rss, "grown": grown,
                     "unseen": extra, "shared": v["perms"][3:4] == "s",
-                    "flags": v.get("VmFlags") or [],
+                    "flags": v.get("VmFlags") or
+                    advised_flags(madvises, pid, v),
                     "writable": v["perms"][1:2] == "w", "huge_bytes": huge,
                     "object": "%s:%s:%s" % objects.object_key(pid, v)})
     add_event_bytes(doc, out)

@@ -200,7 +200,7 @@ def collect(c, perf, tmp):
     if dropped and doc.get("kernel_minus_perf") is not None:
         # The kernel's count holds the children's faults too.
         doc["kernel_minus_perf"] -= dropped
-    add_resident(doc, snaps, rec.mmaps)
+    add_resident(doc, snaps, rec.mmaps, rec.madvises)
     add_kernel_side(doc, snaps)
     if c.command:
         doc["command"] = c.command
