@@ -795,8 +795,8 @@ int fg_lock_helpers_new(struct faultgen_run *run, unsigned int n);
 void fg_lock_helper_open(struct faultgen_run *run, unsigned int h);
 void fg_lock_phase(struct faultgen_run *run, bool end);
 void fg_lock_helpers_done(struct faultgen_run *run);
-int fg_run_lock_paths(const struct faultgen_run *run, int worker,
-		      struct faultgen_lock_paths *lp);
+FG_TESTABLE int fg_run_lock_paths(const struct faultgen_run *run, int worker,
+				  struct faultgen_lock_paths *lp);
 
 /* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
 unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,

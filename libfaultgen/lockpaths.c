@@ -362,8 +362,8 @@ FG_TESTABLE void fg_lock_derive(const struct fg_lock_counts *c,
 }
 
 /* Worker `worker`'s figures, of all workers (-1), of the helpers (-2). */
-int fg_run_lock_paths(const struct faultgen_run *run, int worker,
-		      struct faultgen_lock_paths *lp)
+FG_TESTABLE int fg_run_lock_paths(const struct faultgen_run *run, int worker,
+				  struct faultgen_lock_paths *lp)
 {
 	struct fg_lock_counts c = { 0 }, zap = { 0 };
 	unsigned int n = run->attr.nr_workers, first = 0, threads = 0;
