@@ -149,6 +149,12 @@ static void why_not(int err, char *buf, size_t len)
 			 "mmap_lock tracepoints in this kernel (mount tracefs "
 			 "on /sys/kernel/tracing; x86 kernels have them)");
 		break;
+	case -EMFILE:
+	case -ENFILE:
+		snprintf(buf, len,
+			 "each worker's counters take 5 file descriptors, and "
+			 "there were too few (raise ulimit -n)");
+		break;
 	default:
 		snprintf(buf, len, "%s", faultgen_strerror(err));
 		break;
