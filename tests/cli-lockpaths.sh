@@ -7,7 +7,9 @@
 # slack), mmap_lock read acquisitions far fewer (the per-VMA lock took
 # the faults); populated with MADV_POPULATE_WRITE: the GUP faults carry
 # the pages, the user faults do not; with two mmap writers: the write
-# acquisitions are the writers' (about their calls), not the workers'.
+# acquisitions are the writers' (about their calls), not the workers';
+# per-thread VMAs zapped by munmap: two write acquisitions a round, in
+# the zaps' share.
 # The sums of the --json workers are the run's; the text line follows
 # the result line, which stays 0.12x's.  Counts only, never timings.
 # (Without the privilege: cli-lockpaths-note.sh.)
@@ -88,6 +90,17 @@ elif case == "writers":
           % (lp["mmap_write"], h.get("mmap_write")))
     check(abs(lp["user_faults"] - pages) <= s,
           "writers: user_faults %d, pages %d" % (lp["user_faults"], pages))
+elif case == "zaps":
+    # Per-thread VMAs zapped by munmap and mmap again: two write
+    # acquisitions a round, the zaps', read around each zap.
+    want = 2 * res["rounds"]
+    check(lp["zap_mmap_write"] == want,
+          "zaps: zap_mmap_write %d, 2 a round: %d"
+          % (lp["zap_mmap_write"], want))
+    check(lp["mmap_write"] >= lp["zap_mmap_write"],
+          "zaps: mmap_write %d below the zaps'" % lp["mmap_write"])
+    check(abs(lp["user_faults"] - pages) <= s,
+          "zaps: user_faults %d, pages %d" % (lp["user_faults"], pages))
 print("\n".join(problems))
 sys.exit(1 if problems else 0)
 PY
@@ -113,6 +126,7 @@ one_case() {
 one_case shared
 one_case populate --touch=populate
 one_case writers --writers=2,mmap
+one_case zaps -M --rounds=3 --zap=munmap
 
 # The text: the result line first, 0.12x's, then the labelled line.
 run_pft text $two -m 8M --lock-paths
