@@ -113,9 +113,12 @@ def add_objects(r, facts, same):
 
 
 def add_events(r, facts, same, base):
+    """Each fault event, its page counted from its object's first: one
+    sample (the facts count a sample as the period's faults)."""
     for (t, _pid, tid, key, kind, pg, n) in facts.events:
         k = same[key]
-        r.events.append((t, tid, k, kind, (pg or 0) - base.get(k, 0), n))
+        r.events.append((t, tid, k, kind, (pg or 0) - base.get(k, 0),
+                         max(1, round(n / r.period))))
 
 
 def add_processes(r, facts, rec, root, command):

@@ -214,14 +214,14 @@ class FromSurvey(unittest.TestCase):
     """A process (5) maps 16 pages at 0x10000 and touches them; its child
     (6, forked at 10 ms) writes 4 of them."""
 
-    def facts(self, child_vma):
+    def facts(self, child_vma, period=1):
         facts = objects.Facts(kinds.TRACEPOINTS, events=True)
         v = {"start": 0x10000, "end": 0x20000, "perms": "rw-p", "path": "",
              "object": 1, "first_ns": T0}
         facts.add_vma(("vma", 5, 1), 5, v, "anonymous")
         for i in range(16):
             facts.add(("vma", 5, 1), 5, 5, kinds.FIRST_TOUCH, T0 + i * 1000,
-                      1, 4096, 16 + i)
+                      period, 4096 * period, 16 + i * period)
         key = ("vma", 6, child_vma["object"])
         facts.add_vma(key, 6, child_vma, "anonymous")
         for i in range(4):
@@ -231,9 +231,20 @@ class FromSurvey(unittest.TestCase):
         facts.exits = {6: T0 + 20 * MS, 5: T0 + 30 * MS}
         return facts
 
-    def build(self, facts, rec, doc=None):
-        r = recording(facts, rec, doc or {}, 5, ["prog"], 1, 4096)
+    def build(self, facts, rec, doc=None, period=1):
+        r = recording(facts, rec, doc or {}, 5, ["prog"], period, 4096)
         return valid(self, profile.build(r))
+
+    def test_sampled_rows_count_samples(self):
+        child = {"start": 0x30000, "end": 0x40000, "perms": "rw-p",
+                 "path": "", "object": 7, "first_ns": T0 + 12 * MS}
+        rec = Rec([(T0 + 10 * MS, 6, 6, 5, 5)], [], {6: T0 + 10.5 * MS})
+        facts = self.facts(child, period=16)
+        facts.objects[("vma", 5, 1)]["size"] = 16 * 16 * 4096
+        prof = self.build(facts, rec, period=16)
+        # 16 samples of the parent's, a page in 16 apart: seq faults.
+        self.assertEqual(prof["faults"][0],
+                         [0, 0, 0, 1, "first-touch", 16, 0, 240, "seq", 1])
 
     def test_a_childs_copies_fall_on_its_parents_object(self):
         child = {"start": 0x10000, "end": 0x20000, "perms": "rw-p",
