@@ -129,6 +129,14 @@ def check_ids(path, doc):
             if x[member] >= n[target]:
                 raise bad(path, where % i, "one of the %s" % target,
                           x[member])
+    for i, x in enumerate(doc["processes"]):
+        if x["parent"] is not None and x["parent"] >= n["processes"]:
+            raise bad(path, "processes[%d].parent" % i,
+                      "one of the processes", x["parent"])
+        for j, o in enumerate(x["objects"]):
+            if o >= n["objects"]:
+                raise bad(path, "processes[%d].objects[%d]" % (i, j),
+                          "one of the objects", o)
     for i, row in enumerate(doc["faults"]):
         for j, target in ((0, "threads"), (1, "objects")):
             if row[j] >= n[target]:

@@ -232,6 +232,12 @@ class Files(unittest.TestCase):
         self.refused(self.edited(
             lambda d: d["faults"][0].__setitem__(0, 7)),
             "member 'faults[0][0]': one of the threads")
+        self.refused(self.edited(
+            lambda d: d["processes"][0]["objects"].append(3)),
+            "member 'processes[0].objects[1]': one of the objects")
+        self.refused(self.edited(
+            lambda d: d["processes"][0].__setitem__("parent", 9)),
+            "member 'processes[0].parent': one of the processes")
         self.refused(self.good.replace('"duration_ms": 40.0',
                                        '"duration_ms": NaN'),
                      "member 'duration_ms'")
