@@ -58,7 +58,8 @@ and plot fault profiles (pft-profile(5)).
                          program's standard output goes to standard error
       --record=FILE      also write the fault profile (pft-profile/1) to
                          FILE, a new file (never over an existing one)
-      --bin-ms=N         the profile's time bins: N ms (default 10)
+      --bin-ms=N         the profile's time bins: N ms (default 10); with
+                         --compare, compare in bins of N ms (or wider)
       --keep-names       the profile keeps paths, the command line and
                          thread names (left out by default)
       --compare A B      compare two profiles per object and kind, with
@@ -98,8 +99,7 @@ def parse_args(argv):
                                         kinds.PAGE_FAULTS), default="auto")
     p.add_argument("-o", "--output")
     p.add_argument("--record")
-    p.add_argument("--bin-ms", dest="bin_ms", type=float,
-                   default=profile.BIN_MS)
+    p.add_argument("--bin-ms", dest="bin_ms", type=float)
     p.add_argument("--keep-names", action="store_true")
     p.add_argument("--compare", nargs=2)
     p.add_argument("--plot")
@@ -147,6 +147,7 @@ def profile_mode(p, c):
     if c.pid is not None or c.record or (c.compare and c.command):
         p.error("--compare and --plot read profiles: no command, -p or "
                 "--record with them")
+    check_bin_ms(p, c)
     c.profiles = list(c.compare or c.command)
     c.command = []
     if not 1 <= len(c.profiles) <= 2:
@@ -154,10 +155,17 @@ def profile_mode(p, c):
     return c
 
 
-def check_record(p, c):
-    if not math.isfinite(c.bin_ms) or not 0.1 <= c.bin_ms <= 60000:
+def check_bin_ms(p, c):
+    if c.bin_ms is not None and (not math.isfinite(c.bin_ms) or
+                                 not 0.1 <= c.bin_ms <= 60000):
         p.error("--bin-ms=%g: give a number of ms from 0.1 to 60000" %
                 c.bin_ms)
+
+
+def check_record(p, c):
+    check_bin_ms(p, c)
+    if c.bin_ms is None:
+        c.bin_ms = profile.BIN_MS
     if c.record is not None and not c.record:
         p.error("--record: give a file name")
     if c.keep_names and not c.record:
@@ -181,7 +189,7 @@ def profiles_main(c):
         check_new_file(c.plot)
     profs = [(path, readprofile.load(path)) for path in c.profiles]
     if c.compare:
-        doc = compare.compare(profs[0][1], profs[1][1])
+        doc = compare.compare(profs[0][1], profs[1][1], c.bin_ms)
         compare.write(doc, tuple(c.compare), c.json, sys.stdout)
         sys.stdout.flush()
     if c.plot:

@@ -14,7 +14,8 @@
 # Pearson's correlation of the two per-bin fault counts, over the bins
 # of the longer profile (a run of bins counts its faults evenly in
 # each); it is undefined (null) where either count is the same in every
-# bin.  Profiles of different bins are compared in the coarser.
+# bin.  Profiles of different bins are compared in the coarser, or in
+# wider bins asked for (--bin-ms): a run's pace jitters from bin to bin.
 
 import json
 import math
@@ -157,10 +158,11 @@ def without_event(a, b):
             for k in sorted(set(wa) | set(wb))}
 
 
-def compare(a, b):
+def compare(a, b, bin_ms=None):
     """The comparison of profiles a and b (dicts read by readprofile) as
-    a dict (what --json prints)."""
-    common = max(a["bin_ms"], b["bin_ms"])
+    a dict (what --json prints), in bins of bin_ms where it is wider
+    than both profiles' own."""
+    common = max(a["bin_ms"], b["bin_ms"], bin_ms or 0)
     n = max(nbins(a, common), nbins(b, common))
     sa, sb = stats(a, common), stats(b, common)
     objs = []

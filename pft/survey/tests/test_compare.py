@@ -90,6 +90,17 @@ class Compare(unittest.TestCase):
         r = dims(compare.compare(a, reverse))["time_shape_correlation"]
         self.assertAlmostEqual(r, -1.0)
 
+    def test_correlation_in_wider_bins(self):
+        a = prof(series([1, 3, 2, 4, 0, 0]), duration=60.0)
+        b = prof(series([3, 1, 4, 2, 0, 0]), duration=60.0)
+        # Means 5/3: sum dx*dy = 16/3, sum dx^2 = sum dy^2 = 40/3.
+        self.assertAlmostEqual(dims(compare.compare(a, b))
+                               ["time_shape_correlation"], 0.4)
+        # In bins of 20 ms: (4, 6, 0) beside (4, 6, 0).
+        doc = compare.compare(a, b, 20)
+        self.assertEqual(doc["bin_ms"], 20)
+        self.assertAlmostEqual(dims(doc)["time_shape_correlation"], 1.0)
+
     def test_a_constant_series_has_no_correlation(self):
         self.assertIsNone(compare.pearson([1, 1, 1], [1, 2, 3]))
         self.assertIsNone(compare.pearson([5], [5]))
