@@ -250,8 +250,10 @@ def short_threads(rec):
                   if tid in ended and events.get(tid, 0) <= 64)
 
 
-def analyse(rec, snaps, kernel, period, followed):
-    """The survey's report as a dict (what --json prints)."""
+def analyse(rec, snaps, kernel, period, followed, keep=None):
+    """The survey's report as a dict (what --json prints).  keep: a dict
+    that takes the survey's facts with each fault ("facts": for a
+    profile), or None."""
     index, parents = vma_indexes(rec, snaps)
     mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
     vma_of, n = join_faults(rec, index, parents, mounts)
@@ -260,7 +262,9 @@ def analyse(rec, snaps, kernel, period, followed):
     fkinds, fbytes, majors_unmatched = kinds.classify(
         rec, vma_of, getattr(snaps, "present", None),
         (kernel or {}).get("maxrss"))
-    facts = objects.Facts(source)
+    facts = objects.Facts(source, events=keep is not None)
+    if keep is not None:
+        keep["facts"] = facts
     per_vma = vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts)
 
     def tname(tid):
