@@ -49,6 +49,19 @@ def object_rows(objs, only=None):
             ("workers (threads with 1% or more)" + what, len(ws))]
 
 
+def shared_growth_rows(doc, o, faults):
+    """A shared object's growth in resident memory in all its processes
+    (smaps: the pages each mapped, with a fault event or without), and
+    its faults with those without an event, like with like: the
+    program's are mostly kernel-mode (no event), pft's all user-mode
+    events; both counted as the line was sized."""
+    grown = (doc.get("resident_objects") or {}).get(o["id"], {})
+    return [("bytes its processes mapped (smaps resident growth)",
+             grown.get("grown", 0)),
+            ("faults on it, with its processes' faults without an event",
+             faults + (untold_bytes(doc, grown) // K.PAGE if grown else 0))]
+
+
 def dimensions(doc, only=None, grown=False):
     """The figures --check compares, in order: (name, value).  only: a
     kind to compare the faults, bytes, processes and workers of (those
@@ -91,17 +104,7 @@ def dimensions(doc, only=None, grown=False):
     out.append(procs)
     out.append(ws)
     if grown and objs and objs[0]["shared"]:
-        # Its growth in resident memory in all its processes (smaps):
-        # the pages each mapped, with a fault event or without.
-        grown = (doc.get("resident_objects") or {}).get(objs[0]["id"], {})
-        out.append(("bytes its processes mapped (smaps resident growth)",
-                    grown.get("grown", 0)))
-        # Like with like: the program's faults on it are mostly without
-        # an event (kernel-mode), pft's all user-mode events; both
-        # counted as the line was sized, events and those without one.
-        out.append(("faults on it, with its processes' faults without "
-                    "an event", faults[1] + (untold_bytes(doc, grown) //
-                                             K.PAGE if grown else 0)))
+        out += shared_growth_rows(doc, objs[0], faults[1])
     out.append(("most threads at once (1 ms)",
                 max((o["concurrency_threads_max"] for o in objs), default=0)))
     out.append(("most processes at once (1 ms)",
