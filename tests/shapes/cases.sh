@@ -139,6 +139,21 @@ c_legacy() {
 	check.py legacy merged --workers "$w"
 }
 
+# c_lockpaths N: pft --lock-paths of N threads faulting a shared VMA of
+# N MiB: which lock the faults took, as the guest's kernel has them
+# (Debian's 6.1: no per-VMA lock, every fault under mmap_lock).
+c_lockpaths() {
+	n=$1
+	t=/sys/kernel/tracing
+	[ -e "$t/events" ] || mount -t tracefs nodev "$t" 2>/dev/null
+	[ -e "$t/events/mmap_lock" ] && [ -e "$t/events/exceptions" ] ||
+		{ echo "no mmap_lock or exceptions tracepoints in tracefs"; return 77; }
+	run pft --json --lock-paths -t "$n" -m $((n * M)) || return 1
+	grep -q '^pft: note: lock paths not counted' err &&
+		{ echo "$(cat err)"; return 1; }
+	check.py lockpaths out --pages $((n * M / 4096))
+}
+
 # c_vmas N [PFT-ARGS...]: pft with N pinned threads pauses after its run
 # (-P); its maps then hold one anonymous VMA per worker (-M), and for the
 # shared-VMA control one VMA for all.
@@ -469,4 +484,5 @@ shape_memoryless() {
 	case_ci worker-local-cpu-only-node c_cpus 0,2 2 -t 2 -a --numa=worker-local
 	case_ci worker-local-procs c_cpus 2-3 2 -n 2 -a --numa=worker-local
 	case_ci membind-cpu-only-node c_refused 2 "--membind" pft --membind=1 -t 1
+	case_ci lock-paths c_lockpaths 4
 }

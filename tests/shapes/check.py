@@ -14,6 +14,7 @@
 #   check.py sweep RUNS SWEEPJSON --groups l3|core|node --counts LIST
 #   check.py usage ERR --rc N --names TEXT
 #   check.py policies --cpus LIST   (libfaultgen's NUMA policies, in-process)
+#   check.py lockpaths OUT --pages N
 #
 # Prints nothing and exits 0 when everything holds; otherwise one line per
 # problem and exit 1.
@@ -594,7 +595,42 @@ def cmd_qemu(args):
           (faults, res["expected_faults"]))
 
 
-COMMANDS = {"nodepages": cmd_nodepages, "topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
+# The first kernel whose anonymous faults take the per-VMA lock
+# (CONFIG_PER_VMA_LOCK, x86-64, on by default): before it every fault
+# takes mmap_lock for reading.
+PER_VMA_LOCK = (6, 4)
+
+
+def kernel_version():
+    m = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    return (int(m.group(1)), int(m.group(2)))
+
+
+def cmd_lockpaths(args):
+    """pft --lock-paths of a shared VMA of N pages: the user faults its
+    workers took, and which lock they took, as this kernel has them."""
+    o, pos = opts(args, [], ["pages"])
+    lp = run_record(pos[0]).get("lock_paths")
+    if not check(lp is not None, "no lock_paths in the JSON (not counted)"):
+        return
+    pages = int(o["pages"])
+    check(pages <= lp["user_faults"] <= pages + pages // 100 + 64,
+          "%d user faults for %d pages" % (lp["user_faults"], pages))
+    if kernel_version() < PER_VMA_LOCK:
+        # No per-VMA lock: every fault read-locked mmap_lock.
+        check(lp["fallbacks"] >= lp["user_faults"] and
+              lp["mmap_read"] >= lp["user_faults"],
+              "%d fallbacks and %d mmap_lock reads for %d user faults on "
+              "%s, a kernel without per-VMA locks" %
+              (lp["fallbacks"], lp["mmap_read"], lp["user_faults"],
+               os.uname().release))
+    else:
+        check(lp["fallbacks"] <= pages // 100 + 8,
+              "%d of %d faults fell back to mmap_lock on %s" %
+              (lp["fallbacks"], lp["user_faults"], os.uname().release))
+
+
+COMMANDS = {"lockpaths": cmd_lockpaths, "nodepages": cmd_nodepages, "topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
             "vmas": cmd_vmas, "numa": cmd_numa, "sweep": cmd_sweep,
             "usage": cmd_usage, "policies": cmd_policies,
             "qemu": cmd_qemu}
