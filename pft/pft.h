@@ -333,6 +333,9 @@ void pft_print_worker_latency(FILE *out, struct faultgen_run *run,
 			      unsigned int worker);
 void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
 		      int worker);
+/* and of the shared VMA's writers' calls, when it had writers */
+void pft_print_writer_latency(FILE *out, struct faultgen_run *run);
+void pft_json_writer_latency(struct pft_json *j, struct faultgen_run *run);
 
 /* print-collapse.c: the read-only collapse line and object */
 int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,

@@ -84,6 +84,7 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 		fputs(line, stdout);
 		pft_print_figures(stdout, run);
 		pft_print_latency(stdout, run);
+		pft_print_writer_latency(stdout, run);
 	}
 	pft_warn_faults(o, run, &r);
 	if (o->per_worker && !o->json)
