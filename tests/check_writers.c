@@ -661,6 +661,60 @@ START_TEST(vma_writers_refused_on_a_callers_region)
 }
 END_TEST
 
+/*
+ * A munmap writer whose region another thread mapped into between its
+ * two calls (lost): the run's release unmaps the rest of the
+ * reservation and leaves that mapping alone.
+ */
+START_TEST(release_leaves_a_mapping_made_in_a_munmap_hole)
+{
+	struct faultgen_attr *a = writers_attr(1, 2, FAULTGEN_WRITER_MUNMAP);
+	size_t len = 16 * (size_t)fgc_pagesize();
+	struct fg_writers *st;
+	struct faultgen_run *run;
+	struct fgc_vma *v;
+	char *resv, *hole;
+	size_t resv_len;
+	void *p;
+	int nv, first;
+
+	ck_assert_int_eq(fg_run_create(a, &run), 0);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(fg_run_prepare(run), 0);
+	ck_assert_int_eq(fg_memory_setup(run), 0);
+	ck_assert_int_eq(fg_writers_setup(run), 0);
+	st = fg_pattern_state(run);
+	resv = st->resv.raw;
+	resv_len = st->resv.raw_len;
+	/* Writer 1's hole, taken by another mapping. */
+	hole = st->start + len + (size_t)fgc_pagesize();
+	ck_assert_int_eq(munmap(hole, len), 0);
+	p = mmap(hole, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+					       MAP_FIXED_NOREPLACE, -1, 0);
+	ck_assert_ptr_eq(p, hole);
+	st->slots[1].lost = true;
+	fg_run_free(run);
+
+	nv = fgc_maps_read(&v);
+	ck_assert_int_eq(fgc_vmas_over(v, nv, hole, len, &first), 1);
+	ck_assert_str_eq(v[first].perms, "r--p");
+	/* The rest is gone, unless a sanitizer's allocator has mapped the
+	 * freed range for itself meanwhile. */
+	if (!fgc_under_sanitizer()) {
+		ck_assert_int_eq(fgc_vmas_over(v, nv, resv,
+					       (size_t)(hole - resv), &first),
+				 0);
+		ck_assert_int_eq(fgc_vmas_over(v, nv, hole + len,
+					       resv_len -
+						       (size_t)(hole + len - resv),
+					       &first),
+				 0);
+	}
+	free(v);
+	munmap(hole, len);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("writers");
@@ -684,6 +738,7 @@ int main(void)
 	tcase_add_loop_test(tc, writer_latency_counts_every_call,
 			    FAULTGEN_WRITER_MMAP,
 			    FAULTGEN_WRITER_MADVISE_VMA + 1);
+	tcase_add_test(tc, release_leaves_a_mapping_made_in_a_munmap_hole);
 	tcase_add_test(tc, writer_nice_is_applied_or_refused);
 	tcase_add_test(tc, writer_fifo_is_applied_or_refused);
 	suite_add_tcase(s, tc);
