@@ -264,52 +264,59 @@ struct target {
 	size_t len;
 };
 
+/* 0, or the -errno of a call that returned -1. */
+static int call_rc(int ret)
+{
+	return ret < 0 ? -errno : 0;
+}
+
+#define RW (PROT_READ | PROT_WRITE)
+
+/* munmap's second call: its region mapped back, never over another
+ * thread's mapping. */
+static int map_back(const struct target *t)
+{
+	void *p = mmap(t->at, t->len, RW,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
+		       0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	/* Before 4.17 the flag is a hint: placed elsewhere. */
+	if (p != t->at) {
+		munmap(p, t->len);
+		return -EEXIST;
+	}
+	return 0;
+}
+
 /* Call `step` (0 or 1) of a cycle on the target. */
 static int writer_call(const struct target *t, int step)
 {
-	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-	void *p;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
 
 	switch (t->op) {
 	case FAULTGEN_WRITER_MMAP:
-		p = mmap(t->at, t->len, step ? PROT_NONE : PROT_READ | PROT_WRITE,
-			 flags | MAP_FIXED | (step ? MAP_NORESERVE : 0), -1,
-			 0);
-		return p == MAP_FAILED ? -errno : 0;
+		if (step)
+			return mmap(t->at, t->len, PROT_NONE,
+				    flags | MAP_NORESERVE, -1,
+				    0) == MAP_FAILED ? -errno : 0;
+		return mmap(t->at, t->len, RW, flags, -1, 0) == MAP_FAILED ?
+			       -errno :
+			       0;
 	case FAULTGEN_WRITER_MPROTECT:
-		return mprotect(t->at, t->len,
-				step ? PROT_READ | PROT_WRITE : PROT_READ) < 0 ?
-			       -errno :
-			       0;
+		return call_rc(mprotect(t->at, t->len, step ? RW : PROT_READ));
 	case FAULTGEN_WRITER_MADVISE:
-		return madvise(t->at, t->len,
-			       step ? MADV_NOHUGEPAGE : MADV_HUGEPAGE) < 0 ?
-			       -errno :
-			       0;
+		return call_rc(madvise(t->at, t->len,
+				       step ? MADV_NOHUGEPAGE : MADV_HUGEPAGE));
 	case FAULTGEN_WRITER_MUNMAP:
-		if (!step)
-			return munmap(t->at, t->len) < 0 ? -errno : 0;
-		p = mmap(t->at, t->len, PROT_READ | PROT_WRITE,
-			 flags | MAP_FIXED_NOREPLACE, -1, 0);
-		if (p == MAP_FAILED)
-			return -errno;
-		/* Before 4.17 the flag is a hint: placed elsewhere. */
-		if (p != t->at) {
-			munmap(p, t->len);
-			return -EEXIST;
-		}
-		return 0;
+		return step ? map_back(t) : call_rc(munmap(t->at, t->len));
 	case FAULTGEN_WRITER_MPROTECT_VMA:
-		return mprotect(t->at, t->len,
-				PROT_READ | PROT_WRITE |
-					(step ? 0 : PROT_EXEC)) < 0 ?
-			       -errno :
-			       0;
+		return call_rc(mprotect(t->at, t->len,
+					step ? RW : RW | PROT_EXEC));
 	case FAULTGEN_WRITER_MADVISE_VMA:
-		return madvise(t->at, t->len,
-			       step ? MADV_DOFORK : MADV_DONTFORK) < 0 ?
-			       -errno :
-			       0;
+		return call_rc(madvise(t->at, t->len,
+				       step ? MADV_DOFORK : MADV_DONTFORK));
 	}
 	return -EINVAL;
 }
