@@ -274,6 +274,7 @@ FG_SETTER_GETTER(warmup, unsigned int, "warmup", U)
 FG_SETTER_GETTER(latency, unsigned int, "latency", U)
 
 FG_SETTER_GETTER(catch_sigbus, int, "catch-sigbus", B)
+FG_SETTER_GETTER(lock_paths, int, "lock-paths", B)
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
 {
@@ -531,6 +532,23 @@ FG_EXPORT int faultgen_run_worker(const struct faultgen_run *run,
 	ret = fg_run_worker(run, index, &r);
 	if (!ret)
 		fg_copy_sized(wres, &r, sizeof(r));
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_run_lock_paths(const struct faultgen_run *run,
+				      int worker,
+				      struct faultgen_lock_paths *lp)
+{
+	struct faultgen_lock_paths l;
+	int ret;
+
+	if (!run || !sized_ok(lp, sizeof(l)))
+		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
+	ret = fg_run_lock_paths(run, worker, &l);
+	if (!ret)
+		fg_copy_sized(lp, &l, sizeof(l));
 	return api_rc(ret);
 }
 

@@ -359,6 +359,7 @@ static void usage_add(struct fg_usage *sum, const struct fg_usage *d)
 	sum->cpu_ns += d->cpu_ns;
 	sum->ru_user_us += d->ru_user_us;
 	sum->ru_sys_us += d->ru_sys_us;
+	fg_lock_add(&sum->lock, &d->lock);
 }
 
 /*
@@ -374,7 +375,7 @@ static int write_round(struct faultgen_run *run, unsigned int i)
 	int64_t t0, t1;
 	int ret;
 
-	fg_usage_now(&at, process);
+	fg_usage_now(&at, process, fg_wstat_lock_fd(w));
 	t0 = fg_now_ns();
 	if (run->lat)
 		ret = fg_lat_touch(run, i, run->waddr[i], run->wlen[i], run->sh,
@@ -382,7 +383,7 @@ static int write_round(struct faultgen_run *run, unsigned int i)
 	else
 		ret = write_slice(run, run->waddr[i], run->wlen[i]);
 	t1 = fg_now_ns();
-	fg_usage_now(&now, process);
+	fg_usage_now(&now, process, fg_wstat_lock_fd(w));
 	if (ret)
 		return ret;
 	fg_usage_sub(&d, &now, &at);

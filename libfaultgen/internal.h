@@ -130,6 +130,7 @@ struct faultgen_attr {
 	unsigned int interleave; /* shared VMA: pages per dealt block, or 0 */
 	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
 	bool catch_sigbus; /* a worker's SIGBUS fails the run (sigbus.c) */
+	bool lock_paths; /* count the lock paths (lockpaths.c) */
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
 	union fg_slot own[16];
@@ -143,11 +144,27 @@ struct fg_cpus {
 	int *list; /* the CPU ids in ascending order, count of them */
 };
 
-/* A worker's usage counters at one moment (CLOCK_*_CPUTIME_ID, rusage). */
+/* The lock-path counters of a thread (lockpaths.c), in its group's
+ * order. */
+enum {
+	FG_LOCK_USER,    /* exceptions:page_fault_user */
+	FG_LOCK_KERNEL,  /* exceptions:page_fault_kernel, user addresses */
+	FG_LOCK_READ,    /* mmap_lock_start_locking, write == 0 */
+	FG_LOCK_WRITE,   /* mmap_lock_start_locking, write == 1 */
+	FG_LOCK_TRYFAIL, /* mmap_lock_acquire_returned, a read that failed */
+	FG_LOCK_EVENTS
+};
+struct fg_lock_counts {
+	uint64_t v[FG_LOCK_EVENTS];
+};
+
+/* A worker's usage counters at one moment (CLOCK_*_CPUTIME_ID, rusage,
+ * and its lock-path counters: all 0 without them). */
 struct fg_usage {
 	uint64_t minflt, majflt;
 	int64_t cpu_ns;
 	int64_t ru_user_us, ru_sys_us;
+	struct fg_lock_counts lock;
 };
 
 /* Figures one worker keeps; lives in shared memory in process mode. */
@@ -161,7 +178,17 @@ struct fg_wstat {
 	int error; /* -errno from inside the worker */
 	int signo; /* SIGBUS: the error is a caught SIGBUS's cause */
 	_Atomic int finished; /* 1 once the worker is through, before exit */
+	/* Its lock-path counters' group: fd + 1, 0 for none (the figures
+	 * are zeroed memory); why it has none where they were asked. */
+	int lock_group;
+	int lock_error;
+	struct fg_lock_counts zap_lock; /* its zaps' share of use.lock */
 };
+
+static inline int fg_wstat_lock_fd(const struct fg_wstat *w)
+{
+	return w->lock_group - 1;
+}
 
 /*
  * A log-linear histogram of latencies in nanoseconds (latency.c): values
@@ -435,6 +462,15 @@ struct faultgen_run {
 	const struct fg_wlat *helper_lat;
 	const char *helper_call;
 	uint64_t helper_call_bytes;
+	/* Lock paths (lockpaths.c): 0 counting, -ENODATA not asked, or
+	 * why they cannot be counted; the tracepoints' ids; the helpers'
+	 * groups while they run, their sums after. */
+	int lock_status;
+	uint64_t lock_ids[FG_LOCK_EVENTS];
+	struct fg_lock_helper *lock_helpers;
+	unsigned int lock_nr_helpers;
+	int lock_helpers_error;
+	struct fg_lock_counts lock_helper_sum;
 	/* A write or read touch faults one page in this many (sparse-vma);
 	 * 0 or 1: every page (fault.c's fg_touch, fg_touched_pages). */
 	uint64_t touch_stride;
@@ -618,7 +654,7 @@ int fg_numa_count(char *addr, size_t len, size_t ps, uint64_t *counts,
 		  size_t nnodes);
 
 /* measure.c */
-void fg_usage_now(struct fg_usage *u, bool process);
+void fg_usage_now(struct fg_usage *u, bool process, int lock_fd);
 bool fg_counts_process(const struct faultgen_run *run, unsigned int i);
 void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 		  const struct fg_usage *b);
@@ -744,6 +780,32 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 		   struct faultgen_latency *r);
 int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
 			   struct faultgen_latency_bucket *b, size_t max);
+
+/* lockpaths.c */
+int fg_lock_prepare(struct faultgen_run *run);
+int fg_lock_open(const struct faultgen_run *run, int fds[FG_LOCK_EVENTS]);
+void fg_lock_close(int fds[FG_LOCK_EVENTS]);
+void fg_lock_worker_open(const struct faultgen_run *run, struct fg_wstat *w,
+			 int fds[FG_LOCK_EVENTS]);
+void fg_lock_worker_close(struct fg_wstat *w, int fds[FG_LOCK_EVENTS]);
+void fg_lock_read(int fd, struct fg_lock_counts *c);
+void fg_lock_add(struct fg_lock_counts *d, const struct fg_lock_counts *a);
+void fg_lock_sub(struct fg_lock_counts *d, const struct fg_lock_counts *a,
+		 const struct fg_lock_counts *b);
+FG_TESTABLE int fg_lock_parse(const uint64_t *buf, size_t words,
+			      struct fg_lock_counts *c);
+FG_TESTABLE void fg_lock_derive(const struct fg_lock_counts *c,
+				const struct fg_lock_counts *zap,
+				uint64_t faults,
+				struct faultgen_lock_paths *lp);
+int fg_lock_zap(struct faultgen_run *run, unsigned int i,
+		int (*zap)(struct faultgen_run *run, unsigned int i));
+int fg_lock_helpers_new(struct faultgen_run *run, unsigned int n);
+void fg_lock_helper_open(struct faultgen_run *run, unsigned int h);
+void fg_lock_phase(struct faultgen_run *run, bool end);
+void fg_lock_helpers_done(struct faultgen_run *run);
+FG_TESTABLE int fg_run_lock_paths(const struct faultgen_run *run, int worker,
+				  struct faultgen_lock_paths *lp);
 
 /* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
 unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,

@@ -23,8 +23,9 @@ static int64_t tv_us(const struct timeval *tv)
 	return (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
 }
 
-/* The calling thread's (or, in a forked worker, process's) counters. */
-void fg_usage_now(struct fg_usage *u, bool process)
+/* The calling thread's (or, in a forked worker, process's) counters, and
+ * those of its lock-path group lock_fd (-1: none). */
+void fg_usage_now(struct fg_usage *u, bool process, int lock_fd)
 {
 	struct rusage ru;
 
@@ -35,6 +36,7 @@ void fg_usage_now(struct fg_usage *u, bool process)
 	u->ru_sys_us = tv_us(&ru.ru_stime);
 	u->cpu_ns = fg_clock_ns(process ? CLOCK_PROCESS_CPUTIME_ID :
 					  CLOCK_THREAD_CPUTIME_ID);
+	fg_lock_read(lock_fd, &u->lock);
 }
 
 /* d = a - b */
@@ -46,6 +48,7 @@ void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 	d->cpu_ns = a->cpu_ns - b->cpu_ns;
 	d->ru_user_us = a->ru_user_us - b->ru_user_us;
 	d->ru_sys_us = a->ru_sys_us - b->ru_sys_us;
+	fg_lock_sub(&d->lock, &a->lock, &b->lock);
 }
 
 /* Whether worker i's usage is its process's (a forked worker) or its
@@ -60,7 +63,8 @@ bool fg_counts_process(const struct faultgen_run *run, unsigned int i)
  * last. */
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process)
 {
-	fg_usage_now(at, process);
+	memset(&w->zap_lock, 0, sizeof(w->zap_lock));
+	fg_usage_now(at, process, fg_wstat_lock_fd(w));
 	w->start_ns = fg_now_ns();
 	w->end_ns = w->start_ns;
 }
@@ -73,7 +77,7 @@ void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
 	struct fg_usage now;
 
 	w->end_ns = fg_now_ns();
-	fg_usage_now(&now, process);
+	fg_usage_now(&now, process, fg_wstat_lock_fd(w));
 	fg_usage_sub(&w->use, &now, at);
 	w->last_cpu = sched_getcpu();
 }

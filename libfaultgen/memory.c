@@ -269,7 +269,7 @@ void fg_memory_release(struct faultgen_run *run)
  * (a forked worker calls it).  By munmap: unmapped and mapped again in
  * the same place (per-thread VMAs of a backing that remaps).
  */
-int fg_zap(struct faultgen_run *run, unsigned int i)
+static int zap(struct faultgen_run *run, unsigned int i)
 {
 	const struct fg_backing *b = run->backing;
 	char *addr = run->waddr[i], *again;
@@ -289,4 +289,11 @@ int fg_zap(struct faultgen_run *run, unsigned int i)
 	if (ret)
 		return ret;
 	return fg_advise(run, addr, len, run->attr.thp);
+}
+
+/* The zap, its mmap_lock acquisitions counted apart from the faults'
+ * (lockpaths.c). */
+int fg_zap(struct faultgen_run *run, unsigned int i)
+{
+	return fg_lock_zap(run, i, zap);
 }

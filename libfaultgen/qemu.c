@@ -210,18 +210,22 @@ static int run_slice(struct faultgen_run *run, struct qp_state *st,
 	struct slice s = { run, st, i, addr, pages };
 	struct fg_wstat *w = &run->sh->w[i];
 	bool lat = run->attr.latency != 0;
+	int lock_fds[FG_LOCK_EVENTS];
 	struct fg_usage at;
 	int ret;
 
 	w->tid = fg_gettid();
 	w->pid = getpid();
 	w->cpu = -1;
+	/* Its own threads, not worker.c's: the lock paths opened here. */
+	fg_lock_worker_open(run, w, lock_fds);
 	if (lat)
 		fg_lat_begin(run, i, false);
 	fg_stat_begin(w, &at, false);
 	/* A SIGBUS of its touches caught when asked (sigbus.c). */
 	ret = fg_sigbus_guard(run, i, prealloc_step, &s);
 	fg_stat_end(w, &at, false);
+	fg_lock_worker_close(w, lock_fds);
 	if (lat)
 		fg_lat_end(run, i, false);
 	w->fault_ns = w->end_ns - w->start_ns;
@@ -608,11 +612,11 @@ static int qemu_prealloc(struct faultgen_run *run, struct qp_state *st,
 
 	usage_self(&min0, &maj0);
 	t0 = fg_now_ns();
-	fg_usage_now(&u0, false);
+	fg_usage_now(&u0, false, -1);
 	st->populate = run->attr.qemu != FAULTGEN_QEMU_TOUCH &&
 		       (madvise(run->base, st->step, MADV_POPULATE_WRITE) == 0 ||
 			errno != EINVAL);
-	fg_usage_now(&u1, false);
+	fg_usage_now(&u1, false, -1);
 	st->probe_minflt = u1.minflt - u0.minflt;
 	st->probe_majflt = u1.majflt - u0.majflt;
 	if (!st->populate)

@@ -153,6 +153,8 @@ FG_TESTABLE int fg_run_prepare(struct faultgen_run *run)
 		ret = alloc_node_pages(run);
 	if (!ret && (run->ops->reads & FG_SETTING(FAULTGEN_SETTING_LATENCY)))
 		ret = fg_lat_prepare(run);
+	if (!ret)
+		ret = fg_lock_prepare(run);
 	return ret;
 }
 

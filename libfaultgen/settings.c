@@ -156,6 +156,8 @@ static const struct fg_setting common[] = {
 	       "count each worker's pages per NUMA node"),
 	SWITCH("catch-sigbus", FAULTGEN_SETTING_NONE, catch_sigbus,
 	       "a worker's SIGBUS ends the run, not the process"),
+	SWITCH("lock-paths", FAULTGEN_SETTING_NONE, lock_paths,
+	       "count which lock each worker's faults took"),
 	{ .name = "rounds", .id = FAULTGEN_SETTING_REPEAT,
 	  .type = FAULTGEN_TYPE_UINT, .offset = FG_AT(rounds),
 	  .max = UINT32_MAX, .flags = FAULTGEN_SETTING_ZERO, .def_text = "0",

@@ -176,10 +176,12 @@ static void worker_main(struct worker_arg *wa)
 	struct faultgen_run *run = wa->run;
 	struct fg_shared *sh = run->sh;
 	struct fg_wstat *w = &sh->w[wa->index];
+	int lock_fds[FG_LOCK_EVENTS];
 
 	w->pid = (int)getpid();
 	w->tid = fg_gettid();
 	w->error = place_self(wa);
+	fg_lock_worker_open(run, w, lock_fds);
 	if (!w->error && wa->work->prepare)
 		w->error = guarded(wa, wa->work->prepare);
 	if (!wa->work->barrier) {
@@ -198,6 +200,7 @@ static void worker_main(struct worker_arg *wa)
 	 * gate they are waiting at). */
 	if (w->error)
 		fg_gates_abort(sh);
+	fg_lock_worker_close(w, lock_fds);
 	atomic_store(&w->finished, 1);
 	atomic_fetch_add(&sh->done, 1);
 	fg_futex_wake(&sh->done);
@@ -320,6 +323,7 @@ static void *helper_main(void *arg)
 	struct fg_shared *sh = ha->run->sh;
 	uint32_t go;
 
+	fg_lock_helper_open(ha->run, ha->index);
 	while ((go = atomic_load(&sh->start.go)) == 0)
 		fg_futex_wait(&sh->start.go, 0, -1);
 	if (go == 1)
@@ -339,12 +343,15 @@ FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run)
 
 void fg_measure_begin(struct faultgen_run *run)
 {
-	atomic_fetch_add(&run->sh->measure_begun, 1);
+	if (atomic_fetch_add(&run->sh->measure_begun, 1) == 0)
+		fg_lock_phase(run, false);
 }
 
 void fg_measure_end(struct faultgen_run *run)
 {
-	atomic_fetch_add(&run->sh->measure_ended, 1);
+	if (atomic_fetch_add(&run->sh->measure_ended, 1) + 1 ==
+	    run->attr.nr_workers)
+		fg_lock_phase(run, true);
 }
 
 /* A worker has begun its measured interval. */
@@ -376,6 +383,9 @@ static int start_helpers(struct faultgen_run *run, const struct fg_work *work,
 	h->n = work->helpers ? work->helpers(run) : 0;
 	if (!h->n)
 		return 0;
+	ret = fg_lock_helpers_new(run, h->n);
+	if (ret)
+		return ret;
 	h->tids = calloc(h->n, sizeof(*h->tids));
 	h->args = calloc(h->n, sizeof(*h->args));
 	if (!h->tids || !h->args)
@@ -407,6 +417,7 @@ static int stop_helpers(struct faultgen_run *run, struct helpers *h)
 		if (!ret && h->args[i].error != -ECANCELED)
 			ret = h->args[i].error;
 	}
+	fg_lock_helpers_done(run);
 	free(h->tids);
 	free(h->args);
 	return ret;

@@ -840,6 +840,11 @@ static const struct pft_option options[] = {
 		 "(-l, -z, populate, ro-collapse): p50, p90, p99,\n"
 		 "p99.9, max and what the scheduler did, after\n"
 		 "the result") },
+	{ NAMES(0, "lock-paths", NULL), SWITCH(faultgen_attr_set_lock_paths),
+	  OUTPUT("count which lock each worker's faults took (per-VMA\n"
+		 "lock or mmap_lock) from the kernel's tracepoints:\n"
+		 "a line after the result (root; a note where not\n"
+		 "possible)") },
 	{ NAMES(0, "perf-ctl", "CTL[,ACK]"), .handle = opt_perf_ctl,
 	  OUTPUT("write perf's \"enable\"/\"disable\" to CTL (a file\n"
 		 "descriptor number or a FIFO) around each run,\n"

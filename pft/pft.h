@@ -12,7 +12,7 @@
  *   -> failure.c, perfctl.c, print-collapse.c, summary.c
  *   -> args.c, print-json.c, oom.c, signals.c
  *   -> rules.c, usage.c, print-legacy.c, print-figures.c, cgroup.c
- *   -> setup.c, print-latency.c, numbers.c, sysinfo.c
+ *   -> setup.c, print-latency.c, print-lockpaths.c, numbers.c, sysinfo.c
  *   -> names.c, json.c
  *   -> messages.c
  *
@@ -336,6 +336,14 @@ void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
 /* and of the shared VMA's writers' calls, when it had writers */
 void pft_print_writer_latency(FILE *out, struct faultgen_run *run);
 void pft_json_writer_latency(struct pft_json *j, struct faultgen_run *run);
+
+/* print-lockpaths.c: which lock the faults took (--lock-paths) */
+void pft_print_lock_paths(FILE *out, struct faultgen_run *run);
+void pft_print_worker_lock_paths(FILE *out, struct faultgen_run *run,
+				 unsigned int worker);
+void pft_json_lock_paths(struct pft_json *j, struct faultgen_run *run,
+			 int worker);
+void pft_lock_paths_note(struct faultgen_run *run);
 
 /* print-collapse.c: the read-only collapse line and object */
 int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,

@@ -204,6 +204,8 @@ int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
 			pft_print_figures(stdout, run);
 		/* --latency: each MADV_COLLAPSE call's time. */
 		pft_print_latency(stdout, run);
+		pft_print_lock_paths(stdout, run);
+		pft_lock_paths_note(run);
 		if (o->per_worker && faultgen_run_result(run, &r) == 0)
 			pft_print_per_worker(o, run, &r);
 		return 0;
@@ -213,8 +215,10 @@ int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,
 	json_collapse(&j, run, &c);
 	pft_json_figures(&j, run);
 	pft_json_latency(&j, run, -1);
+	pft_json_lock_paths(&j, run, FAULTGEN_LOCK_WORKERS);
 	pft_json_system(&j, info);
 	pj_end(&j);
+	pft_lock_paths_note(run);
 	if (!c.content_ok)
 		pft_msg("warning: the content of the region changed during "
 			"the collapse");

@@ -313,6 +313,7 @@ static void json_workers(struct pft_json *j, struct faultgen_run *run,
 		pj_dbl(j, "sys_s", w.sys_s);
 		json_node_pages(j, run, (int)i);
 		pft_json_latency(j, run, (int)i);
+		pft_json_lock_paths(j, run, (int)i);
 		pj_obj_end(j);
 	}
 	pj_arr_end(j);
@@ -351,6 +352,7 @@ void pft_print_json(const struct pft_opts *o, struct faultgen_run *run,
 	pft_json_figures(&j, run);
 	pft_json_latency(&j, run, -1);
 	pft_json_writer_latency(&j, run);
+	pft_json_lock_paths(&j, run, FAULTGEN_LOCK_WORKERS);
 	pft_json_system(&j, info);
 	pj_end(&j);
 }

@@ -82,6 +82,7 @@ void pft_print_per_worker(const struct pft_opts *o, struct faultgen_run *run,
 				 : 0.0);
 		print_node_pages(run, i);
 		pft_print_worker_latency(stdout, run, i);
+		pft_print_worker_lock_paths(stdout, run, i);
 		putchar('\n');
 	}
 	(void)o;

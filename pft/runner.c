@@ -85,7 +85,9 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 		pft_print_figures(stdout, run);
 		pft_print_latency(stdout, run);
 		pft_print_writer_latency(stdout, run);
+		pft_print_lock_paths(stdout, run);
 	}
+	pft_lock_paths_note(run);
 	pft_warn_faults(o, run, &r);
 	if (o->per_worker && !o->json)
 		pft_print_per_worker(o, run, &r);

@@ -18,6 +18,10 @@
 # one was.
 renamed='--interleave-pages=--stripe-pages'
 
+# pft's own options added since 1.2, OPTION=SECTION: each listed in that
+# section of pft's own (the others added since are patterns' settings).
+own_added='--lock-paths=Output:'
+
 # The long options a help text lists at the start of a line.
 options_of() {
 	sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' "$1" | sort -u
@@ -74,8 +78,12 @@ for pair in $renamed; do
 done
 # Options added since 1.2: a pattern's settings, each in its section.
 options_of "$old_help" >"$tmp/old-options"
+owns=
+for pair in $own_added; do
+	owns="$owns ${pair%%=*}"
+done
 added=$(options_of "$tmp/help" | comm -13 "$tmp/old-options" - |
-	grep -vxF -e "$(echo $news | tr ' ' '\n')")
+	grep -vxF -e "$(echo $news $owns | tr ' ' '\n')")
 # Patterns added since 1.2, named nowhere in its help: each is a name
 # more at the end of --pattern's list, and a section of its own that
 # holds only options added since (each checked below to be in a
@@ -93,7 +101,7 @@ join_patterns() {
 		END { if (list != "") print list }'
 }
 drop "$olds" "$old_help" | join_patterns >"$tmp/old-kept"
-drop "$news $added" "$tmp/help" | join_patterns >"$tmp/new-kept"
+drop "$news $added $owns" "$tmp/help" | join_patterns >"$tmp/new-kept"
 # The last added first: each is then at the end of the list.
 for p in $(echo "$new_patterns" | sed -n '1!G;h;$p'); do
 	awk -v p="$p" '/^[^ ]/ && index($0, "(--pattern=" p) { next }
@@ -140,6 +148,15 @@ for opt in $added; do
 	*"(--pattern="*) ok ;;
 	*) fail "$opt is listed under '$heading', not a pattern's" ;;
 	esac
+done
+
+for pair in $own_added; do
+	opt=${pair%%=*} want=${pair#*=}
+	heading=$(awk -v o="$opt" '/^[^ ]/ { h = $0 }
+		index($0, "  " o "=") == 1 || index($0, "  " o " ") == 1 {
+			print h; exit }' "$tmp/help")
+	if [ "$heading" = "$want" ]; then ok; else
+		fail "$opt is listed under '$heading', not '$want'"; fi
 done
 
 # The patterns as data: a line each, as the library says.

@@ -79,6 +79,9 @@ check(0 <= r["start_skew_s"] <= r["elapsed_s"], "start_skew_s out of range")
 check(max(w["start_s"] for w in ws) == r["start_skew_s"], "start skew vs workers")
 check(min(w["start_s"] for w in ws) == 0, "no worker started first")
 check(sorted(w["index"] for w in ws) == list(range(want_workers)), "worker indexes")
+# Lock paths only where asked (--lock-paths): none of these runs asks.
+check("lock_paths" not in d and all("lock_paths" not in w for w in ws),
+      "lock_paths without --lock-paths")
 
 # Where the workers ran: inside the allowed CPUs.
 allowed = set()

@@ -69,6 +69,48 @@ $(cat "$tmp/unit.out")"
 	grep -q '^OK$' "$tmp/unit.out" || fail "no OK from unittest: $(tail -n 3 "$tmp/unit.out")"
 }
 
+# pft-survey's CLI tests: skips unless pft-survey was built and perf
+# records page faults here; $survey names it, and each survey's
+# temporary files go to $tmp/t (TMPDIR), for the test to check it empty
+# at the end; $thp and $over are the pft options the machine needs.
+need_survey() {
+	have_python || skip "python3 is needed (pft-survey is a Python 3 program)"
+	survey=$top_builddir/pft/pft-survey
+	[ -x "$survey" ] || skip "pft-survey was not built (no python3 at configure)"
+	command -v perf >/dev/null 2>&1 ||
+		skip "perf is missing (Debian's linux-perf package)"
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+	if [ "$(id -u)" -ne 0 ] && [ "$paranoid" -gt 2 ]; then
+		skip "perf_event_paranoid is $paranoid: perf record needs 2 or lower"
+	fi
+	perf record -q -e page-faults -d -o "$tmp/probe.data" -- true \
+		>"$tmp/probe.out" 2>&1 ||
+		skip "perf record -e page-faults does not work here: $(head -n 1 "$tmp/probe.out")"
+	mkdir "$tmp/t"
+	TMPDIR=$tmp/t
+	export TMPDIR
+	# THP in "always" mode would make pft's 4 KiB faults huge ones.
+	thp=
+	grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+		thp=--thp=never
+	# pft clips its workers to the allowed CPUs: on one CPU the cases of
+	# 2 workers ask for them, and a reproduce line then keeps
+	# --oversubscribe (more workers than the CPUs the survey may use).
+	over=
+	[ "$(nr_allowed)" -ge 2 ] || over=--oversubscribe
+}
+
+# pft-survey's error: $tmp/$1.err is one line "pft-survey: ..." holding
+# $2, no traceback.
+check_one_line() {
+	if [ "$(wc -l <"$tmp/$1.err")" -ne 1 ] ||
+		! grep -q "^pft-survey: .*$2" "$tmp/$1.err"; then
+		fail "$1: expected one line with '$2' on stderr: $(cat "$tmp/$1.err")"
+		return
+	fi
+	ok
+}
+
 # True when CPU $1 is in this process's affinity mask.
 cpu_allowed() {
 	python3 -c 'import os, sys; sys.exit(int(sys.argv[1]) not in os.sched_getaffinity(0))' "$1"

@@ -26,32 +26,7 @@
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
 
-have_python || skip "python3 is needed (pft-survey is a Python 3 program)"
-survey=$top_builddir/pft/pft-survey
-[ -x "$survey" ] || skip "pft-survey was not built (no python3 at configure)"
-command -v perf >/dev/null 2>&1 ||
-	skip "perf is missing (Debian's linux-perf package)"
-paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
-if [ "$(id -u)" -ne 0 ] && [ "$paranoid" -gt 2 ]; then
-	skip "perf_event_paranoid is $paranoid: perf record needs 2 or lower"
-fi
-perf record -q -e page-faults -d -o "$tmp/probe.data" -- true \
-	>"$tmp/probe.out" 2>&1 ||
-	skip "perf record -e page-faults does not work here: $(head -n 1 "$tmp/probe.out")"
-
-# Each survey's temporary files go to $tmp/t, checked empty at the end.
-mkdir "$tmp/t"
-TMPDIR=$tmp/t
-export TMPDIR
-# THP in "always" mode would make the 64 MiB region 32 huge faults.
-thp=
-grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
-	thp=--thp=never
-# pft clips its workers to the allowed CPUs: on one CPU the cases of 2
-# workers ask for them, and the reproduce line then keeps
-# --oversubscribe (more workers than the CPUs the survey may use).
-over=
-[ "$(nr_allowed)" -ge 2 ] || over=--oversubscribe
+need_survey
 
 # run_survey NAME ARGS...: stdout in $tmp/NAME.out, stderr .err, $rc.
 run_survey() {
@@ -112,16 +87,6 @@ EOF
 	else
 		fail "$name: not true: $out"
 	fi
-}
-
-# One line on stderr naming the problem, no traceback.
-check_one_line() {
-	if [ "$(wc -l <"$tmp/$1.err")" -ne 1 ] ||
-		! grep -q "^pft-survey: .*$2" "$tmp/$1.err"; then
-		fail "$1: expected one line with '$2' on stderr: $(cat "$tmp/$1.err")"
-		return
-	fi
-	ok
 }
 
 # The shared-VMA pattern.

@@ -55,7 +55,9 @@ for f in $(make_var "bin_PROGRAMS bin_SCRIPTS dist_bin_SCRIPTS" pft); do
 	[ -x "$dest$bindir/$f" ] || fail "not installed: $bindir/$f"
 done
 for f in "$includedir/faultgen.h" "$pkgconfigdir/libfaultgen.pc" \
-	"$mandir/man1/pft.1" "$mandir/man7/faultgen.7"; do
+	"$mandir/man1/pft.1" "$mandir/man7/faultgen.7" \
+	"$mandir/man5/pft-profile.5" \
+	"$(make_var profileschemadir man)/pft-profile.schema.json"; do
 	[ -f "$dest$f" ] || fail "not installed: $f"
 done
 if [ -n "$(make_var jni_LTLIBRARIES bindings/java)" ]; then

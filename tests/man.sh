@@ -112,6 +112,7 @@ check_xrefs() {
 check_listed() {
 	listed=" $(make_var dist_man1_MANS man) \
 $(make_var dist_man3_MANS man) \
+$(make_var dist_man5_MANS man) \
 $(make_var dist_man7_MANS man) "
 	for page in "$man"/man*/*.[0-9]; do
 		rel=${page#"$man"/}

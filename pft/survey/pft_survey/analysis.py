@@ -230,21 +230,30 @@ def threads_by_name(rec, processes, tname):
     for tid, name in rec.names.items():
         if tid > 0 and tid not in procs and name not in mains:
             named[name] = named.get(name, 0) + 1
-    began = {f[2] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
+    short = {}
+    for _, tid in short_threads(rec):
+        name = tname(tid)
+        short[name] = short.get(name, 0) + 1
+    return named, short
+
+
+def short_threads(rec):
+    """The threads (not a process's first) that began and ended during
+    the survey with few fault events of their own (task records): [pid,
+    tid] each, by tid."""
+    began = {f[2]: f[1] for f in rec.forks if f[1] == f[3] and f[2] != f[1]}
     ended = {f[2] for f in rec.exits}
     events = {}
     for f in rec.faults:
         events[f[2]] = events.get(f[2], 0) + 1
-    short = {}
-    for tid in began & ended:
-        if events.get(tid, 0) <= 64:
-            name = tname(tid)
-            short[name] = short.get(name, 0) + 1
-    return named, short
+    return sorted([pid, tid] for tid, pid in began.items()
+                  if tid in ended and events.get(tid, 0) <= 64)
 
 
-def analyse(rec, snaps, kernel, period, followed):
-    """The survey's report as a dict (what --json prints)."""
+def analyse(rec, snaps, kernel, period, followed, keep=None):
+    """The survey's report as a dict (what --json prints).  keep: a dict
+    that takes the survey's facts with each fault ("facts": for a
+    profile), or None."""
     index, parents = vma_indexes(rec, snaps)
     mounts = hugetlbfs_mounts(read("/proc/self/mounts") or "")
     vma_of, n = join_faults(rec, index, parents, mounts)
@@ -253,7 +262,9 @@ def analyse(rec, snaps, kernel, period, followed):
     fkinds, fbytes, majors_unmatched = kinds.classify(
         rec, vma_of, getattr(snaps, "present", None),
         (kernel or {}).get("maxrss"))
-    facts = objects.Facts(source)
+    facts = objects.Facts(source, events=keep is not None)
+    if keep is not None:
+        keep["facts"] = facts
     per_vma = vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts)
 
     def tname(tid):
@@ -282,6 +293,7 @@ def analyse(rec, snaps, kernel, period, followed):
     }
     doc["threads_by_name"], doc["short_threads_by_name"] = \
         threads_by_name(rec, processes, tname)
+    doc["short_threads"] = short_threads(rec)
     if kernel and kernel.get("faults") is not None:
         # Faults perf dropped are user faults too, not the kernel's own.
         doc["kernel_minus_perf"] = kernel["faults"] - n["total"] - \
@@ -298,8 +310,9 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
     pft_survey.objects) into the report."""
     source = facts.source
     doc["source"] = source
-    doc["events"] = [x for x in kinds.events(source)
-                     if not x.startswith("-")]
+    doc["events"] = [x for x in kinds.events(
+        source, getattr(rec, "madvise_recorded", False))
+        if not x.startswith("-")]
     doc["not_told_apart"] = kinds.not_told_apart(source)
     if source == kinds.PAGE_FAULTS and attached:
         doc["not_told_apart"].append(
@@ -482,11 +495,34 @@ def resident_grown(snaps, pid, v, rss, inherited):
     return grown
 
 
-def add_resident(doc, snaps, mmaps=()):
+# The VmFlags (smaps) of a madvise(2) advice.
+ADVICE_FLAGS = {10: "dc", 12: "mg", 14: "hg", 15: "nh", 16: "dd"}
+
+
+def advised_flags(madvises, pid, v):
+    """The VmFlags the madvise(2) calls of process pid that covered VMA v
+    set (a VMA no smaps read saw: perf's MMAP record has none), the
+    later call winning (MADV_NOHUGEPAGE after MADV_HUGEPAGE)."""
+    flags = []
+    undo = {14: "nh", 15: "hg", 11: "dc", 13: "mg", 17: "dd"}
+    for (_, p, start, length, advice) in sorted(madvises):
+        if p != pid or not (start <= v["start"] and
+                            v["end"] <= start + length):
+            continue
+        if advice in undo and undo[advice] in flags:
+            flags.remove(undo[advice])
+        f = ADVICE_FLAGS.get(advice)
+        if f and f not in flags:
+            flags.append(f)
+    return flags
+
+
+def add_resident(doc, snaps, mmaps=(), madvises=()):
     """Growth of each VMA's resident memory between the snapshots that
     saw it (smaps, and the peak no smaps saw: unseen_peak; mmaps:
-    perf's MMAP records): memory that came in with or without user
-    faults."""
+    perf's MMAP records; madvises: the madvise calls perf recorded, for
+    the advice of a VMA no smaps read saw): memory that came in with or
+    without user faults."""
     out = []
     execd = set(doc.get("exec_pids") or [])
     parent = {f["pid"]: f["parent"] for f in doc.get("forks") or []
@@ -519,7 +555,8 @@ def add_resident(doc, snaps, mmaps=()):
                     "backing": backing(v["path"], v["perms"]),
                     "path": v["path"], "rss": rss, "grown": grown,
                     "unseen": extra, "shared": v["perms"][3:4] == "s",
-                    "flags": v.get("VmFlags") or [],
+                    "flags": v.get("VmFlags") or
+                    advised_flags(madvises, pid, v),
                     "writable": v["perms"][1:2] == "w", "huge_bytes": huge,
                     "object": "%s:%s:%s" % objects.object_key(pid, v)})
     add_event_bytes(doc, out)

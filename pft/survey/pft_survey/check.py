@@ -6,7 +6,7 @@
 # Copyright (C) 2026 The libfaultgen authors
 
 from . import kinds as K
-from .verdict import human, pattern_objects, workers
+from .verdict import human, pattern_objects, untold_bytes, workers
 
 
 def copies_seen(doc):
@@ -96,6 +96,12 @@ def dimensions(doc, only=None, grown=False):
         grown = (doc.get("resident_objects") or {}).get(objs[0]["id"], {})
         out.append(("bytes its processes mapped (smaps resident growth)",
                     grown.get("grown", 0)))
+        # Like with like: the program's faults on it are mostly without
+        # an event (kernel-mode), pft's all user-mode events; both
+        # counted as the line was sized, events and those without one.
+        out.append(("faults on it, with its processes' faults without "
+                    "an event", faults[1] + (untold_bytes(doc, grown) //
+                                             K.PAGE if grown else 0)))
     out.append(("most threads at once (1 ms)",
                 max((o["concurrency_threads_max"] for o in objs), default=0)))
     out.append(("most processes at once (1 ms)",

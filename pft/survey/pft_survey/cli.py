@@ -19,10 +19,11 @@ from pft_common import safefile
 from pft_common.pft import print_version
 from pft_common.util import os_error, printable, quiet_stdout
 
-from . import check, kinds, lifetime
+from . import (check, compare, fromsurvey, kinds, lifetime, plot, profile,
+               readprofile)
 from .analysis import (add_check, add_kernel_side, add_resident, analyse,
                        pft_of, verdict)
-from .base import PROG, SurveyError, msg, usage_error
+from .base import PAGE, PROG, SurveyError, msg, usage_error
 from .record import attach, check_perf, run_program
 from .render import render, shell_line
 from .verdict import quote
@@ -30,9 +31,12 @@ from .verdict import quote
 USAGE = """\
 Usage: pft-survey [OPTION]... -- COMMAND [ARG]...
        pft-survey [OPTION]... -p PID [--duration=SECONDS]
+       pft-survey --compare A.json B.json [--json] [--plot=FILE.svg]
+       pft-survey --plot=FILE.svg PROFILE [PROFILE]
 Run COMMAND, or attach to process PID, record its page faults with perf,
 and report which of its VMAs take them, from how many threads at once,
-and the pft command line that generates the same pattern.
+and the pft command line that generates the same pattern; or compare
+and plot fault profiles (pft-profile(5)).
 
   -p, --pid=PID          survey a running process (and its threads) until
                          it exits, --duration ends or Ctrl-C
@@ -52,13 +56,24 @@ and the pft command line that generates the same pattern.
                          auto (default): the tracepoints where allowed
       --json             the report as JSON; on standard output, the
                          program's standard output goes to standard error
+      --record=FILE      also write the fault profile (pft-profile/1) to
+                         FILE, a new file (never over an existing one)
+      --bin-ms=N         the profile's time bins: N ms (default 10); with
+                         --compare, compare in bins of N ms (or wider)
+      --keep-names       the profile keeps paths, the command line and
+                         thread names (left out by default)
+      --compare A B      compare two profiles per object and kind, with
+                         the ratio B/A of each figure (--json: as JSON)
+      --plot=FILE.svg    a heatmap of the profiles (of --compare, or
+                         those given) to FILE.svg, a new file
   -h, --help             print this help and exit
   -V, --version          print the version and exit
 
 Exit status: COMMAND's own status (the survey still reports); 1 when the
 survey could not run; 2 for a bad command line; 128 + the signal after
 SIGINT (Ctrl-C: 130), SIGTERM or SIGHUP, which stop COMMAND and still
-report.
+report.  --compare and --plot: 0, or 1 when a profile cannot be read or
+the picture written.
 """
 
 
@@ -83,6 +98,11 @@ def parse_args(argv):
     p.add_argument("--events", choices=("auto", kinds.TRACEPOINTS,
                                         kinds.PAGE_FAULTS), default="auto")
     p.add_argument("-o", "--output")
+    p.add_argument("--record")
+    p.add_argument("--bin-ms", dest="bin_ms", type=float)
+    p.add_argument("--keep-names", action="store_true")
+    p.add_argument("--compare", nargs=2)
+    p.add_argument("--plot")
     p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-V", "--version", action="store_true")
     c, rest = p.parse_known_args(opts)
@@ -99,6 +119,10 @@ def parse_args(argv):
         else:
             p.error("unknown option %s" % rest[0])
     c.command = command
+    c.profiles = None
+    if c.compare or c.plot:
+        return profile_mode(p, c)
+    check_record(p, c)
     if c.pid is None and not command:
         p.error("give a command after --, or -p PID")
     if c.pid is not None and command:
@@ -115,6 +139,62 @@ def parse_args(argv):
     if c.period < 1:
         p.error("-c %d: give a positive number of events" % c.period)
     return c
+
+
+def profile_mode(p, c):
+    """--compare and --plot: the profiles to read (those of --compare, or
+    those given to --plot), and nothing to run."""
+    if c.pid is not None or c.record or (c.compare and c.command):
+        p.error("--compare and --plot read profiles: no command, -p or "
+                "--record with them")
+    check_bin_ms(p, c)
+    c.profiles = list(c.compare or c.command)
+    c.command = []
+    if not 1 <= len(c.profiles) <= 2:
+        p.error("--plot: give one or two profiles")
+    return c
+
+
+def check_bin_ms(p, c):
+    if c.bin_ms is not None and (not math.isfinite(c.bin_ms) or
+                                 not 0.1 <= c.bin_ms <= 60000):
+        p.error("--bin-ms=%g: give a number of ms from 0.1 to 60000" %
+                c.bin_ms)
+
+
+def check_record(p, c):
+    check_bin_ms(p, c)
+    if c.bin_ms is None:
+        c.bin_ms = profile.BIN_MS
+    if c.record is not None and not c.record:
+        p.error("--record: give a file name")
+    if c.keep_names and not c.record:
+        p.error("--keep-names goes with --record")
+
+
+def check_new_file(path):
+    """Before the survey: path can be made, a new file (--record and
+    --plot never write over one, nor through a link)."""
+    if os.path.lexists(path):
+        raise SurveyError("%s: exists: a new file is written, never over "
+                          "one (give a new name)" % path)
+    d = os.path.dirname(path) or "."
+    if not os.path.isdir(d) or not os.access(d, os.W_OK | os.X_OK):
+        raise SurveyError("%s: cannot create a file in %s" % (path, d))
+
+
+def profiles_main(c):
+    """--compare and --plot: read, compare, draw."""
+    if c.plot:
+        check_new_file(c.plot)
+    profs = [(path, readprofile.load(path)) for path in c.profiles]
+    if c.compare:
+        doc = compare.compare(profs[0][1], profs[1][1], c.bin_ms)
+        compare.write(doc, tuple(c.compare), c.json, sys.stdout)
+        sys.stdout.flush()
+    if c.plot:
+        plot.plot(c.plot, profs)
+    return 0
 
 
 def check_command(cmd):
@@ -182,8 +262,8 @@ def say_notes(notes):
 
 def collect(c, perf, tmp):
     """Runs the program (or attaches to it) under perf and returns the
-    report as a dict, the program's wait status and the stop signal that
-    ended the survey (None)."""
+    report as a dict, the program's wait status, the stop signal that
+    ended the survey (None) and the profile (--record; else None)."""
     notes = {}
     if c.command:
         rec, snaps, kernel, status, stop = run_program(c, perf, tmp)
@@ -195,12 +275,13 @@ def collect(c, perf, tmp):
         # it sees new threads): their faults are left out here.
         root = c.pid or snaps.root
         dropped = rec.keep(lambda f: f[1] == root)
-    doc = analyse(rec, snaps, kernel, c.period, not c.no_follow)
+    keep = {} if getattr(c, "record", None) else None
+    doc = analyse(rec, snaps, kernel, c.period, not c.no_follow, keep)
     doc["perf"]["in_children_not_followed"] = dropped
     if dropped and doc.get("kernel_minus_perf") is not None:
         # The kernel's count holds the children's faults too.
         doc["kernel_minus_perf"] -= dropped
-    add_resident(doc, snaps, rec.mmaps)
+    add_resident(doc, snaps, rec.mmaps, rec.madvises)
     add_kernel_side(doc, snaps)
     if c.command:
         doc["command"] = c.command
@@ -214,7 +295,12 @@ def collect(c, perf, tmp):
     doc["interrupted"] = bool(stop)
     doc["stopped_by"] = signal.Signals(stop).name if stop else None
     say_notes(notes)
-    return doc, status, stop
+    prof = None
+    if keep is not None:
+        r = fromsurvey.recording(keep["facts"], rec, doc, c.pid or snaps.root,
+                                 c.command or None, c.period, PAGE)
+        prof = profile.build(r, c.bin_ms, c.keep_names)
+    return doc, status, stop, prof
 
 
 def recheck(c, doc, perf, tmp):
@@ -233,11 +319,11 @@ def recheck(c, doc, perf, tmp):
     c2.pid = None
     c2.check = False
     # pft's own lines go to standard error, apart from the report.
-    c2.json, c2.output = True, None
+    c2.json, c2.output, c2.record = True, None, None
     tmp2 = os.path.join(tmp, "check")
     os.mkdir(tmp2)
     msg("checking: %s" % quote(args))
-    doc2, status, stopped = collect(c2, perf, tmp2)
+    doc2, status, stopped, _ = collect(c2, perf, tmp2)
     doc["check"] = {
         "line": quote(args),
         "rows": check.compare(doc, doc2),
@@ -256,6 +342,8 @@ def survey(c):
     if c.output:
         # Before the program runs: can the report be written?
         safefile.check_writable(c.output)
+    if c.record:
+        check_new_file(c.record)
     tempdir = tempfile.gettempdir()
     for d in lifetime.remove_stale_temp_dirs(tempdir):
         msg("removed %s, left by a survey that was killed" % d)
@@ -270,7 +358,7 @@ def survey(c):
             c.source = kinds.pick_source(perf, tmp, c.events, c.period)
         except RuntimeError as e:
             raise SurveyError(str(e))
-        doc, status, stop = collect(c, perf, tmp)
+        doc, status, stop, prof = collect(c, perf, tmp)
         if c.check and not stop:
             stop = recheck(c, doc, perf, tmp)
         if c.output:
@@ -284,6 +372,8 @@ def survey(c):
                 sys.stdout.reconfigure(errors="backslashreplace")
             write_report(c, doc, sys.stdout)
             sys.stdout.flush()
+        if prof is not None:
+            profile.write_new(c.record, prof)
         if stop:
             msg("stopped: the report shows what was seen until then")
             return 128 + stop
@@ -299,6 +389,8 @@ def survey(c):
 def main(argv):
     try:
         c = parse_args(argv)
+        if c.profiles is not None:
+            return profiles_main(c)
         return survey(c)
     except SurveyError as e:
         msg(str(e))

@@ -82,12 +82,26 @@ PF_WRITE = 2
 PF_USER = 4
 
 
-def events(source):
-    """perf record's event options for a source."""
+# madvise(2) calls, with the tracepoints where the kernel has syscall
+# tracepoints: the advice a VMA that no smaps read saw was given.
+MADVISE_EVENT = "syscalls:sys_enter_madvise"
+
+
+def events(source, madvise=False):
+    """perf record's event options for a source (and the madvise calls'
+    tracepoint, with the tracepoints)."""
     if source == TRACEPOINTS:
         return ["-e", "exceptions:page_fault_user", "-e",
-                "exceptions:page_fault_kernel", "-e", "major-faults", "-d"]
+                "exceptions:page_fault_kernel", "-e", "major-faults", "-d"] + \
+            (["-e", MADVISE_EVENT] if madvise else [])
     return ["-e", "page-faults", "-e", "major-faults", "-d"]
+
+
+def madvise_traceable():
+    """Whether the kernel has the madvise syscall tracepoint (tracefs
+    readable: the tracepoints' source)."""
+    return any(os.path.exists(os.path.join(
+        d, "events", *MADVISE_EVENT.split(":"), "id")) for d in TRACEFS)
 
 
 def not_told_apart(source):

@@ -76,8 +76,11 @@ class Facts:
     """What a survey recorded, kept for the report, the verdict and a
     profile: objects, and per (object, pid, tid, kind) a Cell."""
 
-    def __init__(self, source):
+    def __init__(self, source, events=False):
         self.source = source
+        # Each fault, for a profile (events=True): (t, pid, tid, key,
+        # kind, page, faults).
+        self.events = [] if events else None
         self.objects = {}       # key -> {"backing", "path", "vmas", ...}
         self.cells = {}         # (key, pid, tid, kind) -> Cell
         self.pages = {}         # key -> {page: {pid: {tids}}}
@@ -108,6 +111,8 @@ class Facts:
         if c is None:
             c = self.cells[(key, pid, tid, kind)] = Cell()
         c.add(t, faults, nbytes)
+        if self.events is not None:
+            self.events.append((t, pid, tid, key, kind, page, faults))
         if page is not None:
             self.pages.setdefault(key, {}).setdefault(page, {}) \
                 .setdefault(pid, set()).add(tid)

@@ -23,6 +23,12 @@ MMAP = re.compile(r"^PERF_RECORD_MMAP2?\s+(?P<pid>-?\d+)/(?P<tid>-?\d+):\s+"
 TRACE = re.compile(r"^(?:(?P<period>\d+)\s+)?exceptions:page_fault_"
                    r"(?P<mode>user|kernel):\s+address=0x(?P<addr>[0-9a-f]+)"
                    r"\s.*?error_code=0x(?P<code>[0-9a-f]+)")
+# A madvise(2) call (with the tracepoints, where the kernel has syscall
+# tracepoints): its range and advice.
+MADVISE = re.compile(r"^(?:(?P<period>\d+)\s+)?syscalls:sys_enter_madvise:"
+                     r"\s+start:\s+0x(?P<start>[0-9a-f]+),\s+len_in:\s+"
+                     r"0x(?P<len>[0-9a-f]+),\s+behavior:\s+"
+                     r"0x(?P<advice>[0-9a-f]+)")
 # Addresses from here up are the kernel's own (x86-64, 4 or 5 levels).
 KERNEL_SPACE = 1 << 63
 COMM = re.compile(r"^PERF_RECORD_COMM(?P<exec> exec)?:\s+(?P<name>.*):"
@@ -69,6 +75,8 @@ class Record:
         self.execs = {}         # pid -> time of its last exec
         self.forks = []         # (time_ns, pid, tid, ppid, ptid)
         self.exits = []         # (time_ns, pid, tid)
+        self.madvises = []      # (time_ns, pid, start, length, advice)
+        self.madvise_recorded = False
         self.lost = 0           # lines not understood
         self.lost_overflows = 0  # samples dropped, from PERF_RECORD_LOST
         self.lost_totals = 0    # the same, from PERF_RECORD_LOST_SAMPLES
@@ -172,6 +180,13 @@ def add_line(rec, m):
     tp = TRACE.match(rest)
     if tp:
         add_fault(rec, m, t, tp)
+        return True
+    ma = MADVISE.match(rest)
+    if ma:
+        rec.madvises.append((t, int(m.group("pid")),
+                             int(ma.group("start"), 16),
+                             int(ma.group("len"), 16),
+                             int(ma.group("advice"), 16)))
         return True
     s = SAMPLE.match(rest)
     if s and not rest.startswith("PERF_RECORD"):

@@ -101,7 +101,9 @@ class Perf:
             os.mkfifo(fifo)
         self.err = open(os.path.join(tmp, "perf.err"), "w+")
         self.source = source or kinds.PAGE_FAULTS
-        cmd = [perf, "record"] + kinds.events(self.source) + [
+        self.madvise = self.source == kinds.TRACEPOINTS and \
+            kinds.madvise_traceable()
+        cmd = [perf, "record"] + kinds.events(self.source, self.madvise) + [
                "-c", str(period),
                "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
                "--control", "fifo:%s,%s" % (ctl, ack), "-p",
@@ -212,6 +214,7 @@ class Perf:
         with open(out, errors="surrogateescape") as f:
             rec = parse_script(f)
         rec.source = getattr(self, "source", None)
+        rec.madvise_recorded = getattr(self, "madvise", False)
         rec.lost_totals = max(rec.lost_totals, self.kernel_lost(perf))
         return rec
 

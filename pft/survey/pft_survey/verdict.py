@@ -188,6 +188,30 @@ def pop_beyond(doc):
         min(EXEC_GUP, ks.get(p, EXEC_GUP)) for p in doc.get("exec_pids") or [])
 
 
+def unseen_workers(doc, big, ws):
+    """The workers of a private populated VMA's process, with those that
+    ended between two snapshots: the process's faults without an event
+    (its counters keep its ended threads') beyond its seen threads', in
+    shares of its seen workers' mean, no more than its threads that
+    came and went unseen (task records).  0 where none were seen."""
+    if not big or big.get("shared"):
+        return 0
+    pid = big["pid"]
+    execd = set(doc.get("exec_pids") or [])
+    mine = [t for t in ws if t.get("pid") == pid and t["tid"] not in execd]
+    if not mine:
+        return 0
+    seen = {t["tid"]: t["kernel_side_faults"]
+            for t in doc.get("kernel_side_threads") or ()
+            if t.get("pid") == pid}
+    side = doc.get("kernel_side_processes") or {}
+    rest = side.get(pid, side.get(str(pid), 0)) - sum(seen.values())
+    share = sum(t["kernel_side_faults"] for t in mine) / len(mine)
+    unseen = [tid for p, tid in doc.get("short_threads") or ()
+              if p == pid and tid not in seen]
+    return len(mine) + min(len(unseen), max(0, int(rest / share + 0.5)))
+
+
 def populate(doc):
     """The populate facts: a VMA whose resident memory grew far beyond
     what its fault events brought in, while the kernel counted faults
@@ -231,8 +255,8 @@ def populate(doc):
         # A private VMA: populated by its own process's threads.
         ws = [t for t in ws if t.get("pid") in (None, big["pid"])]
     named = doc.get("threads_by_name") or {}
-    n = max([len(ws)] + [named.get(t["name"], 0) for t in ws
-                         if t["tid"] not in execd])
+    n = max([len(ws), unseen_workers(doc, big, ws)] +
+            [named.get(t["name"], 0) for t in ws if t["tid"] not in execd])
     short = doc.get("short_threads_by_name") or {}
     if not [t for t in ws if t["tid"] not in execd] and short:
         # No worker's counters seen: the threads that came and went
@@ -299,6 +323,19 @@ def populate_args(doc, big, ws, n, size, cpus):
     return pattern, args, procs and len(pids)
 
 
+def untold_bytes(doc, ro):
+    """The bytes of a shared object's faults without an event: its
+    processes' faults without one (a page each), no more than its
+    growth without events (a read fault maps a shmem page's neighbours
+    too: growth is no count).  ro: the object's resident_objects entry
+    (grown, event_bytes, pids)."""
+    side = doc.get("kernel_side_processes") or {}
+    # Keys are process ids, strings once the survey went through JSON.
+    faults = sum(side.get(p, side.get(str(p), 0)) for p in ro["pids"])
+    return min(faults * K.PAGE,
+               max(0, ro["grown"] - ro.get("event_bytes", 0)))
+
+
 def untold_shared_verdict(doc, big, ws, cpus):
     """Faults without an event, without the tracepoints, into a shared
     object of processes: kernel-mode faults or get_user_pages, not told
@@ -316,14 +353,10 @@ def untold_shared_verdict(doc, big, ws, cpus):
                             "bytes_without_events":
                             max(0, ro["grown"] - ro["event_bytes"])}
     # Its faults: the events on it and the faults without an event of
-    # its processes, no more than its growth without events (a read
-    # fault maps a shmem page's neighbours too: growth is no count).
+    # its processes (untold_bytes).
     o = next((o for o in doc.get("objects") or ()
               if o["id"] == big.get("object")), {})
-    side = doc.get("kernel_side_processes") or {}
-    untold = min(sum(side.get(p, 0) for p in ro["pids"]) * K.PAGE,
-                 doc["shared_untold"]["bytes_without_events"])
-    size = (o.get("bytes") or 0) + untold
+    size = (o.get("bytes") or 0) + untold_bytes(doc, ro)
     args = ["pft", "-n", str(len(pids)), "-m", size_arg(size)]
     args += backing_args(big)
     if len(pids) > cpus:

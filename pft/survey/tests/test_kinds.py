@@ -589,6 +589,72 @@ class SideBySide(unittest.TestCase):
         self.assertIn("1.000", out.getvalue())
 
 
+class UntoldSharedSideBySide(unittest.TestCase):
+    """PostgreSQL unprivileged: the backends fault their shared buffers
+    mostly in kernel mode (no event at perf_event_paranoid 2), pft's
+    processes in user mode (all events): the faults on it with those
+    without an event of its processes are compared, as the line was
+    sized."""
+
+    def program(self):
+        # 1,000 events on it; its 4 processes took 3,000 faults without
+        # an event (JSON keys: strings), a fifth process 500 that are no
+        # object's; it grew 40 MiB beyond the events' 3.9 MiB.
+        o = obj("file:00:01:9", 278 * MiB, 1000 * PAGE,
+                [(p, p, 250 * PAGE, {kinds.USER: 250}) for p in (2, 3, 4, 5)],
+                {kinds.USER: 1000 * PAGE}, pids=(2, 3, 4, 5), shared=True,
+                backing="shmem", path="/dev/zero (deleted)")
+        return {"objects": [o], "source": kinds.PAGE_FAULTS,
+                "kernel_minus_perf": 3500,
+                "shared_untold": {"object": "file:00:01:9"},
+                "resident_objects": {"file:00:01:9": {
+                    "grown": 1000 * PAGE + 40 * MiB,
+                    "event_bytes": 1000 * PAGE, "pids": [2, 3, 4, 5]}},
+                "kernel_side_processes": {"2": 750, "3": 750, "4": 750,
+                                          "5": 750, "9": 500}}
+
+    def line(self, growth_without_events):
+        # pft -n 4: 4,000 user-mode events on its object; its processes
+        # took 40 faults without an event each (their set-up).
+        o = obj("file:00:01:7", 16 * MiB, 4000 * PAGE,
+                [(p, p, 1000 * PAGE, {kinds.USER: 1000})
+                 for p in (6, 7, 8, 9)],
+                {kinds.USER: 4000 * PAGE}, pids=(6, 7, 8, 9), shared=True,
+                backing="shmem", path="/dev/zero (deleted)")
+        return {"objects": [o], "source": kinds.PAGE_FAULTS,
+                "kernel_minus_perf": 160,
+                "resident_objects": {"file:00:01:7": {
+                    "grown": 4000 * PAGE + growth_without_events,
+                    "event_bytes": 4000 * PAGE, "pids": [6, 7, 8, 9]}},
+                "kernel_side_processes": {6: 40, 7: 40, 8: 40, 9: 40}}
+
+    def test_faults_with_those_without_an_event(self):
+        name = "faults on it, with its processes' faults without an event"
+        rows = {r["dimension"]: r for r in check.compare(
+            self.program(), self.line(0))}
+        # 1,000 + 3,000 against 4,000 + none (it grew no more than its
+        # events): like with like.
+        self.assertEqual(rows[name]["program"], 4000)
+        self.assertEqual(rows[name]["pft"], 4000)
+        self.assertEqual(rows[name]["ratio"], 1)
+        # The events alone differ fourfold, and still say so.
+        self.assertEqual(rows["faults on them"]["ratio"], 4)
+        # pft's faults without an event count where its object grew
+        # beyond its events, no more than it grew: 8 pages of 160.
+        rows = {r["dimension"]: r for r in check.compare(
+            self.program(), self.line(8 * PAGE))}
+        self.assertEqual(rows[name]["pft"], 4008)
+
+    def test_growth_bounds_the_faults_without_an_event(self):
+        # Grown 2 MiB beyond the events: 512 of the 3,000 count.
+        a = self.program()
+        a["resident_objects"]["file:00:01:9"]["grown"] = \
+            1000 * PAGE + 2 * MiB
+        rows = {r["dimension"]: r for r in check.compare(a, self.line(0))}
+        self.assertEqual(rows["faults on it, with its processes' faults "
+                              "without an event"]["program"], 1512)
+
+
 class AttachedCopies(unittest.TestCase):
     """An attached survey of a copy-on-write after fork sees the copies
     of memory faulted before it; the line's survey sees pft first-touch
@@ -682,6 +748,50 @@ class Populate(unittest.TestCase):
         self.assertEqual(verdict.quote(args),
                          "pft -n 2 -m 256M --touch=populate --thp=always "
                          "--share")
+
+    def one_worker_seen(self, short):
+        # pft -t 2 -m 64M --touch=populate: its worker process 2 (worker
+        # 0 its first thread) populated 64 MiB in 16,384 faults; thread
+        # 4 ended between two snapshots, its 8,192 faults kept in the
+        # process's counters alone.
+        d = self.doc(["rd", "wr"])
+        d["resident"][0].update(size=64 * MiB, rss=64 * MiB, grown=64 * MiB,
+                                huge_bytes=0)
+        d["kernel_minus_perf"] = 16384 + 300
+        d["kernel"] = {"faults": 17000}
+        d["kernel_side_threads"] = [
+            {"tid": 2, "pid": 2, "name": "pft", "kernel_side_faults": 8186},
+            {"tid": 1, "pid": 1, "name": "pft", "kernel_side_faults": 300}]
+        d["kernel_side_processes"] = {"1": 300, "2": 16378}
+        d["short_threads"] = short
+        return d
+
+    def test_a_worker_that_ended_unseen_is_counted(self):
+        _, line, args = verdict.verdict(self.one_worker_seen([[2, 4]]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate")
+        # No thread came and went unseen: the faults are no worker's.
+        _, _, args = verdict.verdict(self.one_worker_seen([]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 1 -m 64M --touch=populate")
+        # Another process's short thread is not this one's worker.
+        _, _, args = verdict.verdict(self.one_worker_seen([[1, 5]]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 1 -m 64M --touch=populate")
+
+    def test_unseen_workers_no_more_than_the_faults_left(self):
+        # Three threads came and went, the faults left one share.
+        _, _, args = verdict.verdict(
+            self.one_worker_seen([[2, 4], [2, 5], [2, 6]]))
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate")
+        # All seen: nothing left, whatever came and went.
+        d = self.one_worker_seen([[2, 4], [2, 5]])
+        d["kernel_side_threads"].insert(1, {"tid": 4, "pid": 2, "name": "pft",
+                                            "kernel_side_faults": 8192})
+        _, _, args = verdict.verdict(d)
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate")
 
     def test_a_shared_object_of_processes_untold_is_no_populate(self):
         # PostgreSQL unprivileged: 4 backends pread(2) into their shared

@@ -256,6 +256,27 @@ class Figures(unittest.TestCase):
         self.assertEqual(verdict.size_arg(4096), "1M")
 
 
+class Madvise(unittest.TestCase):
+    def test_reads_madvise_calls(self):
+        # perf script of syscalls:sys_enter_madvise, as perf 6.1 prints
+        # it (the addr field last: 0).
+        rec = perfscript.parse_script([
+            "  pft 15320/15321 40095.965344:   1 syscalls:sys_enter_madvise:"
+            " start: 0x7f043b800000, len_in: 0x01000000, behavior: "
+            "0x0000000a               0\n"])
+        self.assertEqual(rec.madvises, [(40095965344000, 15320,
+                                         0x7f043b800000, 0x1000000, 10)])
+        self.assertEqual((rec.faults, rec.lost), ([], 0))
+
+    def test_recorded_with_the_tracepoints_alone(self):
+        self.assertIn(kinds.MADVISE_EVENT,
+                      kinds.events(kinds.TRACEPOINTS, True))
+        self.assertNotIn(kinds.MADVISE_EVENT,
+                         kinds.events(kinds.TRACEPOINTS))
+        self.assertNotIn(kinds.MADVISE_EVENT,
+                         kinds.events(kinds.PAGE_FAULTS, True))
+
+
 class Snaps:
     """A Snapshots stand-in: what /proc said."""
 
@@ -329,6 +350,30 @@ class UnseenPeak(unittest.TestCase):
         self.assertEqual((r[0]["start"], r[0]["rss"], r[0]["unseen"],
                           r[0]["huge_bytes"]),
                          ("7f2000000000", 64 * self.M, 64 * self.M, 0))
+
+    def test_the_advice_of_a_range_no_smaps_read_saw(self):
+        # QEMU's guest RAM, mapped and populated after the last smaps
+        # read: its MADV_DONTFORK and MADV_MERGEABLE (perf's madvise
+        # tracepoint) are its flags; a call on another range or of
+        # another process is not, MADV_NOHUGEPAGE undoes MADV_HUGEPAGE.
+        lib = "7f0000000000-7f0000100000 r-xp 00000000 08:01 42 /lib/x\n" \
+            "Rss:                2048 kB\n"
+        mmaps = [(900, 5, 0x7f2000000000, 0x7f2004000000, "rw-p", "//anon")]
+        advice = [(910, 5, 0x7f2000000000, 64 * self.M, 14),
+                  (911, 5, 0x7f2000000000, 64 * self.M, 10),
+                  (912, 5, 0x7f2000000000, 64 * self.M, 12),
+                  (913, 5, 0x7f1000000000, 64 * self.M, 16),
+                  (914, 7, 0x7f2000000000, 64 * self.M, 16),
+                  (915, 5, 0x7f2000000000, 64 * self.M, 15)]
+        snaps = snapshots_of([lib], smaps=True)
+        doc = {"vmas": [], "kernel": {"maxrss": 66 * self.M},
+               "kernel_minus_perf": 16700}
+        analysis.add_resident(doc, snaps, mmaps, advice)
+        self.assertEqual(sorted(doc["resident"][0]["flags"]),
+                         ["dc", "mg", "nh"])
+        # None recorded (unprivileged): no flags, as before.
+        analysis.add_resident(doc, snaps, mmaps)
+        self.assertEqual(doc["resident"][0]["flags"], [])
 
     def test_the_process_that_reached_the_peak(self):
         # The worker (pid 6) seen with 61.5 MiB of its 64 MiB VMA; its

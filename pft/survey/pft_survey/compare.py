@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_survey.compare - two fault profiles side by side (pft-survey
+# --compare A B): per object and kind, the faults, bytes, processes,
+# threads, concurrency, the time shape, and the ratio B/A of each.
+#
+# Copyright (C) 2026 The libfaultgen authors
+#
+# Objects are matched within each backing, largest first: A's objects of
+# a backing ordered by size, then faults, then id, beside B's ordered so;
+# the n-th with the n-th.  (A replay makes its objects in its own order:
+# their ids say nothing.)  Concurrency is over the profiles' bins: the
+# threads with a fault of the object (and kind) in the same bin, the
+# median over the bins that had one and the most.  The time shape is
+# Pearson's correlation of the two per-bin fault counts, over the bins
+# of the longer profile (a run of bins counts its faults evenly in
+# each); it is undefined (null) where either count is the same in every
+# bin.  Profiles of different bins are compared in the coarser, or in
+# wider bins asked for (--bin-ms): a run's pace jitters from bin to bin.
+
+import json
+import math
+
+from . import kinds as K
+from pft_common.util import median
+
+ALL = "all"
+DIMENSIONS = ("faults", "bytes", "processes", "threads",
+              "concurrency median", "concurrency most")
+
+
+class Stat:
+    """The faults of one object (and kind) in one profile."""
+
+    def __init__(self):
+        self.faults = 0
+        self.bytes = 0
+        self.threads = set()
+        self.processes = set()
+        self.bins = {}          # bin -> faults
+        self.active = {}        # bin -> {threads}
+
+    def add(self, row, thread_proc, period, nbytes, scale):
+        th, _ob, b, nb, _kind, count = row[:6]
+        n = count * period
+        self.faults += n
+        self.bytes += n * nbytes
+        self.threads.add(th)
+        self.processes.add(thread_proc[th])
+        for i in range(nb):
+            c = int((b + i) * scale)
+            self.bins[c] = self.bins.get(c, 0) + n / nb
+            self.active.setdefault(c, set()).add(th)
+
+    def figures(self):
+        sizes = [len(s) for s in self.active.values()]
+        return {"faults": self.faults, "bytes": self.bytes,
+                "processes": len(self.processes),
+                "threads": len(self.threads),
+                "concurrency median": median(sizes) if sizes else 0,
+                "concurrency most": max(sizes, default=0)}
+
+
+def stats(prof, common_ms):
+    """{object id: {kind or ALL: Stat}} of a profile, in bins of
+    common_ms."""
+    thread_proc = {t["id"]: t["process"] for t in prof["threads"]}
+    scale = prof["bin_ms"] / common_ms
+    out = {o["id"]: {} for o in prof["objects"]}
+    for row in prof["faults"]:
+        kind = row[4]
+        nbytes = K.HUGE if kind == K.HUGE_KIND else prof["page_size"]
+        per = out.setdefault(row[1], {})
+        for k in (kind, ALL):
+            per.setdefault(k, Stat()).add(row, thread_proc, prof["period"],
+                                          nbytes, scale)
+    return out
+
+
+def nbins(prof, common_ms):
+    """The bins of common_ms a profile spans: its duration, and its last
+    run of bins."""
+    end = max((r[2] + r[3] for r in prof["faults"]), default=0)
+    return max(int(math.ceil(prof["duration_ms"] / common_ms)),
+               int(math.ceil(end * prof["bin_ms"] / common_ms)))
+
+
+def pearson(xs, ys):
+    """Pearson's correlation of two series of one length; None where
+    either is constant."""
+    n = len(xs)
+    if n < 2:
+        return None
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    if sxx <= 0 or syy <= 0:
+        return None
+    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def ratio(a, b):
+    return None if not a else b / a
+
+
+def match_objects(a, b):
+    """[(A's object or None, B's object or None)], matched within each
+    backing by rank of (size, faults) largest first."""
+    def ranked(prof):
+        faults = {}
+        for r in prof["faults"]:
+            faults[r[1]] = faults.get(r[1], 0) + r[5]
+        by = {}
+        for o in prof["objects"]:
+            by.setdefault(o["backing"], []).append(o)
+        for lst in by.values():
+            lst.sort(key=lambda o: (-o["size"], -faults.get(o["id"], 0),
+                                    o["id"]))
+        return by
+    ra, rb = ranked(a), ranked(b)
+    pairs = []
+    for backing in sorted(set(ra) | set(rb)):
+        la, lb = ra.get(backing, []), rb.get(backing, [])
+        for i in range(max(len(la), len(lb))):
+            pairs.append((la[i] if i < len(la) else None,
+                          lb[i] if i < len(lb) else None))
+    return pairs
+
+
+def kind_rows(sa, sb, n):
+    """The rows of one object pair: per kind (ALL first), each dimension
+    with A, B and B/A, and the time shape's correlation."""
+    kinds = sorted(set(sa) | set(sb), key=lambda k: (
+        k != ALL, K.EVENT_KINDS.index(k) if k in K.EVENT_KINDS else 99, k))
+    out = []
+    for kind in kinds:
+        fa = (sa.get(kind) or Stat()).figures()
+        fb = (sb.get(kind) or Stat()).figures()
+        dims = {d: {"a": fa[d], "b": fb[d], "ratio": ratio(fa[d], fb[d])}
+                for d in DIMENSIONS}
+        xa = [(sa.get(kind) or Stat()).bins.get(i, 0) for i in range(n)]
+        xb = [(sb.get(kind) or Stat()).bins.get(i, 0) for i in range(n)]
+        out.append({"kind": kind, "dimensions": dims,
+                    "time_shape_correlation": pearson(xa, xb)})
+    return out
+
+
+def without_event(a, b):
+    """The faults without an event per kind: A, B and B/A."""
+    def per_kind(prof):
+        out = {}
+        for _th, kind, n in prof["without_event"]:
+            out[kind] = out.get(kind, 0) + n * prof["period"]
+        return out
+    wa, wb = per_kind(a), per_kind(b)
+    return {k: {"a": wa.get(k, 0), "b": wb.get(k, 0),
+                "ratio": ratio(wa.get(k, 0), wb.get(k, 0))}
+            for k in sorted(set(wa) | set(wb))}
+
+
+def compare(a, b, bin_ms=None):
+    """The comparison of profiles a and b (dicts read by readprofile) as
+    a dict (what --json prints), in bins of bin_ms where it is wider
+    than both profiles' own."""
+    common = max(a["bin_ms"], b["bin_ms"], bin_ms or 0)
+    n = max(nbins(a, common), nbins(b, common))
+    sa, sb = stats(a, common), stats(b, common)
+    objs = []
+    for oa, ob in match_objects(a, b):
+        objs.append({
+            "backing": (oa or ob)["backing"],
+            "a": oa and oa["id"], "b": ob and ob["id"],
+            "size_a": oa and oa["size"], "size_b": ob and ob["size"],
+            "kinds": kind_rows(sa.get(oa["id"], {}) if oa else {},
+                               sb.get(ob["id"], {}) if ob else {}, n)})
+    whole = {"processes": (len(a["processes"]), len(b["processes"])),
+             "threads": (len(a["threads"]), len(b["threads"])),
+             "duration_ms": (a["duration_ms"], b["duration_ms"])}
+    return {"schema": "pft-survey-compare/1", "bin_ms": common,
+            "bins": n, "objects": objs,
+            "profile": {k: {"a": x, "b": y, "ratio": ratio(x, y)}
+                        for k, (x, y) in whole.items()},
+            "without_event": without_event(a, b)}
+
+
+def num(x):
+    if x is None:
+        return "-"
+    if isinstance(x, float) and not x.is_integer():
+        return "%.1f" % x
+    return "%d" % x
+
+
+def render(doc, names, out):
+    """The comparison as text (names: what A and B are)."""
+    out.write("A: %s\nB: %s\n" % names)
+    out.write("objects matched within each backing, largest first; "
+              "concurrency: threads faulting in the same %g ms bin\n" %
+              doc["bin_ms"])
+    fmt = "  %-13s %-20s %12s %12s %8s\n"
+    for o in doc["objects"]:
+        out.write("\nobject A%s B%s: %s, %s / %s bytes\n" % (
+            num(o["a"]), num(o["b"]), o["backing"], num(o["size_a"]),
+            num(o["size_b"])))
+        out.write(fmt % ("kind", "dimension", "A", "B", "B/A"))
+        for k in o["kinds"]:
+            for d, v in k["dimensions"].items():
+                out.write(fmt % (k["kind"], d, num(v["a"]), num(v["b"]),
+                                 "-" if v["ratio"] is None else
+                                 "%.3f" % v["ratio"]))
+            r = k["time_shape_correlation"]
+            out.write(fmt % (k["kind"], "time shape (r)", "", "",
+                             "-" if r is None else "%.3f" % r))
+    out.write("\nwhole profile\n")
+    rows = list(doc["profile"].items()) + [
+        ("without event: " + k, v) for k, v in doc["without_event"].items()]
+    for d, v in rows:
+        out.write(fmt % ("", d, num(v["a"]), num(v["b"]),
+                         "-" if v["ratio"] is None else "%.3f" % v["ratio"]))
+
+
+def write(doc, names, as_json, out):
+    if as_json:
+        json.dump(dict(doc, a_file=names[0], b_file=names[1]), out,
+                  indent=1, sort_keys=True)
+        out.write("\n")
+    else:
+        render(doc, names, out)

@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pft_survey.fromsurvey - a survey's facts (pft_survey.objects.Facts with
+# each fault, perf's task records, the threads' counters) as the
+# Recording a profile is built from (pft_survey.profile).
+#
+# Copyright (C) 2026 The libfaultgen authors
+#
+# The survey keys a forked child's private memory by the child: a
+# profile keys it by the process that mapped it, so that the child's
+# copy-on-write faults fall on the parent's object, as a replay forks
+# it.  A child's object is its parent's where the child did not exec and
+# the survey saw the same VMA (the same start) or the same sighting in
+# both.
+
+from . import kinds as K
+from .profile import Recording
+from .verdict import EXEC_GUP
+
+BACKINGS = {"anonymous": "anonymous", "heap": "anonymous",
+            "stack": "anonymous", "memfd/shmem": "memfd",
+            "SysV shm": "sysv", "hugetlb": "hugetlb", "file": "file"}
+
+
+def backing_word(o):
+    """The profile's word for an object's backing (pft-profile(5))."""
+    b = o["backing"]
+    if b == "shmem":
+        path = o.get("path") or ""
+        return "file" if path.startswith("/dev/shm/") else \
+            "shared-anonymous"
+    # Anything else (a special mapping such as [vdso]) is replayed as
+    # private anonymous memory.
+    return BACKINGS.get(b, "anonymous")
+
+
+def parent_key(facts, key, parents, execs):
+    """The parent's object a forked child's private object is, or None."""
+    if key[0] != "vma" or key[1] not in parents or key[1] in execs:
+        return None
+    ppid = parents[key[1]]
+    starts = {vk[1] for vk in facts.objects[key]["vmas"]}
+    for k, o in facts.objects.items():
+        if k[0] == "vma" and k[1] == ppid and (
+                k[2] == key[2] or starts & {vk[1] for vk in o["vmas"]}):
+            return k
+    return None
+
+
+def inherited_keys(facts, execs):
+    """key -> the key of the object it is (itself, or an ancestor's)."""
+    parents = {c: p for (_t, c, p) in facts.forks}
+    up = {}
+    for key in facts.objects:
+        k = parent_key(facts, key, parents, execs)
+        if k is not None:
+            up[key] = k
+    out = {}
+    for key in facts.objects:
+        k, depth = key, 0
+        while k in up and depth < 64:
+            k, depth = up[k], depth + 1
+        out[key] = k
+    return out
+
+
+def object_bases(facts, same, page):
+    """Each profile object's first page (its pages are counted from it)
+    and last page seen: the lowest VMA start of a private object, the
+    lowest file offset of a file's; the faults' pages widen both."""
+    base, top = {}, {}
+    for key, o in facts.objects.items():
+        k = same[key]
+        for (_pid, start, end), v in o["vmas"].items():
+            if key[0] == "vma":
+                lo, hi = start // page, (end - 1) // page
+            else:
+                lo = (v.get("off") or 0) // page
+                hi = lo + (end - start - 1) // page
+            base[k] = min(base.get(k, lo), lo)
+            top[k] = max(top.get(k, hi), hi)
+    for (_t, _pid, _tid, key, _kind, pg, _n) in facts.events:
+        k = same[key]
+        if pg is not None:
+            base[k] = min(base.get(k, pg), pg)
+            top[k] = max(top.get(k, pg), pg)
+    return base, top
+
+
+def add_objects(r, facts, same):
+    """The objects of the profile into r; returns their first pages."""
+    base, top = object_bases(facts, same, r.page_size)
+    huge_keys = {same[e[3]] for e in facts.events if e[4] == K.HUGE_KIND}
+    for key, o in facts.objects.items():
+        k = same[key]
+        huge = k in huge_keys and o["backing"] != "hugetlb"
+        x = r.objects.setdefault(k, {
+            "backing": backing_word(facts.objects[k]), "size": 0,
+            "writable": False, "thp": False, "huge_bytes": 0,
+            "creator": None, "path": facts.objects[k]["path"],
+            "first_ns": None})
+        x["size"] = max(x["size"], o["size"],
+                        (top[k] - base[k] + 1) * r.page_size)
+        x["writable"] = x["writable"] or o["writable"]
+        x["huge_bytes"] = max(x["huge_bytes"], o["huge_seen"])
+        x["thp"] = x["thp"] or huge or x["huge_bytes"] > 0
+        for (pid, _s, _e), v in o["vmas"].items():
+            t = v.get("first_ns") or v.get("mmap_ns") or 0
+            if x["first_ns"] is None or (t, pid) < x["first_ns"]:
+                x["first_ns"], x["creator"] = (t, pid), pid
+        if k[0] == "vma":
+            x["creator"] = k[1]
+    return base
+
+
+def add_events(r, facts, same, base):
+    """Each fault event, its page counted from its object's first: one
+    sample (the facts count a sample as the period's faults)."""
+    for (t, _pid, tid, key, kind, pg, n) in facts.events:
+        k = same[key]
+        r.events.append((t, tid, k, kind, (pg or 0) - base.get(k, 0),
+                         max(1, round(n / r.period))))
+
+
+def add_processes(r, facts, rec, root, command):
+    """The processes of the faults, the root and their ancestors, with
+    the objects each maps: its own, those it inherited (mapped before
+    its fork, unless it exec'd) and the shared ones it faulted."""
+    parents = {c: (p, t) for (t, c, p) in facts.forks}
+    pids = {e[1] for e in facts.events} | {root}
+    for pid in list(pids):
+        depth = 0
+        while pid in parents and depth < 64:
+            pid = parents[pid][0]
+            pids.add(pid)
+            depth += 1
+    for pid in pids:
+        p, t = parents.get(pid, (None, None))
+        r.processes[pid] = {
+            "parent": p if p in pids else None, "fork_ns": t,
+            "exit_ns": facts.exits.get(pid), "objects": set(),
+            "command": command if pid == root else None}
+    for key, o in r.objects.items():
+        for pid in {vk[0] for vk in facts.objects.get(key, {"vmas": {}})
+                    ["vmas"]} | {o["creator"]}:
+            if pid in r.processes:
+                r.processes[pid]["objects"].add(key)
+    for e in r.events:
+        r.processes[r.threads_pid[e[1]]]["objects"].add(e[2])
+    inherit_objects(r, rec.execs)
+
+
+def inherit_objects(r, execs):
+    """A forked child maps the objects its parent mapped before the
+    fork (the first fault on them before it), unless it exec'd."""
+    first = {}
+    for e in r.events:
+        first[e[2]] = min(first.get(e[2], e[0]), e[0])
+    order = sorted(r.processes, key=lambda p: r.processes[p]["fork_ns"] or 0)
+    for pid in order:
+        p = r.processes[pid]
+        if p["parent"] is None or pid in execs:
+            continue
+        pp = r.processes[p["parent"]]
+        p["objects"] |= {k for k in pp["objects"]
+                         if first.get(k, 0) < (p["fork_ns"] or 0)}
+
+
+def add_threads(r, facts, rec, names):
+    """The threads that faulted, and each process's main thread."""
+    start = {f[2]: f[0] for f in rec.forks}
+    end = {f[2]: f[0] for f in rec.exits}
+    tids = {e[2]: e[1] for e in facts.events}
+    r.threads_pid = dict(tids)
+    for tid, pid in tids.items():
+        r.threads[tid] = {"pid": pid, "start_ns": start.get(tid),
+                          "end_ns": end.get(tid), "name": names.get(tid)}
+
+
+def add_main_threads(r, rec, names):
+    start = {f[2]: f[0] for f in rec.forks}
+    end = {f[2]: f[0] for f in rec.exits}
+    for pid in r.processes:
+        if pid not in r.threads:
+            r.threads[pid] = {"pid": pid, "start_ns": start.get(pid),
+                              "end_ns": end.get(pid),
+                              "name": names.get(pid)}
+            r.threads_pid[pid] = pid
+
+
+def add_without_event(r, doc, execs):
+    """The faults each thread's counters hold beyond its events
+    (doc["kernel_side_threads"]), the rest of its process's
+    (doc["kernel_side_processes"]) on its main thread; an exec'd
+    process's main thread less what its exec took (up to
+    verdict.EXEC_GUP)."""
+    kind = K.GUP if r.source == K.TRACEPOINTS else K.KERNEL_SIDE
+    per_pid = {}
+    for t in doc.get("kernel_side_threads") or []:
+        if t["pid"] not in r.processes:
+            continue
+        n = t["kernel_side_faults"]
+        per_pid[t["pid"]] = per_pid.get(t["pid"], 0) + n
+        if t["tid"] == t["pid"] and t["pid"] in execs:
+            n -= EXEC_GUP
+        if t["tid"] not in r.threads:
+            r.threads[t["tid"]] = {"pid": t["pid"], "start_ns": None,
+                                   "end_ns": None, "name": t.get("name")}
+        if n > 0:
+            r.without_event.append((t["tid"], kind, n))
+    for pid, n in (doc.get("kernel_side_processes") or {}).items():
+        pid = int(pid)
+        rest = n - per_pid.get(pid, 0) - (
+            EXEC_GUP if pid in execs and pid not in per_pid else 0)
+        if pid in r.processes and rest > 8:
+            r.without_event.append((pid, kind, rest))
+
+
+def recording(facts, rec, doc, root, command=None, period=1, page=4096):
+    """The Recording of a survey: facts (with events), perf's Record, the
+    report (its kernel-side threads), the root process and its command
+    line (None when attached)."""
+    r = Recording(facts.source, period, page)
+    same = inherited_keys(facts, rec.execs)
+    base = add_objects(r, facts, same)
+    add_events(r, facts, same, base)
+    names = dict(rec.names)
+    add_threads(r, facts, rec, names)
+    add_processes(r, facts, rec, root, command)
+    add_main_threads(r, rec, names)
+    add_without_event(r, doc, rec.execs)
+    return r

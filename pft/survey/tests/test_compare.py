@@ -1,0 +1,319 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fault profiles read back, compared and plotted: the ratios, the
+# correlation of hand-made series, concurrency per bin, objects matched
+# by backing and size, bins of other widths; bad profiles (truncated,
+# not JSON, a later version, a member missing or wrong) refused with one
+# line naming the member; the SVG picture.
+#
+# Copyright (C) 2026 The libfaultgen authors
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+import filetests
+from pft_survey import cli, compare, plot, readprofile
+
+from . import schemacheck
+
+
+def prof(rows, objects=(("anonymous", 1 << 20),), threads=(0,),
+         duration=40.0, bin_ms=10, period=1, without=()):
+    """A profile of the objects ((backing, size)), threads (their
+    processes) and fault rows given."""
+    procs = sorted(set(threads))
+    doc = {"schema": "pft-profile/1", "recorder": "test",
+           "source": "tracepoints", "period": period, "bin_ms": bin_ms,
+           "duration_ms": duration, "page_size": 4096, "names": False,
+           "objects": [{"id": i, "backing": b, "size": s, "writable": True,
+                        "thp": False, "huge_bytes": 0, "creator": 0}
+                       for i, (b, s) in enumerate(objects)],
+           "processes": [{"id": p, "parent": None if p == 0 else 0,
+                          "fork_ms": 0.0, "exit_ms": None,
+                          "objects": list(range(len(objects)))}
+                         for p in procs],
+           "threads": [{"id": i, "process": p, "start_ms": 0.0,
+                        "end_ms": None, "main": i == p}
+                       for i, p in enumerate(threads)],
+           "faults": [list(r) for r in rows],
+           "without_event": [list(w) for w in without], "calls": None}
+    assert schemacheck.validate(doc, schemacheck.load_schema()) == []
+    return readprofile.check("test", doc)
+
+
+def row(thread, obj, b, count, kind="first-touch", nbins=1, first=0):
+    return [thread, obj, b, nbins, kind, count, first, first + count - 1,
+            "seq", 1]
+
+
+def series(counts, thread=0, obj=0):
+    return [row(thread, obj, b, n) for b, n in enumerate(counts) if n]
+
+
+def dims(doc, obj=0, kind="all"):
+    k = next(x for x in doc["objects"][obj]["kinds"] if x["kind"] == kind)
+    return k
+
+
+class Compare(unittest.TestCase):
+    def test_ratios_per_dimension(self):
+        a = prof([row(0, 0, 0, 100)])
+        b = prof([row(0, 0, 0, 150), row(1, 0, 1, 50)], threads=(0, 1))
+        d = dims(compare.compare(a, b))["dimensions"]
+        self.assertEqual((d["faults"]["a"], d["faults"]["b"]), (100, 200))
+        self.assertEqual(d["faults"]["ratio"], 2.0)
+        self.assertEqual(d["bytes"]["b"], 200 * 4096)
+        self.assertEqual(d["bytes"]["ratio"], 2.0)
+        self.assertEqual(d["threads"]["ratio"], 2.0)
+        self.assertEqual(d["processes"]["ratio"], 2.0)
+
+    def test_a_sampled_profiles_counts_are_scaled_by_its_period(self):
+        a = prof([row(0, 0, 0, 1600)])
+        b = prof([row(0, 0, 0, 100)], period=16)
+        self.assertEqual(dims(compare.compare(a, b))["dimensions"]
+                         ["faults"]["ratio"], 1.0)
+
+    def test_correlation_of_hand_made_series(self):
+        a = prof(series([1, 2, 3, 4]))
+        same = prof(series([2, 4, 6, 8]))
+        mixed = prof(series([1, 3, 2, 4]))
+        reverse = prof(series([4, 3, 2, 1]))
+        r = dims(compare.compare(a, same))["time_shape_correlation"]
+        self.assertAlmostEqual(r, 1.0)
+        # dx = dy = (-1.5, -0.5, 0.5, 1.5) reordered: 4 / 5.
+        r = dims(compare.compare(a, mixed))["time_shape_correlation"]
+        self.assertAlmostEqual(r, 0.8)
+        r = dims(compare.compare(a, reverse))["time_shape_correlation"]
+        self.assertAlmostEqual(r, -1.0)
+
+    def test_correlation_in_wider_bins(self):
+        a = prof(series([1, 3, 2, 4, 0, 0]), duration=60.0)
+        b = prof(series([3, 1, 4, 2, 0, 0]), duration=60.0)
+        # Means 5/3: sum dx*dy = 16/3, sum dx^2 = sum dy^2 = 40/3.
+        self.assertAlmostEqual(dims(compare.compare(a, b))
+                               ["time_shape_correlation"], 0.4)
+        # In bins of 20 ms: (4, 6, 0) beside (4, 6, 0).
+        doc = compare.compare(a, b, 20)
+        self.assertEqual(doc["bin_ms"], 20)
+        self.assertAlmostEqual(dims(doc)["time_shape_correlation"], 1.0)
+
+    def test_a_constant_series_has_no_correlation(self):
+        self.assertIsNone(compare.pearson([1, 1, 1], [1, 2, 3]))
+        self.assertIsNone(compare.pearson([5], [5]))
+
+    def test_a_run_of_bins_counts_evenly_in_each(self):
+        a = prof([row(0, 0, 1, 6, nbins=3)])
+        self.assertEqual(compare.stats(a, 10)[0]["all"].bins,
+                         {1: 2.0, 2: 2.0, 3: 2.0})
+        # In bins twice as wide: 0-19 ms and 20-39 ms.
+        self.assertEqual(compare.stats(a, 20)[0]["all"].bins,
+                         {0: 2.0, 1: 4.0})
+
+    def test_concurrency_per_bin(self):
+        a = prof([row(0, 0, 0, 5), row(1, 0, 0, 5), row(2, 0, 0, 5),
+                  row(0, 0, 1, 5), row(0, 0, 2, 5, nbins=2),
+                  row(1, 0, 3, 5)], threads=(0, 0, 1))
+        d = dims(compare.compare(a, a))["dimensions"]
+        # Bins 0..3 have 3, 1, 1, 2 threads.
+        self.assertEqual(d["concurrency most"]["a"], 3)
+        self.assertEqual(d["concurrency median"]["a"], 1.5)
+        self.assertEqual(d["processes"]["a"], 2)
+
+    def test_objects_matched_by_backing_and_size(self):
+        objs_a = (("anonymous", 8 << 20), ("anonymous", 1 << 20),
+                  ("file", 65536))
+        objs_b = (("file", 65536), ("anonymous", 1 << 20),
+                  ("anonymous", 8 << 20))
+        a = prof([row(0, 0, 0, 10), row(0, 1, 0, 20), row(0, 2, 0, 30)],
+                 objects=objs_a)
+        b = prof([row(0, 0, 0, 30), row(0, 1, 0, 20), row(0, 2, 0, 10)],
+                 objects=objs_b)
+        doc = compare.compare(a, b)
+        self.assertEqual([(o["backing"], o["a"], o["b"])
+                          for o in doc["objects"]],
+                         [("anonymous", 0, 2), ("anonymous", 1, 1),
+                          ("file", 2, 0)])
+        for o in doc["objects"]:
+            k = next(x for x in o["kinds"] if x["kind"] == "all")
+            self.assertEqual(k["dimensions"]["faults"]["ratio"], 1.0)
+
+    def test_an_object_one_side_lacks_has_no_ratio(self):
+        a = prof([row(0, 0, 0, 10)])
+        b = prof([row(0, 0, 0, 10), row(0, 1, 0, 5)],
+                 objects=(("anonymous", 1 << 20), ("memfd", 4096)))
+        doc = compare.compare(a, b)
+        memfd = next(o for o in doc["objects"] if o["backing"] == "memfd")
+        self.assertIsNone(memfd["a"])
+        self.assertIsNone(memfd["kinds"][0]["dimensions"]["faults"]["ratio"])
+
+    def test_a_profile_beside_itself_is_1_everywhere(self):
+        a = prof(series([5, 0, 7, 9]) + [row(1, 1, 1, 3, "read")],
+                 objects=(("anonymous", 1 << 20), ("file", 8192)),
+                 threads=(0, 1), without=[(1, "gup", 64)])
+        doc = compare.compare(a, a)
+        ratios = [v["ratio"] for o in doc["objects"] for k in o["kinds"]
+                  for v in k["dimensions"].values()]
+        ratios += [v["ratio"] for v in doc["without_event"].values()]
+        ratios += [v["ratio"] for v in doc["profile"].values()]
+        self.assertTrue(ratios)
+        self.assertEqual(set(ratios), {1.0})
+        self.assertAlmostEqual(dims(doc)["time_shape_correlation"], 1.0)
+
+    def test_text_names_each_dimension(self):
+        a = prof(series([1, 2, 3, 4]))
+        out = io.StringIO()
+        compare.write(compare.compare(a, a), ("A.json", "B.json"), False,
+                      out)
+        text = out.getvalue()
+        for what in ("A: A.json", "faults", "concurrency most",
+                     "time shape (r)", "1.000"):
+            self.assertIn(what, text)
+
+
+class Files(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.d = self.dir.name
+        self.good = json.dumps(prof(series([1, 2, 3, 4])), indent=1)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def file(self, name, text):
+        path = os.path.join(self.d, name)
+        with open(path, "wb") as f:
+            f.write(text if isinstance(text, bytes) else text.encode())
+        return path
+
+    def run_cli(self, argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = cli.main(argv)
+            except SystemExit as e:
+                rc = e.code
+        return rc, out.getvalue(), err.getvalue()
+
+    def refused(self, text, words):
+        bad = self.file("bad.json", text)
+        good = self.file("good.json", self.good)
+        for argv in (["--compare", good, bad],
+                     ["--plot=" + os.path.join(self.d, "x.svg"), bad]):
+            rc, out, err = self.run_cli(argv)
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(len(err.splitlines()), 1, err)
+            self.assertTrue(err.startswith("pft-survey: %s: " % bad), err)
+            self.assertIn(words, err)
+            self.assertNotIn("Traceback", err)
+            self.assertEqual(out, "")
+            self.assertFalse(os.path.exists(os.path.join(self.d, "x.svg")))
+
+    def edited(self, edit):
+        doc = json.loads(self.good)
+        edit(doc)
+        return json.dumps(doc)
+
+    def test_truncated_and_not_json(self):
+        self.refused(self.good[:len(self.good) // 2], "truncated")
+        self.refused(self.good.replace(",", ";", 1), "not JSON")
+        self.refused("", "empty")
+        self.refused(b"{\"schema\": \"\xff\"}", "not UTF-8")
+        self.refused("[1, 2]", "a JSON object is expected")
+
+    def test_a_later_version(self):
+        self.refused(self.good.replace("pft-profile/1", "pft-profile/2"),
+                     "member 'schema' is \"pft-profile/2\"")
+        self.refused(self.edited(lambda d: d.pop("schema")),
+                     "member 'schema' missing")
+
+    def test_a_member_missing_or_wrong(self):
+        self.refused(self.edited(lambda d: d.pop("faults")),
+                     "member 'faults' missing")
+        self.refused(self.edited(lambda d: d["objects"][0].pop("backing")),
+                     "member 'objects[0].backing' missing")
+        self.refused(self.edited(lambda d: d["faults"][0].pop()),
+                     "member 'faults[0]': a list of 10 values")
+        self.refused(self.edited(
+            lambda d: d["faults"][0].__setitem__(4, "bogus")),
+            "member 'faults[0][4]'")
+        self.refused(self.edited(
+            lambda d: d["faults"][0].__setitem__(0, 7)),
+            "member 'faults[0][0]': one of the threads")
+        self.refused(self.edited(
+            lambda d: d["processes"][0]["objects"].append(3)),
+            "member 'processes[0].objects[1]': one of the objects")
+        self.refused(self.edited(
+            lambda d: d["processes"][0].__setitem__("parent", 9)),
+            "member 'processes[0].parent': one of the processes")
+        self.refused(self.good.replace('"duration_ms": 40.0',
+                                       '"duration_ms": NaN'),
+                     "member 'duration_ms'")
+
+    def test_a_missing_file(self):
+        rc, _, err = self.run_cli(["--compare", self.file("a", self.good),
+                                   os.path.join(self.d, "nothing")])
+        self.assertEqual((rc, len(err.splitlines())), (1, 1))
+        self.assertIn("No such file", err)
+
+    def test_unknown_members_are_ignored(self):
+        a = self.file("a.json", self.edited(
+            lambda d: d.update(later={"x": 1}) or
+            d["objects"][0].update(numa=[0])))
+        rc, out, err = self.run_cli(["--compare", a, a, "--json"])
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(json.loads(out)["objects"][0]["kinds"][0]
+                         ["dimensions"]["faults"]["ratio"], 1.0)
+
+    def test_usage(self):
+        a = self.file("a.json", self.good)
+        for argv in (["--plot=x.svg"], ["--plot=x.svg", a, a, a],
+                     ["--compare", a, a, "-p", "1"],
+                     ["--keep-names", "--", "true"],
+                     ["--bin-ms=0", "--record=x", "--", "true"]):
+            rc, _, err = self.run_cli(argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn("Try 'pft-survey --help'", err)
+
+
+class Plot(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.d = self.dir.name
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_a_rectangle_per_row_in_lanes_per_thread(self):
+        a = prof(series([1, 2, 3, 4]) + [row(1, 0, 2, 8, first=100)],
+                 threads=(0, 1))
+        b = prof(series([4, 4]))
+        path = os.path.join(self.d, "<a&b>.svg")
+        plot.plot(path, [("A <&> \x1b[2J", a), ("B", b)])
+        tree = ET.parse(path)
+        ns = "{http://www.w3.org/2000/svg}"
+        cells = [r for r in tree.iter(ns + "rect")
+                 if r.find(ns + "title") is not None]
+        self.assertEqual(len(cells), 5 + 2)
+        texts = [t.text for t in tree.iter(ns + "text")]
+        self.assertIn("A <&> \\x1b[2J", texts)
+        self.assertIn("thread 1 (process 1)", texts)
+        # The hottest bins are the darkest.
+        fills = {c.find(ns + "title").text: c.get("fill") for c in cells}
+        self.assertEqual(fills["first-touch: 8 faults in 10 ms, pages "
+                               "100-107, seq"], plot.colour(8, 8))
+
+    def test_never_over_a_file_nor_through_a_link(self):
+        a = prof(series([1]))
+        for name, path in filetests.special_files(self.d).items():
+            before = filetests.state(path)
+            with self.assertRaises(OSError, msg=name):
+                plot.plot(path, [("a", a)])
+            self.assertEqual(filetests.state(path), before)
+
+
+if __name__ == "__main__":
+    unittest.main()
