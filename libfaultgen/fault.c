@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -314,7 +315,11 @@ static int shared_vma_exec(struct faultgen_run *run)
 		work.prepare = NULL;
 		work.body = fg_interleave_work;
 	}
-	return fault_run(run, &work, &shared_vma_extra);
+	int ret = fault_run(run, &work, &shared_vma_extra);
+
+	if (!ret || ret == -ECANCELED)
+		fg_writers_fold(run);
+	return ret;
 }
 
 /* Both patterns: a caller's region has a page per worker at least. */
@@ -393,8 +398,28 @@ static const char *fault_timed_call(const struct faultgen_run *run,
 	}
 }
 
-static const char *const writer_ops[] = { "mmap", "mprotect", "madvise",
+static const char *const writer_ops[] = { "mmap",	      "mprotect",
+					  "madvise",      "munmap",
+					  "mprotect-vma", "madvise-vma",
 					  NULL };
+
+/* writer-nice: a nice value, -20 to 19, as text (a setting has no
+ * signed type). */
+static int writer_nice_check(const struct faultgen_attr *a,
+			     const union fg_slot *v)
+{
+	char *end;
+	long n;
+
+	(void)a;
+	if (!v->s)
+		return 0;
+	errno = 0;
+	n = strtol(v->s, &end, 10);
+	if (end == v->s || *end || errno || n < -20 || n > 19)
+		return -EINVAL;
+	return 0;
+}
 
 /* The shared VMA's own settings: writers beside the faulters (writers.c)
  * and the layout of the pages (interleave.c). */
@@ -409,7 +434,21 @@ static const struct fg_setting shared_vma_settings[] = {
 	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = writer_ops,
 	  .offset = FG_AT(writer_op), .def_text = "mmap", .value_name = "OP",
 	  .help = "what the writers do: mmap (default), mprotect,\n"
-		  "madvise" },
+		  "madvise, munmap to a region of their own;\n"
+		  "mprotect-vma, madvise-vma to a range of the\n"
+		  "faulted VMA, which they write-lock" },
+	{ .name = "writer-nice", .type = FAULTGEN_TYPE_TEXT,
+	  .offset = FG_OWN(6), .check = writer_nice_check,
+	  .def_text = "inherited", .value_name = "N",
+	  .help = "the writers' nice value, -20 to 19 (below the\n"
+		  "caller's: CAP_SYS_NICE or RLIMIT_NICE)" },
+	{ .name = "writer-fifo", .type = FAULTGEN_TYPE_UINT,
+	  .offset = FG_OWN(7), .min = 1, .max = 99,
+	  .flags = FAULTGEN_SETTING_ZERO, .def_text = "0",
+	  .value_name = "PRIO",
+	  .help = "run the writers SCHED_FIFO at PRIO, 1 to 99\n"
+		  "(CAP_SYS_NICE or RLIMIT_RTPRIO; 0: not, the\n"
+		  "default)" },
 	/* "interleave" is a NUMA policy's word: the layout was
 	 * interleave-pages in 1.2. */
 	{ .name = "stripe-pages", .alias = "interleave-pages",

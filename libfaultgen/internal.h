@@ -456,6 +456,12 @@ struct faultgen_run {
 	size_t lat_len;
 	struct fg_wlat *lat_total; /* merged when folded */
 	uint64_t lat_call_bytes;   /* ro-collapse, qemu-prealloc: one call's range */
+	/* The helpers' calls (writers.c), timed: their merged histogram,
+	 * the call and its most bytes (FAULTGEN_LATENCY_WRITERS); NULL
+	 * without. */
+	const struct fg_wlat *helper_lat;
+	const char *helper_call;
+	uint64_t helper_call_bytes;
 	/* Lock paths (lockpaths.c): 0 counting, -ENODATA not asked, or
 	 * why they cannot be counted; the tracepoints' ids; the helpers'
 	 * groups while they run, their sums after. */
@@ -759,6 +765,9 @@ FG_TESTABLE bool fg_lat_tail_sched(uint64_t count, double p99_ns,
 				   uint64_t nivcsw, int64_t run_delay_ns);
 int fg_lat_prepare(struct faultgen_run *run);
 void fg_lat_release(struct faultgen_run *run);
+void fg_wlat_begin(struct fg_wlat *l, bool process);
+void fg_wlat_end(struct fg_wlat *l, bool process);
+void fg_wlat_merge(struct fg_wlat *t, const struct fg_wlat *l);
 void fg_lat_begin(struct faultgen_run *run, unsigned int i, bool process);
 void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process);
 void fg_lat_add(struct faultgen_run *run, unsigned int i, uint64_t ns);
@@ -805,6 +814,10 @@ void fg_qemu_slice(uint64_t pages, unsigned int n, unsigned int i,
 		   uint64_t *first, uint64_t *count);
 
 /* writers.c: the shared-VMA pattern's state, its writers' figures. */
+struct fg_writer_slot {
+	struct fg_wlat lat; /* its calls in the measured phase, timed */
+	bool lost; /* munmap: another thread mapped into its region */
+};
 struct fg_writers {
 	struct fg_resv resv; /* every writer's region, guards between */
 	char *start;
@@ -813,6 +826,9 @@ struct fg_writers {
 				  * phase, once it stops */
 	_Atomic uint32_t stopped; /* writers that stopped */
 	bool ran;                /* the run had writers */
+	struct fg_resv slot_resv; /* the slots, in a reservation of their own */
+	struct fg_writer_slot *slots; /* one per writer */
+	struct fg_wlat lat; /* every writer's, merged (fg_writers_fold) */
 };
 int fg_writers_check(const struct faultgen_attr *a,
 		     struct faultgen_conflict *c);
@@ -822,6 +838,7 @@ unsigned int fg_writers_count(const struct faultgen_run *run);
 int fg_writer_run(struct faultgen_run *run, unsigned int h);
 int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
 		      struct faultgen_figure *f);
+void fg_writers_fold(struct faultgen_run *run);
 
 /* interleave.c: the shared VMA dealt in blocks of pages. */
 int fg_interleave_check(const struct faultgen_attr *a,

@@ -212,22 +212,19 @@ static void sched_now(bool process, uint64_t *nvcsw, uint64_t *nivcsw,
 }
 
 /*
- * Right before the worker's measured loop, outside it: the histogram is
- * written through (so its pages are faulted now, not in the loop), the
+ * Right before a measured loop, outside it: the histogram is written
+ * through (so its pages are faulted now, not in the loop), the
  * scheduler's counts read.
  */
-void fg_lat_begin(struct faultgen_run *run, unsigned int i, bool process)
+void fg_wlat_begin(struct fg_wlat *l, bool process)
 {
-	struct fg_wlat *l = &run->lat[i];
-
 	fg_hist_init(&l->h);
 	sched_now(process, &l->nvcsw, &l->nivcsw, &l->run_delay_ns);
 }
 
 /* Right after it: what the scheduler did meanwhile. */
-void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process)
+void fg_wlat_end(struct fg_wlat *l, bool process)
 {
-	struct fg_wlat *l = &run->lat[i];
 	uint64_t nvcsw, nivcsw;
 	int64_t delay;
 
@@ -238,6 +235,17 @@ void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process)
 				  delay - l->run_delay_ns :
 				  -1;
 	l->done = true;
+}
+
+/* Worker i's measured loop begins, or ends. */
+void fg_lat_begin(struct faultgen_run *run, unsigned int i, bool process)
+{
+	fg_wlat_begin(&run->lat[i], process);
+}
+
+void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process)
+{
+	fg_wlat_end(&run->lat[i], process);
 }
 
 /* ---- the timed touches ----------------------------------------------- */
@@ -407,27 +415,37 @@ void fg_lat_fold(struct faultgen_run *run)
 	fg_hist_init(&t->h);
 	t->nvcsw = t->nivcsw = 0;
 	t->run_delay_ns = 0;
-	for (unsigned int i = 0; i < run->attr.nr_workers; i++) {
-		const struct fg_wlat *l = &run->lat[i];
-
-		if (!l->done)
-			continue;
-		fg_hist_merge(&t->h, &l->h);
-		t->nvcsw += l->nvcsw;
-		t->nivcsw += l->nivcsw;
-		if (l->run_delay_ns < 0 || t->run_delay_ns < 0)
-			t->run_delay_ns = -1;
-		else
-			t->run_delay_ns += l->run_delay_ns;
-	}
+	for (unsigned int i = 0; i < run->attr.nr_workers; i++)
+		fg_wlat_merge(t, &run->lat[i]);
 	t->done = true;
 }
 
-/* Of a measured run (the caller checks: fg_run_measured). */
+/* One loop's histogram and scheduler figures into t (a loop that did
+ * not run adds nothing). */
+void fg_wlat_merge(struct fg_wlat *t, const struct fg_wlat *l)
+{
+	if (!l->done)
+		return;
+	fg_hist_merge(&t->h, &l->h);
+	t->nvcsw += l->nvcsw;
+	t->nivcsw += l->nivcsw;
+	if (l->run_delay_ns < 0 || t->run_delay_ns < 0)
+		t->run_delay_ns = -1;
+	else
+		t->run_delay_ns += l->run_delay_ns;
+}
+
+/* Of a measured run (the caller checks: fg_run_measured): worker i's,
+ * all workers' (-1) or the writers' (FAULTGEN_LATENCY_WRITERS). */
 static const struct fg_wlat *lat_of(const struct faultgen_run *run,
 				    int worker, int *err)
 {
 	*err = 0;
+	if (worker == FAULTGEN_LATENCY_WRITERS) {
+		if (!run->helper_lat)
+			*err = -ENODATA;
+		return run->helper_lat;
+	}
 	if (!run->lat || !run->lat_total || !run->lat_total->done) {
 		*err = -ENODATA;
 		return NULL;
@@ -469,8 +487,15 @@ int fg_run_latency(const struct faultgen_run *run, int worker,
 	h = &l->h;
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
-	r->sample_every = run->attr.latency;
-	r->call = lat_call(run, &r->call_bytes);
+	if (worker == FAULTGEN_LATENCY_WRITERS) {
+		/* Every call of theirs. */
+		r->sample_every = 1;
+		r->call = run->helper_call;
+		r->call_bytes = run->helper_call_bytes;
+	} else {
+		r->sample_every = run->attr.latency;
+		r->call = lat_call(run, &r->call_bytes);
+	}
 	r->per_call = r->call != NULL;
 	r->clock = "monotonic";
 	r->count = h->count;

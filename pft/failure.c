@@ -312,6 +312,29 @@ static int touch_failure(const struct faultgen_attr *a, int worker,
 	return PFT_EXIT_FAIL;
 }
 
+/* The shared VMA's writers' priority refused (writer-nice below the
+ * caller's, writer-fifo): PFT_EXIT_FAIL once said, else 0. */
+static int writer_priority_failure(const struct faultgen_attr *a, int ret)
+{
+	struct faultgen_value nice, fifo;
+
+	if (ret != -EPERM ||
+	    faultgen_attr_get_value(a, "writer-nice", &nice) ||
+	    faultgen_attr_get_value(a, "writer-fifo", &fifo))
+		return 0;
+	if (fifo.v.number)
+		pft_msg("--writer-fifo=%" PRIu64 ": SCHED_FIFO is not "
+			"permitted (needs CAP_SYS_NICE or an RLIMIT_RTPRIO)",
+			fifo.v.number);
+	else if (nice.v.text)
+		pft_msg("--writer-nice=%s: a nice value below the caller's is "
+			"not permitted (needs CAP_SYS_NICE or an RLIMIT_NICE)",
+			nice.v.text);
+	else
+		return 0;
+	return PFT_EXIT_FAIL;
+}
+
 /*
  * The failures of a limit the run met, in one line: SCHED_FIFO or
  * locking not permitted, the limits on mappings, on processes and
@@ -319,6 +342,8 @@ static int touch_failure(const struct faultgen_attr *a, int worker,
  */
 static int limit_failure(const struct faultgen_attr *a, int worker, int ret)
 {
+	if (writer_priority_failure(a, ret))
+		return PFT_EXIT_FAIL;
 	if ((ret == -EPERM || ret == -EACCES) &&
 	    faultgen_attr_get_sched_fifo(a)) {
 		pft_msg("-f: SCHED_FIFO is not permitted (needs CAP_SYS_NICE "

@@ -333,6 +333,9 @@ void pft_print_worker_latency(FILE *out, struct faultgen_run *run,
 			      unsigned int worker);
 void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
 		      int worker);
+/* and of the shared VMA's writers' calls, when it had writers */
+void pft_print_writer_latency(FILE *out, struct faultgen_run *run);
+void pft_json_writer_latency(struct pft_json *j, struct faultgen_run *run);
 
 /* print-lockpaths.c: which lock the faults took (--lock-paths) */
 void pft_print_lock_paths(FILE *out, struct faultgen_run *run);

@@ -88,6 +88,29 @@ void pft_print_latency(FILE *out, struct faultgen_run *run)
 			       "not within the scheduler's delays");
 }
 
+/*
+ * writers: p50 3.210 us, p99 40.123 us, p99.9 120.456 us, max 800.123 us,
+ *   count 5000 mprotect calls timed (every call, each over up to 64 KiB,
+ *   monotonic clock); 12 preemptions
+ * A run without writers prints nothing.
+ */
+void pft_print_writer_latency(FILE *out, struct faultgen_run *run)
+{
+	struct faultgen_latency l;
+	char size[32];
+
+	if (!latency(run, FAULTGEN_LATENCY_WRITERS, &l))
+		return;
+	snprintf(size, sizeof(size), "%" PRIu64 " KiB", l.call_bytes >> 10);
+	fprintf(out,
+		"writers: p50 %.3f us, p99 %.3f us, p99.9 %.3f us, "
+		"max %.3f us, count %" PRIu64 " %s calls timed (every call, "
+		"each over up to %s, %s clock); %" PRIu64 " preemptions\n",
+		l.p50_ns / 1e3, l.p99_ns / 1e3, l.p999_ns / 1e3,
+		l.max_ns / 1e3, l.count, l.call ? l.call : "", size, l.clock,
+		l.nivcsw);
+}
+
 /* " lat_p50 1.234us ... lat_count N lat_timed touches|CALL preempt N
  * runq 0.001s tail_sched no" (CALL: mlock, MADV_COLLAPSE, ...) */
 void pft_print_worker_latency(FILE *out, struct faultgen_run *run,
@@ -137,14 +160,14 @@ static void json_buckets(struct pft_json *j, struct faultgen_run *run,
  * "latency": {"count": ..., "p50_ns": ..., ..., "sched": {...},
  * "buckets": [[lo_ns, hi_ns, count], ...]}: of one worker, or of all (-1).
  */
-void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
-		      int worker)
+static void json_latency(struct pft_json *j, struct faultgen_run *run,
+			 int worker, const char *key)
 {
 	struct faultgen_latency l;
 
 	if (!latency(run, worker, &l))
 		return;
-	pj_obj(j, "latency");
+	pj_obj(j, key);
 	pj_u64(j, "sample_every", l.sample_every);
 	pj_str(j, "timed", what_is_timed(&l));
 	pj_bool(j, "per_call", l.per_call != 0);
@@ -177,4 +200,17 @@ void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
 	pj_obj_end(j);
 	json_buckets(j, run, worker);
 	pj_obj_end(j);
+}
+
+void pft_json_latency(struct pft_json *j, struct faultgen_run *run,
+		      int worker)
+{
+	json_latency(j, run, worker, "latency");
+}
+
+/* "writers": the same of the writers' calls, each timed; none without
+ * writers. */
+void pft_json_writer_latency(struct pft_json *j, struct faultgen_run *run)
+{
+	json_latency(j, run, FAULTGEN_LATENCY_WRITERS, "writers");
 }

@@ -84,6 +84,7 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 		fputs(line, stdout);
 		pft_print_figures(stdout, run);
 		pft_print_latency(stdout, run);
+		pft_print_writer_latency(stdout, run);
 		pft_print_lock_paths(stdout, run);
 	}
 	pft_lock_paths_note(run);

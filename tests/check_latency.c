@@ -637,7 +637,9 @@ START_TEST(results_are_refused_without_latency_or_out_of_range)
 	s.every = 1;
 	run = run_of(&s);
 	ck_assert_int_eq(faultgen_run_latency(run, 1, &l), -ERANGE);
-	ck_assert_int_eq(faultgen_run_latency(run, -2, &l), -ERANGE);
+	ck_assert_int_eq(faultgen_run_latency(run, -3, &l), -ERANGE);
+	/* -2 is FAULTGEN_LATENCY_WRITERS: none in this run. */
+	ck_assert_int_eq(faultgen_run_latency(run, -2, &l), -ENODATA);
 	ck_assert_int_eq(faultgen_run_latency(run, 0, NULL), -EINVAL);
 	ck_assert_int_eq(faultgen_run_latency(NULL, 0, &l), -EINVAL);
 	l.size = sizeof(size_t);

@@ -454,7 +454,8 @@ START_TEST(pattern_info_says_what_each_runs_on)
 	ck_assert_uint_eq(p.flags, 0);
 	ck_assert_uint_eq(p.backings, all);
 	ck_assert_uint_eq(p.worker_kinds, both);
-	ck_assert_uint_eq(p.nr_settings, 3);
+	/* writers, writer-op, writer-nice, writer-fifo, stripe-pages */
+	ck_assert_uint_eq(p.nr_settings, 5);
 
 	ck_assert_int_eq(faultgen_pattern_info(FAULTGEN_PER_THREAD_VMA, &p), 0);
 	ck_assert_uint_eq(p.flags, FAULTGEN_PATTERN_OWN_MAPPINGS |

@@ -84,6 +84,14 @@ while IFS='|' read -r name word args; do
 	check_no_new_segment "$name"
 done <<EOF
 size-word|-m|-m abc
+writer-op-unknown|--writers|--writers=1,mprotect-vmas
+writer-nice-low|--writer-nice|--writers=1 --writer-nice=-21
+writer-nice-high|--writer-nice|--writers=1 --writer-nice=20
+writer-nice-word|--writer-nice|--writers=1 --writer-nice=low
+writer-nice-empty|--writer-nice|--writers=1 --writer-nice=
+writer-fifo-high|--writer-fifo|--writers=1 --writer-fifo=100
+writer-fifo-word|--writer-fifo|--writers=1 --writer-fifo=high
+writer-nice-pattern|--writer-nice|--pattern=per-thread-vma --writer-nice=5
 membind-absent|--membind '$absent_node': node $absent_node does not exist|--membind=$absent_node
 membind-range-absent|--membind '0-$absent_node': node $absent_node does not exist|--membind=0-$absent_node
 interleave-absent|--interleave '$absent_node,0': node $absent_node does not exist|--interleave=$absent_node,0

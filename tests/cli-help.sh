@@ -6,7 +6,8 @@
 # and in the same order; the pattern sections may come in another order
 # (they follow the library's patterns), an option renamed since is listed
 # where it was (its old name still taken), and the options added since
-# are the only new lines, each in its pattern's section.  --list-patterns
+# are the only new lines, each in its pattern's section (a pattern of
+# 1.2 may have a section only they fill).  --list-patterns
 # --json gives a line of each pattern, with what the library's tables say.
 #
 # Copyright (C) 2026 The libfaultgen authors
@@ -108,6 +109,16 @@ for p in $(echo "$new_patterns" | sed -n '1!G;h;$p'); do
 			$0 = substr($0, 1, n - 1); print }' \
 		"$tmp/new-kept" >"$tmp/new-kept.p" && mv "$tmp/new-kept.p" "$tmp/new-kept"
 done
+# A pattern of 1.2 whose section holds only options added since (the
+# shared VMA's writer-nice, writer-fifo): its heading goes with them.
+drop_empty_patterns() {
+	awk '/^[^ ].*\(--pattern=/ { held = $0; next }
+		held != "" && /^[^ ]/ { held = "" }
+		held != "" { print held; held = "" }
+		{ print }' "$1" >"$1.e" && mv "$1.e" "$1"
+}
+drop_empty_patterns "$tmp/old-kept"
+drop_empty_patterns "$tmp/new-kept"
 sections "$tmp/old-kept" >"$tmp/before"
 sections "$tmp/new-kept" >"$tmp/after"
 if cmp -s "$tmp/before" "$tmp/after"; then
