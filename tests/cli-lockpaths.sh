@@ -90,6 +90,17 @@ elif case == "writers":
           % (lp["mmap_write"], h.get("mmap_write")))
     check(abs(lp["user_faults"] - pages) <= s,
           "writers: user_faults %d, pages %d" % (lp["user_faults"], pages))
+elif case == "vma-writers":
+    # A writer that write-locks the faulted VMA itself (MADV_DONTFORK
+    # and back on a range inside it): some faults find it locked and
+    # fall back to mmap_lock; the writers own-region mprotect never
+    # locks the faulters VMA.
+    own = json.loads(open(sys.argv[3]).readline())["lock_paths"]
+    check(lp["fallbacks"] >= 1 and lp["fallbacks"] > own["fallbacks"],
+          "vma-writers: %d fallbacks with madvise-vma, %d with own-region "
+          "mprotect" % (lp["fallbacks"], own["fallbacks"]))
+    check(abs(lp["user_faults"] - pages) <= s,
+          "vma-writers: user_faults %d, pages %d" % (lp["user_faults"], pages))
 elif case == "zaps":
     # Per-thread VMAs zapped by munmap and mmap again: two write
     # acquisitions a round, the zaps', read around each zap.
@@ -127,6 +138,24 @@ one_case shared
 one_case populate --touch=populate
 one_case writers --writers=2,mmap
 one_case zaps -M --rounds=3 --zap=munmap
+
+# A writer beside the faulters that write-locks their VMA: the faults
+# that found it locked fell back, and the count shows it; a writer of a
+# region of its own: none.  Both run at once only on two CPUs.
+if [ "$(nr_allowed)" -ge 2 ]; then
+	run_pft own $two -m 16M --duration=2 --lock-paths --json --writers=2,mprotect
+	[ "$rc" -eq 0 ] || fail "own: exit $rc: $(cat "$tmp/own.err")"
+	run_pft vma $two -m 16M --duration=2 --lock-paths --json --writers=2,madvise-vma
+	if [ "$rc" -ne 0 ]; then
+		fail "vma-writers: exit $rc: $(cat "$tmp/vma.err")"
+	elif out=$(python3 "$tmp/check.py" vma-writers "$tmp/vma.out" "$tmp/own.out" 2>&1); then
+		ok
+	else
+		fail "$out"
+	fi
+else
+	echo "cli-lockpaths: the VMA writers case needs two CPUs"
+fi
 
 # The text: the result line first, 0.12x's, then the labelled line.
 run_pft text $two -m 8M --lock-paths
