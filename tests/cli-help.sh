@@ -6,7 +6,8 @@
 # and in the same order; the pattern sections may come in another order
 # (they follow the library's patterns), an option renamed since is listed
 # where it was (its old name still taken), and the options added since
-# are the only new lines, each in its pattern's section.  --list-patterns
+# are the only new lines, each in its pattern's section (or, for those
+# of pft's own named below, in their section).  --list-patterns
 # --json gives a line of each pattern, with what the library's tables say.
 #
 # Copyright (C) 2026 The libfaultgen authors
@@ -70,6 +71,17 @@ for pair in $renamed; do
 		fail "$new is not listed where $old was"; fi
 	if "$PFT" "$old=0" -V >/dev/null 2>"$tmp/err"; then ok; else
 		fail "$old is no longer taken: $(cat "$tmp/err")"; fi
+done
+# Options added since 1.2 to pft's own sections, OPTION=HEADING: each is
+# listed under its heading, and is the only new line there.
+own_added='--cold=Workload:'
+for pair in $own_added; do
+	opt=${pair%%=*} heading=${pair#*=}
+	news="$news $opt"
+	case $(place "$opt" "$tmp/help") in
+	"$heading	"*) ok ;;
+	*) fail "$opt is not listed under '$heading'" ;;
+	esac
 done
 # Options added since 1.2: a pattern's settings, each in its section.
 options_of "$old_help" >"$tmp/old-options"
