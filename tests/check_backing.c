@@ -1380,7 +1380,7 @@ START_TEST(cold_conflicts)
 	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
 	ck_assert_str_eq(c.setting_name, "cold");
 	ck_assert_int_eq(c.with, FAULTGEN_SETTING_BACKING);
-	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/"), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/tmp"), 0);
 	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE),
 			 0);
 	ck_assert_int_eq(faultgen_attr_check(a, &c), 0);
