@@ -1322,10 +1322,11 @@ START_TEST(cold_one_pass_and_sparse)
 				  0, &res, &run),
 			 0);
 	ck_assert_uint_eq(res.pages, 256);
-	ck_assert_uint_ge(res.majflt, 256);
+	ck_assert(figure_named(run, "cold_pages") +
+			  figure_named(run, "cold_stayed") == 256);
+	ck_assert(figure_named(run, "cold_stayed") <= 4);
+	ck_assert((double)res.majflt >= figure_named(run, "cold_pages"));
 	ck_assert_uint_le(res.majflt, 256 + 6);
-	ck_assert(figure_named(run, "cold_pages") == 256);
-	ck_assert(figure_named(run, "cold_stayed") == 0);
 	faultgen_run_free(run);
 
 	ck_assert_int_eq(faultgen_attr_new(&a), 0);
@@ -1342,9 +1343,10 @@ START_TEST(cold_one_pass_and_sparse)
 	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
 	ck_assert_int_eq(faultgen_run_result(run, &res), 0);
 	ck_assert_uint_eq(res.pages, 2 * 64);
-	ck_assert_uint_ge(res.majflt, 2 * 64);
+	ck_assert_uint_ge(res.majflt, 2 * 64 - 4);
 	ck_assert_uint_le(res.majflt, 2 * 64 + 4);
-	ck_assert(figure_named(run, "cold_pages") == 2 * 256);
+	ck_assert(figure_named(run, "cold_pages") +
+			  figure_named(run, "cold_stayed") == 2 * 256);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	ck_assert_int_eq(dir_entries(disk_dir), 0);

@@ -15,9 +15,10 @@ print(r["majflt"], v("cold_pages"), v("cold_stayed"), r["pages"],
       d["config"]["cold"])'
 }
 
-# A cold run in $1 with the options after it: its major faults are the
-# pages (within a few of the process's own), each counted out of the
-# cache, and the directory holds nothing after it.
+# A cold run in $1 with the options after it: each page is counted out
+# of the cache or as one that stayed (rare with one worker: a page the
+# kernel held a moment longer; at most 1 in 64 here), every page counted
+# out is a major fault, and the directory holds nothing after it.
 check_cold_run() {
 	dir=$1
 	shift
@@ -29,8 +30,8 @@ check_cold_run() {
 	set -- $(cold_figures <"$tmp/out") "$*"
 	majflt=$1 cold=$2 stayed=$3 pages=$4 on=$5
 	shift 5
-	if [ "$on" = True ] && [ "$cold" -eq "$pages" ] &&
-		[ "$stayed" -eq 0 ] && [ "$majflt" -ge "$pages" ] &&
+	if [ "$on" = True ] && [ $((cold + stayed)) -eq "$pages" ] &&
+		[ "$stayed" -le $((pages / 64)) ] && [ "$majflt" -ge "$cold" ] &&
 		[ "$majflt" -le $((pages + 8)) ]; then ok; else
 		fail "$*: $majflt major faults, cold_pages $cold," \
 			"cold_stayed $stayed for $pages pages (cold $on)"
