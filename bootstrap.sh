@@ -34,7 +34,7 @@ packages="gcc libc6-dev make autoconf automake libtool pkg-config
 libnuma-dev libcpuset-dev"
 test_packages="build-essential check mandoc python3 numactl util-linux procps
 openjdk-17-jdk-headless junit5 clang libclang-rt-14-dev cppcheck clang-tidy valgrind ruby
-gnuplot-nox linux-perf
+gnuplot-nox linux-perf libfuse3-dev fuse3
 qemu-system-x86 linux-image-amd64 busybox-static xz-utils cpio"
 [ "$tests" = no ] || packages="$packages $test_packages"
 

@@ -275,6 +275,7 @@ FG_SETTER_GETTER(latency, unsigned int, "latency", U)
 
 FG_SETTER_GETTER(catch_sigbus, int, "catch-sigbus", B)
 FG_SETTER_GETTER(lock_paths, int, "lock-paths", B)
+FG_SETTER_GETTER(cold, int, "cold", B)
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
 {

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
@@ -25,6 +26,7 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/fs.h>
@@ -38,6 +40,10 @@
 #endif
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+/* cachestat(2), Linux 6.5, the same number on every architecture. */
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
 #endif
 
 /* MAP_FIXED over a reservation, MAP_FIXED_NOREPLACE where the place must
@@ -429,9 +435,18 @@ static int file_open(struct faultgen_run *run, const char *path,
 	return st.st_size < len ? -EFBIG : 0;
 }
 
+/* A file system whose pages are memory, not a cache of a device:
+ * they never leave (cold). */
+static bool pages_stay(unsigned long magic)
+{
+	return magic == TMPFS_MAGIC || magic == RAMFS_MAGIC ||
+	       magic == HUGETLBFS_MAGIC;
+}
+
 /*
  * What the file system of the run's file cannot give, before anything
- * is mapped: ramfs punches no hole (MADV_REMOVE), which a shared run's
+ * is mapped: a cold run's pages on tmpfs, ramfs or hugetlbfs, which
+ * never leave the page cache (-EOPNOTSUPP); ramfs punches no hole (MADV_REMOVE), which a shared run's
  * rounds need (-EOPNOTSUPP); a hugetlbfs mount's size= limit leaves
  * fewer free huge pages than the run needs besides the `have` bytes the
  * file holds already (-ENOSPC: its faults would be SIGBUS).
@@ -445,6 +460,8 @@ static int file_system_check(const struct faultgen_run *run, int fd,
 
 	if (fstatfs(fd, &sf) < 0)
 		return 0;
+	if (run->attr.cold && pages_stay((unsigned long)sf.f_type))
+		return -EOPNOTSUPP;
 	if ((unsigned long)sf.f_type == RAMFS_MAGIC && run->attr.share &&
 	    fg_attr_repeats(&run->attr))
 		return -EOPNOTSUPP;
@@ -454,7 +471,202 @@ static int file_system_check(const struct faultgen_run *run, int fd,
 	return 0;
 }
 
-static int file_prepare(struct faultgen_run *run)
+/* ---- cold: a file's pages out of the page cache before each round ----- */
+
+/*
+ * The run's own file, written through (pwrite) so that each page has a
+ * block of the device behind it: a hole or an unwritten extent
+ * (fallocate) reads as zeros without touching the device.
+ */
+static int cold_fill(int fd, off_t len)
+{
+	size_t chunk = 1UL << 20;
+	char *buf = malloc(chunk);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0x5a, chunk);
+	for (off_t off = 0; off < len && !ret;) {
+		size_t n = (size_t)(len - off) < chunk ? (size_t)(len - off) :
+							 chunk;
+		ssize_t w = pwrite(fd, buf, n, off);
+
+		if (w < 0 && errno != EINTR)
+			ret = -errno;
+		else if (w > 0)
+			off += w;
+	}
+	free(buf);
+	return ret == -EINVAL ? -EFBIG : ret;
+}
+
+struct fg_cachestat_range {
+	uint64_t off, len;
+};
+
+struct fg_cachestat {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted,
+		nr_recently_evicted;
+};
+
+/*
+ * The pages of [off, off + len) of fd in the page cache: cachestat(2)
+ * where the kernel has it, else mincore(2) over a mapping of the range
+ * of its own (which faults nothing).  System calls only: forked workers
+ * call it.
+ */
+static int cached_pages(int fd, off_t off, size_t len, size_t ps,
+			uint64_t *n)
+{
+	struct fg_cachestat_range r = { (uint64_t)off, (uint64_t)len };
+	struct fg_cachestat cs;
+	unsigned char vec[512];
+	char *p;
+	int ret = 0;
+
+	if (syscall(__NR_cachestat, fd, &r, &cs, 0) == 0) {
+		*n = cs.nr_cache;
+		return 0;
+	}
+	if (errno != ENOSYS)
+		return -errno;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED)
+		return -errno;
+	*n = 0;
+	for (size_t at = 0; at < len && !ret; at += sizeof(vec) * ps) {
+		size_t part = len - at < sizeof(vec) * ps ? len - at :
+							   sizeof(vec) * ps;
+
+		if (mincore(p + at, part, vec) < 0) {
+			ret = -errno;
+			break;
+		}
+		for (size_t k = 0; k < (part + ps - 1) / ps; k++)
+			*n += vec[k] & 1;
+	}
+	munmap(p, len);
+	return ret;
+}
+
+/* Times the drop is tried while pages stay. */
+#define COLD_TRIES 3
+
+/*
+ * [off, off + len) of the run's file out of the page cache: written
+ * back where a shared round dirtied it (sync_file_range, waiting), then
+ * dropped (POSIX_FADV_DONTNEED, which leaves a page that is still
+ * mapped or dirty), then counted: *left, the pages still in the cache
+ * (a page mapped by another process, or pinned; on a file system that
+ * caches no device, all).
+ */
+static int cold_range(const struct faultgen_run *run, off_t off, size_t len,
+		      uint64_t *left)
+{
+	int fd = run->backing_fd, ret = 0;
+
+	for (int t = 0; t < COLD_TRIES; t++) {
+		if (sync_file_range(fd, off, (off_t)len,
+				    SYNC_FILE_RANGE_WAIT_BEFORE |
+					    SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER) < 0 &&
+		    fdatasync(fd) < 0)
+			return -errno;
+		ret = posix_fadvise(fd, off, (off_t)len, POSIX_FADV_DONTNEED);
+		if (ret)
+			return -ret;
+		ret = cached_pages(fd, off, len, (size_t)run->pagesize, left);
+		if (ret || !*left)
+			return ret;
+	}
+	return 0;
+}
+
+/* The whole file out of the cache once before the run (its own file
+ * was just written): a page that stays (a file system that keeps them,
+ * a page another process maps) fails the run here with -EOPNOTSUPP,
+ * before any worker starts; and the figures' room. */
+static int cold_prepare(struct faultgen_run *run)
+{
+	uint64_t left = 0;
+	void *p;
+	int ret = cold_range(run, 0, run->file_len, &left);
+
+	if (ret)
+		return ret;
+	if (left)
+		return -EOPNOTSUPP;
+	run->cold_len = run->attr.nr_workers * sizeof(struct fg_cold);
+	ret = fg_map_figures(run, run->cold_len, false, &p);
+	if (ret)
+		return ret;
+	run->cold = p;
+	return 0;
+}
+
+/*
+ * Worker i's range of the file out of the page cache, before a measured
+ * round (fault.c): the pages counted out, those that stayed and the
+ * time taken are added up, the time also into *ns.  Worker i's pages
+ * are the file's from i slices in, in a shared VMA and in per-thread
+ * VMAs alike (memory.c).  A page of its range that another worker
+ * process maps (a read fault maps the cached pages around it, across
+ * the slices' edges: fault-around) stays, and is counted as such: its
+ * next fault is minor.  System calls only: forked workers call it.
+ */
+int fg_cold_drop(struct faultgen_run *run, unsigned int i, int64_t *ns)
+{
+	size_t len = run->wlen[i], ps = (size_t)run->pagesize;
+	int64_t t0 = fg_now_ns();
+	uint64_t left = 0;
+	int ret = len ? cold_range(run, (off_t)i * (off_t)run->slice_len,
+				   len, &left) :
+			0;
+
+	*ns = fg_now_ns() - t0;
+	if (ret)
+		return ret;
+	run->cold[i].pages += len / ps - left;
+	run->cold[i].stayed += left;
+	run->cold[i].ns += *ns;
+	return 0;
+}
+
+/* The figures of a cold run, in all: the pages counted out of the cache
+ * before the measured rounds, those that stayed, and the time the drops
+ * took. */
+int fg_cold_figure(const struct faultgen_run *run, unsigned int index,
+		   struct faultgen_figure *f)
+{
+	uint64_t pages = 0, stayed = 0;
+	int64_t ns = 0;
+
+	if (!run->cold)
+		return -ERANGE;
+	for (unsigned int i = 0; i < run->attr.nr_workers; i++) {
+		pages += run->cold[i].pages;
+		stayed += run->cold[i].stayed;
+		ns += run->cold[i].ns;
+	}
+	const struct fg_figure_row figs[] = {
+		{ "cold_pages", (double)pages, "pages" },
+		{ "cold_stayed", (double)stayed, "pages" },
+		{ "cold_drop_s", (double)ns / 1e9, "s" },
+	};
+	return fg_figure_pick(figs, sizeof(figs) / sizeof(figs[0]), index,
+			      f);
+}
+
+static void cold_release(struct faultgen_run *run)
+{
+	if (run->cold)
+		munmap(run->cold, run->cold_len);
+	run->cold = NULL;
+	run->cold_len = 0;
+}
+
+static int file_open_or_create(struct faultgen_run *run)
 {
 	const char *path = run->attr.backing_path;
 	off_t len = (off_t)run->file_len;
@@ -480,7 +692,18 @@ static int file_prepare(struct faultgen_run *run)
 	ret = file_system_check(run, dirfd, 0);
 	if (!ret)
 		ret = file_create(run, dirfd, len);
+	if (!ret && run->attr.cold)
+		ret = cold_fill(run->backing_fd, len);
 	close(dirfd);
+	return ret;
+}
+
+static int file_prepare(struct faultgen_run *run)
+{
+	int ret = file_open_or_create(run);
+
+	if (!ret && run->attr.cold)
+		ret = cold_prepare(run);
 	return ret;
 }
 
@@ -491,25 +714,45 @@ static int file_map(const struct faultgen_run *run, size_t len, void *at,
 	void *p = map_range(run, len, at, noreplace,
 			    huge ? huge_noreserve(run) : 0, run->backing_fd,
 			    off);
+	int ret;
 
 	*id = -1;
-	return huge ? huge_placed(p, at, len, addr) :
-		      placed(p, at, len, addr);
+	ret = huge ? huge_placed(p, at, len, addr) : placed(p, at, len, addr);
+	/* Cold: no read-around, so that each fault reads its own page. */
+	if (!ret && run->attr.cold && madvise(*addr, len, MADV_RANDOM) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/* Cold: the mappings go, the file keeps its data (no hole punched);
+ * fg_cold_drop takes the pages out of the cache before the next round. */
+static int file_zap(const struct faultgen_run *run, char *addr, size_t len)
+{
+	return run->attr.cold ? zap_dontneed(run, addr, len) :
+				zap_pages(run, addr, len);
+}
+
+static void file_release(struct faultgen_run *run)
+{
+	cold_release(run);
+	close_fd(run);
 }
 
 /*
  * Shared, zap punches the slice's hole (MADV_REMOVE, zap_pages): the
  * page cache and the file's blocks go, and the next round allocates
  * them again.  Private, it drops the private copies and the file's
- * pages stay cached: the next round copies them again.  Not remapped:
- * zap by munmap would keep the page cache.
+ * pages stay cached: the next round copies them again.  Cold, the
+ * mappings go and the data stays, and the cache is dropped apart
+ * (fg_cold_drop).  Not remapped: zap by munmap would keep the page
+ * cache.
  */
 static const struct fg_backing file_backing = {
 	.prepare = file_prepare,
 	.map = file_map,
-	.zap = zap_pages,
+	.zap = file_zap,
 	.unmap = unmap_mapping,
-	.release = close_fd,
+	.release = file_release,
 };
 
 /* ---- hugetlb: anonymous memory of 2 MiB pages --------------------------- */

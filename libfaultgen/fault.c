@@ -131,6 +131,40 @@ static int warm_up(struct faultgen_run *run, unsigned int i)
 }
 
 /*
+ * Cold (faultgen_attr_set_cold): worker i's pages out of the page cache
+ * before a measured round, outside the measured time.  The drop's time
+ * moves the worker's interval on (its start and end), and what the
+ * drop counted (CPU time, faults) moves the usage it started from on:
+ * its figures are those of its rounds alone.
+ */
+static int cold_pause(struct faultgen_run *run, unsigned int i,
+		      struct fg_usage *at, bool process)
+{
+	struct fg_wstat *w = &run->sh->w[i];
+	struct fg_usage before, after, d;
+	int64_t ns = 0;
+	int ret;
+
+	if (!run->attr.cold)
+		return 0;
+	fg_usage_now(&before, process, fg_wstat_lock_fd(w));
+	ret = fg_cold_drop(run, i, &ns);
+	fg_usage_now(&after, process, fg_wstat_lock_fd(w));
+	fg_usage_sub(&d, &after, &before);
+	at->minflt += d.minflt;
+	at->majflt += d.majflt;
+	at->cpu_ns += d.cpu_ns;
+	at->ru_user_us += d.ru_user_us;
+	at->ru_sys_us += d.ru_sys_us;
+	/* mincore takes mmap_lock: the drop's acquisitions are not the
+	 * faults'. */
+	fg_lock_add(&at->lock, &d.lock);
+	w->start_ns += ns;
+	w->end_ns += ns;
+	return ret;
+}
+
+/*
  * Fault, zap, again.  The figures are taken again after each round, so
  * that a cancel in the middle of one leaves those of the rounds that
  * finished.  One deadline for all, from the moment the measure gate
@@ -159,6 +193,9 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 	deadline = atomic_load(&sh->measure.open_ns) +
 		   (int64_t)(a->duration * 1e9);
 	do {
+		ret = cold_pause(run, i, &at, process);
+		if (ret)
+			break;
 		t0 = fg_now_ns();
 		ret = touch_slice(run, i);
 		t1 = fg_now_ns();
@@ -184,10 +221,15 @@ static int fault_body(struct faultgen_run *run, unsigned int i)
 	struct fg_wstat *w = &run->sh->w[i];
 	bool process = fg_counts_process(run, i);
 	struct fg_usage at;
+	int64_t ns = 0;
 	int ret;
 
 	if (fg_attr_repeats(&run->attr))
 		return fault_rounds(run, i);
+	/* Cold: the one pass's pages out of the cache before it starts. */
+	ret = run->attr.cold ? fg_cold_drop(run, i, &ns) : 0;
+	if (ret)
+		return ret;
 	if (run->lat)
 		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
@@ -473,6 +515,7 @@ const struct fg_pattern fg_shared_vma_pattern = {
 	.slices = true,
 	.release = shared_vma_release,
 	.figure = fg_writers_figure,
+	.drops_cold = true,
 };
 
 const struct fg_pattern fg_per_thread_vma_pattern = {
@@ -489,4 +532,5 @@ const struct fg_pattern fg_per_thread_vma_pattern = {
 	.slices = true,
 	.release = fault_release,
 	.own_mappings = true,
+	.drops_cold = true,
 };

@@ -131,6 +131,7 @@ struct faultgen_attr {
 	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
 	bool catch_sigbus; /* a worker's SIGBUS fails the run (sigbus.c) */
 	bool lock_paths; /* count the lock paths (lockpaths.c) */
+	bool cold; /* file backing: its pages out of the cache each round */
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
 	union fg_slot own[16];
@@ -351,6 +352,9 @@ struct fg_pattern {
 	/* Each page it faults is held twice (cow-fork: the parent's and
 	 * the children's copies). */
 	bool held_twice;
+	/* Its workers drop a cold file's pages from the page cache before
+	 * each measured round (fault.c's, fg_cold_drop): it takes cold. */
+	bool drops_cold;
 	/* Its figure `index` of a measured run: the number of its figures,
 	 * or -ERANGE past the last (NULL: none). */
 	int (*figure)(const struct faultgen_run *run, unsigned int index,
@@ -471,6 +475,10 @@ struct faultgen_run {
 	unsigned int lock_nr_helpers;
 	int lock_helpers_error;
 	struct fg_lock_counts lock_helper_sum;
+	/* cold (backing.c): each worker's pages verified out of the page
+	 * cache and the time its drops took, shared; NULL without cold. */
+	struct fg_cold *cold;
+	size_t cold_len;
 	/* A write or read touch faults one page in this many (sparse-vma);
 	 * 0 or 1: every page (fault.c's fg_touch, fg_touched_pages). */
 	uint64_t touch_stride;
@@ -610,7 +618,16 @@ int fg_attr_check_common(const struct faultgen_attr *a,
 			 struct faultgen_conflict *c);
 
 /* backing.c */
+/* One worker's drops of a cold file's pages (faultgen_attr_set_cold). */
+struct fg_cold {
+	uint64_t pages;  /* counted out of the page cache before its rounds */
+	uint64_t stayed; /* still in it then (mapped by another worker) */
+	int64_t ns;      /* its drops took, outside the measured time */
+};
 const struct fg_backing *fg_backing_of(const struct faultgen_attr *a);
+int fg_cold_drop(struct faultgen_run *run, unsigned int i, int64_t *ns);
+int fg_cold_figure(const struct faultgen_run *run, unsigned int index,
+		   struct faultgen_figure *f);
 int fg_backing_path_check(const char *path);
 size_t fg_backing_pagesize(const struct faultgen_attr *a);
 /* The names libfaultgen-PID-N a file backing tries in a directory before

@@ -58,6 +58,40 @@ static int backing_check(const struct faultgen_attr *a,
 	return 0;
 }
 
+/* A conflict of cold, a setting the enum has no value for. */
+static int cold_conflict(struct faultgen_conflict *c,
+			 enum faultgen_setting with, const char *why)
+{
+	int ret = fg_conflict(c, FAULTGEN_SETTING_NONE, with, why);
+
+	if (c)
+		c->setting_name = "cold";
+	return ret;
+}
+
+/* Cold drops a file's pages, worker by worker, before each round. */
+static int cold_check(const struct faultgen_attr *a,
+		      const struct fg_pattern *p, struct faultgen_conflict *c)
+{
+	if (!a->cold)
+		return 0;
+	if (a->backing != FAULTGEN_BACKING_FILE)
+		return cold_conflict(c, FAULTGEN_SETTING_BACKING,
+				     "only a file's pages can be dropped "
+				     "from the page cache: cold needs the "
+				     "file backing");
+	if (!p->drops_cold)
+		return cold_conflict(c, FAULTGEN_SETTING_PATTERN,
+				     "only the patterns of one slice per "
+				     "worker (shared-vma, per-thread-vma, "
+				     "sparse-vma) drop a cold file's pages");
+	if (a->interleave)
+		return cold_conflict(c, FAULTGEN_SETTING_INTERLEAVE,
+				     "striped pages are no range of the file "
+				     "a worker can drop");
+	return 0;
+}
+
 /* The rules every pattern shares (run.c adds the pattern's own). */
 int fg_attr_check_common(const struct faultgen_attr *a,
 			 struct faultgen_conflict *c)
@@ -136,7 +170,7 @@ int fg_pattern_caps_check(const struct faultgen_attr *a,
 	    a->touch != FAULTGEN_TOUCH_READ)
 		return fg_conflict(c, FAULTGEN_SETTING_TOUCH,
 				   FAULTGEN_SETTING_PATTERN, k->page_touch_why);
-	return 0;
+	return cold_check(a, p, c);
 }
 
 unsigned int fg_pattern_flags(const struct fg_pattern *p)

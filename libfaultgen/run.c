@@ -286,15 +286,35 @@ int fg_run_rounds(const struct faultgen_run *run, unsigned int worker,
 	return (int)n;
 }
 
-/* The pattern's own figures of a measured run. */
+/* The count of a figure callback's figures (0: none). */
+static int figures_of(const struct faultgen_run *run,
+		      int (*figure)(const struct faultgen_run *,
+				    unsigned int, struct faultgen_figure *))
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	int n = figure ? figure(run, 0, &f) : 0;
+
+	return n > 0 ? n : 0;
+}
+
+/* The pattern's own figures of a measured run, then the backing's
+ * (a cold file's). */
 int fg_run_figure(const struct faultgen_run *run, unsigned int index,
 		  struct faultgen_figure *f)
 {
+	int n, m, ret;
+
 	if (!fg_run_measured(run))
 		return -ENODATA;
-	if (!run->ops->figure)
+	n = figures_of(run, run->ops->figure);
+	m = figures_of(run, fg_cold_figure);
+	if (index < (unsigned int)n)
+		ret = run->ops->figure(run, index, f);
+	else if (index - (unsigned int)n < (unsigned int)m)
+		ret = fg_cold_figure(run, index - (unsigned int)n, f);
+	else
 		return -ERANGE;
-	return run->ops->figure(run, index, f);
+	return ret < 0 ? ret : n + m;
 }
 
 /* Pages per node of one worker, or of all (worker -1). */

@@ -121,6 +121,9 @@ static const struct fg_setting common[] = {
 	       "MAP_SHARED: anon and dev-zero are shmem then"),
 	SWITCH("shm-lock", FAULTGEN_SETTING_SHM_LOCK, shm_lock,
 	       "SHM_LOCK the SysV segment"),
+	SWITCH("cold", FAULTGEN_SETTING_NONE, cold,
+	       "file: drop each round's pages from the page cache\n"
+	       "first, so that every fault reads the file (major)"),
 	{ .name = "touch", .id = FAULTGEN_SETTING_TOUCH,
 	  .type = FAULTGEN_TYPE_KEYWORD, .keywords = touches,
 	  .offset = FG_AT(touch), .def_text = "write", .value_name = "HOW",

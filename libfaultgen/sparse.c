@@ -52,4 +52,5 @@ const struct fg_pattern fg_sparse_vma_pattern = {
 	.exec = sparse_exec,
 	.slices = true,
 	.release = sparse_release,
+	.drops_cold = true,
 };

@@ -810,6 +810,10 @@ static const struct pft_option options[] = {
 	/* Its name in 1.2. */
 	{ NAMES(0, "interleave-pages", "K"), .handle = opt_setting,
 	  .library = "stripe-pages", SETTING(INTERLEAVE) },
+	{ NAMES(0, "cold", NULL), .handle = opt_setting, .library = "cold",
+	  WORKLOAD("file:PATH: drop each round's pages from the page\n"
+		   "cache first, so that every fault reads the file\n"
+		   "(major faults; not on tmpfs)") },
 
 	{ NAMES(0, "membind", "NODES"), .handle = opt_numa_policy,
 	  SETTING(NUMA), .val = FAULTGEN_NUMA_BIND,

@@ -253,6 +253,12 @@ static int backing_failure(const struct faultgen_attr *a, int ret,
 		return PFT_EXIT_FAIL;
 	}
 	if (ret == -EOPNOTSUPP && b == FAULTGEN_BACKING_FILE &&
+	    faultgen_attr_get_cold(a)) {
+		pft_msg("--cold: the pages of a file in %s stay in the page "
+			"cache (tmpfs?)", path_of(a));
+		return PFT_EXIT_FAIL;
+	}
+	if (ret == -EOPNOTSUPP && b == FAULTGEN_BACKING_FILE &&
 	    faultgen_attr_get_share(a) && repeats)
 		return no_holes_failure(opt, worker);
 	if (b == FAULTGEN_BACKING_FILE &&

@@ -161,6 +161,7 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 	pj_bool(j, "shm_lock", faultgen_attr_get_shm_lock(a));
 	pj_bool(j, "share", faultgen_attr_get_share(a));
 	pj_str_or_null(j, "backing_path", faultgen_attr_get_backing_path(a));
+	pj_bool(j, "cold", faultgen_attr_get_cold(a));
 	pj_str(j, "numa", pft_numa_name(faultgen_attr_get_numa(a)));
 	pj_str_or_null(j, "numa_nodes", faultgen_attr_get_numa_nodes(a));
 	pj_str(j, "thp", pft_keyword_name("thp", (int)faultgen_attr_get_thp(a)));

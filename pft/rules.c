@@ -137,7 +137,8 @@ void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 			faultgen_attr_get_thp(o->attr) !=
 					FAULTGEN_THP_NOHUGEPAGE ?
 				" (huge pages take fewer faults)" : "");
-	if (r->majflt)
+	/* --cold asks for them. */
+	if (r->majflt && !faultgen_attr_get_cold(o->attr))
 		pft_msg("warning: %" PRIu64 " major faults", r->majflt);
 	if (r->pages && !r->faults_agree) {
 		char major[48] = "";

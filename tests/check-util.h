@@ -258,20 +258,25 @@ static inline int fgc_vmas_over(const struct fgc_vma *v, int n, void *addr,
 	return count;
 }
 
-/* The VmFlags line of the smaps entry starting at addr ("rd wr mr ..."). */
+/* The VmFlags line of the smaps entry holding addr ("rd wr mr ...").
+ * The entry may start below addr: a mapping merges with a neighbour of
+ * the same flags (a thread stack is VM_NOHUGEPAGE since Linux 6.7, as
+ * a region advised MADV_NOHUGEPAGE is). */
 static inline int fgc_vmflags(void *addr, char *buf, size_t len)
 {
-	char line[1024], want[32];
+	char line[1024];
 	bool in = false;
 	FILE *f = fopen("/proc/self/smaps", "re");
 	int ret = -ENOENT;
+	unsigned long lo, hi, a = (unsigned long)addr;
 
 	if (!f)
 		return -errno;
-	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
 	while (fgets(line, sizeof(line), f)) {
-		if (strchr(line, '-') && strncmp(line, want, strlen(want)) == 0)
-			in = true;
+		/* A header: "lo-hi perms ..." (no field name holds '-'
+		 * after a hex digit). */
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = lo <= a && a < hi;
 		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
 			/* " rd wr ... ": every flag between two blanks. */
 			size_t n = strcspn(line + 8, "\n");

@@ -1165,6 +1165,243 @@ START_TEST(hugetlb_refuses_part_pages_and_thp)
 }
 END_TEST
 
+/* ---- cold: the file's pages out of the page cache at every round ------ */
+
+static char disk_dir[512];
+
+/* A directory of this test on a file system that caches a device (not
+ * tmpfs, ramfs or hugetlbfs): under $TMPDIR, /var/tmp or /tmp. */
+static void disk_setup(void)
+{
+	const char *bases[] = { getenv("TMPDIR"), "/var/tmp", "/tmp" };
+
+	disk_dir[0] = '\0';
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		if (!bases[i] || fs_is(bases[i], TMPFS_MAGIC) ||
+		    fs_is(bases[i], RAMFS_MAGIC) ||
+		    fs_is(bases[i], HUGETLBFS_MAGIC))
+			continue;
+		snprintf(disk_dir, sizeof(disk_dir),
+			 "%s/check_backing.XXXXXX", bases[i]);
+		if (mkdtemp(disk_dir))
+			return;
+		disk_dir[0] = '\0';
+	}
+}
+
+static void disk_teardown(void)
+{
+	if (disk_dir[0])
+		remove_dir(disk_dir);
+}
+
+/* A cold run of the file backing in dir: `pages` pages over 2 workers,
+ * `rounds` rounds (0: one pass); 0 or the run's error. */
+static int cold_run(const char *dir, int share, enum faultgen_pattern pattern,
+		    enum faultgen_workers kind, enum faultgen_touch touch,
+		    uint64_t pages, unsigned int rounds,
+		    struct faultgen_result *res, struct faultgen_run **out)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run = NULL;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, pattern), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, pages * fgc_pagesize()),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 2, kind), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	ck_assert_int_eq(faultgen_attr_set_share(a, share), 0);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, touch), 0);
+	ck_assert_int_eq(faultgen_attr_set_cold(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_get_cold(a), 1);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, rounds,
+						  FAULTGEN_ZAP_DONTNEED),
+			 0);
+	fgc_allow_workers(a, 2);
+	ret = faultgen_run_new(a, &run);
+	faultgen_attr_free(a);
+	if (ret) {
+		faultgen_run_free(run);
+		return ret;
+	}
+	ck_assert_int_eq(faultgen_run_result(run, res), 0);
+	*out = run;
+	return 0;
+}
+
+/* The value of the run's figure `name`, which it must have. */
+static double figure_named(struct faultgen_run *run, const char *name)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+
+	for (unsigned int i = 0; faultgen_run_figure(run, i, &f) > 0; i++)
+		if (strcmp(f.name, name) == 0)
+			return f.value;
+	ck_abort_msg("no figure %s", name);
+	return -1;
+}
+
+/*
+ * i: share, then the touch (write, read), then the kind, then the
+ * pattern.  Every page counted out of the cache before its round is a
+ * major fault (a read from the device); those that stayed (a read's
+ * fault-around in another worker process maps the cached pages across
+ * the slices' edges) are the rest: cold_pages and cold_stayed are the
+ * pages; the directory is empty after.
+ */
+START_TEST(cold_rounds_read_every_page_from_the_device)
+{
+	int share = _i % 2;
+	enum faultgen_touch touch = _i / 2 % 2 ? FAULTGEN_TOUCH_READ :
+						 FAULTGEN_TOUCH_WRITE;
+	enum faultgen_workers kind = (enum faultgen_workers)(_i / 4 % 2);
+	enum faultgen_pattern pattern = (enum faultgen_pattern)(_i / 8);
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+	uint64_t slack = 2 * 2 + 2 + (fgc_under_sanitizer() ? 16 : 0);
+	double cold, stayed;
+	char what[96];
+
+	if (!disk_dir[0]) {
+		FGC_SKIP("no directory on a disk ($TMPDIR, /var/tmp, /tmp)");
+		return;
+	}
+	snprintf(what, sizeof(what), "cold %s %s %s %s",
+		 share ? "shared" : "private", _i / 2 % 2 ? "read" : "write",
+		 kind ? "processes" : "threads",
+		 pattern ? "per-thread" : "shared-vma");
+	ck_assert_int_eq(cold_run(disk_dir, share, pattern, kind, touch, 128,
+				  3, &res, &run),
+			 0);
+	cold = figure_named(run, "cold_pages");
+	stayed = figure_named(run, "cold_stayed");
+	ck_assert_uint_eq(res.pages, 3 * 128);
+	ck_assert_msg(cold + stayed == (double)res.pages,
+		      "%s: cold_pages %g, cold_stayed %g, %llu pages", what,
+		      cold, stayed, (unsigned long long)res.pages);
+	/* Threads share the page tables: a worker's zap unmaps what a
+	 * neighbour's fault-around mapped in its range. */
+	if (kind == FAULTGEN_THREADS || touch == FAULTGEN_TOUCH_WRITE)
+		ck_assert_msg(stayed <= 2 * 16 * 3, "%s: %g pages stayed",
+			      what, stayed);
+	ck_assert_msg((double)res.majflt >= cold &&
+			      res.majflt <= res.pages + slack,
+		      "%s: %llu major faults for %llu pages, %g cold", what,
+		      (unsigned long long)res.majflt,
+		      (unsigned long long)res.pages, cold);
+	ck_assert_msg(res.minflt <= slack + (uint64_t)stayed,
+		      "%s: %llu minor faults", what,
+		      (unsigned long long)res.minflt);
+	ck_assert_int_eq(res.faults_agree, 1);
+	ck_assert(figure_named(run, "cold_drop_s") >= 0);
+	faultgen_run_free(run);
+	ck_assert_int_eq(dir_entries(disk_dir), 0);
+}
+END_TEST
+
+/* Without rounds: the one pass reads every page; sparse-vma reads the
+ * pages it touches, one in K, of ranges counted out whole. */
+START_TEST(cold_one_pass_and_sparse)
+{
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+	struct faultgen_attr *a;
+	struct faultgen_value k = { .type = FAULTGEN_TYPE_UINT,
+				    .v.number = 4 };
+
+	if (!disk_dir[0]) {
+		FGC_SKIP("no directory on a disk ($TMPDIR, /var/tmp, /tmp)");
+		return;
+	}
+	ck_assert_int_eq(cold_run(disk_dir, 0, FAULTGEN_SHARED_VMA,
+				  FAULTGEN_THREADS, FAULTGEN_TOUCH_READ, 256,
+				  0, &res, &run),
+			 0);
+	ck_assert_uint_eq(res.pages, 256);
+	ck_assert(figure_named(run, "cold_pages") +
+			  figure_named(run, "cold_stayed") == 256);
+	ck_assert(figure_named(run, "cold_stayed") <= 4);
+	ck_assert((double)res.majflt >= figure_named(run, "cold_pages"));
+	ck_assert_uint_le(res.majflt, 256 + 6);
+	faultgen_run_free(run);
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_SPARSE_VMA), 0);
+	ck_assert_int_eq(faultgen_attr_set_value(a, "stride-pages", &k), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 256 * fgc_pagesize()), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, disk_dir), 0);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, FAULTGEN_TOUCH_READ), 0);
+	ck_assert_int_eq(faultgen_attr_set_cold(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 2, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &res), 0);
+	ck_assert_uint_eq(res.pages, 2 * 64);
+	ck_assert_uint_ge(res.majflt, 2 * 64 - 4);
+	ck_assert_uint_le(res.majflt, 2 * 64 + 4);
+	ck_assert(figure_named(run, "cold_pages") +
+			  figure_named(run, "cold_stayed") == 2 * 256);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(dir_entries(disk_dir), 0);
+}
+END_TEST
+
+/* On tmpfs the pages are memory, not a cache: -EOPNOTSUPP before any
+ * file is made. */
+START_TEST(cold_refused_where_pages_stay)
+{
+	struct faultgen_result res = { .size = sizeof(res) };
+	struct faultgen_run *run = NULL;
+
+	NEED_TMPFS();
+	ck_assert_int_eq(cold_run(tmpfs_dir, _i, FAULTGEN_SHARED_VMA,
+				  FAULTGEN_THREADS, FAULTGEN_TOUCH_READ, 16,
+				  2, &res, &run),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(dir_entries(tmpfs_dir), 0);
+}
+END_TEST
+
+/* Cold without the file backing, with a pattern that does not drop,
+ * with striped pages: conflicts that name "cold". */
+START_TEST(cold_conflicts)
+{
+	struct faultgen_conflict c = { .size = sizeof(c) };
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), 0);
+	ck_assert_int_eq(faultgen_attr_set_cold(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_str_eq(c.setting_name, "cold");
+	ck_assert_int_eq(c.with, FAULTGEN_SETTING_BACKING);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, "/tmp"), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), 0);
+	ck_assert_int_eq(faultgen_attr_set_interleave(a, 2), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_str_eq(c.setting_name, "cold");
+	ck_assert_int_eq(c.with, FAULTGEN_SETTING_INTERLEAVE);
+	ck_assert_int_eq(faultgen_attr_set_interleave(a, 0), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_QEMU_PREALLOC),
+			 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), -EINVAL);
+	ck_assert_str_eq(c.setting_name, "cold");
+	ck_assert_int_eq(c.with, FAULTGEN_SETTING_PATTERN);
+	ck_assert_int_eq(faultgen_attr_set_cold(a, 0), 0);
+	ck_assert_int_eq(faultgen_attr_check(a, &c), 0);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 static Suite *backing_suite(void)
 {
 	Suite *s = suite_create("backing");
@@ -1187,6 +1424,17 @@ static Suite *backing_suite(void)
 	tcase_add_test(tc, refuses_what_a_backing_cannot_do);
 	tcase_add_test(tc, refuses_bad_paths);
 	tcase_add_test(tc, hugetlb_refuses_part_pages_and_thp);
+	tcase_add_test(tc, cold_conflicts);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cold");
+	tcase_set_timeout(tc, 120);
+	tcase_add_unchecked_fixture(tc, disk_setup, disk_teardown);
+	tcase_add_unchecked_fixture(tc, tmpfs_setup, tmpfs_teardown);
+	tcase_add_loop_test(tc, cold_rounds_read_every_page_from_the_device, 0,
+			    16);
+	tcase_add_test(tc, cold_one_pass_and_sparse);
+	tcase_add_loop_test(tc, cold_refused_where_pages_stay, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("file");
