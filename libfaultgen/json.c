@@ -100,9 +100,13 @@ static int new_node(struct parser *p, enum fg_json_type type, uint32_t *idx)
 static int word(struct parser *p, const char *w, enum fg_json_type type,
 		uint32_t *idx)
 {
-	size_t n = strlen(w);
+	size_t n = strlen(w), left = p->len - p->at;
 
-	if (p->len - p->at < n || memcmp(p->in + p->at, w, n))
+	if (left < n && !memcmp(p->in + p->at, w, left)) {
+		p->at = p->len;
+		return fail(p, "a truncated %s", w);
+	}
+	if (left < n || memcmp(p->in + p->at, w, n))
 		return fail(p, "unexpected '%c'", p->in[p->at]);
 	if (new_node(p, type, idx))
 		return -ENOMEM;

@@ -570,11 +570,19 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 		return lo + (k % units) * per;
 	}
 	switch (row->order) {
-	case FG_ORDER_STRIDE: {
-		uint64_t pos = k * row->stride;
-
-		return lo + (pos % span + pos / span) % span;
-	}
+	case FG_ORDER_STRIDE:
+		/* Every stride-th page, then again one page on, until each
+		 * page of the span had its turn. */
+		if (k % span == 0) {
+			st->row_x[r] = 0;
+		} else {
+			st->row_x[r] += row->stride;
+			if (st->row_x[r] >= span)
+				st->row_x[r] = st->row_x[r] % row->stride + 1;
+			if (st->row_x[r] >= span)
+				st->row_x[r] = 0;
+		}
+		return lo + st->row_x[r];
 	case FG_ORDER_RANDOM:
 		/* A full cycle over the next power of two, values past the
 		 * span skipped: each page once per pass, in a scattered
@@ -932,6 +940,11 @@ static void fold(struct faultgen_run *run, struct replay_state *st)
 		bytes += st->obj[o].len;
 	run->base_len = bytes;
 	fg_measure_fold(run);
+	/* faultgen_run_region: the profile's first object. */
+	if (st->pr.nr_objects) {
+		run->base = st->obj[0].addr;
+		run->base_len = st->obj[0].len;
+	}
 }
 
 static int replay_exec(struct faultgen_run *run)
@@ -975,6 +988,7 @@ static void replay_release(struct faultgen_run *run)
 
 	if (!st)
 		return;
+	run->base = NULL;
 	unmap_objects(st);
 	if (st->sh)
 		munmap(st->sh, st->sh_len);
