@@ -67,6 +67,7 @@ struct ck {
 	char *err;
 	size_t errlen;
 	int32_t *object_at, *process_at, *thread_at; /* id -> index */
+	uint32_t nobject_at, nprocess_at, nthread_at; /* their lengths */
 	unsigned char *maps; /* [process][object]: the process maps it */
 	char path[64];       /* the member being read */
 };
@@ -165,10 +166,11 @@ static int want_keyword(struct ck *c, uint32_t n, const char *const *names,
 }
 
 /* An id, unique in its list: its index recorded in map. */
-static int want_id(struct ck *c, uint32_t n, int32_t *map, unsigned int index)
+static int want_id(struct ck *c, uint32_t n, int32_t *map, uint32_t len,
+		   unsigned int index)
 {
 	uint64_t id;
-	int ret = want_uint(c, n, MAX_ID - 1, &id);
+	int ret = want_uint(c, n, len - 1, &id);
 
 	if (ret)
 		return ret;
@@ -181,14 +183,14 @@ static int want_id(struct ck *c, uint32_t n, int32_t *map, unsigned int index)
 
 /* A reference to an id of a list: its index. */
 static int want_ref(struct ck *c, uint32_t n, const int32_t *map,
-		    const char *what, unsigned int *index)
+		    uint32_t len, const char *what, unsigned int *index)
 {
 	uint64_t id;
 	int ret = want_uint(c, n, MAX_ID - 1, &id);
 
 	if (ret)
 		return ret;
-	if (map[id] < 0)
+	if (id >= len || map[id] < 0)
 		return bad(c, -EINVAL, "no %s has id %llu", what,
 			   (unsigned long long)id);
 	*index = (unsigned int)map[id];
@@ -232,7 +234,7 @@ static int read_object(struct ck *c, uint32_t o, unsigned int i)
 	ret = want_object(c, o);
 	if (!ret)
 		ret = want_id(c, field(c, o, "objects", i, "id"), c->object_at,
-			      i);
+			      c->nobject_at, i);
 	if (!ret)
 		ret = want_keyword(c, field(c, o, "objects", i, "backing"),
 				   backing_names, "backing", &v);
@@ -268,7 +270,7 @@ static int read_process_objects(struct ck *c, uint32_t list, unsigned int i)
 		return -EINVAL;
 	for (uint32_t e = node(c, list)->first; e; e = node(c, e)->next, k++) {
 		at(c, "processes[%u].objects[%u]", i, k);
-		if (want_ref(c, e, c->object_at, "object", &idx))
+		if (want_ref(c, e, c->object_at, c->nobject_at, "object", &idx))
 			return -EINVAL;
 		c->maps[(size_t)i * c->pr->nr_objects + idx] = 1;
 	}
@@ -285,7 +287,7 @@ static int read_process(struct ck *c, uint32_t o, unsigned int i)
 	ret = want_object(c, o);
 	if (!ret)
 		ret = want_id(c, field(c, o, "processes", i, "id"),
-			      c->process_at, i);
+			      c->process_at, c->nprocess_at, i);
 	if (!ret)
 		ret = want_ms(c, field(c, o, "processes", i, "fork_ms"), false,
 			      &p->fork_ms);
@@ -316,7 +318,8 @@ static int read_parents(struct ck *c, uint32_t arr)
 					   "one tree");
 			continue;
 		}
-		if (want_ref(c, n, c->process_at, "process", &parent))
+		if (want_ref(c, n, c->process_at, c->nprocess_at, "process",
+			     &parent))
 			return -EINVAL;
 		if (parent == i)
 			return bad(c, -EINVAL, "its own parent");
@@ -342,13 +345,13 @@ static int read_thread(struct ck *c, uint32_t o, unsigned int i)
 	ret = want_object(c, o);
 	if (!ret)
 		ret = want_id(c, field(c, o, "threads", i, "id"), c->thread_at,
-			      i);
+			      c->nthread_at, i);
 	if (ret)
 		return ret;
 	(void)want_uint(c, field(c, o, "threads", i, "id"), MAX_ID, &id);
 	c->pr->thread_ids[i] = (unsigned int)id;
 	ret = want_ref(c, field(c, o, "threads", i, "process"), c->process_at,
-		       "process", &t->process);
+		       c->nprocess_at, "process", &t->process);
 	if (!ret)
 		ret = want_ms(c, field(c, o, "threads", i, "start_ms"), false,
 			      &t->start_ms);
@@ -398,10 +401,10 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 	if (node(c, arr)->count != 10)
 		return bad(c, -EINVAL, "%u elements, not 10",
 			   node(c, arr)->count);
-	if (want_ref(c, cell(c, &e, "faults", r, 0), c->thread_at, "thread",
-		     &row->thread) ||
-	    want_ref(c, cell(c, &e, "faults", r, 1), c->object_at, "object",
-		     &row->object))
+	if (want_ref(c, cell(c, &e, "faults", r, 0), c->thread_at,
+		     c->nthread_at, "thread", &row->thread) ||
+	    want_ref(c, cell(c, &e, "faults", r, 1), c->object_at,
+		     c->nobject_at, "object", &row->object))
 		return -EINVAL;
 	if (!c->maps[(size_t)c->pr->threads[row->thread].process *
 			     c->pr->nr_objects + row->object])
@@ -478,7 +481,7 @@ static int read_without(struct ck *c, uint32_t arr, unsigned int r,
 		return bad(c, -EINVAL, "%u elements, not 3",
 			   node(c, arr)->count);
 	if (want_ref(c, cell(c, &e, "without_event", r, 0), c->thread_at,
-		     "thread", &row->thread) ||
+		     c->nthread_at, "thread", &row->thread) ||
 	    row_kind(c, cell(c, &e, "without_event", r, 1), &row->kind) ||
 	    want_uint(c, cell(c, &e, "without_event", r, 2),
 		      MAX_WHOLE / c->pr->period, &row->count))
@@ -554,14 +557,46 @@ static int read_header(struct ck *c)
 	return ret;
 }
 
-static int alloc_maps(struct ck *c, unsigned int objects,
-		      unsigned int processes, unsigned int threads)
+/* One more than the largest id of a list's entries (MAX_ID at most):
+ * the length of its map from ids to indexes. */
+static uint32_t ids_len(const struct ck *c, uint32_t arr)
+{
+	uint32_t len = 1;
+
+	for (uint32_t o = node(c, arr)->first; o; o = node(c, o)->next) {
+		uint32_t n = fg_json_member(c->doc, o, "id");
+		double d = n && node(c, n)->type == FG_JSON_NUMBER ?
+				   node(c, n)->num : 0;
+
+		if (d >= 0 && d < MAX_ID && (uint32_t)d + 1 > len)
+			len = (uint32_t)d + 1;
+	}
+	return len;
+}
+
+static int32_t *id_map(uint32_t len)
+{
+	int32_t *map = malloc(len * sizeof(int32_t));
+
+	if (map)
+		memset(map, 0xff, len * sizeof(int32_t));
+	return map;
+}
+
+static int alloc_maps(struct ck *c, uint32_t objs, uint32_t procs,
+		      uint32_t thrs)
 {
 	struct fg_profile *pr = c->pr;
+	unsigned int objects = node(c, objs)->count;
+	unsigned int processes = node(c, procs)->count;
+	unsigned int threads = node(c, thrs)->count;
 
-	c->object_at = malloc(MAX_ID * sizeof(int32_t));
-	c->process_at = malloc(MAX_ID * sizeof(int32_t));
-	c->thread_at = malloc(MAX_ID * sizeof(int32_t));
+	c->nobject_at = ids_len(c, objs);
+	c->nprocess_at = ids_len(c, procs);
+	c->nthread_at = ids_len(c, thrs);
+	c->object_at = id_map(c->nobject_at);
+	c->process_at = id_map(c->nprocess_at);
+	c->thread_at = id_map(c->nthread_at);
 	c->maps = calloc((size_t)processes * objects + 1, 1);
 	pr->objects = calloc(objects + 1, sizeof(*pr->objects));
 	pr->processes = calloc(processes + 1, sizeof(*pr->processes));
@@ -570,9 +605,6 @@ static int alloc_maps(struct ck *c, unsigned int objects,
 	if (!c->object_at || !c->process_at || !c->thread_at || !c->maps ||
 	    !pr->objects || !pr->processes || !pr->threads || !pr->thread_ids)
 		return -ENOMEM;
-	memset(c->object_at, 0xff, MAX_ID * sizeof(int32_t));
-	memset(c->process_at, 0xff, MAX_ID * sizeof(int32_t));
-	memset(c->thread_at, 0xff, MAX_ID * sizeof(int32_t));
 	pr->nr_objects = objects;
 	pr->nr_processes = processes;
 	pr->nr_threads = threads;
@@ -658,8 +690,7 @@ static int read_profile(struct ck *c)
 	if (!ret)
 		ret = read_calls(c);
 	if (!ret)
-		ret = alloc_maps(c, node(c, objs)->count,
-				 node(c, procs)->count, node(c, thrs)->count);
+		ret = alloc_maps(c, objs, procs, thrs);
 	if (!ret)
 		ret = read_lists(c, objs, procs, thrs);
 	if (!ret)
