@@ -63,6 +63,19 @@ static int fail(struct parser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* A character of the input as a message shows it: 'x', or a byte's
+ * value where it is not printable (the message is one line). */
+static const char *shown(char c, char *buf, size_t len)
+{
+	unsigned char u = (unsigned char)c;
+
+	if (u > 0x20 && u < 0x7f)
+		snprintf(buf, len, "'%c'", c);
+	else
+		snprintf(buf, len, "byte 0x%02x", u);
+	return buf;
+}
+
 static void skip_space(struct parser *p)
 {
 	while (p->at < p->len &&
@@ -101,13 +114,14 @@ static int word(struct parser *p, const char *w, enum fg_json_type type,
 		uint32_t *idx)
 {
 	size_t n = strlen(w), left = p->len - p->at;
+	char b[16];
 
 	if (left < n && !memcmp(p->in + p->at, w, left)) {
 		p->at = p->len;
 		return fail(p, "a truncated %s", w);
 	}
 	if (left < n || memcmp(p->in + p->at, w, n))
-		return fail(p, "unexpected '%c'", p->in[p->at]);
+		return fail(p, "unexpected %s", shown(p->in[p->at], b, sizeof(b)));
 	if (new_node(p, type, idx))
 		return -ENOMEM;
 	p->at += n;
@@ -295,7 +309,7 @@ static int escape(struct parser *p, char *o, size_t *n)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *e;
-	char c;
+	char c, b[16];
 
 	if (p->at >= p->len)
 		return fail(p, "an unterminated string");
@@ -304,7 +318,7 @@ static int escape(struct parser *p, char *o, size_t *n)
 		return unicode_escape(p, o, n);
 	e = strchr(from, c);
 	if (!e || !c)
-		return fail(p, "a bad escape '\\%c'", c);
+		return fail(p, "a bad escape: \\ and %s", shown(c, b, sizeof(b)));
 	*o = to[e - from];
 	*n = 1;
 	return 0;
@@ -422,6 +436,7 @@ static int value(struct parser *p, uint32_t *idx)
 {
 	const char *s;
 	size_t len;
+	char b[16];
 	int ret;
 
 	skip_space(p);
@@ -451,7 +466,8 @@ static int value(struct parser *p, uint32_t *idx)
 	default:
 		if (p->in[p->at] == '-' || digit(p->in[p->at]))
 			return number(p, idx);
-		return fail(p, "unexpected '%c'", p->in[p->at]);
+		return fail(p, "unexpected %s",
+			    shown(p->in[p->at], b, sizeof(b)));
 	}
 }
 

@@ -33,6 +33,10 @@
 #define MAX_THREADS 1024u
 #define MAX_ROWS (4u << 20)
 #define MAX_WHOLE (1ULL << 53) /* a double's exact integers */
+/* The latest time a profile may give (11.5 days), and its shortest bin:
+ * a replay's clock reaches any bin's end without overflow. */
+#define MAX_MS 1e9
+#define MIN_BIN_MS 0.001
 
 const char *const fg_kind_names[FG_NR_KINDS + 1] = {
 	[FG_KIND_FIRST_TOUCH] = "first-touch", [FG_KIND_READ] = "read",
@@ -86,6 +90,10 @@ static int bad(struct ck *c, int err, const char *fmt, ...)
 		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
+	/* A string of the profile's shown in it stays on the line. */
+	for (char *q = c->err; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?';
 	return err;
 }
 
@@ -125,7 +133,7 @@ static int want_uint(struct ck *c, uint32_t n, uint64_t max, uint64_t *v)
 	if (ret)
 		return ret;
 	d = node(c, n)->num;
-	if (d < 0 || d != (double)(uint64_t)d || d > (double)MAX_WHOLE)
+	if (d < 0 || d > (double)MAX_WHOLE || d != (double)(uint64_t)d)
 		return bad(c, -EINVAL, "not a whole number of 0 or more");
 	if ((uint64_t)d > max)
 		return bad(c, -EINVAL, "%llu is more than %llu",
@@ -147,6 +155,8 @@ static int want_ms(struct ck *c, uint32_t n, bool may_null, double *v)
 	*v = node(c, n)->num;
 	if (*v < 0)
 		return bad(c, -EINVAL, "negative");
+	if (*v > MAX_MS)
+		return bad(c, -EINVAL, "later than %.0f ms", MAX_MS);
 	return 0;
 }
 
@@ -418,6 +428,8 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 		return -EINVAL;
 	if (!v || (uint64_t)row->bin + v > UINT32_MAX)
 		return bad(c, -EINVAL, "not a count of bins from 1");
+	if ((double)(row->bin + v) * c->pr->bin_ms > MAX_MS)
+		return bad(c, -EINVAL, "bins ending later than %.0f ms", MAX_MS);
 	row->nbins = (uint32_t)v;
 	if (row_kind(c, cell(c, &e, "faults", r, 4), &row->kind) ||
 	    want_uint(c, cell(c, &e, "faults", r, 5), MAX_WHOLE, &row->count) ||
@@ -496,6 +508,8 @@ static int read_without(struct ck *c, uint32_t arr, unsigned int r,
 		return bad(c, -EINVAL, "its thread's process maps no "
 			   "writable object to populate");
 	row->object = (unsigned int)obj;
+	if (t->start_ms / c->pr->bin_ms >= (double)UINT32_MAX)
+		return bad(c, -EINVAL, "its thread starts beyond the last bin");
 	row->bin = (uint32_t)(t->start_ms / c->pr->bin_ms);
 	row->nbins = 1;
 	row->order = FG_ORDER_SEQ;
@@ -544,8 +558,8 @@ static int read_header(struct ck *c)
 	at(c, "bin_ms");
 	ret = want_ms(c, fg_json_member(c->doc, 0, "bin_ms"), false,
 		      &pr->bin_ms);
-	if (!ret && !(pr->bin_ms > 0))
-		ret = bad(c, -EINVAL, "not more than 0");
+	if (!ret && !(pr->bin_ms >= MIN_BIN_MS))
+		ret = bad(c, -EINVAL, "less than %g ms", MIN_BIN_MS);
 	if (ret)
 		return ret;
 	at(c, "page_size");

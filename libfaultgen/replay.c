@@ -57,6 +57,7 @@
 /* (row, bin) chunks one replay may hold. */
 #define MAX_CHUNKS (8u << 20)
 #define MAX_SPEED 1000.0
+#define MIN_SPEED 0.001
 #define MAX_SCALE 64.0
 
 enum { PACING_BINS, PACING_NONE };
@@ -185,7 +186,8 @@ static int check_speed(const struct faultgen_attr *a, const union fg_slot *v)
 	double d;
 
 	(void)a;
-	return parse_factor(v->s, &d) || d > MAX_SPEED ? -EINVAL : 0;
+	return parse_factor(v->s, &d) || d > MAX_SPEED || d < MIN_SPEED ?
+		       -EINVAL : 0;
 }
 
 static int check_scale(const struct faultgen_attr *a, const union fg_slot *v)
@@ -1045,7 +1047,7 @@ static const struct fg_setting replay_settings[] = {
 	{ .name = "speed", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_SPEED),
 	  .value_name = "X", .check = check_speed, .def_text = "1",
 	  .help = "replay X times as fast as recorded (0.5: half\n"
-		  "as fast; at most 1000)" },
+		  "as fast; 0.001 to 1000)" },
 	{ .name = "pacing", .type = FAULTGEN_TYPE_KEYWORD, .keywords = pacings,
 	  .offset = FG_OWN(SLOT_PACING), .value_name = "HOW", .def_text = "bins",
 	  .help = "bins (default): each bin's faults at its time;\n"

@@ -338,6 +338,11 @@ static const struct {
 	{ "\"parent\":null", "\"parent\":0", -EINVAL, "processes[0].parent" },
 	{ "}]", "},]", -EINVAL, "line 1, column" },
 	{ "\"threads\":[", "\"threads\":{", -EINVAL, "line 1" },
+	/* What the input holds is never a line of the message. */
+	{ "\"recorder\":\"check_replay\"", "\"recorder\":\"\\\n\"", -EINVAL,
+	  "a bad escape: \\ and byte 0x0a" },
+	{ "\"first-touch\",1024,0,", "\"first\\ntouch\",1024,0,", -EINVAL,
+	  "faults[0][4]: unknown kind \"first?touch\"" },
 };
 
 /* two_threads with the first `from` replaced by `to`. */
