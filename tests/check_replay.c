@@ -462,24 +462,26 @@ START_TEST(run_refusals_name_the_member)
 }
 END_TEST
 
+/* A hugetlb object of one huge page more than the pool has free. */
 START_TEST(hugetlb_without_huge_pages)
 {
-	static const char huge[] = HEAD
-		"\"objects\":[{\"id\":0,\"backing\":\"hugetlb\","
-		"\"size\":4194304,\"writable\":true}],"
-		"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
-		"\"exit_ms\":null,\"objects\":[0]}],"
-		"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
-		"\"faults\":[[0,0,0,1,\"huge\",2,0,1023,\"seq\",1]],"
-		"\"calls\":null}";
-	struct faultgen_attr *a = replay_attr(huge);
 	uint64_t avail = 0;
+	struct faultgen_attr *a;
+	char profile[1024];
 
-	if (fg_huge_pages_free(2 * MIB, &avail) == 0 && avail >= 2)
-		FGC_SKIP("%llu huge pages free: the pool is not empty",
-			 (unsigned long long)avail);
-	else
-		assert_run_refused(a, -ENOSPC, "objects[0]: hugetlb");
+	if (fg_huge_pages_free(2 * MIB, &avail))
+		avail = 0;
+	snprintf(profile, sizeof(profile), HEAD
+		 "\"objects\":[{\"id\":0,\"backing\":\"hugetlb\","
+		 "\"size\":%llu,\"writable\":true}],"
+		 "\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+		 "\"exit_ms\":null,\"objects\":[0]}],"
+		 "\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+		 "\"faults\":[[0,0,0,1,\"huge\",1,0,511,\"seq\",1]],"
+		 "\"calls\":null}",
+		 (unsigned long long)((avail + 1) * 2 * MIB));
+	a = replay_attr(profile);
+	assert_run_refused(a, -ENOSPC, "objects[0]: hugetlb");
 	faultgen_attr_free(a);
 }
 END_TEST
