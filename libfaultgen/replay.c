@@ -1073,7 +1073,9 @@ const struct fg_pattern fg_replay_pattern = {
 	},
 	.settings = replay_settings,
 	.nr_settings = sizeof(replay_settings) / sizeof(replay_settings[0]),
-	.reads = FG_READS_COMMON & ~FG_SETTING(FAULTGEN_SETTING_SIZE),
+	/* The size among them, as every pattern reads it; the profile sets
+	 * the memory (scale scales it): faultgen(7). */
+	.reads = FG_READS_COMMON,
 	.state_size = sizeof(struct replay_box),
 	.default_workers = replay_workers,
 	.memory = replay_memory,
