@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ static int api_rc(int rc)
 	case ENFILE:
 	case ETIMEDOUT:
 	case ELOOP:
+	case EPROTONOSUPPORT:
 		return rc;
 	case EEXIST: /* MAP_FIXED_NOREPLACE: the place was taken */
 		return -EBUSY;
@@ -1092,4 +1094,115 @@ FG_EXPORT int faultgen_has_libcpuset(void)
 #else
 	return 0;
 #endif
+}
+
+/* ---- the replay's profile (LIBFAULTGEN_1.3) ----------------------- */
+
+/* Checks a profile's text; its message kept in the attr either way. */
+static int profile_check(struct faultgen_attr *attr, const char *buf,
+			 size_t len)
+{
+	struct fg_profile pr;
+	int ret = fg_profile_parse(buf, len, &pr, attr->profile_error,
+				   sizeof(attr->profile_error));
+
+	fg_profile_free(&pr);
+	return ret;
+}
+
+static const char *profile_read_why(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "not a regular file";
+	case -EFBIG:
+		return "larger than a profile may be (64 MiB)";
+	default:
+		return strerror(-err);
+	}
+}
+
+FG_EXPORT int faultgen_attr_set_profile(struct faultgen_attr *attr,
+					const char *path)
+{
+	const struct fg_setting *s = fg_setting_named("profile", NULL);
+	union fg_slot v = { .s = (char *)(uintptr_t)path };
+	char *buf;
+	size_t len;
+	int ret;
+
+	if (!attr || !path || !*path || !s)
+		return api_rc(-EINVAL);
+	ret = fg_profile_read(path, &buf, &len);
+	if (ret) {
+		snprintf(attr->profile_error, sizeof(attr->profile_error),
+			 "cannot read the profile: %s", profile_read_why(ret));
+		return api_rc(ret);
+	}
+	ret = profile_check(attr, buf, len);
+	free(buf);
+	if (!ret)
+		ret = fg_setting_set(attr, s, &v);
+	if (!ret) {
+		free(attr->profile_buf);
+		attr->profile_buf = NULL;
+		attr->profile_len = 0;
+	}
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_attr_set_profile_buffer(struct faultgen_attr *attr,
+					       const void *buf, size_t len)
+{
+	const struct fg_setting *s = fg_setting_named("profile", NULL);
+	union fg_slot none = { .s = NULL };
+	char *copy;
+	int ret;
+
+	if (!attr || !buf || !s)
+		return api_rc(-EINVAL);
+	ret = profile_check(attr, buf, len);
+	if (ret)
+		return api_rc(ret);
+	copy = malloc(len + 1);
+	if (!copy)
+		return api_rc(-ENOMEM);
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	ret = fg_setting_set(attr, s, &none);
+	if (ret) {
+		free(copy);
+		return api_rc(ret);
+	}
+	free(attr->profile_buf);
+	attr->profile_buf = copy;
+	attr->profile_len = len;
+	return 0;
+}
+
+/* A message into the caller's buffer: its length, or -ENODATA. */
+static int copy_message(const char *msg, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return api_rc(-EINVAL);
+	if (!msg || !*msg)
+		return api_rc(-ENODATA);
+	snprintf(buf, len, "%s", msg);
+	return (int)strlen(msg);
+}
+
+FG_EXPORT int faultgen_attr_profile_error(const struct faultgen_attr *attr,
+					  char *buf, size_t len)
+{
+	if (!attr)
+		return api_rc(-EINVAL);
+	return copy_message(attr->profile_error, buf, len);
+}
+
+FG_EXPORT int faultgen_run_profile_error(const struct faultgen_run *run,
+					 char *buf, size_t len)
+{
+	if (!run)
+		return api_rc(-EINVAL);
+	return copy_message(fg_replay_message(run), buf, len);
 }

@@ -135,6 +135,11 @@ struct faultgen_attr {
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
 	union fg_slot own[16];
+	/* The replay's profile given as a buffer (its own copy), and the
+	 * message of the last profile refused. */
+	char *profile_buf;
+	size_t profile_len;
+	char profile_error[192];
 };
 
 /* A CPU set of any size (masks beyond cpu_set_t's 1024 CPUs). */
@@ -385,6 +390,10 @@ struct fg_pattern {
 	/* Its own settings, read by its runs alone. */
 	const struct fg_setting *settings;
 	unsigned int nr_settings;
+	/* The memory a run of attr maps, and holds, where it is not the
+	 * size's (NULL: memory.c's count). */
+	void (*memory)(const struct faultgen_attr *a, uint64_t *mapped,
+		       uint64_t *held);
 	/* For a front end's help: "Copy-on-write after fork", and what
 	 * more its heading says (NULL: nothing). */
 	const char *title, *note;
@@ -958,5 +967,91 @@ int fg_run_node_pages(const struct faultgen_run *run, int worker,
 		      uint64_t *pages, size_t max);
 int fg_run_figure(const struct faultgen_run *run, unsigned int index,
 		  struct faultgen_figure *f);
+
+/* json.c: a strict JSON reader into nodes (the replay's profiles). */
+#define FG_JSON_MAX_BYTES (64u << 20)
+#define FG_JSON_MAX_DEPTH 32
+#define FG_JSON_MAX_NODES (16u << 20)
+enum fg_json_type {
+	FG_JSON_NULL, FG_JSON_FALSE, FG_JSON_TRUE, FG_JSON_NUMBER,
+	FG_JSON_STRING, FG_JSON_ARRAY, FG_JSON_OBJECT,
+};
+struct fg_json {
+	enum fg_json_type type;
+	uint32_t first, next; /* first child, next sibling: 0 for none */
+	uint32_t count;       /* children of an array or object */
+	const char *key;      /* a member's name, or NULL */
+	const char *str;      /* a string's text, NUL-terminated */
+	size_t len, pos;      /* its length; where it begins in the input */
+	double num;
+};
+struct fg_json_doc {
+	struct fg_json *node; /* node 0: the top value */
+	uint32_t nr, cap;
+	char *text;           /* the input's copy the strings are in */
+	char error[160];
+};
+FG_TESTABLE int fg_json_parse(const char *buf, size_t len,
+			      struct fg_json_doc *doc);
+void fg_json_free(struct fg_json_doc *doc);
+uint32_t fg_json_member(const struct fg_json_doc *doc, uint32_t obj,
+			const char *name);
+uint32_t fg_json_elem(const struct fg_json_doc *doc, uint32_t arr,
+		      uint32_t i);
+
+/* profile.c: a fault profile (pft-profile/1), checked and compact. */
+enum fg_replay_kind {
+	FG_KIND_FIRST_TOUCH, FG_KIND_READ, FG_KIND_COW, FG_KIND_WRITE_NOTIFY,
+	FG_KIND_MAJOR, FG_KIND_HUGE, FG_KIND_KERNEL, FG_KIND_USER,
+	FG_KIND_REFAULT, FG_KIND_GUP, FG_KIND_KERNEL_SIDE, FG_NR_KINDS,
+};
+enum fg_obj_backing {
+	FG_OBJ_ANON, FG_OBJ_SHARED_ANON, FG_OBJ_MEMFD, FG_OBJ_SYSV,
+	FG_OBJ_FILE, FG_OBJ_HUGETLB,
+};
+enum fg_row_order { FG_ORDER_SEQ, FG_ORDER_STRIDE, FG_ORDER_RANDOM };
+struct fg_pobject {
+	enum fg_obj_backing backing;
+	uint64_t pages; /* of page_size */
+	bool writable, thp;
+};
+struct fg_pprocess {
+	int parent; /* index, -1 for the root */
+	double fork_ms;
+};
+struct fg_pthread {
+	unsigned int process; /* index */
+	double start_ms;
+};
+struct fg_prow {
+	unsigned int thread, object; /* indexes */
+	uint32_t bin, nbins;
+	enum fg_replay_kind kind;
+	enum fg_row_order order;
+	uint64_t count, first_page, last_page, stride;
+};
+struct fg_profile {
+	uint64_t period, page_size;
+	double bin_ms;
+	unsigned int nr_objects, nr_processes, nr_threads;
+	size_t nr_rows;
+	struct fg_pobject *objects;
+	struct fg_pprocess *processes;
+	struct fg_pthread *threads;
+	struct fg_prow *rows; /* without_event's after the faults' */
+	unsigned int *thread_ids; /* the profile's ids, by index */
+	uint64_t counts[FG_NR_KINDS]; /* the faults it holds, by kind */
+};
+#define FG_PROFILE_ERROR_LEN 192
+extern const char *const fg_kind_names[FG_NR_KINDS + 1];
+FG_TESTABLE int fg_profile_parse(const char *buf, size_t len,
+				 struct fg_profile *pr, char *err,
+				 size_t errlen);
+void fg_profile_free(struct fg_profile *pr);
+/* replay.c */
+int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
+		   char *msg, size_t msglen);
+const char *fg_replay_message(const struct faultgen_run *run);
+int fg_profile_read(const char *path, char **buf, size_t *len);
 
 #endif /* FAULTGEN_INTERNAL_H */

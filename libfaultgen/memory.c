@@ -182,6 +182,10 @@ void fg_attr_memory(const struct faultgen_attr *a,
 		     (shmem_file && !a->share &&
 		      a->touch != FAULTGEN_TOUCH_READ);
 
+	if (p && p->memory) {
+		p->memory(a, mapped, held);
+		return;
+	}
 	if (p && p->slices)
 		*mapped = slice_pages_of(a, ps) * ps *
 			  (a->nr_workers ? a->nr_workers : 1);

@@ -17,6 +17,7 @@ extern const struct fg_pattern fg_cow_fork_pattern;
 extern const struct fg_pattern fg_qemu_prealloc_pattern;
 extern const struct fg_pattern fg_sparse_vma_pattern;
 extern const struct fg_pattern fg_uffd_missing_pattern;
+extern const struct fg_pattern fg_replay_pattern;
 
 /* The patterns, by their enum value. */
 static const struct fg_pattern *const patterns[] = {
@@ -28,6 +29,7 @@ static const struct fg_pattern *const patterns[] = {
 	[FAULTGEN_QEMU_PREALLOC] = &fg_qemu_prealloc_pattern,
 	[FAULTGEN_SPARSE_VMA] = &fg_sparse_vma_pattern,
 	[FAULTGEN_UFFD_MISSING] = &fg_uffd_missing_pattern,
+	[FAULTGEN_REPLAY] = &fg_replay_pattern,
 };
 
 unsigned int fg_pattern_count(void)

@@ -432,6 +432,33 @@ static int opt_pattern(struct pft_opts *o, const struct pft_option *opt,
 			     s, NULL);
 }
 
+/* --replay=FILE: the replay pattern and its profile, read and checked
+ * now: a profile refused is bad input, named by its member. */
+static int opt_replay(struct pft_opts *o, const struct pft_option *opt,
+		      const char *s)
+{
+	char why[256];
+	int ret = faultgen_attr_set_pattern(o->attr, FAULTGEN_REPLAY);
+
+	if (!ret)
+		ret = faultgen_attr_set_profile(o->attr, s);
+	if (ret && faultgen_attr_profile_error(o->attr, why, sizeof(why)) > 0)
+		return pft_usage_error("%s=%s: %s", opt->name, s, why);
+	return pft_set(ret, opt->name, s, NULL);
+}
+
+/* --as-fast: the replay's pacing "none". */
+static int opt_as_fast(struct pft_opts *o, const struct pft_option *opt,
+		       const char *s)
+{
+	struct faultgen_value v = { .type = FAULTGEN_TYPE_KEYWORD };
+
+	(void)s;
+	v.v.keyword = "none";
+	return pft_set(faultgen_attr_set_value(o->attr, "pacing", &v),
+		       opt->name, NULL, NULL);
+}
+
 static int opt_cpus(struct pft_opts *o, const struct pft_option *opt,
 		    const char *s)
 {
@@ -780,6 +807,14 @@ static const struct pft_option options[] = {
 
 	{ NAMES(0, "pattern", "P"), .handle = opt_pattern, SETTING(PATTERN),
 	  WORKLOAD(NULL) },
+	{ NAMES(0, "replay", "FILE"), .handle = opt_replay, SETTING(PATTERN),
+	  HELP(PFT_SEC_PATTERN, "--pattern=replay --profile=FILE, the\n"
+				"profile checked before anything runs"),
+	  .doc.pattern = FAULTGEN_REPLAY },
+	{ NAMES(0, "as-fast", NULL), .handle = opt_as_fast,
+	  .library = "pacing",
+	  HELP(PFT_SEC_PATTERN, "the faults back to back (--pacing=none)"),
+	  .doc.pattern = FAULTGEN_REPLAY },
 	{ NAMES(0, "cpus", "LIST"), .handle = opt_cpus, SETTING(CPUS),
 	  WORKLOAD("narrow the allowed CPUs, e.g. 7,14,21 or 0-63:8") },
 	{ NAMES(0, "cpuset", "NAME"), .handle = opt_cpuset, SETTING(CPUSET),

@@ -409,10 +409,15 @@ int pft_report_failure(const struct pft_opts *o, struct faultgen_run *run,
 {
 	const struct faultgen_attr *a = o->attr;
 	int worker = -1, signo = 0, error = 0;
+	char why[256];
 
 	if (ret == -ECANCELED && pft_stop_signal())
 		return 128 + pft_stop_signal();
 	faultgen_run_failure(run, &worker, &signo, &error);
+	if (faultgen_run_profile_error(run, why, sizeof(why)) > 0) {
+		pft_msg("--replay: %s", why);
+		return PFT_EXIT_FAIL;
+	}
 	if (ret == -ECHILD && signo) {
 		if (signo == SIGKILL && pft_oom_killed(oom_before))
 			pft_msg("worker %d was killed by the OOM killer",

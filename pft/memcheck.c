@@ -185,6 +185,11 @@ static void what_is_held(const struct pft_opts *o, uint64_t size,
 {
 	bool cow = faultgen_attr_get_pattern(o->attr) == FAULTGEN_COW_FORK;
 
+	if (faultgen_attr_get_pattern(o->attr) == FAULTGEN_REPLAY) {
+		snprintf(buf, len, "--replay: the profile's objects, %.2f GiB,",
+			 (double)held / GIB);
+		return;
+	}
 	if (held <= size) {
 		snprintf(buf, len, "-m: %.2f GiB", (double)size / GIB);
 		return;

@@ -140,7 +140,7 @@ static int prepare(struct pft_opts *o, int argc, char **argv,
 		ret = pft_open_perf_ctl(o);
 	if (ret)
 		return ret;
-	if (!o->given[FAULTGEN_SETTING_WORKERS].opt && !pft_jvm_workers(o))
+	if (!o->given[FAULTGEN_SETTING_WORKERS].opt && !pft_pattern_workers(o))
 		fputs("Using 1 thread\n", stderr);
 	if (o->verbose)
 		pft_msg("%u %s, %s, %s memory, touch %s, allowed CPUs %s%s",

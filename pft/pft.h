@@ -189,7 +189,7 @@ int pft_parse_count(const char *opt, const char *s, unsigned long min,
 void pft_opts_release(struct pft_opts *o);
 
 /* rules.c: the front end's own rules */
-bool pft_jvm_workers(const struct pft_opts *o);
+bool pft_pattern_workers(const struct pft_opts *o);
 int pft_check_combinations(struct pft_opts *o);
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		     const struct faultgen_result *r);

@@ -148,7 +148,7 @@ static void json_config(struct pft_json *j, const struct pft_opts *o,
 	pj_obj(j, "config");
 	pj_str(j, "pattern", pft_pattern_name(p));
 	/* 0: pretouch's default, the JVM's count (result.workers). */
-	pj_u64(j, "workers", pft_jvm_workers(o) ? 0 :
+	pj_u64(j, "workers", pft_pattern_workers(o) ? 0 :
 				     faultgen_attr_get_workers(a));
 	pj_str(j, "kind", faultgen_attr_get_worker_kind(a) ==
 					  FAULTGEN_PROCESSES ? "processes" :

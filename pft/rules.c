@@ -70,11 +70,13 @@ static int check_pattern_reads(const struct pft_opts *o)
 }
 
 /* Pretouch without -t: the JVM's own worker count, which the library
- * works out for the run. */
-bool pft_jvm_workers(const struct pft_opts *o)
+ * works out for the run; a replay: its profile's threads. */
+bool pft_pattern_workers(const struct pft_opts *o)
 {
+	enum faultgen_pattern p = faultgen_attr_get_pattern(o->attr);
+
 	return !o->given[FAULTGEN_SETTING_WORKERS].opt &&
-	       faultgen_attr_get_pattern(o->attr) == FAULTGEN_PRETOUCH;
+	       (p == FAULTGEN_PRETOUCH || p == FAULTGEN_REPLAY);
 }
 
 /* Combinations no single option can judge; checked after all are read. */

@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * profile.c - a fault profile (pft-profile/1, pft-profile(5)), as the
+ * replay pattern reads it: parsed by json.c, checked member by member
+ * and kept compact (struct fg_profile).  A profile that cannot be
+ * replayed is refused with one message naming the member
+ * ("faults[12][4]: unknown kind \"frist-touch\""): -EINVAL, or
+ * -EPROTONOSUPPORT for a later major version ("pft-profile/2").
+ * Unknown members are ignored (forward compatible within /1).
+ *
+ * Pure: no system call but reading the file (fg_profile_read), so that
+ * the fuzzing harness drives it as the library does.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SCHEMA "pft-profile/1"
+#define SCHEMA_PREFIX "pft-profile/"
+/* What one profile may hold: ids below MAX_ID, and so many of each. */
+#define MAX_ID (1u << 20)
+#define MAX_OBJECTS 4096u
+#define MAX_PROCESSES 512u
+#define MAX_THREADS 1024u
+#define MAX_ROWS (4u << 20)
+#define MAX_WHOLE (1ULL << 53) /* a double's exact integers */
+/* The latest time a profile may give (11.5 days), and its shortest bin:
+ * a replay's clock reaches any bin's end without overflow. */
+#define MAX_MS 1e9
+#define MIN_BIN_MS 0.001
+
+const char *const fg_kind_names[FG_NR_KINDS + 1] = {
+	[FG_KIND_FIRST_TOUCH] = "first-touch", [FG_KIND_READ] = "read",
+	[FG_KIND_COW] = "cow", [FG_KIND_WRITE_NOTIFY] = "write-notify",
+	[FG_KIND_MAJOR] = "major", [FG_KIND_HUGE] = "huge",
+	[FG_KIND_KERNEL] = "kernel", [FG_KIND_USER] = "user",
+	[FG_KIND_REFAULT] = "refault", [FG_KIND_GUP] = "gup",
+	[FG_KIND_KERNEL_SIDE] = "kernel-side",
+};
+
+static const char *const backing_names[] = {
+	[FG_OBJ_ANON] = "anonymous", [FG_OBJ_SHARED_ANON] = "shared-anonymous",
+	[FG_OBJ_MEMFD] = "memfd", [FG_OBJ_SYSV] = "sysv",
+	[FG_OBJ_FILE] = "file", [FG_OBJ_HUGETLB] = "hugetlb", NULL,
+};
+
+static const char *const order_names[] = {
+	[FG_ORDER_SEQ] = "seq", [FG_ORDER_STRIDE] = "stride",
+	[FG_ORDER_RANDOM] = "random", NULL,
+};
+
+/* The kinds a replay makes (the others are refused, never skipped). */
+static bool replayed(enum fg_replay_kind k)
+{
+	return k != FG_KIND_MAJOR && k != FG_KIND_KERNEL &&
+	       k != FG_KIND_WRITE_NOTIFY && k != FG_KIND_KERNEL_SIDE;
+}
+
+struct ck {
+	const struct fg_json_doc *doc;
+	struct fg_profile *pr;
+	char *err;
+	size_t errlen;
+	int32_t *object_at, *process_at, *thread_at; /* id -> index */
+	uint32_t nobject_at, nprocess_at, nthread_at; /* their lengths */
+	unsigned char *maps; /* [process][object]: the process maps it */
+	char path[64];       /* the member being read */
+};
+
+static int bad(struct ck *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "path: what" into the caller's buffer; returns err. */
+static int bad(struct ck *c, int err, const char *fmt, ...)
+{
+	int n = snprintf(c->err, c->errlen, "%s: ", c->path);
+	va_list ap;
+
+	if (n >= 0 && (size_t)n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	/* A string of the profile's shown in it stays on the line. */
+	for (char *q = c->err; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?';
+	return err;
+}
+
+static void at(struct ck *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void at(struct ck *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->path, sizeof(c->path), fmt, ap);
+	va_end(ap);
+}
+
+static const struct fg_json *node(const struct ck *c, uint32_t i)
+{
+	return &c->doc->node[i];
+}
+
+static int want_type(struct ck *c, uint32_t n, enum fg_json_type t,
+		     const char *what)
+{
+	if (!n)
+		return bad(c, -EINVAL, "missing");
+	if (node(c, n)->type != t)
+		return bad(c, -EINVAL, "not %s", what);
+	return 0;
+}
+
+/* A whole number in [0, max]. */
+static int want_uint(struct ck *c, uint32_t n, uint64_t max, uint64_t *v)
+{
+	double d;
+	int ret = want_type(c, n, FG_JSON_NUMBER, "a number");
+
+	if (ret)
+		return ret;
+	d = node(c, n)->num;
+	if (d < 0 || d > (double)MAX_WHOLE || d != (double)(uint64_t)d)
+		return bad(c, -EINVAL, "not a whole number of 0 or more");
+	if ((uint64_t)d > max)
+		return bad(c, -EINVAL, "%llu is more than %llu",
+			   (unsigned long long)d, (unsigned long long)max);
+	*v = (uint64_t)d;
+	return 0;
+}
+
+/* A number of 0 or more (a time in ms), or null when may_null. */
+static int want_ms(struct ck *c, uint32_t n, bool may_null, double *v)
+{
+	if (may_null && n && node(c, n)->type == FG_JSON_NULL) {
+		*v = -1;
+		return 0;
+	}
+	if (want_type(c, n, FG_JSON_NUMBER, may_null ? "a number or null" :
+						       "a number"))
+		return -EINVAL;
+	*v = node(c, n)->num;
+	if (*v < 0)
+		return bad(c, -EINVAL, "negative");
+	if (*v > MAX_MS)
+		return bad(c, -EINVAL, "later than %.0f ms", MAX_MS);
+	return 0;
+}
+
+static int want_keyword(struct ck *c, uint32_t n, const char *const *names,
+			const char *what, int *v)
+{
+	int ret = want_type(c, n, FG_JSON_STRING, "a string");
+
+	if (ret)
+		return ret;
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], node(c, n)->str)) {
+			*v = i;
+			return 0;
+		}
+	return bad(c, -EINVAL, "unknown %s \"%.40s\"", what, node(c, n)->str);
+}
+
+/* An id, unique in its list: its index recorded in map. */
+static int want_id(struct ck *c, uint32_t n, int32_t *map, uint32_t len,
+		   unsigned int index)
+{
+	uint64_t id;
+	int ret = want_uint(c, n, len - 1, &id);
+
+	if (ret)
+		return ret;
+	if (map[id] >= 0)
+		return bad(c, -EINVAL, "id %llu given twice",
+			   (unsigned long long)id);
+	map[id] = (int32_t)index;
+	return 0;
+}
+
+/* A reference to an id of a list: its index. */
+static int want_ref(struct ck *c, uint32_t n, const int32_t *map,
+		    uint32_t len, const char *what, unsigned int *index)
+{
+	uint64_t id;
+	int ret = want_uint(c, n, MAX_ID - 1, &id);
+
+	if (ret)
+		return ret;
+	if (id >= len || map[id] < 0)
+		return bad(c, -EINVAL, "no %s has id %llu", what,
+			   (unsigned long long)id);
+	*index = (unsigned int)map[id];
+	return 0;
+}
+
+/* The top object's member `name`, an array of at most max elements. */
+static int want_list(struct ck *c, const char *name, unsigned int max,
+		     uint32_t *arr)
+{
+	at(c, "%s", name);
+	*arr = fg_json_member(c->doc, 0, name);
+	if (want_type(c, *arr, FG_JSON_ARRAY, "an array"))
+		return -EINVAL;
+	if (node(c, *arr)->count > max)
+		return bad(c, -EINVAL, "%u entries, more than %u",
+			   node(c, *arr)->count, max);
+	return 0;
+}
+
+static int want_object(struct ck *c, uint32_t n)
+{
+	return want_type(c, n, FG_JSON_OBJECT, "an object");
+}
+
+static uint32_t field(struct ck *c, uint32_t obj, const char *list,
+		      unsigned int i, const char *name)
+{
+	at(c, "%s[%u].%s", list, i, name);
+	return fg_json_member(c->doc, obj, name);
+}
+
+static int read_object(struct ck *c, uint32_t o, unsigned int i)
+{
+	struct fg_pobject *ob = &c->pr->objects[i];
+	uint64_t size;
+	uint32_t n;
+	int v, ret;
+
+	at(c, "objects[%u]", i);
+	ret = want_object(c, o);
+	if (!ret)
+		ret = want_id(c, field(c, o, "objects", i, "id"), c->object_at,
+			      c->nobject_at, i);
+	if (!ret)
+		ret = want_keyword(c, field(c, o, "objects", i, "backing"),
+				   backing_names, "backing", &v);
+	if (ret)
+		return ret;
+	ob->backing = (enum fg_obj_backing)v;
+	ret = want_uint(c, field(c, o, "objects", i, "size"), MAX_WHOLE, &size);
+	if (ret)
+		return ret;
+	if (!size || size % c->pr->page_size)
+		return bad(c, -EINVAL, "%llu is not a whole number of pages "
+			   "of %llu bytes", (unsigned long long)size,
+			   (unsigned long long)c->pr->page_size);
+	ob->pages = size / c->pr->page_size;
+	n = field(c, o, "objects", i, "writable");
+	if (n && node(c, n)->type != FG_JSON_TRUE &&
+	    node(c, n)->type != FG_JSON_FALSE)
+		return bad(c, -EINVAL, "not true or false");
+	ob->writable = !n || node(c, n)->type == FG_JSON_TRUE;
+	n = field(c, o, "objects", i, "thp");
+	if (n && node(c, n)->type != FG_JSON_TRUE &&
+	    node(c, n)->type != FG_JSON_FALSE)
+		return bad(c, -EINVAL, "not true or false");
+	ob->thp = n && node(c, n)->type == FG_JSON_TRUE;
+	return 0;
+}
+
+static int read_process_objects(struct ck *c, uint32_t list, unsigned int i)
+{
+	unsigned int k = 0, idx;
+
+	if (want_type(c, list, FG_JSON_ARRAY, "an array"))
+		return -EINVAL;
+	for (uint32_t e = node(c, list)->first; e; e = node(c, e)->next, k++) {
+		at(c, "processes[%u].objects[%u]", i, k);
+		if (want_ref(c, e, c->object_at, c->nobject_at, "object", &idx))
+			return -EINVAL;
+		c->maps[(size_t)i * c->pr->nr_objects + idx] = 1;
+	}
+	return 0;
+}
+
+static int read_process(struct ck *c, uint32_t o, unsigned int i)
+{
+	struct fg_pprocess *p = &c->pr->processes[i];
+	double exit_ms;
+	int ret;
+
+	at(c, "processes[%u]", i);
+	ret = want_object(c, o);
+	if (!ret)
+		ret = want_id(c, field(c, o, "processes", i, "id"),
+			      c->process_at, c->nprocess_at, i);
+	if (!ret)
+		ret = want_ms(c, field(c, o, "processes", i, "fork_ms"), false,
+			      &p->fork_ms);
+	if (!ret)
+		ret = want_ms(c, field(c, o, "processes", i, "exit_ms"), true,
+			      &exit_ms);
+	if (!ret)
+		ret = read_process_objects(
+			c, field(c, o, "processes", i, "objects"), i);
+	return ret;
+}
+
+/* The parents, once every id is known: one root, and each other
+ * process's parent forked before it (so the tree has no cycle). */
+static int read_parents(struct ck *c, uint32_t arr)
+{
+	unsigned int i = 0, roots = 0, parent;
+
+	for (uint32_t o = node(c, arr)->first; o; o = node(c, o)->next, i++) {
+		struct fg_pprocess *p = &c->pr->processes[i];
+		uint32_t n = field(c, o, "processes", i, "parent");
+
+		if (n && node(c, n)->type == FG_JSON_NULL) {
+			p->parent = -1;
+			if (roots++)
+				return bad(c, -EINVAL, "a second process "
+					   "without a parent: a replay forks "
+					   "one tree");
+			continue;
+		}
+		if (want_ref(c, n, c->process_at, c->nprocess_at, "process",
+			     &parent))
+			return -EINVAL;
+		if (parent == i)
+			return bad(c, -EINVAL, "its own parent");
+		if (c->pr->processes[parent].fork_ms > p->fork_ms ||
+		    (c->pr->processes[parent].fork_ms == p->fork_ms &&
+		     parent > i))
+			return bad(c, -EINVAL, "a parent forked after it");
+		p->parent = (int)parent;
+	}
+	at(c, "processes");
+	if (!roots)
+		return bad(c, -EINVAL, "no process without a parent");
+	return 0;
+}
+
+static int read_thread(struct ck *c, uint32_t o, unsigned int i)
+{
+	struct fg_pthread *t = &c->pr->threads[i];
+	uint64_t id;
+	int ret;
+
+	at(c, "threads[%u]", i);
+	ret = want_object(c, o);
+	if (!ret)
+		ret = want_id(c, field(c, o, "threads", i, "id"), c->thread_at,
+			      c->nthread_at, i);
+	if (ret)
+		return ret;
+	(void)want_uint(c, field(c, o, "threads", i, "id"), MAX_ID, &id);
+	c->pr->thread_ids[i] = (unsigned int)id;
+	ret = want_ref(c, field(c, o, "threads", i, "process"), c->process_at,
+		       c->nprocess_at, "process", &t->process);
+	if (!ret)
+		ret = want_ms(c, field(c, o, "threads", i, "start_ms"), false,
+			      &t->start_ms);
+	if (!ret && t->start_ms < c->pr->processes[t->process].fork_ms)
+		ret = bad(c, -EINVAL, "starts before its process is forked");
+	return ret;
+}
+
+/* One element of a row by its position: path "faults[r][k]". */
+static uint32_t cell(struct ck *c, uint32_t *e, const char *list,
+		     unsigned int r, unsigned int k)
+{
+	uint32_t n = *e;
+
+	at(c, "%s[%u][%u]", list, r, k);
+	if (n)
+		*e = node(c, n)->next;
+	return n;
+}
+
+static int row_kind(struct ck *c, uint32_t n, enum fg_replay_kind *kind)
+{
+	int v, ret = want_keyword(c, n, fg_kind_names, "kind", &v);
+
+	if (ret)
+		return ret;
+	*kind = (enum fg_replay_kind)v;
+	if (!replayed(*kind))
+		return bad(c, -EINVAL, "kind \"%s\" not replayed yet",
+			   fg_kind_names[v]);
+	return 0;
+}
+
+/* faults' row r: [thread, object, bin, nbins, kind, count, first_page,
+ * last_page, order, stride]. */
+static int read_row(struct ck *c, uint32_t arr, unsigned int r,
+		    struct fg_prow *row)
+{
+	uint32_t e = node(c, arr)->first;
+	const struct fg_pobject *ob;
+	uint64_t v;
+	int o;
+
+	at(c, "faults[%u]", r);
+	if (want_type(c, arr, FG_JSON_ARRAY, "an array"))
+		return -EINVAL;
+	if (node(c, arr)->count != 10)
+		return bad(c, -EINVAL, "%u elements, not 10",
+			   node(c, arr)->count);
+	if (want_ref(c, cell(c, &e, "faults", r, 0), c->thread_at,
+		     c->nthread_at, "thread", &row->thread) ||
+	    want_ref(c, cell(c, &e, "faults", r, 1), c->object_at,
+		     c->nobject_at, "object", &row->object))
+		return -EINVAL;
+	if (!c->maps[(size_t)c->pr->threads[row->thread].process *
+			     c->pr->nr_objects + row->object])
+		return bad(c, -EINVAL, "an object its thread's process does "
+			   "not map");
+	ob = &c->pr->objects[row->object];
+	if (want_uint(c, cell(c, &e, "faults", r, 2), UINT32_MAX, &v))
+		return -EINVAL;
+	row->bin = (uint32_t)v;
+	if (want_uint(c, cell(c, &e, "faults", r, 3), UINT32_MAX, &v))
+		return -EINVAL;
+	if (!v || (uint64_t)row->bin + v > UINT32_MAX)
+		return bad(c, -EINVAL, "not a count of bins from 1");
+	if ((double)(row->bin + v) * c->pr->bin_ms > MAX_MS)
+		return bad(c, -EINVAL, "bins ending later than %.0f ms", MAX_MS);
+	row->nbins = (uint32_t)v;
+	if (row_kind(c, cell(c, &e, "faults", r, 4), &row->kind) ||
+	    want_uint(c, cell(c, &e, "faults", r, 5), MAX_WHOLE, &row->count) ||
+	    want_uint(c, cell(c, &e, "faults", r, 6), ob->pages - 1,
+		      &row->first_page) ||
+	    want_uint(c, cell(c, &e, "faults", r, 7), ob->pages - 1,
+		      &row->last_page))
+		return -EINVAL;
+	if (row->last_page < row->first_page)
+		return bad(c, -EINVAL, "below first_page");
+	if (row->count > MAX_WHOLE / c->pr->period)
+		return bad(c, -EINVAL, "count times period beyond 2^53");
+	if (want_keyword(c, cell(c, &e, "faults", r, 8), order_names, "order",
+			 &o) ||
+	    want_uint(c, cell(c, &e, "faults", r, 9), ob->pages, &row->stride))
+		return -EINVAL;
+	row->order = (enum fg_row_order)o;
+	if (row->order == FG_ORDER_STRIDE && !row->stride)
+		return bad(c, -EINVAL, "a stride of 0 pages");
+	if (!row->stride)
+		row->stride = 1;
+	at(c, "faults[%u][4]", r);
+	if ((row->kind == FG_KIND_HUGE) != (ob->thp ||
+					     ob->backing == FG_OBJ_HUGETLB) &&
+	    row->kind == FG_KIND_HUGE)
+		return bad(c, -EINVAL, "huge faults in an object without "
+			   "huge pages (its \"thp\" false)");
+	if (!ob->writable && row->kind != FG_KIND_READ)
+		return bad(c, -EINVAL, "a write (%s) to an object not "
+			   "writable", fg_kind_names[row->kind]);
+	return 0;
+}
+
+/* The largest writable object the process maps, or -1. */
+static int largest_object(const struct ck *c, unsigned int process)
+{
+	int best = -1;
+
+	for (unsigned int o = 0; o < c->pr->nr_objects; o++)
+		if (c->maps[(size_t)process * c->pr->nr_objects + o] &&
+		    c->pr->objects[o].writable &&
+		    (best < 0 ||
+		     c->pr->objects[o].pages > c->pr->objects[best].pages))
+			best = (int)o;
+	return best;
+}
+
+/* without_event's row r: [thread, kind, count], populated over the
+ * thread's largest object from its first page, at the thread's start. */
+static int read_without(struct ck *c, uint32_t arr, unsigned int r,
+			struct fg_prow *row)
+{
+	uint32_t e = node(c, arr)->first;
+	const struct fg_pthread *t;
+	int obj;
+
+	at(c, "without_event[%u]", r);
+	if (want_type(c, arr, FG_JSON_ARRAY, "an array"))
+		return -EINVAL;
+	if (node(c, arr)->count != 3)
+		return bad(c, -EINVAL, "%u elements, not 3",
+			   node(c, arr)->count);
+	if (want_ref(c, cell(c, &e, "without_event", r, 0), c->thread_at,
+		     c->nthread_at, "thread", &row->thread) ||
+	    row_kind(c, cell(c, &e, "without_event", r, 1), &row->kind) ||
+	    want_uint(c, cell(c, &e, "without_event", r, 2),
+		      MAX_WHOLE / c->pr->period, &row->count))
+		return -EINVAL;
+	at(c, "without_event[%u][1]", r);
+	if (row->kind != FG_KIND_GUP)
+		return bad(c, -EINVAL, "kind \"%s\" without an event is not "
+			   "replayed yet", fg_kind_names[row->kind]);
+	t = &c->pr->threads[row->thread];
+	obj = largest_object(c, t->process);
+	if (obj < 0)
+		return bad(c, -EINVAL, "its thread's process maps no "
+			   "writable object to populate");
+	row->object = (unsigned int)obj;
+	if (t->start_ms / c->pr->bin_ms >= (double)UINT32_MAX)
+		return bad(c, -EINVAL, "its thread starts beyond the last bin");
+	row->bin = (uint32_t)(t->start_ms / c->pr->bin_ms);
+	row->nbins = 1;
+	row->order = FG_ORDER_SEQ;
+	row->stride = 1;
+	row->first_page = 0;
+	row->last_page = c->pr->objects[obj].pages - 1;
+	return 0;
+}
+
+static int read_schema(struct ck *c)
+{
+	uint32_t n = fg_json_member(c->doc, 0, "schema");
+	const char *s;
+
+	at(c, "schema");
+	if (want_type(c, n, FG_JSON_STRING, "a string"))
+		return -EINVAL;
+	s = node(c, n)->str;
+	if (!strcmp(s, SCHEMA))
+		return 0;
+	if (!strncmp(s, SCHEMA_PREFIX, strlen(SCHEMA_PREFIX)))
+		return bad(c, -EPROTONOSUPPORT, "\"%.40s\": a version this "
+			   "library does not read (it reads " SCHEMA ")", s);
+	return bad(c, -EINVAL, "\"%.40s\" is not " SCHEMA, s);
+}
+
+static int read_header(struct ck *c)
+{
+	struct fg_profile *pr = c->pr;
+	int ret;
+
+	if (node(c, 0)->type != FG_JSON_OBJECT) {
+		at(c, "the profile");
+		return bad(c, -EINVAL, "not a JSON object");
+	}
+	ret = read_schema(c);
+	if (ret)
+		return ret;
+	at(c, "period");
+	ret = want_uint(c, fg_json_member(c->doc, 0, "period"), MAX_WHOLE,
+			&pr->period);
+	if (!ret && !pr->period)
+		ret = bad(c, -EINVAL, "0");
+	if (ret)
+		return ret;
+	at(c, "bin_ms");
+	ret = want_ms(c, fg_json_member(c->doc, 0, "bin_ms"), false,
+		      &pr->bin_ms);
+	if (!ret && !(pr->bin_ms >= MIN_BIN_MS))
+		ret = bad(c, -EINVAL, "less than %g ms", MIN_BIN_MS);
+	if (ret)
+		return ret;
+	at(c, "page_size");
+	ret = want_uint(c, fg_json_member(c->doc, 0, "page_size"), 1u << 30,
+			&pr->page_size);
+	if (!ret && (pr->page_size < 512 ||
+		     (pr->page_size & (pr->page_size - 1))))
+		ret = bad(c, -EINVAL, "not a power of two");
+	return ret;
+}
+
+/* One more than the largest id of a list's entries (MAX_ID at most):
+ * the length of its map from ids to indexes. */
+static uint32_t ids_len(const struct ck *c, uint32_t arr)
+{
+	uint32_t len = 1;
+
+	for (uint32_t o = node(c, arr)->first; o; o = node(c, o)->next) {
+		uint32_t n = fg_json_member(c->doc, o, "id");
+		double d = n && node(c, n)->type == FG_JSON_NUMBER ?
+				   node(c, n)->num : 0;
+
+		if (d >= 0 && d < MAX_ID && (uint32_t)d + 1 > len)
+			len = (uint32_t)d + 1;
+	}
+	return len;
+}
+
+static int32_t *id_map(uint32_t len)
+{
+	int32_t *map = malloc(len * sizeof(int32_t));
+
+	if (map)
+		memset(map, 0xff, len * sizeof(int32_t));
+	return map;
+}
+
+static int alloc_maps(struct ck *c, uint32_t objs, uint32_t procs,
+		      uint32_t thrs)
+{
+	struct fg_profile *pr = c->pr;
+	unsigned int objects = node(c, objs)->count;
+	unsigned int processes = node(c, procs)->count;
+	unsigned int threads = node(c, thrs)->count;
+
+	c->nobject_at = ids_len(c, objs);
+	c->nprocess_at = ids_len(c, procs);
+	c->nthread_at = ids_len(c, thrs);
+	c->object_at = id_map(c->nobject_at);
+	c->process_at = id_map(c->nprocess_at);
+	c->thread_at = id_map(c->nthread_at);
+	c->maps = calloc((size_t)processes * objects + 1, 1);
+	pr->objects = calloc(objects + 1, sizeof(*pr->objects));
+	pr->processes = calloc(processes + 1, sizeof(*pr->processes));
+	pr->threads = calloc(threads + 1, sizeof(*pr->threads));
+	pr->thread_ids = calloc(threads + 1, sizeof(*pr->thread_ids));
+	if (!c->object_at || !c->process_at || !c->thread_at || !c->maps ||
+	    !pr->objects || !pr->processes || !pr->threads || !pr->thread_ids)
+		return -ENOMEM;
+	pr->nr_objects = objects;
+	pr->nr_processes = processes;
+	pr->nr_threads = threads;
+	return 0;
+}
+
+static int read_lists(struct ck *c, uint32_t objs, uint32_t procs,
+		      uint32_t thrs)
+{
+	unsigned int i = 0;
+	int ret = 0;
+
+	for (uint32_t o = node(c, objs)->first; o && !ret;
+	     o = node(c, o)->next)
+		ret = read_object(c, o, i++);
+	i = 0;
+	for (uint32_t o = node(c, procs)->first; o && !ret;
+	     o = node(c, o)->next)
+		ret = read_process(c, o, i++);
+	if (!ret)
+		ret = read_parents(c, procs);
+	i = 0;
+	for (uint32_t o = node(c, thrs)->first; o && !ret;
+	     o = node(c, o)->next)
+		ret = read_thread(c, o, i++);
+	return ret;
+}
+
+static int read_rows(struct ck *c, uint32_t faults, uint32_t without)
+{
+	struct fg_profile *pr = c->pr;
+	size_t n = node(c, faults)->count;
+	unsigned int r = 0;
+	int ret = 0;
+
+	if (without)
+		n += node(c, without)->count;
+	pr->rows = calloc(n + 1, sizeof(*pr->rows));
+	if (!pr->rows)
+		return -ENOMEM;
+	for (uint32_t e = node(c, faults)->first; e && !ret;
+	     e = node(c, e)->next, r++)
+		ret = read_row(c, e, r, &pr->rows[pr->nr_rows++]);
+	r = 0;
+	for (uint32_t e = without ? node(c, without)->first : 0; e && !ret;
+	     e = node(c, e)->next, r++)
+		ret = read_without(c, e, r, &pr->rows[pr->nr_rows++]);
+	for (size_t k = 0; k < pr->nr_rows && !ret; k++)
+		pr->counts[pr->rows[k].kind] += pr->rows[k].count * pr->period;
+	return ret;
+}
+
+static int read_calls(struct ck *c)
+{
+	uint32_t n = fg_json_member(c->doc, 0, "calls");
+
+	at(c, "calls");
+	if (n && node(c, n)->type != FG_JSON_NULL)
+		return bad(c, -EINVAL, "mapping calls are not replayed yet");
+	return 0;
+}
+
+static int read_profile(struct ck *c)
+{
+	uint32_t objs, procs, thrs, faults, without;
+	int ret = read_header(c);
+
+	if (!ret)
+		ret = want_list(c, "objects", MAX_OBJECTS, &objs);
+	if (!ret)
+		ret = want_list(c, "processes", MAX_PROCESSES, &procs);
+	if (!ret && !node(c, procs)->count)
+		ret = bad(c, -EINVAL, "empty");
+	if (!ret)
+		ret = want_list(c, "threads", MAX_THREADS, &thrs);
+	if (!ret && !node(c, thrs)->count)
+		ret = bad(c, -EINVAL, "empty: a replay needs a thread");
+	if (!ret)
+		ret = want_list(c, "faults", MAX_ROWS, &faults);
+	without = fg_json_member(c->doc, 0, "without_event");
+	if (!ret && without)
+		ret = want_list(c, "without_event", MAX_ROWS, &without);
+	if (!ret)
+		ret = read_calls(c);
+	if (!ret)
+		ret = alloc_maps(c, objs, procs, thrs);
+	if (!ret)
+		ret = read_lists(c, objs, procs, thrs);
+	if (!ret)
+		ret = read_rows(c, faults, without);
+	return ret;
+}
+
+/*
+ * Parses and checks a profile: 0 with *pr filled (fg_profile_free
+ * releases it, also after a failure); -EINVAL or -EPROTONOSUPPORT with
+ * err (errlen bytes) saying which member and why; -EFBIG too large;
+ * -ENOMEM.
+ */
+FG_TESTABLE int fg_profile_parse(const char *buf, size_t len,
+				 struct fg_profile *pr, char *err,
+				 size_t errlen)
+{
+	struct fg_json_doc doc;
+	struct ck c = { .doc = &doc, .pr = pr, .err = err, .errlen = errlen };
+	int ret;
+
+	memset(pr, 0, sizeof(*pr));
+	if (errlen)
+		err[0] = '\0';
+	ret = fg_json_parse(buf, len, &doc);
+	if (ret && doc.error[0])
+		snprintf(err, errlen, "%s", doc.error);
+	if (!ret)
+		ret = read_profile(&c);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory reading the profile");
+	free(c.object_at);
+	free(c.process_at);
+	free(c.thread_at);
+	free(c.maps);
+	fg_json_free(&doc);
+	return ret;
+}
+
+void fg_profile_free(struct fg_profile *pr)
+{
+	free(pr->objects);
+	free(pr->processes);
+	free(pr->threads);
+	free(pr->thread_ids);
+	free(pr->rows);
+	memset(pr, 0, sizeof(*pr));
+}
+
+/* A profile's file, whole: a regular file (never a FIFO or a device,
+ * which could block or never end), at most FG_JSON_MAX_BYTES. */
+int fg_profile_read(const char *path, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	size_t got = 0;
+	int ret = 0;
+
+	*buf = NULL;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+	} else if (st.st_size > (off_t)FG_JSON_MAX_BYTES) {
+		ret = -EFBIG;
+	} else if (!(*buf = malloc((size_t)st.st_size + 1))) {
+		ret = -ENOMEM;
+	}
+	while (!ret && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, *buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+		return ret;
+	}
+	*len = got;
+	return 0;
+}

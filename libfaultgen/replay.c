@@ -1,0 +1,1086 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * replay.c - the replay pattern (FAULTGEN_REPLAY): a fault profile
+ * (pft-profile/1, profile.c) replayed.  The run maps each object of the
+ * profile with its backing, forks the profile's processes at their
+ * times (each child inherits every object, as a fork gives them), starts
+ * each process's threads, and each thread makes its rows' faults: count
+ * x period faults (x scale) of the row's kind over the pages between
+ * first_page and last_page in the row's order, spread evenly over the
+ * row's bins and paced to them (each bin's faults begin at the bin's
+ * time / speed; pacing "none" makes them back to back).
+ *
+ * The workers are the profile's threads, worker i its thread i.  The
+ * profile's root process is the calling process: its threads are
+ * threads of it; the others are forked children, each running its own
+ * threads.  A child dies with the thread that forked it
+ * (PR_SET_PDEATHSIG), its parent waits for it (its own pids only), a
+ * SysV segment is marked for removal as soon as it is attached, and a
+ * file object is unlinked as soon as it is created: a replay killed at
+ * any moment leaves no process, segment or file.
+ *
+ * The threads of a forked child are created after the fork: this relies
+ * on the C library taking its allocator's and its thread list's locks
+ * across fork (glibc does), not on POSIX, which allows only
+ * async-signal-safe calls in the child of a process with threads.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 1U
+#endif
+
+/* A sleep toward a bin's time looks for a cancel at least this often. */
+#define SLEEP_SLICE_NS (20 * 1000 * 1000)
+/* The start is this far after the set-up, so that the first threads and
+ * forks are on time. */
+#define START_LEAD_NS (5 * 1000 * 1000)
+/* (row, bin) chunks one replay may hold. */
+#define MAX_CHUNKS (8u << 20)
+#define MAX_SPEED 1000.0
+#define MIN_SPEED 0.001
+#define MAX_SCALE 64.0
+
+enum { PACING_BINS, PACING_NONE };
+/* The attr's slots of the settings (FG_OWN), read from an attr: the
+ * tables are above this file (patterns.c, settings.c). */
+enum { SLOT_PROFILE = 12, SLOT_SPEED, SLOT_PACING, SLOT_SCALE };
+
+/* What every process of the replay shares (MAP_SHARED). */
+struct shared {
+	_Atomic uint32_t cancel;
+	_Atomic int error; /* the first error of any thread or process */
+	int64_t t0_ns;     /* the profile's time 0 */
+	_Atomic uint64_t done[FG_NR_KINDS];
+	_Atomic uint64_t bins, bins_late;
+	_Atomic uint32_t error_taken;
+	char msg[FG_PROFILE_ERROR_LEN];
+	struct fg_wstat w[]; /* one per thread */
+};
+
+/* One object, mapped. */
+struct mapped {
+	char *addr;
+	size_t len;
+	struct fg_resv resv;
+	bool huge_align;
+};
+
+/* A (row, bin) of a thread: the thread's chunks sorted by bin. */
+struct chunk {
+	uint32_t bin;
+	uint32_t row;
+};
+
+/* The pattern's state (the run's, in the calling process). */
+struct replay_state {
+	bool active, parsed;
+	struct fg_profile pr;
+	struct shared *sh;
+	size_t sh_len;
+	struct mapped *obj;
+	/* Per thread: its chunks [first[t], first[t + 1]). */
+	struct chunk *chunks;
+	size_t *first;
+	/* Per row: its faults in all, and where its order is. */
+	uint64_t *row_faults, *row_next, *row_x;
+	double speed, scale;
+	bool paced;
+	size_t ps, hps;
+	char msg[FG_PROFILE_ERROR_LEN]; /* set-up's error, before sh */
+	uint64_t counts[FG_NR_KINDS];   /* the profile's, scaled */
+};
+
+/* The run's one state: allocated by the pattern (not in the forked
+ * workers' shared memory: its own shared part is sh). */
+struct replay_box {
+	struct replay_state *st;
+	char msg[FG_PROFILE_ERROR_LEN]; /* why the run failed, or "" */
+};
+
+static struct replay_state *state_of(const struct faultgen_run *run)
+{
+	struct replay_box *b = fg_pattern_state(run);
+
+	return b ? b->st : NULL;
+}
+
+static void say(struct replay_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct replay_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* A worker's error, the first one kept with its message. */
+static void fail_shared(struct shared *sh, int err, const char *msg)
+{
+	uint32_t no = 0;
+
+	if (atomic_compare_exchange_strong(&sh->error_taken, &no, 1)) {
+		snprintf(sh->msg, sizeof(sh->msg), "%s", msg);
+		atomic_store(&sh->error, err);
+	}
+	atomic_store(&sh->cancel, 1);
+}
+
+extern const struct fg_pattern fg_replay_pattern;
+
+/* ---- settings ---------------------------------------------------- */
+
+/* "2", "0.5", "1.25": a factor, without the locale. */
+static int parse_factor(const char *s, double *v)
+{
+	double scale = 1;
+	bool point = false, any = false;
+
+	*v = 0;
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		any = true;
+		if (point) {
+			scale /= 10;
+			*v += (*s - '0') * scale;
+		} else {
+			*v = *v * 10 + (*s - '0');
+			if (*v > 1e9)
+				return -EINVAL;
+		}
+	}
+	return any && *v > 0 ? 0 : -EINVAL;
+}
+
+static int check_speed(const struct faultgen_attr *a, const union fg_slot *v)
+{
+	double d;
+
+	(void)a;
+	return parse_factor(v->s, &d) || d > MAX_SPEED || d < MIN_SPEED ?
+		       -EINVAL : 0;
+}
+
+static int check_scale(const struct faultgen_attr *a, const union fg_slot *v)
+{
+	double d;
+
+	(void)a;
+	return parse_factor(v->s, &d) || d > MAX_SCALE ? -EINVAL : 0;
+}
+
+static int check_path(const struct faultgen_attr *a, const union fg_slot *v)
+{
+	(void)a;
+	return v->s && !*v->s ? -EINVAL : 0;
+}
+
+static double factor_of(const struct faultgen_run *run, const char *name)
+{
+	double d;
+
+	return parse_factor(fg_own_setting(run, name).s, &d) ? 1 : d;
+}
+
+/* ---- the profile, as the run reads it ---------------------------- */
+
+/* The profile's text: the attr's buffer, or its file. */
+static int profile_text(const struct faultgen_attr *a, char **buf,
+			size_t *len, bool *owned)
+{
+	const char *path = a->own[SLOT_PROFILE].s;
+
+	*owned = false;
+	if (a->profile_buf) {
+		*buf = a->profile_buf;
+		*len = a->profile_len;
+		return 0;
+	}
+	if (!path)
+		return -ENOENT;
+	*owned = true;
+	return fg_profile_read(path, buf, len);
+}
+
+/* Reads and checks the attr's profile: 0, or an error with msg said. */
+int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
+		   char *msg, size_t msglen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	bool owned;
+	int ret = profile_text(a, &buf, &len, &owned);
+
+	memset(pr, 0, sizeof(*pr));
+	if (ret == -ENOENT && !a->profile_buf && !a->own[SLOT_PROFILE].s) {
+		snprintf(msg, msglen, "no profile: the replay needs one");
+		return -EINVAL;
+	}
+	if (ret) {
+		snprintf(msg, msglen, "cannot read the profile: %s",
+			 ret == -EINVAL ? "not a regular file" :
+			 ret == -EFBIG ? "larger than 64 MiB" :
+					 strerror(-ret));
+		return ret;
+	}
+	ret = fg_profile_parse(buf, len, pr, msg, msglen);
+	if (owned)
+		free(buf);
+	return ret;
+}
+
+/* Scaled: a page index (down), a count of pages (up, at least 1). */
+static uint64_t scaled_index(const struct replay_state *st, uint64_t p)
+{
+	return (uint64_t)((double)p * st->scale);
+}
+
+static uint64_t scaled_pages(const struct replay_state *st, uint64_t n)
+{
+	double d = (double)n * st->scale;
+	uint64_t v = (uint64_t)d;
+
+	if ((double)v < d)
+		v++;
+	return v ? v : 1;
+}
+
+/* A row's faults: count x period, scaled; a row of faults keeps one. */
+static uint64_t scaled_faults(const struct replay_state *st,
+			      const struct fg_prow *r)
+{
+	double d = (double)r->count * (double)st->pr.period * st->scale;
+	uint64_t v = (uint64_t)(d + 0.5);
+
+	return r->count && !v ? 1 : v;
+}
+
+/* The workers a run of attr has: the profile's threads (0 when it
+ * cannot be read: the run then fails with the reason). */
+static unsigned int replay_workers(const struct faultgen_run *run)
+{
+	struct fg_profile pr;
+	char msg[FG_PROFILE_ERROR_LEN];
+	unsigned int n = 0;
+
+	if (!fg_replay_load(&run->attr, &pr, msg, sizeof(msg)))
+		n = pr.nr_threads;
+	fg_profile_free(&pr);
+	return n;
+}
+
+/* The memory the profile's objects take (scaled), for
+ * faultgen_attr_get_memory. */
+static void replay_memory(const struct faultgen_attr *a, uint64_t *mapped,
+			  uint64_t *held)
+{
+	struct replay_state st = { .scale = 1 };
+	char msg[FG_PROFILE_ERROR_LEN];
+	double d;
+
+	*mapped = *held = 0;
+	if (!parse_factor(a->own[SLOT_SCALE].s, &d))
+		st.scale = d;
+	if (fg_replay_load(a, &st.pr, msg, sizeof(msg)) == 0) {
+		for (unsigned int o = 0; o < st.pr.nr_objects; o++) {
+			uint64_t b = scaled_pages(&st, st.pr.objects[o].pages) *
+				     st.pr.page_size;
+
+			*mapped += b;
+			if (st.pr.objects[o].backing != FG_OBJ_HUGETLB)
+				*held += b;
+		}
+	}
+	fg_profile_free(&st.pr);
+}
+
+/* ---- objects ------------------------------------------------------ */
+
+static int map_fixed(struct mapped *m, int prot, int flags, int fd)
+{
+	void *p = mmap(m->addr, m->len, prot, flags | MAP_FIXED, fd, 0);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
+static int map_sysv(struct mapped *m, int prot)
+{
+	int id = shmget(IPC_PRIVATE, m->len, IPC_CREAT | 0600);
+	void *p;
+
+	if (id < 0)
+		return -errno;
+	p = shmat(id, m->addr, SHM_REMAP | (prot == PROT_READ ? SHM_RDONLY :
+							     0));
+	/* Private at once: no key, and gone with the last detach. */
+	shmctl(id, IPC_RMID, NULL);
+	return p == (void *)-1 ? -errno : 0;
+}
+
+static int map_file(const struct faultgen_run *run, struct mapped *m,
+		    unsigned int o, int prot)
+{
+	const char *dir = run->attr.backing_path;
+	char name[64];
+	int dfd, fd, ret;
+
+	if (!dir)
+		return -ENOENT;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	snprintf(name, sizeof(name), "libfaultgen-replay-%d-%u", (int)getpid(),
+		 o);
+	fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	/* Gone from the directory at once: nothing left if killed. */
+	unlinkat(dfd, name, 0);
+	close(dfd);
+	ret = ftruncate(fd, (off_t)m->len) < 0 ? -errno : 0;
+	if (!ret)
+		ret = map_fixed(m, prot, MAP_SHARED, fd);
+	close(fd);
+	return ret;
+}
+
+static int map_memfd(struct mapped *m, int prot)
+{
+	int fd = memfd_create("libfaultgen-replay", MFD_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = ftruncate(fd, (off_t)m->len) < 0 ? -errno : 0;
+	if (!ret)
+		ret = map_fixed(m, prot, MAP_SHARED, fd);
+	close(fd);
+	return ret;
+}
+
+static int map_backing(const struct faultgen_run *run, struct mapped *m,
+		       unsigned int o, const struct fg_pobject *ob)
+{
+	int prot = ob->writable ? PROT_READ | PROT_WRITE : PROT_READ;
+
+	switch (ob->backing) {
+	case FG_OBJ_ANON:
+		return map_fixed(m, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	case FG_OBJ_SHARED_ANON:
+		return map_fixed(m, prot, MAP_SHARED | MAP_ANONYMOUS, -1);
+	case FG_OBJ_HUGETLB:
+		return map_fixed(m, prot, MAP_PRIVATE | MAP_ANONYMOUS |
+					  MAP_HUGETLB | MAP_NORESERVE, -1);
+	case FG_OBJ_MEMFD:
+		return map_memfd(m, prot);
+	case FG_OBJ_SYSV:
+		return map_sysv(m, prot);
+	case FG_OBJ_FILE:
+		return map_file(run, m, o, prot);
+	}
+	return -EINVAL;
+}
+
+static const char *map_why(const struct fg_pobject *ob, int err)
+{
+	if (ob->backing == FG_OBJ_FILE && err == -ENOENT)
+		return "a file object needs a directory "
+		       "(faultgen_attr_set_backing_path; pft --backing=file:DIR)";
+	return strerror(-err);
+}
+
+/* Object o, at a place of its own (guards either side, 2 MiB aligned
+ * with huge pages), with its THP advice. */
+static int map_object(struct faultgen_run *run, struct replay_state *st,
+		      unsigned int o)
+{
+	const struct fg_pobject *ob = &st->pr.objects[o];
+	struct mapped *m = &st->obj[o];
+	bool huge = ob->thp || ob->backing == FG_OBJ_HUGETLB;
+	int ret;
+
+	m->len = (size_t)(scaled_pages(st, ob->pages) * st->ps);
+	if (huge)
+		m->len = fg_round_up(m->len, st->hps);
+	ret = fg_reserve(m->len, huge ? st->hps : st->ps, &m->resv, &m->addr);
+	if (!ret)
+		ret = map_backing(run, m, o, ob);
+	if (ret) {
+		say(st, "objects[%u]: cannot map its %zu bytes (%s): %s", o,
+		    m->len, (const char *[]){ "anonymous", "shared-anonymous",
+					      "memfd", "sysv", "file",
+					      "hugetlb" }[ob->backing],
+		    map_why(ob, ret));
+		return ret;
+	}
+	if (ob->backing == FG_OBJ_ANON)
+		(void)madvise(m->addr, m->len,
+			      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	return 0;
+}
+
+static void unmap_objects(struct replay_state *st)
+{
+	for (unsigned int o = 0; st->obj && o < st->pr.nr_objects; o++)
+		if (st->obj[o].resv.raw)
+			fg_resv_release(&st->obj[o].resv);
+	free(st->obj);
+	st->obj = NULL;
+}
+
+/* The pool of huge pages against the hugetlb objects', before any is
+ * mapped. */
+static int hugetlb_check(struct replay_state *st)
+{
+	uint64_t need = 0, avail = 0;
+	unsigned int first = 0;
+	bool any = false;
+
+	for (unsigned int o = 0; o < st->pr.nr_objects; o++) {
+		if (st->pr.objects[o].backing != FG_OBJ_HUGETLB)
+			continue;
+		if (!any)
+			first = o;
+		any = true;
+		need += fg_round_up(scaled_pages(st, st->pr.objects[o].pages) *
+					    st->ps,
+				    st->hps) /
+			st->hps;
+	}
+	if (!any)
+		return 0;
+	if (fg_huge_pages_free(st->hps, &avail) || need > avail) {
+		say(st, "objects[%u]: hugetlb: %llu huge pages of %zu kB "
+			"wanted, %llu free (vm.nr_hugepages)",
+		    first, (unsigned long long)need, st->hps >> 10,
+		    (unsigned long long)avail);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* ---- the threads' chunks ----------------------------------------- */
+
+static int chunk_cmp(const void *a, const void *b)
+{
+	const struct chunk *x = a, *y = b;
+
+	if (x->bin != y->bin)
+		return x->bin < y->bin ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Each thread's (row, bin) chunks in the order of the bins. */
+static int plan_chunks(struct replay_state *st)
+{
+	const struct fg_profile *pr = &st->pr;
+	size_t total = 0, *at;
+
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		total += pr->rows[r].nbins;
+		if (total > MAX_CHUNKS) {
+			say(st, "faults: more than %u bins of rows in all",
+			    MAX_CHUNKS);
+			return -EINVAL;
+		}
+	}
+	st->first = calloc(pr->nr_threads + 1, sizeof(*st->first));
+	at = calloc(pr->nr_threads + 1, sizeof(*at));
+	st->chunks = calloc(total + 1, sizeof(*st->chunks));
+	st->row_faults = calloc(pr->nr_rows + 1, sizeof(uint64_t));
+	st->row_next = calloc(pr->nr_rows + 1, sizeof(uint64_t));
+	st->row_x = calloc(pr->nr_rows + 1, sizeof(uint64_t));
+	if (!st->first || !at || !st->chunks || !st->row_faults ||
+	    !st->row_next || !st->row_x) {
+		free(at);
+		return -ENOMEM;
+	}
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		st->first[pr->rows[r].thread + 1] += pr->rows[r].nbins;
+	for (unsigned int t = 0; t < pr->nr_threads; t++)
+		st->first[t + 1] += st->first[t];
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		const struct fg_prow *row = &pr->rows[r];
+
+		st->row_faults[r] = scaled_faults(st, row);
+		st->counts[row->kind] += st->row_faults[r];
+		for (uint32_t b = 0; b < row->nbins; b++)
+			st->chunks[st->first[row->thread] +
+				   at[row->thread]++] = (struct chunk){
+				.bin = row->bin + b, .row = (uint32_t)r };
+	}
+	for (unsigned int t = 0; t < pr->nr_threads; t++)
+		qsort(st->chunks + st->first[t], st->first[t + 1] - st->first[t],
+		      sizeof(struct chunk), chunk_cmp);
+	free(at);
+	return 0;
+}
+
+/* ---- the faults --------------------------------------------------- */
+
+/* The page (of the object, scaled) of a row's next fault. */
+static uint64_t next_page(struct replay_state *st, size_t r)
+{
+	const struct fg_prow *row = &st->pr.rows[r];
+	uint64_t lo = scaled_index(st, row->first_page);
+	uint64_t hi = scaled_pages(st, row->last_page + 1) - 1;
+	uint64_t span, k = st->row_next[r]++, m = 1;
+	uint64_t limit = st->obj[row->object].len / st->ps;
+
+	if (hi >= limit)
+		hi = limit - 1;
+	if (lo > hi)
+		lo = hi;
+	span = hi - lo + 1;
+	if (row->kind == FG_KIND_HUGE) {
+		uint64_t per = st->hps / st->ps, units;
+
+		lo = lo / per * per;
+		units = (hi - lo) / per + 1;
+		return lo + (k % units) * per;
+	}
+	switch (row->order) {
+	case FG_ORDER_STRIDE:
+		/* Every stride-th page, then again one page on, until each
+		 * page of the span had its turn. */
+		if (k % span == 0) {
+			st->row_x[r] = 0;
+		} else {
+			st->row_x[r] += row->stride;
+			if (st->row_x[r] >= span)
+				st->row_x[r] = st->row_x[r] % row->stride + 1;
+			if (st->row_x[r] >= span)
+				st->row_x[r] = 0;
+		}
+		return lo + st->row_x[r];
+	case FG_ORDER_RANDOM:
+		/* A full cycle over the next power of two, values past the
+		 * span skipped: each page once per pass, in a scattered
+		 * order. */
+		while (m < span)
+			m <<= 1;
+		do {
+			st->row_x[r] = (st->row_x[r] * 5 + 0x9e3779b9u) & (m - 1);
+		} while (st->row_x[r] >= span);
+		return lo + st->row_x[r];
+	default:
+		return lo + k % span;
+	}
+}
+
+FG_NO_ASAN static int fault_one(const struct replay_state *st,
+				enum fg_replay_kind kind, char *p,
+				unsigned char stamp)
+{
+	switch (kind) {
+	case FG_KIND_READ:
+		(void)*(volatile char *)p;
+		return 0;
+	case FG_KIND_REFAULT:
+		if (madvise(p, st->ps, MADV_DONTNEED) < 0)
+			return -errno;
+		*(volatile unsigned char *)p = stamp;
+		return 0;
+	case FG_KIND_GUP:
+		if (madvise(p, st->ps, MADV_POPULATE_WRITE) < 0)
+			return errno == EINVAL ? -EOPNOTSUPP : -errno;
+		return 0;
+	default: /* first-touch, cow, user, huge: a write */
+		*(volatile unsigned char *)p = stamp;
+		return 0;
+	}
+}
+
+/* Sleeps until the profile's time ms (scaled by speed); -ECANCELED. */
+static int sleep_until(const struct replay_state *st, double ms)
+{
+	int64_t at = st->sh->t0_ns + (int64_t)(ms * 1e6 / st->speed);
+
+	for (;;) {
+		int64_t now = fg_now_ns(), d = at - now;
+		struct timespec ts;
+
+		if (atomic_load(&st->sh->cancel))
+			return -ECANCELED;
+		if (d <= 0)
+			return 0;
+		if (d > SLEEP_SLICE_NS)
+			d = SLEEP_SLICE_NS;
+		ts.tv_sec = d / 1000000000;
+		ts.tv_nsec = d % 1000000000;
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	}
+}
+
+/* Row r's share of bin b: its faults spread evenly over its bins. */
+static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
+{
+	const struct fg_prow *row = &st->pr.rows[r];
+	uint64_t n = st->row_faults[r], i = b - row->bin;
+
+	return n * (i + 1) / row->nbins - n * i / row->nbins;
+}
+
+static int replay_chunk(struct replay_state *st, const struct chunk *c,
+			unsigned char stamp, uint64_t *faults)
+{
+	const struct fg_prow *row = &st->pr.rows[c->row];
+	char *base = st->obj[row->object].addr;
+	uint64_t n = share_of(st, c->row, c->bin);
+	int ret;
+
+	for (uint64_t k = 0; k < n; k++) {
+		ret = fault_one(st, row->kind,
+				base + next_page(st, c->row) * st->ps, stamp);
+		if (ret)
+			return ret;
+		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
+		    atomic_load(&st->sh->cancel))
+			return -ECANCELED;
+	}
+	atomic_fetch_add(&st->sh->done[row->kind], n);
+	*faults += n;
+	return 0;
+}
+
+/* The end of bin b (profile time, ms) is past: the bin was late. */
+static void bin_done(struct replay_state *st, uint32_t b)
+{
+	atomic_fetch_add(&st->sh->bins, 1);
+	if (st->paced && fg_now_ns() > st->sh->t0_ns +
+					       (int64_t)((double)(b + 1) *
+							 st->pr.bin_ms * 1e6 /
+							 st->speed))
+		atomic_fetch_add(&st->sh->bins_late, 1);
+}
+
+static int thread_chunks(struct replay_state *st, unsigned int t,
+			 unsigned char stamp, uint64_t *faults)
+{
+	int ret = 0;
+
+	for (size_t c = st->first[t]; c < st->first[t + 1] && !ret; c++) {
+		uint32_t b = st->chunks[c].bin;
+
+		if (st->paced && (c == st->first[t] || st->chunks[c - 1].bin != b))
+			ret = sleep_until(st, (double)b * st->pr.bin_ms);
+		if (!ret)
+			ret = replay_chunk(st, &st->chunks[c], stamp, faults);
+		if (!ret && (c + 1 == st->first[t + 1] ||
+			     st->chunks[c + 1].bin != b))
+			bin_done(st, b);
+	}
+	return ret;
+}
+
+/* Thread t of the profile: its faults, measured as a worker's. */
+static int replay_thread(struct replay_state *st, unsigned int t)
+{
+	struct fg_wstat *w = &st->sh->w[t];
+	const struct fg_pthread *th = &st->pr.threads[t];
+	unsigned char stamp = (unsigned char)(th->process + 1);
+	struct fg_usage at;
+	uint64_t faults = 0;
+	int ret = 0;
+
+	w->pid = getpid();
+	w->tid = fg_gettid();
+	w->cpu = sched_getcpu();
+	if (st->paced)
+		ret = sleep_until(st, th->start_ms);
+	if (ret)
+		return ret;
+	fg_stat_begin(w, &at, false);
+	ret = thread_chunks(st, t, stamp, &faults);
+	w->pages = faults;
+	w->rounds = 1;
+	fg_stat_end(w, &at, false);
+	w->fault_ns = w->end_ns - w->start_ns;
+	w->last_cpu = sched_getcpu();
+	return ret;
+}
+
+struct thread_arg {
+	struct replay_state *st;
+	unsigned int t;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *a = p;
+	int ret = replay_thread(a->st, a->t);
+
+	if (ret && ret != -ECANCELED) {
+		char msg[FG_PROFILE_ERROR_LEN];
+
+		snprintf(msg, sizeof(msg), "threads[%u]: its faults failed: %s",
+			 a->t, strerror(-ret));
+		fail_shared(a->st->sh, ret, msg);
+	}
+	atomic_store(&a->st->sh->w[a->t].finished, 1);
+	return NULL;
+}
+
+/* ---- processes ---------------------------------------------------- */
+
+static void run_process(struct replay_state *st, unsigned int p);
+
+/* Forks process c (a child of the calling process's profile process). */
+static pid_t fork_child(struct replay_state *st, unsigned int c)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	run_process(st, c);
+	_exit(atomic_load(&st->sh->error) ? 1 : 0);
+}
+
+/* Waits for a child of its own (never another pid). */
+static void reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Profile process p in this process: its threads started, its children
+ * forked at their times (in the order of the times), then every thread
+ * joined and every child reaped.  A failure is the shared error.
+ */
+static void run_process(struct replay_state *st, unsigned int p)
+{
+	const struct fg_profile *pr = &st->pr;
+	pthread_t *tids = calloc(pr->nr_threads, sizeof(*tids));
+	struct thread_arg *args = calloc(pr->nr_threads, sizeof(*args));
+	pid_t *kids = calloc(pr->nr_processes, sizeof(*kids));
+	bool *started = calloc(pr->nr_threads, sizeof(*started));
+	unsigned int c;
+
+	if (!tids || !args || !kids || !started) {
+		fail_shared(st->sh, -ENOMEM, "out of memory starting a process");
+		goto out;
+	}
+	for (unsigned int t = 0; t < pr->nr_threads; t++) {
+		if (pr->threads[t].process != p)
+			continue;
+		args[t] = (struct thread_arg){ .st = st, .t = t };
+		if (pthread_create(&tids[t], NULL, thread_main, &args[t])) {
+			fail_shared(st->sh, -EAGAIN, "cannot create a thread");
+			break;
+		}
+		started[t] = true;
+	}
+	/* The children, in the order of their times. */
+	for (;;) {
+		int next = -1;
+
+		for (c = 0; c < pr->nr_processes; c++)
+			if (pr->processes[c].parent == (int)p && !kids[c] &&
+			    (next < 0 || pr->processes[c].fork_ms <
+						 pr->processes[next].fork_ms))
+				next = (int)c;
+		if (next < 0 || atomic_load(&st->sh->cancel))
+			break;
+		if (sleep_until(st, pr->processes[next].fork_ms))
+			break;
+		kids[next] = fork_child(st, (unsigned int)next);
+		if (kids[next] < 0) {
+			kids[next] = 0;
+			fail_shared(st->sh, -EAGAIN, "cannot fork a process");
+			break;
+		}
+	}
+out:
+	for (unsigned int t = 0; started && t < pr->nr_threads; t++)
+		if (started[t])
+			pthread_join(tids[t], NULL);
+	for (c = 0; kids && c < pr->nr_processes; c++)
+		if (kids[c] > 0)
+			reap(kids[c]);
+	free(tids);
+	free(args);
+	free(kids);
+	free(started);
+}
+
+/*
+ * The calling process's part: its profile process, run by a thread of
+ * the run's own so that the calling thread watches for a cancel
+ * (faultgen_run_cancel sets the run's word, which children do not see)
+ * and passes it on in the shared memory.
+ */
+struct root_arg {
+	struct replay_state *st;
+	unsigned int p;
+	_Atomic uint32_t done;
+};
+
+static void *root_main(void *v)
+{
+	struct root_arg *a = v;
+
+	run_process(a->st, a->p);
+	atomic_store(&a->done, 1);
+	fg_futex_wake(&a->done);
+	return NULL;
+}
+
+static int root_process(const struct fg_profile *pr)
+{
+	for (unsigned int p = 0; p < pr->nr_processes; p++)
+		if (pr->processes[p].parent < 0)
+			return (int)p;
+	return 0;
+}
+
+static int run_all(struct faultgen_run *run, struct replay_state *st)
+{
+	struct root_arg a = { .st = st, .p = (unsigned int)root_process(&st->pr) };
+	pthread_t tid;
+
+	st->sh->t0_ns = fg_now_ns() + START_LEAD_NS;
+	/* The fork of a child is made by this thread: it dies with it. */
+	if (pthread_create(&tid, NULL, root_main, &a))
+		return -EAGAIN;
+	while (!atomic_load(&a.done)) {
+		if (fg_cancel_requested(run->sh) || atomic_load(&run->cancelled))
+			atomic_store(&st->sh->cancel, 1);
+		fg_futex_wait(&a.done, 0, SLEEP_SLICE_NS);
+	}
+	pthread_join(tid, NULL);
+	if (atomic_load(&st->sh->error))
+		return atomic_load(&st->sh->error);
+	return atomic_load(&st->sh->cancel) ? -ECANCELED : 0;
+}
+
+/* ---- the run ------------------------------------------------------ */
+
+static int setup(struct faultgen_run *run, struct replay_state *st)
+{
+	const struct fg_profile *pr = &st->pr;
+	size_t len = sizeof(struct shared) +
+		     pr->nr_threads * sizeof(struct fg_wstat);
+	int ret;
+
+	if (pr->page_size != st->ps) {
+		say(st, "page_size: %llu, but this machine's pages are of %zu "
+			"bytes", (unsigned long long)pr->page_size, st->ps);
+		return -EINVAL;
+	}
+	if (run->attr.nr_workers != pr->nr_threads) {
+		say(st, "threads: %u in the profile, but the run has %u "
+			"workers: the profile sets them",
+		    pr->nr_threads, run->attr.nr_workers);
+		return -EINVAL;
+	}
+	ret = plan_chunks(st);
+	if (ret)
+		return ret;
+	st->sh = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (st->sh == MAP_FAILED) {
+		st->sh = NULL;
+		return -ENOMEM;
+	}
+	st->sh_len = len;
+	ret = hugetlb_check(st);
+	if (ret)
+		return ret;
+	st->obj = calloc(pr->nr_objects + 1, sizeof(*st->obj));
+	if (!st->obj)
+		return -ENOMEM;
+	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
+		ret = map_object(run, st, o);
+	return ret;
+}
+
+static void fold(struct faultgen_run *run, struct replay_state *st)
+{
+	uint64_t bytes = 0;
+
+	for (unsigned int i = 0; i < st->pr.nr_threads; i++)
+		run->sh->w[i] = st->sh->w[i];
+	for (unsigned int o = 0; o < st->pr.nr_objects; o++)
+		bytes += st->obj[o].len;
+	run->base_len = bytes;
+	fg_measure_fold(run);
+	/* faultgen_run_region: the profile's first object. */
+	if (st->pr.nr_objects) {
+		run->base = st->obj[0].addr;
+		run->base_len = st->obj[0].len;
+	}
+}
+
+static int replay_exec(struct faultgen_run *run)
+{
+	struct replay_box *box = fg_pattern_state(run);
+	struct replay_state *st = calloc(1, sizeof(*st));
+	int ret;
+
+	if (!st)
+		return -ENOMEM;
+	box->st = st;
+	st->active = true;
+	st->ps = (size_t)fg_pagesize();
+	st->hps = FG_HPAGE_SIZE;
+	(void)fg_hpage_size(&st->hps);
+	st->speed = factor_of(run, "speed");
+	st->scale = factor_of(run, "scale");
+	st->paced = fg_own_setting(run, "pacing").e == PACING_BINS;
+	ret = fg_replay_load(&run->attr, &st->pr, st->msg, sizeof(st->msg));
+	if (!ret) {
+		st->parsed = true;
+		ret = setup(run, st);
+	}
+	if (!ret)
+		ret = run_all(run, st);
+	if (ret && st->sh && atomic_load(&st->sh->error_taken))
+		snprintf(st->msg, sizeof(st->msg), "%s", st->sh->msg);
+	if (ret && ret != -ECANCELED)
+		snprintf(box->msg, sizeof(box->msg), "%s", st->msg);
+	if (!ret || ret == -ECANCELED)
+		fold(run, st);
+	return ret;
+}
+
+/* Everything exec made; callable twice.  The message stays in the
+ * box, which the run frees. */
+static void replay_release(struct faultgen_run *run)
+{
+	struct replay_box *box = fg_pattern_state(run);
+	struct replay_state *st = box ? box->st : NULL;
+
+	if (!st)
+		return;
+	run->base = NULL;
+	unmap_objects(st);
+	if (st->sh)
+		munmap(st->sh, st->sh_len);
+	free(st->chunks);
+	free(st->first);
+	free(st->row_faults);
+	free(st->row_next);
+	free(st->row_x);
+	fg_profile_free(&st->pr);
+	free(st);
+	box->st = NULL;
+}
+
+/* The message of a replay's failure (which member, what), or NULL. */
+const char *fg_replay_message(const struct faultgen_run *run)
+{
+	const struct replay_box *box = fg_pattern_state(run);
+
+	if (run->ops != &fg_replay_pattern || !box || !box->msg[0])
+		return NULL;
+	return box->msg;
+}
+
+/* Faults replayed by kind (those the profile holds), and the bins. */
+static int replay_figure(const struct faultgen_run *run, unsigned int index,
+			 struct faultgen_figure *f)
+{
+	const struct replay_state *st = state_of(run);
+	struct fg_figure_row figs[2 * FG_NR_KINDS + 2];
+	unsigned int n = 0;
+
+	if (!st || !st->sh)
+		return -ERANGE;
+	for (int k = 0; k < FG_NR_KINDS; k++) {
+		if (!st->counts[k])
+			continue;
+		figs[n++] = (struct fg_figure_row){
+			fg_kind_names[k], (double)atomic_load(&st->sh->done[k]),
+			"faults" };
+	}
+	figs[n++] = (struct fg_figure_row){
+		"bins", (double)atomic_load(&st->sh->bins), "bins" };
+	figs[n++] = (struct fg_figure_row){
+		"bins_late", (double)atomic_load(&st->sh->bins_late), "bins" };
+	return fg_figure_pick(figs, n, index, f);
+}
+
+static const char *const pacings[] = { "bins", "none", NULL };
+
+static const struct fg_setting replay_settings[] = {
+	{ .name = "profile", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_PROFILE),
+	  .value_name = "FILE", .check = check_path, .def_text = "none",
+	  .help = "the fault profile to replay (pft-profile/1)" },
+	{ .name = "speed", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_SPEED),
+	  .value_name = "X", .check = check_speed, .def_text = "1",
+	  .help = "replay X times as fast as recorded (0.5: half\n"
+		  "as fast; 0.001 to 1000)" },
+	{ .name = "pacing", .type = FAULTGEN_TYPE_KEYWORD, .keywords = pacings,
+	  .offset = FG_OWN(SLOT_PACING), .value_name = "HOW", .def_text = "bins",
+	  .help = "bins (default): each bin's faults at its time;\n"
+		  "none: back to back, as fast as they go" },
+	{ .name = "scale", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_SCALE),
+	  .value_name = "F", .check = check_scale, .def_text = "1",
+	  .help = "scale the memory by F: sizes, pages and counts\n"
+		  "(at most 64)" },
+};
+
+const struct fg_pattern fg_replay_pattern = {
+	.name = "replay",
+	.title = "A recorded fault profile, replayed",
+	.note = "the workers are the profile's threads",
+	.caps = {
+		.repeat_why = "a replay runs its profile once",
+		.region_why = "a replay maps the profile's objects itself",
+		.numa_why = "a replay places pages where its threads fault "
+			    "them",
+		.node_pages_why = "a replay counts no pages per node",
+		.processes_why = "a replay forks the profile's processes "
+				 "itself",
+	},
+	.settings = replay_settings,
+	.nr_settings = sizeof(replay_settings) / sizeof(replay_settings[0]),
+	/* The size among them, as every pattern reads it; the profile sets
+	 * the memory (scale scales it): faultgen(7). */
+	.reads = FG_READS_COMMON,
+	.state_size = sizeof(struct replay_box),
+	.default_workers = replay_workers,
+	.memory = replay_memory,
+	.unbound_workers = true,
+	.exec = replay_exec,
+	.release = replay_release,
+	.figure = replay_figure,
+};

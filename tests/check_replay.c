@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * check_replay.c - the replay pattern (FAULTGEN_REPLAY) and its reader
+ * of fault profiles (pft-profile/1), with profiles written here by hand,
+ * a few MiB each: two threads first-touching one anonymous object (the
+ * kernel's minor faults = the pages), a fork whose child's writes are
+ * copies (the parent's pages keep the parent's content), a
+ * shared-anonymous object written by two processes (each sees the
+ * other's writes), a read of a file object (its file gone from the
+ * directory), pacing (the bins counted, late or not: no timing is
+ * asserted); bad profiles refused with the member named; and the JSON
+ * reader's strictness.
+ *
+ * Counts, states and errors only, never a timing.
+ *
+ * Copyright (C) 2026 The libfaultgen authors
+ */
+#include "check-util.h"
+
+#include <dirent.h>
+
+#include "internal.h"
+
+#define MIB (1ULL << 20)
+
+/* The profile's head: schema, period, bins of 10 ms, 4 KiB pages. */
+#define HEAD "{\"schema\":\"pft-profile/1\",\"recorder\":\"check_replay\"," \
+	     "\"source\":\"tracepoints\",\"period\":1,\"bin_ms\":10,"         \
+	     "\"duration_ms\":100,\"page_size\":4096,\"names\":false,"
+
+/* One process (id 0) with two threads (ids 0 and 1), one object. */
+static const char two_threads[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":8388608,"
+	"\"writable\":true,\"thp\":false,\"huge_bytes\":0,\"creator\":0}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0,\"end_ms\":50,"
+	"\"main\":true},{\"id\":1,\"process\":0,\"start_ms\":0,"
+	"\"end_ms\":50,\"main\":false}],"
+	"\"faults\":[[0,0,0,3,\"first-touch\",1024,0,1023,\"seq\",1],"
+	"[1,0,0,3,\"first-touch\",1024,1024,2047,\"random\",1]],"
+	"\"without_event\":[],\"calls\":null}";
+
+/* Process 0 writes 1024 pages, forks process 1 at 30 ms, whose thread
+ * writes them again: copies. */
+static const char cow_fork[] = HEAD
+	"\"objects\":[{\"id\":5,\"backing\":\"anonymous\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":7,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[5]},{\"id\":8,\"parent\":7,"
+	"\"fork_ms\":30,\"exit_ms\":80,\"objects\":[5]}],"
+	"\"threads\":[{\"id\":3,\"process\":7,\"start_ms\":0},"
+	"{\"id\":4,\"process\":8,\"start_ms\":30}],"
+	"\"faults\":[[3,5,0,2,\"first-touch\",1024,0,1023,\"seq\",1],"
+	"[4,5,4,2,\"cow\",1024,0,1023,\"stride\",3]],\"calls\":null}";
+
+/* A shared-anonymous object: process 0 writes its first half, process
+ * 1 (forked at 20 ms) its second. */
+static const char shared_two[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"shared-anonymous\","
+	"\"size\":2097152,\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":20,\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":20}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",256,0,255,\"seq\",1],"
+	"[1,0,3,1,\"first-touch\",256,256,511,\"seq\",1]],\"calls\":null}";
+
+/* A file object read page by page. */
+static const char file_read[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":2097152,"
+	"\"writable\":false}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,2,\"read\",512,0,511,\"seq\",1]],\"calls\":null}";
+
+/* Faults over 6 bins in two rows, two of them shared. */
+static const char paced[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":2097152,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,4,\"first-touch\",200,0,199,\"seq\",1],"
+	"[0,0,2,4,\"first-touch\",100,200,299,\"seq\",1]],\"calls\":null}";
+
+static struct faultgen_attr *replay_attr(const char *profile)
+{
+	struct faultgen_attr *a;
+	char msg[256] = "";
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_REPLAY), 0);
+	if (faultgen_attr_set_profile_buffer(a, profile, strlen(profile))) {
+		faultgen_attr_profile_error(a, msg, sizeof(msg));
+		ck_abort_msg("profile refused: %s", msg);
+	}
+	return a;
+}
+
+static void set_pacing(struct faultgen_attr *a, const char *how)
+{
+	struct faultgen_value v = { .type = FAULTGEN_TYPE_KEYWORD };
+
+	v.v.keyword = how;
+	ck_assert_int_eq(faultgen_attr_set_value(a, "pacing", &v), 0);
+}
+
+static void set_text(struct faultgen_attr *a, const char *name,
+		     const char *text)
+{
+	struct faultgen_value v = { .type = FAULTGEN_TYPE_TEXT };
+
+	v.v.text = text;
+	ck_assert_int_eq(faultgen_attr_set_value(a, name, &v), 0);
+}
+
+static struct faultgen_run *run_ok(struct faultgen_attr *a)
+{
+	struct faultgen_run *run = NULL;
+	char msg[256] = "";
+	int ret = faultgen_run_new(a, &run);
+
+	if (ret && run)
+		faultgen_run_profile_error(run, msg, sizeof(msg));
+	ck_assert_msg(ret == 0, "replay failed: %s %s", faultgen_strerror(ret),
+		      msg);
+	return run;
+}
+
+static void worker(struct faultgen_run *run, unsigned int i,
+		   struct faultgen_worker_result *w)
+{
+	w->size = sizeof(*w);
+	ck_assert_int_eq(faultgen_run_worker(run, i, w), 0);
+}
+
+START_TEST(two_threads_first_touch_one_object)
+{
+	struct faultgen_attr *a = replay_attr(two_threads);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, _i ? "none" : "bins");
+	run = run_ok(a);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 2);
+	ck_assert_uint_eq(r.pages, 2048);
+	ck_assert_uint_eq(r.bytes, 8 * MIB);
+	ck_assert_msg(r.faults_agree, "minflt %llu for 2048 pages",
+		      (unsigned long long)r.minflt);
+	for (unsigned int i = 0; i < 2; i++) {
+		worker(run, i, &w);
+		ck_assert_uint_eq(w.pages, 1024);
+		ck_assert_msg(fgc_close(1024, w.minflt, 1),
+			      "worker %u: minflt %llu", i,
+			      (unsigned long long)w.minflt);
+		ck_assert_int_eq(w.pid, getpid());
+	}
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 2048);
+	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), -1);
+	ck_assert_double_eq(fgc_figure_or(run, "bins", -1), 6);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+/* The first byte of each of n pages at addr is val. */
+static void assert_pages_hold(const char *addr, uint64_t n, char val)
+{
+	size_t ps = (size_t)fgc_pagesize();
+
+	for (uint64_t p = 0; p < n; p++)
+		ck_assert_msg(addr[p * ps] == val, "page %llu holds %d, not %d",
+			      (unsigned long long)p, addr[p * ps], val);
+}
+
+START_TEST(fork_child_writes_copies)
+{
+	struct faultgen_attr *a = replay_attr(cow_fork);
+	struct faultgen_worker_result w0, w1;
+	struct faultgen_run *run = run_ok(a);
+	void *addr;
+	size_t len;
+
+	worker(run, 0, &w0);
+	worker(run, 1, &w1);
+	ck_assert_int_eq(w0.pid, getpid());
+	ck_assert_int_ne(w1.pid, getpid());
+	ck_assert_uint_eq(w1.pages, 1024);
+	/* Each of the child's writes a fault: a copy of the parent's page. */
+	ck_assert_msg(fgc_close(1024, w1.minflt, 1), "child minflt %llu",
+		      (unsigned long long)w1.minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 1024);
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 1024);
+	/* The parent's pages hold the parent's writes (1), not the
+	 * child's (2): the child wrote copies. */
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(len, 4 * MIB);
+	assert_pages_hold(addr, 1024, 1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+START_TEST(shared_object_of_two_processes)
+{
+	struct faultgen_attr *a = replay_attr(shared_two);
+	struct faultgen_worker_result w1;
+	struct faultgen_run *run = run_ok(a);
+	size_t ps = (size_t)fgc_pagesize();
+	void *addr;
+	size_t len;
+
+	worker(run, 1, &w1);
+	ck_assert_int_ne(w1.pid, getpid());
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	/* Each process's writes, seen in the calling process's mapping. */
+	assert_pages_hold(addr, 256, 1);
+	assert_pages_hold((char *)addr + 256 * ps, 256, 2);
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 512);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+static unsigned int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+START_TEST(file_object_read)
+{
+	struct faultgen_attr *a = replay_attr(file_read);
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/fg-replay.XXXXXX", tmp);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	run = run_ok(a);
+	/* Unlinked as soon as it was made. */
+	ck_assert_uint_eq(dir_entries(dir), 0);
+	worker(run, 0, &w);
+	ck_assert_uint_eq(w.pages, 512);
+	ck_assert_double_eq(fgc_figure_or(run, "read", -1), 512);
+	/* Read faults counted (fault-around may map several at once). */
+	ck_assert_uint_gt(w.minflt + w.majflt, 0);
+	ck_assert_uint_le(w.minflt + w.majflt, 512 + 64);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(pacing_counts_bins)
+{
+	struct faultgen_attr *a = replay_attr(paced);
+	struct faultgen_run *run;
+	double bins, late;
+
+	set_text(a, "speed", "4");
+	run = run_ok(a);
+	bins = fgc_figure_or(run, "bins", -1);
+	late = fgc_figure_or(run, "bins_late", -1);
+	/* Bins 0 .. 5, each once, whether late or not. */
+	ck_assert_double_eq(bins, 6);
+	ck_assert(late >= 0 && late <= bins);
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 300);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(scale_scales_pages_and_counts)
+{
+	struct faultgen_attr *a = replay_attr(two_threads);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run;
+	uint64_t mapped = 0;
+
+	set_pacing(a, "none");
+	set_text(a, "scale", "0.5");
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, NULL), 0);
+	ck_assert_uint_eq(mapped, 4 * MIB);
+	run = run_ok(a);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.pages, 1024);
+	ck_assert(r.faults_agree);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Bad profiles: each a change of two_threads, its error and the member
+ * its message names. */
+static const struct {
+	const char *from, *to;
+	int err;
+	const char *says;
+} bad[] = {
+	{ "pft-profile/1", "pft-profile/2", -EPROTONOSUPPORT, "schema:" },
+	{ "pft-profile/1", "pft-profile", -EINVAL, "schema:" },
+	{ "\"period\":1,", "", -EINVAL, "period: missing" },
+	{ "\"bin_ms\":10", "\"bin_ms\":\"10\"", -EINVAL, "bin_ms: not a number" },
+	{ "\"page_size\":4096", "\"page_size\":4000", -EINVAL, "page_size" },
+	{ "\"first-touch\",1024,0,", "\"frist-touch\",1024,0,", -EINVAL,
+	  "faults[0][4]: unknown kind \"frist-touch\"" },
+	{ "\"first-touch\",1024,0,", "\"major\",1024,0,", -EINVAL,
+	  "faults[0][4]: kind \"major\" not replayed yet" },
+	{ "1024,2047,\"random\"", "1024,2048,\"random\"", -EINVAL,
+	  "faults[1][7]" },
+	{ "[1,0,0,3", "[9,0,0,3", -EINVAL, "faults[1][0]: no thread" },
+	{ "\"id\":1,\"process\":0", "\"id\":1,\"process\":3", -EINVAL,
+	  "threads[1].process: no process" },
+	{ "\"size\":8388608", "\"size\":8388609", -EINVAL, "objects[0].size" },
+	{ "\"backing\":\"anonymous\"", "\"backing\":\"tape\"", -EINVAL,
+	  "objects[0].backing: unknown backing" },
+	{ ",\"seq\",1]", ",\"seq\"]", -EINVAL, "faults[0]: 9 elements" },
+	{ "\"calls\":null", "\"calls\":[1]", -EINVAL, "calls" },
+	{ "\"parent\":null", "\"parent\":0", -EINVAL, "processes[0].parent" },
+	{ "}]", "},]", -EINVAL, "line 1, column" },
+	{ "\"threads\":[", "\"threads\":{", -EINVAL, "line 1" },
+	/* What the input holds is never a line of the message. */
+	{ "\"recorder\":\"check_replay\"", "\"recorder\":\"\\\n\"", -EINVAL,
+	  "a bad escape: \\ and byte 0x0a" },
+	{ "\"first-touch\",1024,0,", "\"first\\ntouch\",1024,0,", -EINVAL,
+	  "faults[0][4]: unknown kind \"first?touch\"" },
+};
+
+/* two_threads with the first `from` replaced by `to`. */
+static char *changed(const char *from, const char *to)
+{
+	const char *at = strstr(two_threads, from);
+	size_t n = sizeof(two_threads) + strlen(to);
+	char *s = malloc(n);
+
+	ck_assert_ptr_nonnull(at);
+	ck_assert_ptr_nonnull(s);
+	snprintf(s, n, "%.*s%s%s", (int)(at - two_threads), two_threads, to,
+		 at + strlen(from));
+	return s;
+}
+
+START_TEST(bad_profile_refused_naming_the_member)
+{
+	struct faultgen_attr *a = replay_attr(paced);
+	char *text = changed(bad[_i].from, bad[_i].to), msg[256] = "";
+	struct faultgen_run *run;
+	int ret = faultgen_attr_set_profile_buffer(a, text, strlen(text));
+
+	ck_assert_int_eq(ret, bad[_i].err);
+	ck_assert_int_gt(faultgen_attr_profile_error(a, msg, sizeof(msg)), 0);
+	ck_assert_msg(strstr(msg, bad[_i].says), "\"%s\" does not say \"%s\"",
+		      msg, bad[_i].says);
+	ck_assert_ptr_null(strchr(msg, '\n'));
+	/* The attr keeps the profile it had. */
+	run = run_ok(a);
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 300);
+	faultgen_run_free(run);
+	free(text);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(truncated_profile_refused)
+{
+	struct faultgen_attr *a;
+	char msg[256];
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	for (size_t n = 0; n < sizeof(two_threads) - 1; n += 7) {
+		ck_assert_int_eq(faultgen_attr_set_profile_buffer(a, two_threads,
+								  n),
+				 -EINVAL);
+		ck_assert_int_gt(faultgen_attr_profile_error(a, msg,
+							     sizeof(msg)),
+				 0);
+		ck_assert_msg(strstr(msg, "ends early"), "%zu: %s", n, msg);
+	}
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(profile_file_read_and_refused)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct faultgen_attr *a;
+	char path[512], msg[256];
+	FILE *f;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_profile_error(a, msg, sizeof(msg)),
+			 -ENODATA);
+	snprintf(path, sizeof(path), "%s/fg-replay-%d.json", tmp, getpid());
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(paced, f);
+	fclose(f);
+	ck_assert_int_eq(faultgen_attr_set_profile(a, path), 0);
+	ck_assert_int_eq(faultgen_attr_set_profile(a, "/nonexistent/p.json"),
+			 -ENOENT);
+	ck_assert_int_eq(faultgen_attr_set_profile(a, tmp), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_profile_error(a, msg, sizeof(msg)),
+			 (int)strlen(msg));
+	ck_assert_ptr_nonnull(strstr(msg, "not a regular file"));
+	ck_assert_int_eq(faultgen_attr_set_profile(a, "/dev/zero"), -EINVAL);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_REPLAY), 0);
+	faultgen_run_free(run_ok(a));
+	unlink(path);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A run that fails over what the profile asks: its error and message. */
+static void assert_run_refused(struct faultgen_attr *a, int err,
+			       const char *says)
+{
+	struct faultgen_run *run = NULL;
+	char msg[256] = "";
+	int ret;
+
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ret = faultgen_run_exec(run);
+	ck_assert_int_eq(ret, err);
+	ck_assert_int_gt(faultgen_run_profile_error(run, msg, sizeof(msg)), 0);
+	ck_assert_msg(strstr(msg, says), "\"%s\" does not say \"%s\"", msg,
+		      says);
+	faultgen_run_free(run);
+	ck_assert(fgc_no_children());
+}
+
+START_TEST(run_refusals_name_the_member)
+{
+	struct faultgen_attr *a = replay_attr(file_read);
+
+	/* A file object without a directory. */
+	assert_run_refused(a, -ENOENT, "objects[0]: cannot map");
+	faultgen_attr_free(a);
+	/* Workers other than the profile's threads. */
+	a = replay_attr(two_threads);
+	ck_assert_int_eq(faultgen_attr_set_workers(a, 1, FAULTGEN_THREADS), 0);
+	assert_run_refused(a, -EINVAL, "threads: 2 in the profile");
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A hugetlb object of one huge page more than the pool has free. */
+START_TEST(hugetlb_without_huge_pages)
+{
+	uint64_t avail = 0;
+	struct faultgen_attr *a;
+	char profile[1024];
+
+	if (fg_huge_pages_free(2 * MIB, &avail))
+		avail = 0;
+	snprintf(profile, sizeof(profile), HEAD
+		 "\"objects\":[{\"id\":0,\"backing\":\"hugetlb\","
+		 "\"size\":%llu,\"writable\":true}],"
+		 "\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+		 "\"exit_ms\":null,\"objects\":[0]}],"
+		 "\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+		 "\"faults\":[[0,0,0,1,\"huge\",1,0,511,\"seq\",1]],"
+		 "\"calls\":null}",
+		 (unsigned long long)((avail + 1) * 2 * MIB));
+	a = replay_attr(profile);
+	assert_run_refused(a, -ENOSPC, "objects[0]: hugetlb");
+	faultgen_attr_free(a);
+}
+END_TEST
+
+START_TEST(json_reader_is_strict)
+{
+	static const struct {
+		const char *text;
+		int ok;
+	} cases[] = {
+		{ "{}", 1 }, { "[1,2.5e3,-0.25,\"a\\u00e9\\ud83d\\ude00\"]", 1 },
+		{ " {\"a\":[true,false,null]} ", 1 },
+		{ "[01]", 0 }, { "[1,]", 0 }, { "{\"a\":1,}", 0 },
+		{ "[1.]", 0 }, { "[.5]", 0 }, { "[1e]", 0 }, { "[+1]", 0 },
+		{ "\"\\x\"", 0 }, { "\"\\ud800\"", 0 }, { "\"\\u0000\"", 0 },
+		{ "\"a\tb\"", 0 }, { "\"\xc3\"", 0 }, { "\"\xed\xa0\x80\"", 0 },
+		{ "[1] 2", 0 }, { "", 0 }, { "nul", 0 }, { "[1e999]", 0 },
+		{ "{'a':1}", 0 }, { "// c\n{}", 0 },
+	};
+	struct fg_json_doc doc;
+	char deep[200];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int ret = fg_json_parse(cases[i].text, strlen(cases[i].text),
+					&doc);
+
+		ck_assert_msg((ret == 0) == cases[i].ok, "%s: %d %s",
+			      cases[i].text, ret, doc.error);
+		if (ret)
+			ck_assert_ptr_nonnull(strstr(doc.error, "line 1"));
+		fg_json_free(&doc);
+	}
+	ck_assert_int_eq(fg_json_parse("[2.5e3,\"a\\n\\u00e9\"]", 19, &doc),
+			 0);
+	ck_assert_double_eq(doc.node[1].num, 2500);
+	ck_assert_str_eq(doc.node[2].str, "a\n\xc3\xa9");
+	fg_json_free(&doc);
+	/* Nested deeper than the limit. */
+	memset(deep, '[', sizeof(deep));
+	ck_assert_int_eq(fg_json_parse(deep, sizeof(deep), &doc), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(doc.error, "nested deeper"));
+	fg_json_free(&doc);
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("replay");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, two_threads_first_touch_one_object, 0, 2);
+	tcase_add_test(tc, fork_child_writes_copies);
+	tcase_add_test(tc, shared_object_of_two_processes);
+	tcase_add_test(tc, file_object_read);
+	tcase_add_test(tc, pacing_counts_bins);
+	tcase_add_test(tc, scale_scales_pages_and_counts);
+	tcase_add_loop_test(tc, bad_profile_refused_naming_the_member, 0,
+			    sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, truncated_profile_refused);
+	tcase_add_test(tc, profile_file_read_and_refused);
+	tcase_add_test(tc, run_refusals_name_the_member);
+	tcase_add_test(tc, hugetlb_without_huge_pages);
+	tcase_add_test(tc, json_reader_is_strict);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fgc_main(replay_suite());
+}

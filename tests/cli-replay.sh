@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# cli-replay.sh - pft --replay=FILE: a hand-written profile replayed
+# (text and --json, the figures by kind); bad profiles (truncated,
+# malformed, a later version, a member missing or of the wrong type, a
+# thread of an unknown process, pages beyond the object, an unknown
+# kind) refused in one line naming the member, exit 2; more memory than
+# the machine has, a hugetlb object without huge pages, a file object
+# without a directory: one line, exit 1; and a replay killed with
+# SIGKILL mid-run (pft, or the process running the replay) leaves no
+# process, SysV segment or file.  Nothing here depends on timings.
+#
+# Copyright (C) 2026 The libfaultgen authors
+. "${top_srcdir:?}/tests/cli-lib.sh"
+
+command -v setsid >/dev/null || skip "setsid is not installed"
+
+head='{"schema":"pft-profile/1","recorder":"cli-replay","period":1,"bin_ms":10,"duration_ms":100,"page_size":4096,'
+one_process='"processes":[{"id":0,"parent":null,"fork_ms":0,"exit_ms":null,"objects":[0]}]'
+
+# A profile of one anonymous object of 4 MiB, two threads.
+cat >"$tmp/good.json" <<EOT
+$head"objects":[{"id":0,"backing":"anonymous","size":4194304,"writable":true}],
+$one_process,
+"threads":[{"id":0,"process":0,"start_ms":0},{"id":1,"process":0,"start_ms":0}],
+"faults":[[0,0,0,2,"first-touch",512,0,511,"seq",1],[1,0,0,2,"first-touch",512,512,1023,"seq",1]],
+"without_event":[],"calls":null}
+EOT
+
+run_pft good --replay="$tmp/good.json" --as-fast --per-worker
+[ "$rc" -eq 0 ] && ok || fail "good: exit $rc: $(cat "$tmp/good.err")"
+grep -q '^figures: first-touch 1024 faults, bins 4 bins, bins_late 0 bins$' \
+	"$tmp/good.out" && ok || fail "good: figures: $(cat "$tmp/good.out")"
+[ "$(grep -c '^worker [01] .* pages 512 ' "$tmp/good.out")" -eq 2 ] && ok ||
+	fail "good: per worker: $(cat "$tmp/good.out")"
+
+run_pft json --replay="$tmp/good.json" --speed=2 --json
+[ "$rc" -eq 0 ] && ok || fail "json: exit $rc: $(cat "$tmp/json.err")"
+if have_python; then
+	python3 - "$tmp/json.out" <<'EOT' && ok || fail "json: $(cat "$tmp/json.out")"
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+c, r, f = d["config"], d["result"], d["figures"]
+assert c["pattern"] == "replay" and c["speed"] == "2", c
+assert r["workers"] == 2 and r["pages"] == 1024, r
+assert f["first-touch"]["value"] == 1024, f
+assert f["bins"]["value"] == 4, f
+EOT
+fi
+grep -q 'Using 1 thread' "$tmp/json.err" &&
+	fail "json: a replay's workers are the profile's: $(cat "$tmp/json.err")" || ok
+
+# "bad NAME SED-SCRIPT MESSAGE": good.json changed by the sed script is
+# refused with one line holding MESSAGE, and the usage hint, exit 2.
+bad() {
+	sed "$2" "$tmp/good.json" >"$tmp/$1.json"
+	run_pft "$1" --replay="$tmp/$1.json"
+	[ "$rc" -eq 2 ] && ok || fail "$1: exit $rc, not 2: $(cat "$tmp/$1.err")"
+	grep -qF -- "$3" "$tmp/$1.err" && ok ||
+		fail "$1: no \"$3\" in: $(cat "$tmp/$1.err")"
+	[ "$(wc -l <"$tmp/$1.err")" -eq 2 ] && grep -q "^Try 'pft --help'" "$tmp/$1.err" &&
+		ok || fail "$1: not one line and the hint: $(cat "$tmp/$1.err")"
+	[ -s "$tmp/$1.out" ] && fail "$1: printed: $(cat "$tmp/$1.out")" || ok
+}
+head -c 200 "$tmp/good.json" >"$tmp/cut.json"
+run_pft cut --replay="$tmp/cut.json"
+[ "$rc" -eq 2 ] && grep -q 'the input ends early' "$tmp/cut.err" && ok ||
+	fail "truncated: exit $rc: $(cat "$tmp/cut.err")"
+bad future 's#pft-profile/1#pft-profile/2#' 'schema: "pft-profile/2": a version this library does not read'
+bad malformed 's/"period":1,/"period":1,,/' 'line 1, column'
+bad missing 's/"bin_ms":10,//' 'bin_ms: missing'
+bad type 's/"page_size":4096/"page_size":"4096"/' 'page_size: not a number'
+bad process 's/{"id":1,"process":0/{"id":1,"process":5/' 'threads[1].process: no process has id 5'
+bad beyond 's/512,1023,"seq"/512,1024,"seq"/' 'faults[1][7]: 1024 is more than 1023'
+bad kind 's/"first-touch",512,0,/"frist-touch",512,0,/' 'faults[0][4]: unknown kind "frist-touch"'
+bad notyet 's/"first-touch",512,0,/"major",512,0,/' 'faults[0][4]: kind "major" not replayed yet'
+run_pft dir --replay="$tmp"
+[ "$rc" -eq 2 ] && grep -q 'not a regular file' "$tmp/dir.err" && ok ||
+	fail "dir: exit $rc: $(cat "$tmp/dir.err")"
+
+# Runtime refusals: one line, exit 1.
+refused() {
+	[ "$rc" -eq 1 ] && ok || fail "$1: exit $rc, not 1: $(cat "$tmp/$1.err")"
+	grep -qF -- "$2" "$tmp/$1.err" && ok ||
+		fail "$1: no \"$2\" in: $(cat "$tmp/$1.err")"
+	[ "$(grep -vc '^Using' "$tmp/$1.err")" -eq 1 ] && ok ||
+		fail "$1: not one line: $(cat "$tmp/$1.err")"
+}
+sed 's/"size":4194304/"size":1099511627776/' "$tmp/good.json" >"$tmp/big.json"
+run_pft big --replay="$tmp/big.json"
+refused big "--replay: the profile's objects, 1024.00 GiB, is more than"
+free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages 2>/dev/null || echo 0)
+hsize=$(( (free + 1) * 2097152 ))
+sed "s/\"backing\":\"anonymous\",\"size\":4194304/\"backing\":\"hugetlb\",\"size\":$hsize/" \
+	"$tmp/good.json" >"$tmp/huge.json"
+run_pft huge --replay="$tmp/huge.json"
+refused huge "--replay: objects[0]: hugetlb: $((free + 1)) huge pages of 2048 kB wanted"
+sed 's/"backing":"anonymous"/"backing":"file"/' "$tmp/good.json" >"$tmp/file.json"
+run_pft nodir --replay="$tmp/file.json"
+refused nodir "--replay: objects[0]: cannot map its 4194304 bytes (file): a file object needs a directory"
+
+# Killed mid-run: a 10 s profile of three processes (a child and a
+# grandchild) over a SysV, a file and an anonymous object.
+mkdir "$tmp/files"
+cat >"$tmp/long.json" <<EOT
+$head"objects":[{"id":0,"backing":"sysv","size":2097152,"writable":true},
+{"id":1,"backing":"file","size":2097152,"writable":true},
+{"id":2,"backing":"anonymous","size":2097152,"writable":true}],
+"processes":[{"id":0,"parent":null,"fork_ms":0,"exit_ms":null,"objects":[0,1,2]},
+{"id":1,"parent":0,"fork_ms":10,"exit_ms":null,"objects":[0,1,2]},
+{"id":2,"parent":1,"fork_ms":20,"exit_ms":null,"objects":[0,1,2]}],
+"threads":[{"id":0,"process":0,"start_ms":0},{"id":1,"process":1,"start_ms":10},
+{"id":2,"process":2,"start_ms":20}],
+"faults":[[0,0,0,1000,"first-touch",512,0,511,"seq",1],[1,1,1,1000,"first-touch",512,0,511,"seq",1],
+[2,2,2,1000,"first-touch",512,0,511,"seq",1]],"calls":null}
+EOT
+# "killed NAME WHICH": SIGKILL to pft (WHICH top) or to the process that
+# runs the replay (child), once the grandchild is forked.
+killed() {
+	snapshot_segments
+	start_pft "$1" --replay="$tmp/long.json" --backing=file:"$tmp/files"
+	# pft, its run child, the replay's child and grandchild.
+	i=0
+	while [ "$(session_procs "$sid" | wc -l)" -lt 4 ] && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	[ $i -lt 500 ] && ok ||
+		fail "$1: the replay's processes never started: $(cat "$tmp/$1.err")"
+	children_of "$(children_of "$pid")" >/dev/null
+	victim=$pid
+	[ "$2" = child ] && victim=$(children_of "$pid")
+	kill -KILL $victim
+	{ wait "$bg"; } 2>/dev/null
+	i=0
+	while [ -n "$(session_procs "$sid")" ] && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	check_no_leftovers "$sid" "$1"
+	check_no_new_segment "$1"
+	[ -z "$(ls -A "$tmp/files")" ] && ok ||
+		fail "$1: files left: $(ls -A "$tmp/files")"
+}
+killed killed-pft top
+killed killed-runner child
+
+finish
