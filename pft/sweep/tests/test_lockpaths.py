@@ -15,7 +15,7 @@ import tempfile
 import types
 import unittest
 
-from pft_sweep import compare, plot, runs, stats, sweep
+from pft_sweep import compare, plot, report, runs, stats, sweep
 
 POINT = {"pattern": "shared-vma", "workers": 2, "cpus": "0-1",
          "size": "16M", "layout": ""}
@@ -142,6 +142,29 @@ class CompareFallbacks(unittest.TestCase):
         self.assertIn("(I)/(R): lower/higher than base", text)
         self.assertIn("0.010000", text)
         self.assertIn("0.002500 (I)", text)
+
+
+class Table(unittest.TestCase):
+    def table(self, line):
+        rec = runs.run_record(POINT, json.loads(line), 0)
+        c = types.SimpleNamespace(
+            metric="fallbacks", patterns=["shared-vma"], latency=None,
+            lock_paths=True, rows=[{"layout": "", "label": "",
+                                    "workers": 2}],
+            points=[dict(POINT, runs=[rec], status=0)])
+        stats.summarize(c)
+        return report.sweep_table(c)
+
+    def test_counted(self):
+        header, rows = self.table(COUNTED)
+        self.assertEqual(header[-3:], ["shared-vma user faults", "mmap read",
+                                       "fallbacks"])
+        self.assertEqual(rows, [["2", "0.000488", "0.0%", "4096", "3",
+                                 "2"]])
+
+    def test_not_counted(self):
+        header, rows = self.table(NOT_COUNTED)
+        self.assertEqual(rows, [["2", "not counted", "-", "-", "-", "-"]])
 
 
 class Command(unittest.TestCase):
