@@ -11,7 +11,7 @@ import shutil
 
 from pft_common.pft import find_pft
 
-from . import kinds, objects
+from . import kinds, lockpaths, objects
 from .base import PAGE, MiB, TOP_VMAS
 from .proc import read
 from .verdict import EXEC_GUP, check_line, quote, small_args
@@ -300,6 +300,8 @@ def analyse(rec, snaps, kernel, period, followed, keep=None):
             lost_faults
     add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
               getattr(snaps, "attached", False))
+    doc["lock_paths"] = lockpaths.lock_paths(rec, vma_of, tname,
+                                             doc["source"], period)
     doc["verdict"], doc["reproduce"] = verdict(doc)
     return doc
 
@@ -311,7 +313,8 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
     source = facts.source
     doc["source"] = source
     doc["events"] = [x for x in kinds.events(
-        source, getattr(rec, "madvise_recorded", False))
+        source, getattr(rec, "madvise_recorded", False),
+        getattr(rec, "locks_recorded", False))
         if not x.startswith("-")]
     doc["not_told_apart"] = kinds.not_told_apart(source)
     if source == kinds.PAGE_FAULTS and attached:

@@ -87,21 +87,59 @@ PF_USER = 4
 MADVISE_EVENT = "syscalls:sys_enter_madvise"
 
 
-def events(source, madvise=False):
+# mmap_lock's tracepoints, with the tracepoints: which threads took it,
+# for reading or writing, and the faults that fell back to it from the
+# per-VMA lock.
+LOCK_EVENTS = ("mmap_lock:mmap_lock_start_locking",
+               "mmap_lock:mmap_lock_acquire_returned")
+
+
+def events(source, madvise=False, locks=False):
     """perf record's event options for a source (and the madvise calls'
-    tracepoint, with the tracepoints)."""
+    and mmap_lock's tracepoints, with the tracepoints)."""
     if source == TRACEPOINTS:
         return ["-e", "exceptions:page_fault_user", "-e",
                 "exceptions:page_fault_kernel", "-e", "major-faults", "-d"] + \
-            (["-e", MADVISE_EVENT] if madvise else [])
+            (["-e", MADVISE_EVENT] if madvise else []) + \
+            [x for e in (LOCK_EVENTS if locks else ()) for x in ("-e", e)]
     return ["-e", "page-faults", "-e", "major-faults", "-d"]
+
+
+def traceable(event):
+    """Whether the kernel has a tracepoint ("system:name") in a readable
+    tracefs."""
+    return any(os.path.exists(os.path.join(
+        d, "events", *event.split(":"), "id")) for d in TRACEFS)
 
 
 def madvise_traceable():
     """Whether the kernel has the madvise syscall tracepoint (tracefs
     readable: the tracepoints' source)."""
-    return any(os.path.exists(os.path.join(
-        d, "events", *MADVISE_EVENT.split(":"), "id")) for d in TRACEFS)
+    return traceable(MADVISE_EVENT)
+
+
+def locks_traceable():
+    """Whether the kernel has both mmap_lock tracepoints."""
+    return all(traceable(e) for e in LOCK_EVENTS)
+
+
+def locks_not_recorded(source, period, traceable_now, may_trace_now):
+    """Why the lock paths were not recorded (one sentence), or None where
+    they were: they need the tracepoints' source, every event (-c 1) and
+    the kernel's mmap_lock tracepoints."""
+    if period > 1:
+        return "-c %d samples the events: a fallback is told from the " \
+            "event before it, which needs every event (-c 1)" % period
+    if source != TRACEPOINTS and may_trace_now:
+        return "they are recorded with the exceptions tracepoints, not " \
+            "with the page-faults event (--events=page-faults)"
+    if source != TRACEPOINTS:
+        return "the mmap_lock tracepoints need root, CAP_PERFMON or " \
+            "perf_event_paranoid -1 (the page-faults event was recorded)"
+    if not traceable_now:
+        return "this kernel has no mmap_lock tracepoints in tracefs (%s)" \
+            % ", ".join(LOCK_EVENTS)
+    return None
 
 
 def not_told_apart(source):

@@ -29,6 +29,13 @@ MADVISE = re.compile(r"^(?:(?P<period>\d+)\s+)?syscalls:sys_enter_madvise:"
                      r"\s+start:\s+0x(?P<start>[0-9a-f]+),\s+len_in:\s+"
                      r"0x(?P<len>[0-9a-f]+),\s+behavior:\s+"
                      r"0x(?P<advice>[0-9a-f]+)")
+# mmap_lock's tracepoints (with the tracepoints, where the kernel has
+# them): an attempt to take it, and what came of it (a trylock that
+# failed: success=false).
+LOCK = re.compile(r"^(?:(?P<period>\d+)\s+)?mmap_lock:mmap_lock_"
+                  r"(?P<what>start_locking|acquire_returned):\s+mm=\S+\s+"
+                  r"memcg_id=\d+\s+write=(?P<write>true|false)"
+                  r"(?:\s+success=(?P<success>true|false))?")
 # Addresses from here up are the kernel's own (x86-64, 4 or 5 levels).
 KERNEL_SPACE = 1 << 63
 COMM = re.compile(r"^PERF_RECORD_COMM(?P<exec> exec)?:\s+(?P<name>.*):"
@@ -77,6 +84,16 @@ class Record:
         self.exits = []         # (time_ns, pid, tid)
         self.madvises = []      # (time_ns, pid, start, length, advice)
         self.madvise_recorded = False
+        # mmap_lock per thread: tid -> {pid, read, write, trylock_failed,
+        # fallbacks} (successful acquisitions; the read trylocks that
+        # failed; the read acquisitions that followed a user fault).
+        self.lock_threads = {}
+        # (time_ns, tid, addr) of the user faults that fell back.
+        self.fell_back = set()
+        # tid -> the user fault that was the thread's last event, until
+        # an acquisition (or another event) follows it.
+        self.pending_fault = {}
+        self.locks_recorded = False
         self.lost = 0           # lines not understood
         self.lost_overflows = 0  # samples dropped, from PERF_RECORD_LOST
         self.lost_totals = 0    # the same, from PERF_RECORD_LOST_SAMPLES
@@ -103,15 +120,46 @@ def add_fault(rec, m, t, tp):
     """An exceptions tracepoint's line: a fault with its error code (or
     a count of kernel-mode faults on the kernel's own memory)."""
     addr = int(tp.group("addr"), 16)
+    tid = int(m.group("tid"))
     if addr >= KERNEL_SPACE:
         rec.kernel_addr_faults += 1
+        rec.pending_fault.pop(tid, None)
         return
-    tid = int(m.group("tid"))
     rec.faults.append((t, int(m.group("pid")), tid, addr,
                        int(tp.group("period") or 1)))
     rec.codes.append(int(tp.group("code"), 16))
+    if tp.group("mode") == "user":
+        rec.pending_fault[tid] = (t, tid, addr)
+    else:
+        rec.pending_fault.pop(tid, None)
     if tid not in rec.names and m.group("comm"):
         rec.names[tid] = m.group("comm")
+
+
+def add_lock(rec, m, t, lk):
+    """A mmap_lock tracepoint's line.  A successful read acquisition
+    whose thread's last event was a user fault is that fault's fallback
+    (an attempt and a failed trylock before it are part of the same
+    acquisition, not other events)."""
+    if lk.group("what") == "start_locking":
+        return
+    tid = int(m.group("tid"))
+    e = rec.lock_threads.setdefault(tid, {
+        "pid": int(m.group("pid")), "read": 0, "write": 0,
+        "trylock_failed": 0, "fallbacks": 0})
+    write = lk.group("write") == "true"
+    if lk.group("success") != "true":
+        if not write:
+            e["trylock_failed"] += 1
+        return
+    fault = rec.pending_fault.pop(tid, None)
+    if write:
+        e["write"] += 1
+        return
+    e["read"] += 1
+    if fault:
+        e["fallbacks"] += 1
+        rec.fell_back.add(fault)
 
 
 def add_sample(rec, m, t, s):
@@ -181,8 +229,13 @@ def add_line(rec, m):
     if tp:
         add_fault(rec, m, t, tp)
         return True
+    lk = LOCK.match(rest)
+    if lk:
+        add_lock(rec, m, t, lk)
+        return True
     ma = MADVISE.match(rest)
     if ma:
+        rec.pending_fault.pop(int(m.group("tid")), None)
         rec.madvises.append((t, int(m.group("pid")),
                              int(ma.group("start"), 16),
                              int(ma.group("len"), 16),

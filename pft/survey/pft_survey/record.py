@@ -103,7 +103,12 @@ class Perf:
         self.source = source or kinds.PAGE_FAULTS
         self.madvise = self.source == kinds.TRACEPOINTS and \
             kinds.madvise_traceable()
-        cmd = [perf, "record"] + kinds.events(self.source, self.madvise) + [
+        # Fallbacks are told from the event before an acquisition: every
+        # event, not a sample.
+        self.locks = self.source == kinds.TRACEPOINTS and period == 1 and \
+            kinds.locks_traceable()
+        cmd = [perf, "record"] + kinds.events(self.source, self.madvise,
+                                              self.locks) + [
                "-c", str(period),
                "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
                "--control", "fifo:%s,%s" % (ctl, ack), "-p",
@@ -215,6 +220,7 @@ class Perf:
             rec = parse_script(f)
         rec.source = getattr(self, "source", None)
         rec.madvise_recorded = getattr(self, "madvise", False)
+        rec.locks_recorded = getattr(self, "locks", False)
         rec.lost_totals = max(rec.lost_totals, self.kernel_lost(perf))
         return rec
 

@@ -70,6 +70,9 @@ def render_head(doc, w):
             ", ".join(doc.get("events") or [])))
         for line in doc.get("not_told_apart") or []:
             w("  not told apart: %s\n" % line)
+        lp = doc.get("lock_paths") or {}
+        if lp.get("not_recorded"):
+            w("  lock paths not recorded: %s\n" % lp["not_recorded"])
 
 
 def render_vmas(doc, w):
@@ -186,6 +189,28 @@ def render_objects(doc, w):
                         o["pages_by_more_than_one_process"], o["pages"]))
 
 
+def render_lock_paths(doc, w):
+    """Per object the user faults that fell back to mmap_lock, per
+    thread its acquisitions (mmap_lock tracepoints)."""
+    lp = doc.get("lock_paths") or {}
+    if not lp.get("recorded"):
+        return
+    w("\nlock paths (mmap_lock tracepoints; a fallback: a thread's read "
+      "acquisition right after its user fault):\n")
+    for o in lp["objects"][:TOP_OBJECTS]:
+        w("  object %s%s: %d user faults, %d fell back to mmap_lock\n" % (
+            o["object"], "  " + o["path"] if o["path"] else "",
+            o["user_faults"], o["fallbacks"]))
+    for t in lp["threads"][:TOP_THREADS]:
+        w("  thread %s (%d): %d user faults; mmap_lock %d read (%d "
+          "trylocks failed), %d write; %d fallbacks\n" % (
+              t["name"], t["tid"], t["user_faults"], t["read"],
+              t["trylock_failed"], t["write"], t["fallbacks"]))
+    if len(lp["threads"]) > TOP_THREADS:
+        w("  ... %d threads more (--json lists them)\n" %
+          (len(lp["threads"]) - TOP_THREADS))
+
+
 def render(doc, out):
     w = escaped(out)
     render_head(doc, w)
@@ -193,6 +218,7 @@ def render(doc, out):
     render_totals(doc, w)
     render_kernel(doc, w)
     render_objects(doc, w)
+    render_lock_paths(doc, w)
     w("\nverdict: %s\n" % doc["verdict"])
     if doc["reproduce"]:
         out.write("reproduce with: %s\n" % shell_line(doc["reproduce"]))

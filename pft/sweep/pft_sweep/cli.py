@@ -73,8 +73,15 @@ Sweep:
                          default), round (median rate of its rounds),
                          faults (faults the kernel counted per wall s),
                          p50 or p99 (latency percentiles, with
-                         --latency); with --compare, the figure compared
-                         (default: the sweeps' own)
+                         --latency), fallbacks (faults under mmap_lock
+                         per user fault, with --lock-paths; lower is
+                         better); with --compare, the figure compared
+                         (default: the sweeps' own).  No wait-p99 yet:
+                         pft does not measure mmap_lock wait times
+      --lock-paths       pft --lock-paths: each point's user faults,
+                         mmap_lock reads and fallbacks (medians) in the
+                         table, CSV and JSON; empty where pft may not
+                         read the tracepoints (the sweep says why once)
       --latency[=N]      pft --latency=N (default 1, every fault timed):
                          p50 and p99 columns in the table, and in the
                          CSV and JSON; with gnuplot PREFIX-latency (p50
@@ -336,6 +343,7 @@ def build_parser():
       action="store_const", const=False)
     a("--metric", choices=tuple(METRICS))
     a("--latency", nargs="?", const=1, type=type_count(1, 1 << 20))
+    a("--lock-paths", action="store_true")
     a("--cpu-groups", type=type_groups, action="append")
     a("--cpu-list")
     a("--stripe-pages", "--interleave-pages", dest="interleave_pages",
@@ -424,7 +432,8 @@ def check_compare_args(c):
     c.gains = c.gains or "last"
     if c.latency:
         raise UsageError("--latency works with a sweep only, not --compare")
-    for opt, val in (("--stripe-pages", c.interleave_pages),
+    for opt, val in (("--lock-paths", c.lock_paths),
+                     ("--stripe-pages", c.interleave_pages),
                      ("--writers", c.writers), ("--backing", c.backing),
                      ("--share", c.share)):
         if val:
@@ -450,6 +459,8 @@ def check_sweep_args(c):
     c.metric = c.metric or "legacy"
     if c.metric in LATENCY_METRICS and not c.latency:
         raise UsageError("--metric=%s needs --latency" % c.metric)
+    if c.metric == "fallbacks" and not c.lock_paths:
+        raise UsageError("--metric=fallbacks needs --lock-paths")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:

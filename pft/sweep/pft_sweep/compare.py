@@ -14,7 +14,7 @@ from .common import (UsageError, check_output, clean, finite, msg, os_error,
                      ratio)
 from .plot import compare_plot_script, make_plot
 from .report import print_compare_email, print_compare_plain, single
-from .runs import METRICS, load_sweep
+from .runs import LOWER_BETTER, METRICS, load_sweep
 from pft_common.safefile import replacing
 from .stats import LEVEL, TEST_NAME, verdict, welch_log
 
@@ -133,7 +133,8 @@ def compare_table(sweeps):
                 if base["values"] and cell["values"] and \
                         testable(sweeps[0]) and testable(s):
                     t["welch"] = welch_log(base["values"], cell["values"])
-                t["mark"] = verdict(t["welch"])
+                t["mark"] = verdict(t["welch"],
+                                    sweeps[0].metric in LOWER_BETTER)
             row["tests"].append(t)
         rows.append(row)
     return rows
@@ -179,13 +180,19 @@ def compare_csv(table, names, out):
                     for k in COMPARE_COLUMNS])
 
 
+def marks(metric):
+    """What (I) and (R) mean for a metric: better and worse than base."""
+    if metric in LOWER_BETTER:
+        return {"I": "lower than base", "R": "higher than base"}
+    return {"I": "higher than base", "R": "lower than base"}
+
+
 def compare_json(sweeps, table, names, metric, warnings):
     return {
         "schema": COMPARE_SCHEMA, "metric": metric,
         "metric_key": METRICS.get(metric, (metric,))[0],
         "test": {"name": "welch-t-log", "description": TEST_NAME,
-                 "level": LEVEL, "marks": {"I": "higher than base",
-                                           "R": "lower than base"}},
+                 "level": LEVEL, "marks": marks(metric)},
         "sweeps": [{"name": n, "arg": s.arg, "files": s.files,
                     "host": s.host, "config": s.config,
                     "stopped": s.stopped}

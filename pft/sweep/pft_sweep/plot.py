@@ -12,7 +12,7 @@ import tempfile
 from .common import PROG, msg, safe_median
 from pft_common.safefile import put_in_place, replacing
 from .report import describe
-from .runs import METRICS, find_point
+from .runs import LOWER_BETTER, METRICS, find_point
 
 
 # ---- plots --------------------------------------------------------------
@@ -69,8 +69,8 @@ def gnuplot_script(c, prefix, terminal):
             p = find_point(c.points, pat, r["layout"] or str(r["workers"]))
             s = p.get("stats") if p else None
             if s:
-                data.append("%s %.3f %.3f %.3f" %
-                            (x, s["median"], s["min"], s["max"]))
+                data.append("%s %s" % (x, figures_text(
+                    c.metric, s["median"], s["min"], s["max"])))
         if data:
             lines += ["$p%d << EOD" % i] + data + ["EOD"]
             blocks.append(("$p%d" % i, pat))
@@ -276,6 +276,13 @@ def make_plot(c, prefix, script_of):
     return [prefix + ".gp", prefix + ".png", prefix + ".svg"]
 
 
+def figures_text(metric, *values):
+    """A data line's figures: rates to 3 places, fallbacks per user
+    fault (fractions) to 9 significant digits."""
+    fmt = "%.9g" if metric in LOWER_BETTER else "%.3f"
+    return " ".join(fmt % v for v in values)
+
+
 def compare_plot_script(table, names, metric, prefix, terminal):
     """One line per sweep (and pattern), bars from min to max."""
     points = list(dict.fromkeys(r["point"] for r in table))
@@ -288,9 +295,10 @@ def compare_plot_script(table, names, metric, prefix, terminal):
     lines, blocks = ["# %s --compare" % PROG], []
     for i, name in enumerate(names):
         for j, pat in enumerate(patterns):
-            data = ["%s %.3f %.3f %.3f" % (x[r["point"]], cell["median"],
-                                           cell["min"] or cell["median"],
-                                           cell["max"] or cell["median"])
+            data = ["%s %s" % (x[r["point"]], figures_text(
+                metric, cell["median"], *[cell["median"] if cell[k] is None
+                                          else cell[k]
+                                          for k in ("min", "max")]))
                     for r in table if r["pattern"] == pat
                     for cell in [r["cells"][i]] if cell]
             if data:

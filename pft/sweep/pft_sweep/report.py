@@ -8,7 +8,7 @@ import sys
 
 from .common import PROG
 from .pft import runs_once
-from .runs import METRICS, find_point, num
+from .runs import LOWER_BETTER, METRICS, find_point, num
 from .stats import TEST_NAME
 
 
@@ -42,6 +42,7 @@ def sweep_table(c):
     if c.latency:
         for p in c.patterns:
             header += ["%s p50 us" % p, "p99 us"]
+    header += lock_path_header(c)
     # qemu-prealloc's figures: the threads that ran, the faults of the
     # process, the seconds of the preallocation (medians of the runs).
     qemu = "qemu-prealloc" in c.patterns
@@ -55,11 +56,12 @@ def sweep_table(c):
             p = find_point(c.points, pat, key)
             s = p.get("stats") if p else None
             if s:
-                row += [num(s["median"], "%.0f"),
+                row += [value_format(c.metric)(s["median"]),
                         num(s["spread_pct"], "%.1f%%")]
             else:
-                row += ["failed" if p and p.get("status") else "not run",
-                        "-"]
+                row += ["failed" if p and p.get("status") else
+                        "not counted" if p and p.get("runs") else
+                        "not run", "-"]
         for pat in c.patterns[1:]:
             p = find_point(c.points, pat, key)
             row.append(num(p.get("ratio"), "%.3f") if p and
@@ -70,6 +72,7 @@ def sweep_table(c):
             for k in ("lat_p50_ns_median", "lat_p99_ns_median"):
                 v = s.get(k) if s else None
                 row.append(num(v / 1e3, "%.2f") if v is not None else "-")
+        row += lock_path_cells(c, key)
         if qemu:
             p = find_point(c.points, "qemu-prealloc", key)
             s = p.get("stats") if p else None
@@ -81,6 +84,34 @@ def sweep_table(c):
                 row.append(num(v, fmt) if v is not None else "-")
         rows.append(row)
     return header, rows
+
+
+# pft --lock-paths: the medians the table shows, per pattern.
+LOCK_PATH_CELLS = (("user faults", "lp_user_faults_median"),
+                   ("mmap read", "lp_mmap_read_median"),
+                   ("fallbacks", "lp_fallbacks_median"))
+
+
+def lock_path_header(c):
+    if not getattr(c, "lock_paths", False):
+        return []
+    return ["%s %s" % (p, w) if i == 0 else w for p in c.patterns
+            for i, (w, _) in enumerate(LOCK_PATH_CELLS)]
+
+
+def lock_path_cells(c, key):
+    """The medians of a row's lock-path counts, "-" where pft counted
+    none (not permitted: the sweep said why)."""
+    if not getattr(c, "lock_paths", False):
+        return []
+    cells = []
+    for pat in c.patterns:
+        p = find_point(c.points, pat, key)
+        s = p.get("stats") if p else None
+        for _, k in LOCK_PATH_CELLS:
+            v = s.get(k) if s else None
+            cells.append(num(v, "%.0f") if v is not None else "-")
+    return cells
 
 
 def describe(c):
@@ -194,7 +225,7 @@ def print_compare_plain(c, sweeps, table, names, metric):
     header = ["pattern", key_header(table)] + names + \
         gain_headers(c, names) + ["noise"]
     rows = [[r["pattern"], r["label"]] +
-            compare_cells(c, r, names, marks, lambda v: "%.0f" % v) +
+            compare_cells(c, r, names, marks, value_format(metric)) +
             [noise(r)] for r in table]
     text = "%s: base %s, new %s; %s, median; gain: %s against %s; " \
         "noise = the larger min-max spread" % (
@@ -202,12 +233,25 @@ def print_compare_plain(c, sweeps, table, names, metric):
             METRICS.get(metric, (None, metric))[1],
             "each" if c.gains == "each" else names[-1], names[0])
     if marks:
-        text += "; (I)/(R): higher/lower than %s at 95%% (%s)" % (
-            names[0], TEST_NAME)
+        text += "; (I)/(R): %s than %s at 95%% (%s)" % (
+            "/".join(mark_words(metric)), names[0], TEST_NAME)
     if any_single(table):
         text += "; " + SINGLE_NOTE
     print(text)
     print_table(rows, header, c.format == "markdown")
+
+
+def mark_words(metric):
+    """What (I) and (R) say of the new figure: better, worse."""
+    return ("lower", "higher") if metric in LOWER_BETTER else \
+        ("higher", "lower")
+
+
+def value_format(metric):
+    """Fallbacks per user fault are fractions: six places."""
+    if metric in LOWER_BETTER:
+        return lambda v: "%.6f" % v
+    return lambda v: "%.0f" % v
 
 
 def unit(values):
@@ -234,7 +278,8 @@ def print_compare_email(c, sweeps, table, names, metric):
     first = True
     for pattern in dict.fromkeys(r["pattern"] for r in table):
         rows = [r for r in table if r["pattern"] == pattern]
-        value = unit([x["median"] for r in rows for x in r["cells"] if x])
+        value = unit([x["median"] for r in rows for x in r["cells"] if x]) \
+            if metric not in LOWER_BETTER else value_format(metric)
         if not first:
             print()
         first = False
@@ -247,8 +292,8 @@ def print_compare_email(c, sweeps, table, names, metric):
     if marks or any_single(table):
         print()
     if marks:
-        print("(I), (R): higher, lower than %s at 95%% confidence (%s)" %
-              (names[0], TEST_NAME))
+        print("(I), (R): %s than %s at 95%% confidence (%s)" %
+              (", ".join(mark_words(metric)), names[0], TEST_NAME))
     if any_single(table):
         print(SINGLE_NOTE)
     kernels = [(n, s.host.get("kernel")) for n, s in zip(names, sweeps)

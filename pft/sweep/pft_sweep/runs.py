@@ -27,9 +27,18 @@ METRICS = {
     # With --latency: the runs' latency percentiles (lower is better).
     "p50": ("lat_p50_ns", "latency p50 ns"),
     "p99": ("lat_p99_ns", "latency p99 ns"),
+    # With --lock-paths: the faults that took mmap_lock, per user fault
+    # (lower is better).
+    "fallbacks": ("lp_fallbacks_per_fault", "fallbacks per user fault"),
 }
 # The metrics that need pft --latency.
 LATENCY_METRICS = ("p50", "p99")
+# The metrics whose lower figure --compare marks (I).
+LOWER_BETTER = ("fallbacks",)
+# pft --lock-paths: a run's counts (its "lock_paths" member), the columns
+# of the runs CSV; the points CSV has their medians.
+LOCK_PATHS = (("lp_user_faults", "user_faults"), ("lp_mmap_read", "mmap_read"),
+              ("lp_fallbacks", "fallbacks"))
 
 POINT_COLUMNS = [
     "pattern", "workers", "cpus", "size", "runs", "metric", "median",
@@ -39,6 +48,8 @@ POINT_COLUMNS = [
     "lat_p50_ns_median", "lat_p99_ns_median", "interleave_pages",
     "writers", "threads_median", "threads_started_median",
     "process_faults_median", "prealloc_s_median", "backing",
+    "lp_user_faults_median", "lp_mmap_read_median", "lp_fallbacks_median",
+    "lp_fallbacks_per_fault_median",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
@@ -48,6 +59,8 @@ RUN_COLUMNS = [
     "lat_count", "lat_p50_ns", "lat_p99_ns", "interleave_pages", "writers",
     "threads", "threads_started", "populate", "step_bytes", "probe_faults",
     "process_faults", "prealloc_s", "huge_page_bytes", "backing",
+    "lp_user_faults", "lp_mmap_read", "lp_fallbacks",
+    "lp_fallbacks_per_fault",
 ]
 SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s",
            "prealloc_s")
@@ -102,6 +115,7 @@ def run_record(point, obj, discard):
     rec["lat_per_call"] = lat.get("per_call") if isinstance(
         lat.get("per_call"), bool) else None
     rec["lat_buckets"] = lat_buckets(lat.get("buckets"))
+    rec.update(lock_path_counts(obj.get("lock_paths")))
     fig = obj.get("figures")
     fig = fig if isinstance(fig, dict) else {}
     for k in QEMU_FIGURES:
@@ -114,6 +128,22 @@ def run_record(point, obj, discard):
             rec[k] = finite(v)
         else:
             rec[k] = v if isinstance(v, int) else None
+    return rec
+
+
+def lock_path_counts(lp):
+    """The workers' lock paths of a run (pft --lock-paths): the counts
+    of LOCK_PATHS and the fallbacks per user fault; None each where pft
+    did not count them (no --lock-paths, or null: not permitted)."""
+    lp = lp if isinstance(lp, dict) else {}
+    rec = {}
+    for col, key in LOCK_PATHS:
+        v = lp.get(key)
+        rec[col] = v if isinstance(v, int) and not isinstance(v, bool) \
+            and v >= 0 else None
+    user, fb = rec["lp_user_faults"], rec["lp_fallbacks"]
+    rec["lp_fallbacks_per_fault"] = fb / user if user and fb is not None \
+        else None
     return rec
 
 
@@ -175,7 +205,11 @@ def point_rows(c):
                num(s.get("threads_started_median"), "%g"),
                num(s.get("process_faults_median"), "%g"),
                num(s.get("prealloc_s_median"), "%.6f"),
-               p.get("backing") or ""]
+               p.get("backing") or "",
+               num(s.get("lp_user_faults_median"), "%g"),
+               num(s.get("lp_mmap_read_median"), "%g"),
+               num(s.get("lp_fallbacks_median"), "%g"),
+               num(s.get("lp_fallbacks_per_fault_median"), "%.9g")]
 
 
 def run_row(r):
@@ -186,7 +220,8 @@ def run_row(r):
         if isinstance(v, bool):
             v = int(v)
         elif isinstance(v, float):
-            v = "%.9f" % v if k in SECONDS else "%.3f" % v
+            v = "%.9f" % v if k in SECONDS else "%.9g" % v \
+                if k == "lp_fallbacks_per_fault" else "%.3f" % v
         row.append("" if v is None else v)
     return row
 
@@ -214,6 +249,7 @@ def sweep_config(c):
         "cpu_list": c.cpu_list, "pft_options": c.extra,
         "pretouch_options": c.pretouch_options, "perf": c.perf,
         "perf_options": c.perf_options, "latency": c.latency,
+        "lock_paths": getattr(c, "lock_paths", False),
         "interleave_pages": getattr(c, "interleave_pages", None),
         "writers": getattr(c, "writers", None),
         "backing": getattr(c, "backing", None),

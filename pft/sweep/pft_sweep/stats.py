@@ -53,6 +53,9 @@ def summarize(c):
             "process_faults_median": median_of(p["runs"], "process_faults"),
             "prealloc_s_median": median_of(p["runs"], "prealloc_s"),
         }
+        for k in ("lp_user_faults", "lp_mmap_read", "lp_fallbacks",
+                  "lp_fallbacks_per_fault"):
+            p["stats"][k + "_median"] = median_of(p["runs"], k)
     first = c.patterns[0]
     for p in c.points:
         base = find_point(c.points, first, point_key(p))
@@ -153,13 +156,15 @@ def welch_log(base, new, level=LEVEL):
     return test
 
 
-def verdict(test):
-    """I (improvement: higher) or R (regression: lower) when the interval
-    of the ratio leaves out 1, else ""."""
+def verdict(test, lower_better=False):
+    """I (improvement: higher, or lower where lower_better) or R
+    (regression: the other way) when the interval of the ratio leaves
+    out 1, else ""."""
     if not test:
         return ""
+    better, worse = ("R", "I") if lower_better else ("I", "R")
     if test["low"] > 1.0:
-        return "I"
+        return better
     if test["high"] < 1.0:
-        return "R"
+        return worse
     return ""

@@ -143,6 +143,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
         cmd += ["--cpus=" + cpus, "-a"]
     if c.latency:
         cmd.append("--latency=%d" % c.latency)
+    if getattr(c, "lock_paths", False):
+        cmd.append("--lock-paths")
     cmd += list(options)
     if getattr(c, "share", False):
         cmd.append("--share")
@@ -473,6 +475,7 @@ def run_point(c, index, point, progress, done=0):
         c.child = None
         errf.seek(0)
         err = errf.read().strip()
+    note_lock_paths(c, err)
     if not point.get("status"):
         point["status"] = proc.returncode
         point["stderr"] = err.splitlines()[-3:] if err else []
@@ -483,6 +486,22 @@ def run_point(c, index, point, progress, done=0):
             (point["pattern"], point_words(point),
              "perf" if c.perf else "pft", proc.returncode,
              (": " + point["stderr"][-1]) if point["stderr"] else ""))
+
+
+# pft's note where it may not read the tracepoints of --lock-paths.
+LOCK_PATHS_NOTE = "lock paths not counted"
+
+
+def note_lock_paths(c, err):
+    """Says once, in pft's words, why the lock-path columns are empty."""
+    if getattr(c, "lock_paths_noted", False):
+        return
+    for line in err.splitlines():
+        if LOCK_PATHS_NOTE in line:
+            c.lock_paths_noted = True
+            msg("--lock-paths: the lock-path columns stay empty: %s" %
+                line.split(LOCK_PATHS_NOTE, 1)[1].lstrip(": "))
+            return
 
 
 def note_cpus(point, obj):
