@@ -57,8 +57,9 @@ static int fail(struct parser *p, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= sizeof(p->doc->error))
 		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(p->doc->error + n, sizeof(p->doc->error) - (size_t)n, fmt,
-		  ap);
+	/* The analyzer takes ap for uninitialized (va_start is above). */
+	vsnprintf(p->doc->error + n, // NOLINT(clang-analyzer-valist.Uninitialized)
+		  sizeof(p->doc->error) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -120,7 +121,7 @@ static int word(struct parser *p, const char *w, enum fg_json_type type,
 		p->at = p->len;
 		return fail(p, "a truncated %s", w);
 	}
-	if (left < n || memcmp(p->in + p->at, w, n))
+	if (left < n || memcmp(p->in + p->at, w, n) != 0)
 		return fail(p, "unexpected %s", shown(p->in[p->at], b, sizeof(b)));
 	if (new_node(p, type, idx))
 		return -ENOMEM;
@@ -434,11 +435,12 @@ static int container(struct parser *p, bool object, uint32_t *idx)
 
 static int value(struct parser *p, uint32_t *idx)
 {
-	const char *s;
-	size_t len;
+	const char *s = NULL;
+	size_t len = 0;
 	char b[16];
 	int ret;
 
+	*idx = 0; /* set by new_node; never read after a failure */
 	skip_space(p);
 	if (p->at >= p->len)
 		return fail(p, "the input ends where a value was expected");
@@ -478,7 +480,7 @@ FG_TESTABLE int fg_json_parse(const char *buf, size_t len,
 			      struct fg_json_doc *doc)
 {
 	struct parser p = { .in = buf, .len = len, .doc = doc };
-	uint32_t top;
+	uint32_t top = 0;
 	int ret;
 
 	memset(doc, 0, sizeof(*doc));

@@ -87,7 +87,9 @@ static int bad(struct ck *c, int err, const char *fmt, ...)
 
 	if (n >= 0 && (size_t)n < c->errlen) {
 		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+		/* The analyzer takes ap for uninitialized. */
+		vsnprintf(c->err + n, // NOLINT(clang-analyzer-valist.Uninitialized)
+			  c->errlen - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
 	/* A string of the profile's shown in it stays on the line. */
@@ -105,7 +107,8 @@ static void at(struct ck *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->path, sizeof(c->path), fmt, ap);
+	vsnprintf(c->path, // NOLINT(clang-analyzer-valist.Uninitialized)
+		  sizeof(c->path), fmt, ap);
 	va_end(ap);
 }
 
@@ -129,6 +132,8 @@ static int want_uint(struct ck *c, uint32_t n, uint64_t max, uint64_t *v)
 {
 	double d;
 	int ret = want_type(c, n, FG_JSON_NUMBER, "a number");
+
+	*v = 0; /* never read after a failure */
 
 	if (ret)
 		return ret;
@@ -165,6 +170,8 @@ static int want_keyword(struct ck *c, uint32_t n, const char *const *names,
 {
 	int ret = want_type(c, n, FG_JSON_STRING, "a string");
 
+	*v = 0;
+
 	if (ret)
 		return ret;
 	for (int i = 0; names[i]; i++)
@@ -179,7 +186,7 @@ static int want_keyword(struct ck *c, uint32_t n, const char *const *names,
 static int want_id(struct ck *c, uint32_t n, int32_t *map, uint32_t len,
 		   unsigned int index)
 {
-	uint64_t id;
+	uint64_t id = 0;
 	int ret = want_uint(c, n, len - 1, &id);
 
 	if (ret)
@@ -195,9 +202,10 @@ static int want_id(struct ck *c, uint32_t n, int32_t *map, uint32_t len,
 static int want_ref(struct ck *c, uint32_t n, const int32_t *map,
 		    uint32_t len, const char *what, unsigned int *index)
 {
-	uint64_t id;
+	uint64_t id = 0;
 	int ret = want_uint(c, n, MAX_ID - 1, &id);
 
+	*index = 0; /* never read after a failure */
 	if (ret)
 		return ret;
 	if (id >= len || map[id] < 0)

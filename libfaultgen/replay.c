@@ -132,7 +132,9 @@ static void say(struct replay_state *st, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
+	/* The analyzer takes ap for uninitialized. */
+	vsnprintf(st->msg, // NOLINT(clang-analyzer-valist.Uninitialized)
+		  sizeof(st->msg), fmt, ap);
 	va_end(ap);
 }
 
@@ -976,7 +978,7 @@ static int replay_exec(struct faultgen_run *run)
 		snprintf(st->msg, sizeof(st->msg), "%s", st->sh->msg);
 	if (ret && ret != -ECANCELED)
 		snprintf(box->msg, sizeof(box->msg), "%s", st->msg);
-	if (!ret || ret == -ECANCELED)
+	if ((!ret || ret == -ECANCELED) && st->sh)
 		fold(run, st);
 	return ret;
 }

@@ -85,7 +85,15 @@ static char *vma_range_of(const struct faultgen_run *run, unsigned int h,
 {
 	size_t ps = (size_t)run->pagesize;
 	uint64_t pages = run->base_len / ps, m = run->attr.writers;
-	uint64_t share = pages / m, n = share / 2, first;
+	uint64_t share, n, first;
+
+	/* Called for a writer of a run with writers and memory. */
+	if (!m)
+		m = 1;
+	if (!pages)
+		pages = 1;
+	share = pages / m;
+	n = share / 2;
 
 	if (n > WRITER_PAGES)
 		n = WRITER_PAGES;
@@ -175,7 +183,8 @@ FG_NO_ASAN static void prepare_anon_vma(struct faultgen_run *run)
 {
 	volatile char *p = (volatile char *)run->base;
 
-	*p = *p;
+	// cppcheck-suppress selfAssignment
+	*p = *p; /* a write of what the page holds: its first write fault */
 	madvise(run->base, (size_t)run->pagesize, MADV_DONTNEED);
 }
 

@@ -238,7 +238,7 @@ static unsigned int dir_entries(const char *dir)
 
 	ck_assert_ptr_nonnull(d);
 	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
 	closedir(d);
 	return n;
 }
