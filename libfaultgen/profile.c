@@ -61,8 +61,7 @@ static const char *const order_names[] = {
 /* The kinds a replay makes (the others are refused, never skipped). */
 static bool replayed(enum fg_replay_kind k)
 {
-	return k != FG_KIND_MAJOR && k != FG_KIND_KERNEL &&
-	       k != FG_KIND_WRITE_NOTIFY && k != FG_KIND_KERNEL_SIDE;
+	return k != FG_KIND_MAJOR && k != FG_KIND_WRITE_NOTIFY;
 }
 
 struct ck {
@@ -507,7 +506,9 @@ static int read_without(struct ck *c, uint32_t arr, unsigned int r,
 		      MAX_WHOLE / c->pr->period, &row->count))
 		return -EINVAL;
 	at(c, "without_event[%u][1]", r);
-	if (row->kind != FG_KIND_GUP)
+	/* gup, or without the tracepoints kernel-side (kernel-mode faults
+	 * or get_user_pages, untold): populated, as get_user_pages does. */
+	if (row->kind != FG_KIND_GUP && row->kind != FG_KIND_KERNEL_SIDE)
 		return bad(c, -EINVAL, "kind \"%s\" without an event is not "
 			   "replayed yet", fg_kind_names[row->kind]);
 	t = &c->pr->threads[row->thread];

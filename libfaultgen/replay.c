@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -616,8 +617,19 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 		*(volatile unsigned char *)p = stamp;
 		return 0;
 	case FG_KIND_GUP:
+	case FG_KIND_KERNEL_SIDE:
 		if (madvise(p, st->ps, MADV_POPULATE_WRITE) < 0)
 			return errno == EINVAL ? -EOPNOTSUPP : -errno;
+		return 0;
+	case FG_KIND_KERNEL:
+		/* The kernel writes a byte of its own into the page
+		 * (copy_to_user): a fault taken in kernel mode on a user
+		 * address, as read(2) into a buffer takes one. */
+		if (getrandom(p, 1, GRND_NONBLOCK) == 1)
+			return 0;
+		if (errno != EAGAIN)
+			return -errno;
+		*(volatile unsigned char *)p = stamp; /* no entropy yet */
 		return 0;
 	default: /* first-touch, cow, user, huge: a write */
 		*(volatile unsigned char *)p = stamp;

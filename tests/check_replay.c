@@ -86,6 +86,18 @@ static const char paced[] = HEAD
 	"\"faults\":[[0,0,0,4,\"first-touch\",200,0,199,\"seq\",1],"
 	"[0,0,2,4,\"first-touch\",100,200,299,\"seq\",1]],\"calls\":null}";
 
+/* Kernel-mode faults (a byte the kernel writes into each page) on 256
+ * pages, and, without the tracepoints, 128 faults without an event
+ * (kernel-side) populated over the same object at the thread's start. */
+static const char kernel_mode[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":2097152,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"kernel\",256,256,511,\"seq\",1]],"
+	"\"without_event\":[[0,\"kernel-side\",128]],\"calls\":null}";
+
 static struct faultgen_attr *replay_attr(const char *profile)
 {
 	struct faultgen_attr *a;
@@ -166,6 +178,29 @@ START_TEST(two_threads_first_touch_one_object)
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	ck_assert(fgc_no_children());
+}
+END_TEST
+
+/* A kernel row: each of its pages faulted (the kernel counts the
+ * kernel-mode faults as minor faults of the worker) and resident; the
+ * kernel-side rows populated their pages too. */
+START_TEST(kernel_mode_faults_and_kernel_side)
+{
+	struct faultgen_attr *a = replay_attr(kernel_mode);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run = run_ok(a);
+	void *addr;
+	size_t len;
+
+	worker(run, 0, &w);
+	ck_assert_double_eq(fgc_figure_or(run, "kernel", -1), 256);
+	ck_assert_double_eq(fgc_figure_or(run, "kernel-side", -1), 128);
+	ck_assert_msg(fgc_close(384, w.minflt, 1), "minflt %llu for 384 pages",
+		      (unsigned long long)w.minflt);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(fgc_resident_pages(addr, len), 384);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
 }
 END_TEST
 
@@ -535,6 +570,7 @@ static Suite *replay_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, two_threads_first_touch_one_object, 0, 2);
 	tcase_add_test(tc, fork_child_writes_copies);
+	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
 	tcase_add_test(tc, shared_object_of_two_processes);
 	tcase_add_test(tc, file_object_read);
 	tcase_add_test(tc, pacing_counts_bins);
