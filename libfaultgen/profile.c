@@ -61,7 +61,7 @@ static const char *const order_names[] = {
 /* The kinds a replay makes (the others are refused, never skipped). */
 static bool replayed(enum fg_replay_kind k)
 {
-	return k != FG_KIND_MAJOR && k != FG_KIND_WRITE_NOTIFY;
+	return k != FG_KIND_WRITE_NOTIFY;
 }
 
 struct ck {
@@ -464,7 +464,11 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 	    row->kind == FG_KIND_HUGE)
 		return bad(c, -EINVAL, "huge faults in an object without "
 			   "huge pages (its \"thp\" false)");
-	if (!ob->writable && row->kind != FG_KIND_READ)
+	if (row->kind == FG_KIND_MAJOR && ob->backing != FG_OBJ_FILE)
+		return bad(c, -EINVAL, "major faults in an object not of a "
+			   "file (a swap-in) not replayed yet");
+	if (!ob->writable && row->kind != FG_KIND_READ &&
+	    row->kind != FG_KIND_MAJOR)
 		return bad(c, -EINVAL, "a write (%s) to an object not "
 			   "writable", fg_kind_names[row->kind]);
 	return 0;

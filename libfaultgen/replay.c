@@ -426,6 +426,16 @@ static const char *map_why(const struct fg_pobject *ob, int err)
 
 /* Object o, at a place of its own (guards either side, 2 MiB aligned
  * with huge pages), with its THP advice. */
+/* Whether object o has a row of major faults: its file read with no
+ * read-around, one page a fault. */
+static bool has_major(const struct fg_profile *pr, unsigned int o)
+{
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		if (pr->rows[r].object == o && pr->rows[r].kind == FG_KIND_MAJOR)
+			return true;
+	return false;
+}
+
 static int map_object(struct faultgen_run *run, struct replay_state *st,
 		      unsigned int o)
 {
@@ -451,6 +461,8 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	if (ob->backing == FG_OBJ_ANON)
 		(void)madvise(m->addr, m->len,
 			      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	if (has_major(&st->pr, o))
+		(void)madvise(m->addr, m->len, MADV_RANDOM);
 	return 0;
 }
 
@@ -620,6 +632,14 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 	case FG_KIND_KERNEL_SIDE:
 		if (madvise(p, st->ps, MADV_POPULATE_WRITE) < 0)
 			return errno == EINVAL ? -EOPNOTSUPP : -errno;
+		return 0;
+	case FG_KIND_MAJOR:
+		/* A file object's page out of the page cache first (its
+		 * mapping reads no neighbour: MADV_RANDOM), then read: the
+		 * fault reads it from the file. */
+		if (madvise(p, st->ps, MADV_PAGEOUT) < 0)
+			return errno == EINVAL ? -EOPNOTSUPP : -errno;
+		(void)*(volatile char *)p;
 		return 0;
 	case FG_KIND_KERNEL:
 		/* The kernel writes a byte of its own into the page

@@ -18,6 +18,8 @@
 #include "check-util.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include "internal.h"
 
@@ -97,6 +99,27 @@ static const char kernel_mode[] = HEAD
 	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
 	"\"faults\":[[0,0,0,1,\"kernel\",256,256,511,\"seq\",1]],"
 	"\"without_event\":[[0,\"kernel-side\",128]],\"calls\":null}";
+
+/* A file object read, then the same pages read again as major faults:
+ * each out of the page cache first. */
+static const char file_major[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":1048576,"
+	"\"writable\":false}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"read\",256,0,255,\"seq\",1],"
+	"[0,0,2,1,\"major\",256,0,255,\"seq\",1]],\"calls\":null}";
+
+/* Major faults in an anonymous object: a swap-in, refused. */
+static const char anon_major[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":1048576,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"major\",256,0,255,\"seq\",1]],"
+	"\"calls\":null}";
 
 static struct faultgen_attr *replay_attr(const char *profile)
 {
@@ -305,6 +328,52 @@ START_TEST(file_object_read)
 }
 END_TEST
 
+/* The major row's pages were read and mapped by the read row: each is
+ * put out of the page cache (MADV_PAGEOUT) and read again from the
+ * file, a major fault each; without that the second row faults
+ * nothing. */
+START_TEST(file_object_major_faults)
+{
+	struct faultgen_attr *a = replay_attr(file_major);
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+	struct statfs fs;
+	char dir[512], msg[256] = "";
+
+	snprintf(dir, sizeof(dir), "%s/fg-replay.XXXXXX", tmp);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(statfs(dir, &fs), 0);
+	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+		rmdir(dir);
+		faultgen_attr_free(a);
+		FGC_SKIP("TMPDIR is a tmpfs: its pages never leave memory");
+	}
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_double_eq(fgc_figure_or(run, "major", -1), 256);
+	ck_assert_msg(w.majflt >= 256 && w.minflt + w.majflt >= 512,
+		      "%llu minor and %llu major faults for 2 x 256 pages",
+		      (unsigned long long)w.minflt,
+		      (unsigned long long)w.majflt);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(rmdir(dir), 0);
+	/* In an anonymous object a major fault is a swap-in: refused. */
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_REPLAY), 0);
+	ck_assert_int_eq(faultgen_attr_set_profile_buffer(a, anon_major,
+							   strlen(anon_major)),
+			 -EINVAL);
+	faultgen_attr_profile_error(a, msg, sizeof(msg));
+	ck_assert_msg(strstr(msg, "faults[0]") && strstr(msg, "swap-in"),
+		      "%s", msg);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(pacing_counts_bins)
 {
 	struct faultgen_attr *a = replay_attr(paced);
@@ -358,8 +427,10 @@ static const struct {
 	{ "\"page_size\":4096", "\"page_size\":4000", -EINVAL, "page_size" },
 	{ "\"first-touch\",1024,0,", "\"frist-touch\",1024,0,", -EINVAL,
 	  "faults[0][4]: unknown kind \"frist-touch\"" },
+	{ "\"first-touch\",1024,0,", "\"write-notify\",1024,0,", -EINVAL,
+	  "faults[0][4]: kind \"write-notify\" not replayed yet" },
 	{ "\"first-touch\",1024,0,", "\"major\",1024,0,", -EINVAL,
-	  "faults[0][4]: kind \"major\" not replayed yet" },
+	  "faults[0][4]: major faults in an object not of a file" },
 	{ "1024,2047,\"random\"", "1024,2048,\"random\"", -EINVAL,
 	  "faults[1][7]" },
 	{ "[1,0,0,3", "[9,0,0,3", -EINVAL, "faults[1][0]: no thread" },
@@ -571,6 +642,7 @@ static Suite *replay_suite(void)
 	tcase_add_loop_test(tc, two_threads_first_touch_one_object, 0, 2);
 	tcase_add_test(tc, fork_child_writes_copies);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
+	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, shared_object_of_two_processes);
 	tcase_add_test(tc, file_object_read);
 	tcase_add_test(tc, pacing_counts_bins);

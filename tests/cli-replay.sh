@@ -73,7 +73,7 @@ bad type 's/"page_size":4096/"page_size":"4096"/' 'page_size: not a number'
 bad process 's/{"id":1,"process":0/{"id":1,"process":5/' 'threads[1].process: no process has id 5'
 bad beyond 's/512,1023,"seq"/512,1024,"seq"/' 'faults[1][7]: 1024 is more than 1023'
 bad kind 's/"first-touch",512,0,/"frist-touch",512,0,/' 'faults[0][4]: unknown kind "frist-touch"'
-bad notyet 's/"first-touch",512,0,/"major",512,0,/' 'faults[0][4]: kind "major" not replayed yet'
+bad notyet 's/"first-touch",512,0,/"write-notify",512,0,/' 'faults[0][4]: kind "write-notify" not replayed yet'
 run_pft dir --replay="$tmp"
 [ "$rc" -eq 2 ] && grep -q 'not a regular file' "$tmp/dir.err" && ok ||
 	fail "dir: exit $rc: $(cat "$tmp/dir.err")"
