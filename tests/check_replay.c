@@ -455,13 +455,17 @@ static const struct {
 static char *changed(const char *from, const char *to)
 {
 	const char *at = strstr(two_threads, from);
-	size_t n = sizeof(two_threads) + strlen(to);
-	char *s = malloc(n);
+	size_t head, tlen = strlen(to), rest;
+	char *s;
 
 	ck_assert_ptr_nonnull(at);
+	head = (size_t)(at - two_threads);
+	rest = strlen(at + strlen(from));
+	s = malloc(head + tlen + rest + 1);
 	ck_assert_ptr_nonnull(s);
-	snprintf(s, n, "%.*s%s%s", (int)(at - two_threads), two_threads, to,
-		 at + strlen(from));
+	memcpy(s, two_threads, head);
+	memcpy(s + head, to, tlen);
+	memcpy(s + head + tlen, at + strlen(from), rest + 1);
 	return s;
 }
 
