@@ -463,7 +463,8 @@ static char *changed(const char *from, const char *to)
 	rest = strlen(at + strlen(from));
 	s = malloc(head + tlen + rest + 1);
 	ck_assert_ptr_nonnull(s);
-	memcpy(s, two_threads, head);
+	/* Terminated by the last copy (rest + 1 bytes). */
+	memcpy(s, two_threads, head); // NOLINT(bugprone-not-null-terminated-result)
 	memcpy(s + head, to, tlen);
 	memcpy(s + head + tlen, at + strlen(from), rest + 1);
 	return s;
