@@ -465,7 +465,7 @@ static char *changed(const char *from, const char *to)
 	ck_assert_ptr_nonnull(s);
 	/* Terminated by the last copy (rest + 1 bytes). */
 	memcpy(s, two_threads, head); // NOLINT(bugprone-not-null-terminated-result)
-	memcpy(s + head, to, tlen);
+	memcpy(s + head, to, tlen); // NOLINT(bugprone-not-null-terminated-result)
 	memcpy(s + head + tlen, at + strlen(from), rest + 1);
 	return s;
 }
