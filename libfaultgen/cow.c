@@ -352,16 +352,6 @@ static void end_round(const struct faultgen_run *run, struct cow_state *st,
 	fg_futex_wake(&st->ended);
 }
 
-static void usage_add(struct fg_usage *sum, const struct fg_usage *d)
-{
-	sum->minflt += d->minflt;
-	sum->majflt += d->majflt;
-	sum->cpu_ns += d->cpu_ns;
-	sum->ru_user_us += d->ru_user_us;
-	sum->ru_sys_us += d->ru_sys_us;
-	fg_lock_add(&sum->lock, &d->lock);
-}
-
 /*
  * Worker i's writes of one round, measured alone: its figures add up
  * over the rounds, so that neither a fork nor the waits between rounds
@@ -387,7 +377,7 @@ static int write_round(struct faultgen_run *run, unsigned int i)
 	if (ret)
 		return ret;
 	fg_usage_sub(&d, &now, &at);
-	usage_add(&w->use, &d);
+	fg_usage_add(&w->use, &d);
 	if (!w->rounds)
 		w->start_ns = t0;
 	w->end_ns = t1;

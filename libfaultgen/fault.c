@@ -151,14 +151,9 @@ static int cold_pause(struct faultgen_run *run, unsigned int i,
 	ret = fg_cold_drop(run, i, &ns);
 	fg_usage_now(&after, process, fg_wstat_lock_fd(w));
 	fg_usage_sub(&d, &after, &before);
-	at->minflt += d.minflt;
-	at->majflt += d.majflt;
-	at->cpu_ns += d.cpu_ns;
-	at->ru_user_us += d.ru_user_us;
-	at->ru_sys_us += d.ru_sys_us;
-	/* mincore takes mmap_lock: the drop's acquisitions are not the
-	 * faults'. */
-	fg_lock_add(&at->lock, &d.lock);
+	/* All the drop counted, its mmap_lock acquisitions too (mincore
+	 * takes it): not the faults'. */
+	fg_usage_add(at, &d);
 	w->start_ns += ns;
 	w->end_ns += ns;
 	return ret;

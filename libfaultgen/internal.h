@@ -684,6 +684,7 @@ void fg_usage_now(struct fg_usage *u, bool process, int lock_fd);
 bool fg_counts_process(const struct faultgen_run *run, unsigned int i);
 void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 		  const struct fg_usage *b);
+void fg_usage_add(struct fg_usage *sum, const struct fg_usage *d);
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process);
 void fg_stat_end(struct fg_wstat *w, const struct fg_usage *at,
 		 bool process);

@@ -51,6 +51,17 @@ void fg_usage_sub(struct fg_usage *d, const struct fg_usage *a,
 	fg_lock_sub(&d->lock, &a->lock, &b->lock);
 }
 
+/* sum += d */
+void fg_usage_add(struct fg_usage *sum, const struct fg_usage *d)
+{
+	sum->minflt += d->minflt;
+	sum->majflt += d->majflt;
+	sum->cpu_ns += d->cpu_ns;
+	sum->ru_user_us += d->ru_user_us;
+	sum->ru_sys_us += d->ru_sys_us;
+	fg_lock_add(&sum->lock, &d->lock);
+}
+
 /* Whether worker i's usage is its process's (a forked worker) or its
  * thread's; worker 0 in the calling thread counts that thread only. */
 bool fg_counts_process(const struct faultgen_run *run, unsigned int i)
