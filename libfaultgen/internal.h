@@ -844,6 +844,8 @@ void fg_qemu_slice(uint64_t pages, unsigned int n, unsigned int i,
 struct fg_writer_slot {
 	struct fg_wlat lat; /* its calls in the measured phase, timed */
 	bool lost; /* munmap: another thread mapped into its region */
+	struct fg_resv moved; /* munmap: the region it went on in since */
+	uint64_t moves;       /* munmap: the times it went elsewhere */
 };
 struct fg_writers {
 	struct fg_resv resv; /* every writer's region, guards between */
@@ -851,6 +853,7 @@ struct fg_writers {
 	void *guard[2];          /* PROT_NONE pages either side of the VMA */
 	_Atomic uint64_t calls;  /* every writer's calls in the measured
 				  * phase, once it stops */
+	_Atomic uint64_t moves;  /* munmap writers' moves to a fresh region */
 	_Atomic uint32_t stopped; /* writers that stopped */
 	bool ran;                /* the run had writers */
 	struct fg_resv slot_resv; /* the slots, in a reservation of their own */

@@ -23,8 +23,11 @@
  * The munmap writer leaves its region unmapped between its two calls:
  * the one op that does.  It maps the region back with
  * MAP_FIXED_NOREPLACE, so a mapping another thread made in that hole
- * meanwhile is never replaced: the writer stops with -EEXIST, and the
- * run's release leaves that mapping alone.
+ * meanwhile is never replaced: the writer goes on in a fresh region of
+ * its own (a reservation with a guard page either side, as the others
+ * have), that cycle uncounted, and the run's release leaves that
+ * mapping alone.  A process whose allocator maps often (a sanitizer's)
+ * takes such holes now and then.
  *
  * The _VMA ops change a page range inside the faulted VMA itself,
  * which splits it and write-locks it (vma_start_write) until the mmap
@@ -255,6 +258,8 @@ void fg_writers_release(struct faultgen_run *run)
 		return;
 	if (st->resv.raw)
 		resv_release(st, run->attr.writers, region_len(run), page);
+	for (unsigned int h = 0; st->slots && h < run->attr.writers; h++)
+		fg_resv_release(&st->slots[h].moved);
 	fg_resv_release(&st->slot_resv);
 	st->slots = NULL;
 	run->helper_lat = NULL;
@@ -338,6 +343,41 @@ static bool touches_after(enum faultgen_writer_op op, int step)
 	       (op == FAULTGEN_WRITER_MUNMAP && step == 1);
 }
 
+/*
+ * Writer `slot`'s region was taken by another mapping while unmapped:
+ * not ours any more.  It goes on in a fresh reservation, mapped
+ * read-write; the guards of one it had moved to before are unmapped
+ * (the region between them is not ours either).
+ */
+static int move_region(struct fg_writer_slot *slot, struct target *t,
+		       size_t page)
+{
+	struct fg_resv *r = &slot->moved;
+	char *at;
+	int ret;
+
+	if (r->raw) {
+		munmap(r->raw, page);
+		munmap(r->raw + r->raw_len - page, page);
+		r->raw = NULL;
+		r->raw_len = 0;
+	} else {
+		slot->lost = true;
+	}
+	ret = fg_reserve(t->len, 0, r, &at);
+	if (ret)
+		return ret;
+	if (mmap(at, t->len, RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+		 0) == MAP_FAILED) {
+		ret = -errno;
+		fg_resv_release(r);
+		return ret;
+	}
+	t->at = at;
+	slot->moves++;
+	return 0;
+}
+
 /* One cycle of two calls, each timed into ns[]; *failed the call that
  * failed. */
 FG_NO_ASAN static int cycle(const struct target *t, uint64_t ns[2],
@@ -414,6 +454,11 @@ int fg_writer_run(struct faultgen_run *run, unsigned int h)
 	while (!ret && !fg_helpers_stop(run) && !fg_measure_over(run)) {
 		open = fg_measure_open(run);
 		ret = cycle(&t, ns, &failed);
+		if (ret == -EEXIST && t.op == FAULTGEN_WRITER_MUNMAP &&
+		    failed == 1) {
+			ret = move_region(slot, &t, (size_t)run->pagesize);
+			continue;
+		}
 		if (!ret && open && !fg_measure_over(run)) {
 			calls += 2;
 			fg_hist_record(&slot->lat.h, ns[0]);
@@ -422,9 +467,18 @@ int fg_writer_run(struct faultgen_run *run, unsigned int h)
 	}
 	fg_wlat_end(&slot->lat, false);
 	/* Unmapped, not mapped back: what is there now is not ours. */
-	if (ret && t.op == FAULTGEN_WRITER_MUNMAP && failed == 1)
-		slot->lost = true;
+	if (ret && t.op == FAULTGEN_WRITER_MUNMAP && failed == 1) {
+		if (slot->moved.raw) {
+			munmap(slot->moved.raw, (size_t)run->pagesize);
+			slot->moved.raw += slot->moved.raw_len -
+					   (size_t)run->pagesize;
+			slot->moved.raw_len = (size_t)run->pagesize;
+		} else {
+			slot->lost = true;
+		}
+	}
 	atomic_fetch_add(&st->calls, calls);
+	atomic_fetch_add(&st->moves, slot->moves);
 	atomic_fetch_add(&st->stopped, 1);
 	return ret;
 }
@@ -469,14 +523,20 @@ int fg_writers_figure(const struct faultgen_run *run, unsigned int index,
 	/* The measured phase: the result's elapsed time. */
 	double wall = ran ? run->result.elapsed_s : 0;
 	double calls = ran ? (double)atomic_load(&st->calls) : 0;
+	double moves = ran ? (double)atomic_load(&st->moves) : 0;
 	const struct fg_figure_row figs[] = {
 		{ "writers", run->attr.writers, "threads" },
 		{ "writer_calls", calls, "calls" },
 		{ "writer_s", wall, "s" },
 		{ "writer_calls_per_s", wall > 0 ? calls / wall : 0,
 		  "calls/s" },
+		/* munmap's, last: holes another mapping took meanwhile */
+		{ "writer_moves", moves, "regions" },
 	};
 	unsigned int n = sizeof(figs) / sizeof(figs[0]);
+
+	if (run->attr.writer_op != FAULTGEN_WRITER_MUNMAP)
+		n--;
 
 	if (!ran)
 		return -ERANGE;

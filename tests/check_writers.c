@@ -23,6 +23,36 @@
 
 #define MIB (1ULL << 20)
 
+/*
+ * The munmap calls of this program (the library's among them: it is
+ * linked with --wrap=munmap) go through __wrap_munmap.  Armed with a
+ * length, the next unmapping of that length is taken at once by a
+ * mapping of this test's own, as another thread of a program (a
+ * sanitizer's allocator) may take a hole meanwhile.
+ */
+int __real_munmap(void *addr, size_t len);
+int __wrap_munmap(void *addr, size_t len);
+
+static _Atomic size_t take_len;
+static void *_Atomic taken;
+
+int __wrap_munmap(void *addr, size_t len)
+{
+	int ret = __real_munmap(addr, len);
+	size_t want = atomic_load(&take_len);
+
+	if (ret == 0 && want && len == want &&
+	    atomic_compare_exchange_strong(&take_len, &want, 0)) {
+		void *p = mmap(addr, len, PROT_READ,
+			       MAP_PRIVATE | MAP_ANONYMOUS |
+				       MAP_FIXED_NOREPLACE,
+			       -1, 0);
+
+		atomic_store(&taken, p == addr ? p : NULL);
+	}
+	return ret;
+}
+
 static struct faultgen_attr *writers_attr(unsigned int workers,
 					  unsigned int writers,
 					  enum faultgen_writer_op op)
@@ -715,6 +745,58 @@ START_TEST(release_leaves_a_mapping_made_in_a_munmap_hole)
 }
 END_TEST
 
+/*
+ * A munmap writer whose hole another mapping took goes on in a fresh
+ * region: the run completes, counts the move, and leaves that mapping
+ * as it was.
+ */
+START_TEST(munmap_writer_goes_on_where_its_hole_was_taken)
+{
+	struct faultgen_attr *a = writers_attr(1, 1, FAULTGEN_WRITER_MUNMAP);
+	size_t len = 16 * (size_t)fgc_pagesize();
+	struct faultgen_run *run;
+	struct fgc_vma *v;
+	void *hole;
+	int nv, first;
+
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 3, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	atomic_store(&taken, NULL);
+	atomic_store(&take_len, len);
+	run = run_ok(a);
+	atomic_store(&take_len, 0);
+	hole = atomic_load(&taken);
+	if (!hole) {
+		/* The workers were through before the writer's first
+		 * cycle ended: nothing was taken. */
+		ck_assert_double_eq(figure_of(run, "writer_moves"), 0);
+		faultgen_run_free(run);
+		faultgen_attr_free(a);
+		return;
+	}
+	ck_assert_double_eq(figure_of(run, "writer_moves"), 1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	nv = fgc_maps_read(&v);
+	ck_assert_int_eq(fgc_vmas_over(v, nv, hole, len, &first), 1);
+	ck_assert_str_eq(v[first].perms, "r--p");
+	free(v);
+	ck_assert_int_eq(munmap(hole, len), 0);
+}
+END_TEST
+
+/* Only the munmap writer has a figure of its moves. */
+START_TEST(only_the_munmap_writer_counts_moves)
+{
+	struct faultgen_attr *a = writers_attr(1, 1, FAULTGEN_WRITER_MPROTECT);
+	struct faultgen_run *run = run_ok(a);
+
+	ck_assert_double_eq(fgc_figure_or(run, "writer_moves", -1), -1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("writers");
@@ -739,6 +821,8 @@ int main(void)
 			    FAULTGEN_WRITER_MMAP,
 			    FAULTGEN_WRITER_MADVISE_VMA + 1);
 	tcase_add_test(tc, release_leaves_a_mapping_made_in_a_munmap_hole);
+	tcase_add_test(tc, munmap_writer_goes_on_where_its_hole_was_taken);
+	tcase_add_test(tc, only_the_munmap_writer_counts_moves);
 	tcase_add_test(tc, writer_nice_is_applied_or_refused);
 	tcase_add_test(tc, writer_fifo_is_applied_or_refused);
 	suite_add_tcase(s, tc);
