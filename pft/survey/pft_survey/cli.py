@@ -64,6 +64,9 @@ and plot fault profiles (pft-profile(5)).
                          thread names (left out by default)
       --compare A B      compare two profiles per object and kind, with
                          the ratio B/A of each figure (--json: as JSON)
+      --lag-ms=N         with --compare, B's times N ms earlier for the
+                         time shapes (default: the shift that matches the
+                         whole profile best, printed)
       --plot=FILE.svg    a heatmap of the profiles (of --compare, or
                          those given) to FILE.svg, a new file
   -h, --help             print this help and exit
@@ -102,6 +105,7 @@ def parse_args(argv):
     p.add_argument("--bin-ms", dest="bin_ms", type=float)
     p.add_argument("--keep-names", action="store_true")
     p.add_argument("--compare", nargs=2)
+    p.add_argument("--lag-ms", dest="lag_ms", type=float)
     p.add_argument("--plot")
     p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-V", "--version", action="store_true")
@@ -148,6 +152,11 @@ def profile_mode(p, c):
         p.error("--compare and --plot read profiles: no command, -p or "
                 "--record with them")
     check_bin_ms(p, c)
+    if c.lag_ms is not None and (not c.compare or
+                                 not math.isfinite(c.lag_ms) or
+                                 not 0 <= c.lag_ms <= 3600000):
+        p.error("--lag-ms=%g: give a number of ms from 0 to 3600000, with "
+                "--compare" % c.lag_ms)
     c.profiles = list(c.compare or c.command)
     c.command = []
     if not 1 <= len(c.profiles) <= 2:
@@ -164,6 +173,8 @@ def check_bin_ms(p, c):
 
 def check_record(p, c):
     check_bin_ms(p, c)
+    if c.lag_ms is not None:
+        p.error("--lag-ms: it goes with --compare")
     if c.bin_ms is None:
         c.bin_ms = profile.BIN_MS
     if c.record is not None and not c.record:
@@ -189,7 +200,8 @@ def profiles_main(c):
         check_new_file(c.plot)
     profs = [(path, readprofile.load(path)) for path in c.profiles]
     if c.compare:
-        doc = compare.compare(profs[0][1], profs[1][1], c.bin_ms)
+        doc = compare.compare(profs[0][1], profs[1][1], c.bin_ms,
+                              c.lag_ms)
         compare.write(doc, tuple(c.compare), c.json, sys.stdout)
         sys.stdout.flush()
     if c.plot:

@@ -16,6 +16,14 @@
 # each); it is undefined (null) where either count is the same in every
 # bin.  Profiles of different bins are compared in the coarser, or in
 # wider bins asked for (--bin-ms): a run's pace jitters from bin to bin.
+#
+# A replay starts its clock once it has read the profile and made its
+# objects: its faults come later after its first event than the
+# original's did.  So B's times are shifted earlier by a lag: the one,
+# from 0 to half the bins, at which the whole profile's per-bin faults
+# (every object and kind) correlate best with A's, or the one asked for
+# (--lag-ms).  Every time shape is B's shifted so, and the lag is
+# printed beside them.
 
 import json
 import math
@@ -127,9 +135,33 @@ def match_objects(a, b):
     return pairs
 
 
-def kind_rows(sa, sb, n):
+def whole_series(st, n):
+    """The per-bin faults of every object of stats st, n bins."""
+    xs = [0.0] * n
+    for per in st.values():
+        for b, c in per.get(ALL, Stat()).bins.items():
+            if 0 <= b < n:
+                xs[b] += c
+    return xs
+
+
+def best_lag(sa, sb, n):
+    """The shift (bins, 0 to n // 2) of B's whole profile earlier that
+    correlates best with A's over all n bins (B's last ones empty once
+    shifted); the smallest of equals, 0 where none correlates."""
+    xa, xb = whole_series(sa, n), whole_series(sb, n)
+    best, best_r = 0, None
+    for lag in range(n // 2 + 1):
+        r = pearson(xa, xb[lag:] + [0.0] * lag)
+        if r is not None and (best_r is None or r > best_r):
+            best, best_r = lag, r
+    return best
+
+
+def kind_rows(sa, sb, n, lag=0):
     """The rows of one object pair: per kind (ALL first), each dimension
-    with A, B and B/A, and the time shape's correlation."""
+    with A, B and B/A, and the time shape's correlation (B shifted lag
+    bins earlier)."""
     kinds = sorted(set(sa) | set(sb), key=lambda k: (
         k != ALL, K.EVENT_KINDS.index(k) if k in K.EVENT_KINDS else 99, k))
     out = []
@@ -139,7 +171,8 @@ def kind_rows(sa, sb, n):
         dims = {d: {"a": fa[d], "b": fb[d], "ratio": ratio(fa[d], fb[d])}
                 for d in DIMENSIONS}
         xa = [(sa.get(kind) or Stat()).bins.get(i, 0) for i in range(n)]
-        xb = [(sb.get(kind) or Stat()).bins.get(i, 0) for i in range(n)]
+        xb = [(sb.get(kind) or Stat()).bins.get(i + lag, 0)
+              for i in range(n)]
         out.append({"kind": kind, "dimensions": dims,
                     "time_shape_correlation": pearson(xa, xb)})
     return out
@@ -158,13 +191,16 @@ def without_event(a, b):
             for k in sorted(set(wa) | set(wb))}
 
 
-def compare(a, b, bin_ms=None):
+def compare(a, b, bin_ms=None, lag_ms=None):
     """The comparison of profiles a and b (dicts read by readprofile) as
     a dict (what --json prints), in bins of bin_ms where it is wider
-    than both profiles' own."""
+    than both profiles' own; B's times shifted lag_ms earlier, or by the
+    lag that matches best where None."""
     common = max(a["bin_ms"], b["bin_ms"], bin_ms or 0)
     n = max(nbins(a, common), nbins(b, common))
     sa, sb = stats(a, common), stats(b, common)
+    lag = (best_lag(sa, sb, n) if lag_ms is None else
+           int(round(lag_ms / common)))
     objs = []
     for oa, ob in match_objects(a, b):
         objs.append({
@@ -172,12 +208,15 @@ def compare(a, b, bin_ms=None):
             "a": oa and oa["id"], "b": ob and ob["id"],
             "size_a": oa and oa["size"], "size_b": ob and ob["size"],
             "kinds": kind_rows(sa.get(oa["id"], {}) if oa else {},
-                               sb.get(ob["id"], {}) if ob else {}, n)})
+                               sb.get(ob["id"], {}) if ob else {}, n,
+                               lag)})
     whole = {"processes": (len(a["processes"]), len(b["processes"])),
              "threads": (len(a["threads"]), len(b["threads"])),
              "duration_ms": (a["duration_ms"], b["duration_ms"])}
     return {"schema": "pft-survey-compare/1", "bin_ms": common,
-            "bins": n, "objects": objs,
+            "bins": n, "lag_ms": lag * common,
+            "lag": "given" if lag_ms is not None else "best match",
+            "objects": objs,
             "profile": {k: {"a": x, "b": y, "ratio": ratio(x, y)}
                         for k, (x, y) in whole.items()},
             "without_event": without_event(a, b)}
@@ -197,6 +236,11 @@ def render(doc, names, out):
     out.write("objects matched within each backing, largest first; "
               "concurrency: threads faulting in the same %g ms bin\n" %
               doc["bin_ms"])
+    out.write("time shape: B's times %g ms earlier (%s: %s)\n" % (
+        doc["lag_ms"], doc["lag"],
+        "--lag-ms" if doc["lag"] == "given" else
+        "the shift of the whole profile's per-bin faults that correlates "
+        "best with A's, a replay's start-up"))
     fmt = "  %-13s %-20s %12s %12s %8s\n"
     for o in doc["objects"]:
         out.write("\nobject A%s B%s: %s, %s / %s bytes\n" % (

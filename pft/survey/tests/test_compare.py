@@ -82,22 +82,51 @@ class Compare(unittest.TestCase):
         same = prof(series([2, 4, 6, 8]))
         mixed = prof(series([1, 3, 2, 4]))
         reverse = prof(series([4, 3, 2, 1]))
-        r = dims(compare.compare(a, same))["time_shape_correlation"]
+        r = dims(compare.compare(a, same, lag_ms=0))[
+            "time_shape_correlation"]
         self.assertAlmostEqual(r, 1.0)
         # dx = dy = (-1.5, -0.5, 0.5, 1.5) reordered: 4 / 5.
-        r = dims(compare.compare(a, mixed))["time_shape_correlation"]
+        r = dims(compare.compare(a, mixed, lag_ms=0))[
+            "time_shape_correlation"]
         self.assertAlmostEqual(r, 0.8)
-        r = dims(compare.compare(a, reverse))["time_shape_correlation"]
+        r = dims(compare.compare(a, reverse, lag_ms=0))[
+            "time_shape_correlation"]
         self.assertAlmostEqual(r, -1.0)
+
+    def test_a_replay_started_later_is_shifted_back(self):
+        # B is A two bins later (a replay's start-up).
+        a = prof(series([0, 1, 3, 2, 0, 0, 0, 0]), duration=80.0)
+        b = prof(series([0, 0, 0, 1, 3, 2, 0, 0]), duration=80.0)
+        doc = compare.compare(a, b)
+        self.assertEqual((doc["lag_ms"], doc["lag"]), (20, "best match"))
+        self.assertAlmostEqual(dims(doc)["time_shape_correlation"], 1.0)
+        # Unshifted, (0,1,3,2,0,0,0,0) beside (0,0,0,1,3,2,0,0): means
+        # 3/4, sum x*y = 2, so sum dx*dy = 2 - 8 * 9/16 = -5/2; sum dx^2
+        # = sum dy^2 = 14 - 9/2 = 19/2: r = -5/19.
+        doc = compare.compare(a, b, lag_ms=0)
+        self.assertEqual((doc["lag_ms"], doc["lag"]), (0, "given"))
+        self.assertAlmostEqual(dims(doc)["time_shape_correlation"], -5 / 19)
+        # A shift asked for is rounded to whole bins.
+        self.assertEqual(compare.compare(a, b, lag_ms=14)["lag_ms"], 10)
+
+    def test_the_shift_is_never_more_than_half_the_bins(self):
+        # B's burst 6 bins after A's in 8: a match would need 6 > 8 // 2.
+        a = prof(series([4, 0, 0, 0, 0, 0, 0, 0]), duration=80.0)
+        b = prof(series([0, 0, 0, 0, 0, 0, 4, 0]), duration=80.0)
+        self.assertLessEqual(compare.compare(a, b)["lag_ms"], 40)
+
+    def test_constant_profiles_are_not_shifted(self):
+        a = prof(series([2, 2, 2, 2]))
+        self.assertEqual(compare.compare(a, a)["lag_ms"], 0)
 
     def test_correlation_in_wider_bins(self):
         a = prof(series([1, 3, 2, 4, 0, 0]), duration=60.0)
         b = prof(series([3, 1, 4, 2, 0, 0]), duration=60.0)
         # Means 5/3: sum dx*dy = 16/3, sum dx^2 = sum dy^2 = 40/3.
-        self.assertAlmostEqual(dims(compare.compare(a, b))
+        self.assertAlmostEqual(dims(compare.compare(a, b, lag_ms=0))
                                ["time_shape_correlation"], 0.4)
         # In bins of 20 ms: (4, 6, 0) beside (4, 6, 0).
-        doc = compare.compare(a, b, 20)
+        doc = compare.compare(a, b, 20, lag_ms=0)
         self.assertEqual(doc["bin_ms"], 20)
         self.assertAlmostEqual(dims(doc)["time_shape_correlation"], 1.0)
 
@@ -273,7 +302,11 @@ class Files(unittest.TestCase):
         for argv in (["--plot=x.svg"], ["--plot=x.svg", a, a, a],
                      ["--compare", a, a, "-p", "1"],
                      ["--keep-names", "--", "true"],
-                     ["--bin-ms=0", "--record=x", "--", "true"]):
+                     ["--bin-ms=0", "--record=x", "--", "true"],
+                     ["--compare", a, a, "--lag-ms=-10"],
+                     ["--compare", a, a, "--lag-ms=nan"],
+                     ["--plot=x.svg", a, "--lag-ms=10"],
+                     ["--lag-ms=10", "--", "true"]):
             rc, _, err = self.run_cli(argv)
             self.assertEqual(rc, 2, argv)
             self.assertIn("Try 'pft-survey --help'", err)
