@@ -42,6 +42,8 @@ REFAULT = "refault"             # a user fault on a page faulted before
 EVENT_KINDS = (FIRST_TOUCH, READ, COW, WRITE_NOTIFY, MAJOR, HUGE_KIND,
                KERNEL, USER, REFAULT)
 # Faults the kernel counted without an event.
+# The kinds that are writes by their error code.
+WRITE_KINDS = (FIRST_TOUCH, COW, WRITE_NOTIFY)
 GUP = "gup"                     # with the tracepoints: get_user_pages only
 KERNEL_SIDE = "kernel-side"     # without them: kernel-mode or GUP, untold
 

@@ -111,6 +111,10 @@ class Facts:
         if c is None:
             c = self.cells[(key, pid, tid, kind)] = Cell()
         c.add(t, faults, nbytes)
+        # A write fault on it: writable then, whatever the views of
+        # its VMAs saw (a range made writable and written between two).
+        if kind in K.WRITE_KINDS and key in self.objects:
+            self.objects[key]["writable"] = True
         if self.events is not None:
             self.events.append((t, pid, tid, key, kind, page, faults))
         if page is not None:

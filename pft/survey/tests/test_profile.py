@@ -246,6 +246,22 @@ class FromSurvey(unittest.TestCase):
         self.assertEqual(prof["faults"][0],
                          [0, 0, 0, 1, "first-touch", 16, 0, 240, "seq", 1])
 
+    def test_an_object_written_is_writable_whatever_its_views_saw(self):
+        # Seen read-only (PROT_NONE, or r--) by every view, written
+        # between two: a profile whose replay writes it.
+        facts = objects.Facts(kinds.TRACEPOINTS, events=True)
+        for obj, kind in ((1, kinds.FIRST_TOUCH), (2, kinds.READ),
+                          (3, kinds.COW)):
+            v = {"start": obj << 20, "end": (obj << 20) + 0x10000,
+                 "perms": "---p", "path": "", "object": obj,
+                 "first_ns": T0}
+            facts.add_vma(("vma", 5, obj), 5, v, "anonymous")
+            facts.add(("vma", 5, obj), 5, 5, kind, T0 + obj * 1000, 1,
+                      4096, (obj << 8))
+        prof = self.build(facts, Rec())
+        self.assertEqual(sorted(o["writable"] for o in prof["objects"]),
+                         [False, True, True])
+
     def test_a_childs_copies_fall_on_its_parents_object(self):
         child = {"start": 0x10000, "end": 0x20000, "perms": "rw-p",
                  "path": "", "object": 7, "first_ns": T0 + 12 * MS}
