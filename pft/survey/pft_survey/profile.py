@@ -48,6 +48,11 @@ class Recording:
         self.recorder = "pft-survey"
 
 
+# The runs of pages a bin's row may be split into before it is random.
+MAX_PIECES = 8
+MIN_RUN = 4
+
+
 def page_order(pages, period=1):
     """The order of the pages of one bin, in the order they were faulted:
     (SEQ, 1) each one page above the last (or a single page), (STRIDE,
@@ -67,23 +72,56 @@ def page_order(pages, period=1):
     return (SEQ, 1) if step == 1 else (STRIDE, step)
 
 
+def pieces(pages, counts):
+    """The runs a bin's pages (in fault order, with their faults) form:
+    [(pages, faults)], each run's pages one step above the last by the
+    same step (a run of one page takes the next page above it)."""
+    out = []
+    for page, n in zip(pages, counts):
+        if out:
+            run, _ = out[-1]
+            step = run[1] - run[0] if len(run) > 1 else page - run[-1]
+            if step > 0 and page - run[-1] == step:
+                run.append(page)
+                out[-1] = (run, out[-1][1] + n)
+                continue
+        out.append(([page], n))
+    return out
+
+
+def piece_rows(b, pages, counts, period):
+    """A bin's rows: one where its pages are in one order; one a run
+    where they are a few runs (up to MAX_PIECES, of MIN_RUN pages on
+    average: two threads taking chunks in turn); else one random
+    row."""
+    order, stride = page_order(pages, period)
+    runs = pieces(pages, counts) if order == RANDOM else []
+    if not runs or len(runs) > MAX_PIECES or \
+            len(pages) < MIN_RUN * len(runs):
+        return [[b, 1, sum(counts), min(pages), max(pages), order, stride]]
+    out = []
+    for run, n in runs:
+        order, stride = page_order(run, period)
+        out.append([b, 1, n, min(run), max(run), order, stride])
+    return out
+
+
 def bin_rows(events, t0, bin_ns, period=1):
     """The rows of one (thread, object, kind): events (time_ns, page,
-    faults), in time order, into one row a bin: [bin, 1, count,
-    first_page, last_page, order, stride]."""
+    faults), in time order, into a row a bin, or one a run of pages
+    (piece_rows): [bin, 1, count, first_page, last_page, order,
+    stride]."""
     rows = []
-    cur, pages, count = None, [], 0
+    cur, pages, counts = None, [], []
     for t, page, n in events + [(None, None, 0)]:
         b = None if t is None else (t - t0) // bin_ns
         if b != cur and pages:
-            order, stride = page_order(pages, period)
-            rows.append([cur, 1, count, min(pages), max(pages), order,
-                         stride])
-            pages, count = [], 0
+            rows += piece_rows(cur, pages, counts, period)
+            pages, counts = [], []
         cur = b
         if t is not None:
             pages.append(page)
-            count += n
+            counts.append(n)
     return rows
 
 

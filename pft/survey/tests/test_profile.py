@@ -58,6 +58,25 @@ class Bins(unittest.TestCase):
             [1, 1, 3, 3, 7, RANDOM, 0],
             [3, 1, 1, 9, 9, SEQ, 1]])
 
+    def test_a_bins_chunks_are_a_row_each(self):
+        # One thread's bin: pages 10-17, then 40-47 (another thread took
+        # 18-39 meanwhile), then 60, 62, 64, 66: three runs, a row each.
+        pages = list(range(10, 18)) + list(range(40, 48)) + [60, 62, 64, 66]
+        evs = [(T0 + i * 100, p, 1) for i, p in enumerate(pages)]
+        self.assertEqual(profile.bin_rows(evs, T0, 10 * MS), [
+            [0, 1, 8, 10, 17, SEQ, 1],
+            [0, 1, 8, 40, 47, SEQ, 1],
+            [0, 1, 4, 60, 66, STRIDE, 2]])
+        # Nine runs of 4 pages: more than MAX_PIECES, one random row.
+        pages = [p for c in range(9) for p in range(c * 10, c * 10 + 4)]
+        evs = [(T0 + i * 100, p, 1) for i, p in enumerate(pages)]
+        self.assertEqual(profile.bin_rows(evs, T0, 10 * MS), [
+            [0, 1, 36, 0, 83, RANDOM, 0]])
+        # Runs shorter than MIN_RUN pages on average: random.
+        evs = [(T0 + i * 100, p, 1) for i, p in enumerate([5, 4, 3, 2])]
+        self.assertEqual(profile.bin_rows(evs, T0, 10 * MS), [
+            [0, 1, 4, 2, 5, RANDOM, 0]])
+
     def test_runs_merge_where_pages_go_on_at_the_same_rate(self):
         rows = [[0, 1, 100, 0, 99, SEQ, 1], [1, 1, 110, 100, 209, SEQ, 1],
                 [2, 1, 90, 210, 299, SEQ, 1],
