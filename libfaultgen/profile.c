@@ -464,9 +464,6 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 	    row->kind == FG_KIND_HUGE)
 		return bad(c, -EINVAL, "huge faults in an object without "
 			   "huge pages (its \"thp\" false)");
-	if (row->kind == FG_KIND_MAJOR && ob->backing != FG_OBJ_FILE)
-		return bad(c, -EINVAL, "major faults in an object not of a "
-			   "file (a swap-in) not replayed yet");
 	if (!ob->writable && row->kind != FG_KIND_READ &&
 	    row->kind != FG_KIND_MAJOR)
 		return bad(c, -EINVAL, "a write (%s) to an object not "

@@ -73,6 +73,7 @@ struct shared {
 	int64_t t0_ns;     /* the profile's time 0 */
 	_Atomic uint64_t done[FG_NR_KINDS];
 	_Atomic uint64_t bins, bins_late;
+	_Atomic uint64_t major_as_read; /* majors of memory not a file's */
 	_Atomic uint32_t error_taken;
 	char msg[FG_PROFILE_ERROR_LEN];
 	struct fg_wstat w[]; /* one per thread */
@@ -678,6 +679,21 @@ static int sleep_until(const struct replay_state *st, double ms)
 	}
 }
 
+/*
+ * What row's faults are replayed as: their kind, but a major fault of
+ * memory that is not a file's (a swap-in, or a wait on a page another
+ * fault held), a read of a page not present: a minor fault where the
+ * original took a major one, counted apart (major_as_read).
+ */
+static enum fg_replay_kind kind_of(const struct replay_state *st,
+				   const struct fg_prow *row)
+{
+	if (row->kind == FG_KIND_MAJOR &&
+	    st->pr.objects[row->object].backing != FG_OBJ_FILE)
+		return FG_KIND_READ;
+	return row->kind;
+}
+
 /* Row r's share of bin b: its faults spread evenly over its bins. */
 static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
 {
@@ -693,10 +709,13 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	const struct fg_prow *row = &st->pr.rows[c->row];
 	char *base = st->obj[row->object].addr;
 	uint64_t n = share_of(st, c->row, c->bin);
+	enum fg_replay_kind kind = kind_of(st, row);
 	int ret;
 
+	if (kind != row->kind)
+		atomic_fetch_add(&st->sh->major_as_read, n);
 	for (uint64_t k = 0; k < n; k++) {
-		ret = fault_one(st, row->kind,
+		ret = fault_one(st, kind,
 				base + next_page(st, c->row) * st->ps, stamp);
 		if (ret)
 			return ret;
@@ -704,7 +723,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;
 	}
-	atomic_fetch_add(&st->sh->done[row->kind], n);
+	atomic_fetch_add(&st->sh->done[kind], n);
 	*faults += n;
 	return 0;
 }
@@ -1053,18 +1072,22 @@ static int replay_figure(const struct faultgen_run *run, unsigned int index,
 			 struct faultgen_figure *f)
 {
 	const struct replay_state *st = state_of(run);
-	struct fg_figure_row figs[2 * FG_NR_KINDS + 2];
+	struct fg_figure_row figs[2 * FG_NR_KINDS + 3];
 	unsigned int n = 0;
 
 	if (!st || !st->sh)
 		return -ERANGE;
 	for (int k = 0; k < FG_NR_KINDS; k++) {
-		if (!st->counts[k])
+		if (!st->counts[k] && !atomic_load(&st->sh->done[k]))
 			continue;
 		figs[n++] = (struct fg_figure_row){
 			fg_kind_names[k], (double)atomic_load(&st->sh->done[k]),
 			"faults" };
 	}
+	if (atomic_load(&st->sh->major_as_read))
+		figs[n++] = (struct fg_figure_row){
+			"major_as_read",
+			(double)atomic_load(&st->sh->major_as_read), "faults" };
 	figs[n++] = (struct fg_figure_row){
 		"bins", (double)atomic_load(&st->sh->bins), "bins" };
 	figs[n++] = (struct fg_figure_row){
