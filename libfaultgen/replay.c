@@ -84,7 +84,6 @@ struct mapped {
 	char *addr;
 	size_t len;
 	struct fg_resv resv;
-	bool huge_align;
 };
 
 /* A (row, bin) of a thread: the thread's chunks sorted by bin. */
@@ -425,8 +424,13 @@ static const char *map_why(const struct fg_pobject *ob, int err)
 	return strerror(-err);
 }
 
-/* Object o, at a place of its own (guards either side, 2 MiB aligned
- * with huge pages), with its THP advice. */
+/* Whether object ob is mapped with huge pages (THP advised, or
+ * hugetlb). */
+static bool huge_object(const struct fg_pobject *ob)
+{
+	return ob->thp || ob->backing == FG_OBJ_HUGETLB;
+}
+
 /* Whether object o has a row of major faults: its file read with no
  * read-around, one page a fault. */
 static bool has_major(const struct fg_profile *pr, unsigned int o)
@@ -437,12 +441,14 @@ static bool has_major(const struct fg_profile *pr, unsigned int o)
 	return false;
 }
 
+/* Object o, at a place of its own (guards either side, 2 MiB aligned
+ * with huge pages), with its THP advice. */
 static int map_object(struct faultgen_run *run, struct replay_state *st,
 		      unsigned int o)
 {
 	const struct fg_pobject *ob = &st->pr.objects[o];
 	struct mapped *m = &st->obj[o];
-	bool huge = ob->thp || ob->backing == FG_OBJ_HUGETLB;
+	bool huge = huge_object(ob);
 	int ret;
 
 	m->len = (size_t)(scaled_pages(st, ob->pages) * st->ps);
@@ -580,7 +586,12 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 	if (lo > hi)
 		lo = hi;
 	span = hi - lo + 1;
-	if (row->kind == FG_KIND_HUGE) {
+	/* A huge fault maps 2 MiB, and so does a populated one (gup,
+	 * kernel-side) where the object has huge pages: one a huge page,
+	 * as they took. */
+	if (row->kind == FG_KIND_HUGE ||
+	    (huge_object(&st->pr.objects[row->object]) &&
+	     (row->kind == FG_KIND_GUP || row->kind == FG_KIND_KERNEL_SIDE))) {
 		uint64_t per = st->hps / st->ps, units;
 
 		lo = lo / per * per;

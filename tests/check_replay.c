@@ -88,6 +88,16 @@ static const char paced[] = HEAD
 	"\"faults\":[[0,0,0,4,\"first-touch\",200,0,199,\"seq\",1],"
 	"[0,0,2,4,\"first-touch\",100,200,299,\"seq\",1]],\"calls\":null}";
 
+/* Four faults without an event (gup) in an object with huge pages. */
+static const char thp_gup[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":16777216,"
+	"\"writable\":true,\"thp\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[],"
+	"\"without_event\":[[0,\"gup\",4]],\"calls\":null}";
+
 /* Kernel-mode faults (a byte the kernel writes into each page) on 256
  * pages, and, without the tracepoints, 128 faults without an event
  * (kernel-side) populated over the same object at the thread's start. */
@@ -222,6 +232,32 @@ START_TEST(kernel_mode_faults_and_kernel_side)
 		      (unsigned long long)w.minflt);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
 	ck_assert_uint_eq(fgc_resident_pages(addr, len), 384);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* In an object with huge pages each populated fault maps one: the four
+ * are a huge page apart (the first page of each of the object's first
+ * four 2 MiB ranges resident, whether or not the kernel had huge pages
+ * to give), not four pages of one. */
+START_TEST(populated_faults_of_a_thp_object_a_huge_page_apart)
+{
+	struct faultgen_attr *a = replay_attr(thp_gup);
+	size_t ps = (size_t)fgc_pagesize(), huge = 2u << 20;
+	struct faultgen_run *run = run_ok(a);
+	char *addr;
+	void *at;
+	size_t len;
+
+	ck_assert_double_eq(fgc_figure_or(run, "gup", -1), 4);
+	ck_assert_int_eq(faultgen_run_region(run, &at, &len), 0);
+	addr = at;
+	ck_assert_uint_ge(len, 4 * huge);
+	for (int i = 0; i < 4; i++)
+		ck_assert_msg(fgc_resident_pages(addr + i * huge, ps) == 1,
+			      "the first page of 2 MiB range %d not resident",
+			      i);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -656,6 +692,7 @@ static Suite *replay_suite(void)
 	tcase_add_loop_test(tc, two_threads_first_touch_one_object, 0, 2);
 	tcase_add_test(tc, fork_child_writes_copies);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
+	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, shared_object_of_two_processes);
