@@ -485,8 +485,45 @@ static int largest_object(const struct ck *c, unsigned int process)
 	return best;
 }
 
+/* The bytes of a huge page as the profile's huge faults count them
+ * (x86-64's PMD). */
+#define PROFILE_HUGE (2ull << 20)
+
+/*
+ * Where populated row `row` (the last read) starts in object o: past
+ * the pages the object's rows before it touched (the fault rows' last
+ * pages, the populated rows' spans), so that it faults pages no other
+ * row faults, as the original's population did; a huge page on in an
+ * object with huge pages.  From the object's first page where the rest
+ * is too short.
+ */
+static uint64_t populate_from(const struct fg_profile *pr,
+			      const struct fg_prow *row, unsigned int o)
+{
+	const struct fg_pobject *ob = &pr->objects[o];
+	uint64_t per = 1, from = 0, end;
+
+	if ((ob->thp || ob->backing == FG_OBJ_HUGETLB) &&
+	    pr->page_size < PROFILE_HUGE)
+		per = PROFILE_HUGE / pr->page_size;
+	for (const struct fg_prow *r = pr->rows; r < row; r++) {
+		if (r->object != o)
+			continue;
+		end = r->kind == FG_KIND_GUP || r->kind == FG_KIND_KERNEL_SIDE ?
+			      r->first_page + r->count * pr->period * per :
+			      r->last_page + 1;
+		if (end > from)
+			from = end;
+	}
+	from = (from + per - 1) / per * per;
+	if (from >= ob->pages ||
+	    (ob->pages - from) / per < row->count * pr->period)
+		return 0;
+	return from;
+}
+
 /* without_event's row r: [thread, kind, count], populated over the
- * thread's largest object from its first page, at the thread's start. */
+ * thread's largest object, at the thread's start (populate_from). */
 static int read_without(struct ck *c, uint32_t arr, unsigned int r,
 			struct fg_prow *row)
 {
@@ -524,7 +561,7 @@ static int read_without(struct ck *c, uint32_t arr, unsigned int r,
 	row->nbins = 1;
 	row->order = FG_ORDER_SEQ;
 	row->stride = 1;
-	row->first_page = 0;
+	row->first_page = populate_from(c->pr, row, (unsigned int)obj);
 	row->last_page = c->pr->objects[obj].pages - 1;
 	return 0;
 }

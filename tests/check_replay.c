@@ -88,6 +88,17 @@ static const char paced[] = HEAD
 	"\"faults\":[[0,0,0,4,\"first-touch\",200,0,199,\"seq\",1],"
 	"[0,0,2,4,\"first-touch\",100,200,299,\"seq\",1]],\"calls\":null}";
 
+/* 256 pages written, and 256 faults without an event (gup) of the same
+ * thread in the same object. */
+static const char written_and_populated[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":8388608,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,1,1,\"first-touch\",256,0,255,\"seq\",1]],"
+	"\"without_event\":[[0,\"gup\",256]],\"calls\":null}";
+
 /* Four faults without an event (gup) in an object with huge pages. */
 static const char thp_gup[] = HEAD
 	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":16777216,"
@@ -232,6 +243,24 @@ START_TEST(kernel_mode_faults_and_kernel_side)
 		      (unsigned long long)w.minflt);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
 	ck_assert_uint_eq(fgc_resident_pages(addr, len), 384);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The populated faults fall on pages the written ones did not: 512
+ * pages resident, not the 256 both would have faulted. */
+START_TEST(populated_faults_on_pages_no_row_faults)
+{
+	struct faultgen_attr *a = replay_attr(written_and_populated);
+	struct faultgen_run *run = run_ok(a);
+	void *addr;
+	size_t len;
+
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 256);
+	ck_assert_double_eq(fgc_figure_or(run, "gup", -1), 256);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(fgc_resident_pages(addr, len), 512);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -693,6 +722,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, fork_child_writes_copies);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
+	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, shared_object_of_two_processes);
