@@ -226,6 +226,17 @@ def populate_callers(doc, big):
             c["length"]}
 
 
+def calling_workers(doc, big, ws):
+    """The workers that called MADV_POPULATE_* on the VMA (recorded with
+    the tracepoints) beyond those whose counters showed it (ws), named
+    as their fault events were."""
+    names = {t["tid"]: t.get("name") for t in doc.get("threads") or ()}
+    seen = {t["tid"] for t in ws}
+    return [{"tid": tid, "pid": big["pid"], "name": names.get(tid) or "?",
+             "kernel_side_faults": 0}
+            for tid in sorted(populate_callers(doc, big) - seen)]
+
+
 def populate(doc):
     """The populate facts: a VMA whose resident memory grew far beyond
     what its fault events brought in, while the kernel counted faults
@@ -269,8 +280,9 @@ def populate(doc):
         # A private VMA: populated by its own process's threads.
         ws = [t for t in ws if t.get("pid") in (None, big["pid"])]
     named = doc.get("threads_by_name") or {}
-    n = max([len(ws), unseen_workers(doc, big, ws),
-             len(populate_callers(doc, big))] +
+    unseen = unseen_workers(doc, big, ws)
+    ws = ws + calling_workers(doc, big, ws)
+    n = max([len(ws), unseen] +
             [named.get(t["name"], 0) for t in ws if t["tid"] not in execd])
     short = doc.get("short_threads_by_name") or {}
     if not [t for t in ws if t["tid"] not in execd] and short:

@@ -76,7 +76,8 @@ def doc_of(rec, kernel, source="page-faults"):
     the populated VMA, the kernel's count."""
     threads = {}
     for (_t, pid, tid, _a, per) in rec.faults:
-        th = threads.setdefault(tid, {"tid": tid, "pid": pid, "faults": 0})
+        th = threads.setdefault(tid, {"tid": tid, "pid": pid, "faults": 0,
+                                      "name": "pft"})
         th["faults"] += per
     return {"objects": [], "source": source, "threads": list(threads.values()),
             "perf": {"lost_faults": 0}, "exec_pids": [1],
@@ -216,8 +217,8 @@ class PopulateCalls(unittest.TestCase):
     def doc(self, calls):
         # As root: one worker's counters seen, the other's populate
         # after every reading.
-        d = doc_of(Rec([(2, 2, spread(72, 1, 300))], []), 470 + 72 + 32,
-                   "tracepoints")
+        d = doc_of(Rec([(2, 2, spread(72, 1, 300)), (2, 3, spread(4, 2, 9))],
+                       []), 470 + 76 + 32, "tracepoints")
         d["kernel_side_threads"] = [
             {"tid": 1, "pid": 1, "name": "pft", "kernel_side_faults": 340},
             {"tid": 3, "pid": 2, "name": "pft", "kernel_side_faults": 12}]
@@ -232,8 +233,17 @@ class PopulateCalls(unittest.TestCase):
 
     def test_each_thread_that_called_populate_is_a_worker(self):
         d = self.doc([self.call(3, 0), self.call(2, 32 * MiB)])
-        self.assertEqual(line_of(d),
+        _, line, args = verdict.verdict(d)
+        self.assertEqual(verdict.quote(args),
                          "pft -t 2 -m 64M --touch=populate --thp=always")
+        self.assertIn("taken by 2 threads (pft 3, pft 2)", line)
+        # No counter held either's populate: the calls name both.
+        d = self.doc([self.call(3, 0), self.call(2, 32 * MiB)])
+        del d["kernel_side_threads"][1]
+        _, line, args = verdict.verdict(d)
+        self.assertEqual(verdict.quote(args),
+                         "pft -t 2 -m 64M --touch=populate --thp=always")
+        self.assertIn("taken by 2 threads (pft 2, pft 3)", line)
 
     def test_calls_elsewhere_are_no_workers(self):
         # Another process's call, and one beyond the VMA.
