@@ -11,7 +11,7 @@ import shutil
 
 from pft_common.pft import find_pft
 
-from . import kinds, lockpaths, objects
+from . import counters, kinds, lockpaths, objects
 from .base import PAGE, MiB, TOP_VMAS
 from .proc import read
 from .verdict import EXEC_GUP, check_line, quote, small_args
@@ -250,6 +250,20 @@ def short_threads(rec):
                   if tid in ended and events.get(tid, 0) <= 64)
 
 
+# MADV_POPULATE_READ and MADV_POPULATE_WRITE: get_user_pages, no fault
+# event.
+POPULATE_ADVICE = {22: "MADV_POPULATE_READ", 23: "MADV_POPULATE_WRITE"}
+
+
+def populate_calls(rec):
+    """The MADV_POPULATE_* calls perf recorded (the madvise tracepoint):
+    which thread populated which range."""
+    return [{"pid": m[1], "tid": m[5], "start": "%x" % m[2], "length": m[3],
+             "advice": POPULATE_ADVICE[m[4]]}
+            for m in sorted(rec.madvises)
+            if m[4] in POPULATE_ADVICE and len(m) > 5]
+
+
 def analyse(rec, snaps, kernel, period, followed, keep=None):
     """The survey's report as a dict (what --json prints).  keep: a dict
     that takes the survey's facts with each fault ("facts": for a
@@ -291,6 +305,8 @@ def analyse(rec, snaps, kernel, period, followed, keep=None):
         "threads": thread_reports(rec, snaps, tname),
         "exec_pids": sorted(rec.execs),
     }
+    if getattr(rec, "madvise_recorded", False):
+        doc["populate_calls"] = populate_calls(rec)
     doc["threads_by_name"], doc["short_threads_by_name"] = \
         threads_by_name(rec, processes, tname)
     doc["short_threads"] = short_threads(rec)
@@ -508,7 +524,7 @@ def advised_flags(madvises, pid, v):
     later call winning (MADV_NOHUGEPAGE after MADV_HUGEPAGE)."""
     flags = []
     undo = {14: "nh", 15: "hg", 11: "dc", 13: "mg", 17: "dd"}
-    for (_, p, start, length, advice) in sorted(madvises):
+    for (_, p, start, length, advice, *_) in sorted(madvises):
         if p != pid or not (start <= v["start"] and
                             v["end"] <= start + length):
             continue
@@ -591,39 +607,47 @@ def add_event_bytes(doc, out):
         r["event_bytes"] = v.get("bytes", 0)
 
 
-def kernel_side_processes(doc, snaps):
+def kernel_side_processes(doc, snaps, rec=None):
     """The processes whose fault counters (/proc/PID/stat, last seen:
     their threads' and those of their threads that ended) exceed the
-    fault events perf saw from them, by how many: {pid: faults}.  A
-    thread that populated and ended between two snapshots is seen there
-    only."""
+    fault events perf saw from them up to that reading (rec: the
+    recording; all their events without it), by how many: {pid:
+    faults}.  A thread that populated and ended between two snapshots
+    is seen there only."""
     events = {}
     for t in doc["threads"]:
         events[t.get("pid")] = events.get(t.get("pid"), 0) + t["faults"]
     out = {}
-    for pid, (minflt, majflt) in snaps.procs.items():
-        base = sum(snaps.first_procs.get(pid, (0, 0))) \
-            if getattr(snaps, "attached", False) else 0
-        extra = minflt + majflt - base - events.get(pid, 0)
+    for pid, (n, ev) in counters.process_counts(snaps, rec).items():
+        extra = n - (events.get(pid, 0) if ev is None else ev)
         if extra > 0:
             out[pid] = extra
     return out
 
 
-def add_kernel_side(doc, snaps):
+def add_kernel_side(doc, snaps, rec=None):
     """Threads whose own fault counters (/proc/PID/task/TID/stat, last
-    seen) exceed the user faults perf saw from them: the threads that
-    took faults in the kernel (populate, mlock, GUP)."""
+    seen; or their process's, for one that ended alone between two
+    readings of them) exceed the user faults perf saw from them up to
+    that reading: the threads that took faults in the kernel (populate,
+    mlock, GUP); and the faults without an event no reading held."""
     seen = {t["tid"]: t["faults"] for t in doc["threads"]}
     hidden = doc.get("kernel_minus_perf") or 0
+    names = getattr(rec, "names", {})
     out = []
-    for tid, k in snaps.threads.items():
-        extra = k["minflt"] + k["majflt"] - k.get("base", 0) - \
-            seen.get(tid, 0)
+    for tid, (pid, n, ev) in counters.thread_counts(snaps, rec).items():
+        extra = n - (seen.get(tid, 0) if ev is None else ev)
         if extra > max(8, hidden / 100):
-            out.append({"tid": tid, "pid": k["pid"], "name": k["name"],
+            k = snaps.threads.get(tid) or {}
+            out.append({"tid": tid, "pid": pid,
+                        "name": k.get("name") or names.get(tid) or "?",
                         "kernel_side_faults": extra})
     out.sort(key=lambda x: (-x["kernel_side_faults"], x["tid"]))
     doc["kernel_side_threads"] = out
-    doc["kernel_side_processes"] = kernel_side_processes(doc, snaps)
+    doc["kernel_side_processes"] = kernel_side_processes(doc, snaps, rec)
+    if rec is not None:
+        doc["kernel_side_after_last_readings"] = \
+            counters.after_last_readings(
+                snaps, rec, (doc.get("kernel") or {}).get("faults"),
+                doc["perf"].get("lost_faults", 0))
     # Those that took most of them: the populate workers.

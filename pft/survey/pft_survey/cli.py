@@ -294,7 +294,7 @@ def collect(c, perf, tmp):
         # The kernel's count holds the children's faults too.
         doc["kernel_minus_perf"] -= dropped
     add_resident(doc, snaps, rec.mmaps, rec.madvises)
-    add_kernel_side(doc, snaps)
+    add_kernel_side(doc, snaps, rec)
     if c.command:
         doc["command"] = c.command
     doc["verdict"], doc["reproduce"] = verdict(doc)

@@ -82,7 +82,7 @@ class Record:
         self.execs = {}         # pid -> time of its last exec
         self.forks = []         # (time_ns, pid, tid, ppid, ptid)
         self.exits = []         # (time_ns, pid, tid)
-        self.madvises = []      # (time_ns, pid, start, length, advice)
+        self.madvises = []      # (time_ns, pid, start, length, advice, tid)
         self.madvise_recorded = False
         # mmap_lock per thread: tid -> {pid, read, write, trylock_failed,
         # fallbacks} (successful acquisitions; the read trylocks that
@@ -239,7 +239,8 @@ def add_line(rec, m):
         rec.madvises.append((t, int(m.group("pid")),
                              int(ma.group("start"), 16),
                              int(ma.group("len"), 16),
-                             int(ma.group("advice"), 16)))
+                             int(ma.group("advice"), 16),
+                             int(m.group("tid"))))
         return True
     s = SAMPLE.match(rest)
     if s and not rest.startswith("PERF_RECORD"):

@@ -105,14 +105,20 @@ class Snapshots:
         self.vmas = {}          # pid -> {(start, end, first seen): vma}
         self.trackers = {}      # pid -> vmas.Sightings
         self.objects = [0]      # the last object number given
-        self.threads = {}       # tid -> {"pid", "name", "minflt", "majflt"}
+        # tid -> {"pid", "name", "minflt", "majflt", "ns": when last
+        # read; attached: "base" its count and "base_ns" when first read}
+        self.threads = {}
         self.procs = {}         # pid -> (minflt, majflt) last seen
+        self.procs_ns = {}      # pid -> when its counters were last read
         self.first_procs = {}   # pid -> (minflt, majflt) first seen
+        # pid -> [reading]: each snapshot that read the process's and
+        # its threads' counters (pft_survey.counters).
+        self.readings = {}
 
     def forget(self, pid):
         """Leaves out process pid (one perf did not record)."""
         for d in (self.vmas, self.trackers, self.smaps_ns, self.procs,
-                  self.first_procs):
+                  self.procs_ns, self.first_procs, self.readings):
             d.pop(pid, None)
         for tid in [t for t, k in self.threads.items() if k["pid"] == pid]:
             del self.threads[tid]
@@ -144,21 +150,42 @@ class Snapshots:
                     self.vmas[pid] = tr.all
                 if tr.update(parse_maps(text), now, full) and not full:
                     self.smaps_soon.add(pid)
-            st = parse_stat(read("/proc/%d/stat" % pid) or "")
-            if st and st[1] != "Z":
-                self.procs[pid] = (st[2], st[3])
-                self.first_procs.setdefault(pid, (st[2], st[3]))
-            try:
-                tids = os.listdir("/proc/%d/task" % pid)
-            except OSError:
-                continue
-            for t in tids:
-                st = parse_stat(read("/proc/%d/task/%s/stat" % (pid, t)) or "")
-                if st and st[1] != "Z":
-                    old = self.threads.get(int(t))
-                    # Attached: count from the first snapshot on.
-                    base = (old["base"] if old else
-                            (st[2] + st[3] if self.attached else 0))
-                    self.threads[int(t)] = {"pid": pid, "name": st[0],
-                                            "minflt": st[2], "majflt": st[3],
-                                            "base": base}
+            self.read_counters(pid)
+
+    def read_counters(self, pid):
+        """The fault counters of process pid and of each of its threads,
+        and when each was read (time.monotonic_ns: CLOCK_MONOTONIC, the
+        clock perf records with here); the snapshot's reading of them
+        all (pft_survey.counters)."""
+        begin = time.monotonic_ns()
+        st = parse_stat(read("/proc/%d/stat" % pid) or "")
+        if st and st[1] == "Z":
+            st = None
+        if st:
+            self.procs[pid] = (st[2], st[3])
+            self.procs_ns[pid] = begin
+            self.first_procs.setdefault(pid, (st[2], st[3]))
+        try:
+            tids = os.listdir("/proc/%d/task" % pid)
+        except OSError:
+            return
+        counted = {}
+        for t in tids:
+            ns = time.monotonic_ns()
+            st2 = parse_stat(read("/proc/%d/task/%s/stat" % (pid, t)) or "")
+            if st2 and st2[1] != "Z":
+                old = self.threads.get(int(t))
+                # Attached: count from the first snapshot on.
+                base = (old["base"] if old else
+                        (st2[2] + st2[3] if self.attached else 0))
+                self.threads[int(t)] = {
+                    "pid": pid, "name": st2[0], "minflt": st2[2],
+                    "majflt": st2[3], "base": base, "ns": ns,
+                    "base_ns": (old["base_ns"] if old else
+                                (ns if self.attached else None))}
+                counted[int(t)] = st2[2] + st2[3]
+        if st:
+            self.readings.setdefault(pid, []).append({
+                "begin": begin,
+                "end": time.monotonic_ns(),
+                "faults": st[2] + st[3], "threads": counted})

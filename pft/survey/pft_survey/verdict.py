@@ -212,6 +212,31 @@ def unseen_workers(doc, big, ws):
     return len(mine) + min(len(unseen), max(0, int(rest / share + 0.5)))
 
 
+def populate_callers(doc, big):
+    """The threads of a private populated VMA's process that called
+    MADV_POPULATE_* on part of it (recorded with the tracepoints): its
+    workers, whatever their counters were read to hold."""
+    calls = doc.get("populate_calls")
+    if not calls or not big or big.get("shared"):
+        return set()
+    lo, hi = int(big["start"], 16), int(big["end"], 16)
+    return {c["tid"] for c in calls
+            if c["pid"] == big["pid"] and
+            int(c["start"], 16) < hi and lo < int(c["start"], 16) +
+            c["length"]}
+
+
+def calling_workers(doc, big, ws):
+    """The workers that called MADV_POPULATE_* on the VMA (recorded with
+    the tracepoints) beyond those whose counters showed it (ws), named
+    as their fault events were."""
+    names = {t["tid"]: t.get("name") for t in doc.get("threads") or ()}
+    seen = {t["tid"] for t in ws}
+    return [{"tid": tid, "pid": big["pid"], "name": names.get(tid) or "?",
+             "kernel_side_faults": 0}
+            for tid in sorted(populate_callers(doc, big) - seen)]
+
+
 def populate(doc):
     """The populate facts: a VMA whose resident memory grew far beyond
     what its fault events brought in, while the kernel counted faults
@@ -255,7 +280,9 @@ def populate(doc):
         # A private VMA: populated by its own process's threads.
         ws = [t for t in ws if t.get("pid") in (None, big["pid"])]
     named = doc.get("threads_by_name") or {}
-    n = max([len(ws), unseen_workers(doc, big, ws)] +
+    unseen = unseen_workers(doc, big, ws)
+    ws = ws + calling_workers(doc, big, ws)
+    n = max([len(ws), unseen] +
             [named.get(t["name"], 0) for t in ws if t["tid"] not in execd])
     short = doc.get("short_threads_by_name") or {}
     if not [t for t in ws if t["tid"] not in execd] and short:
@@ -401,7 +428,21 @@ def populate_verdict(doc, pop, cpus):
         "mlock, MAP_POPULATE)" % (hidden, where, n, "" if n == 1 else "s",
                                   names or "?", " of %d processes" %
                                   procs if procs else "", pattern, what)
-    return pattern, line, args
+    return pattern, line + workers_unknown(doc, big, n, hidden), args
+
+
+def workers_unknown(doc, big, n, hidden):
+    """What the worker count cannot hold, said: the faults without an
+    event that no reading of a process's counters held (taken after the
+    last one), where no MADV_POPULATE_* call recorded its thread."""
+    late = doc.get("kernel_side_after_last_readings") or 0
+    if late <= max(8, hidden / 100) or populate_callers(doc, big):
+        return ""
+    doc["populated"]["faults_after_last_readings"] = late
+    return "; %d of those faults came after the last reading of the " \
+        "processes' counters (getrusage's count beyond them): which " \
+        "threads took them was not recorded, and %d counts the workers " \
+        "seen" % (late, n)
 
 
 def pattern_objects(doc):

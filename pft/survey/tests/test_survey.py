@@ -265,7 +265,8 @@ class Madvise(unittest.TestCase):
             " start: 0x7f043b800000, len_in: 0x01000000, behavior: "
             "0x0000000a               0\n"])
         self.assertEqual(rec.madvises, [(40095965344000, 15320,
-                                         0x7f043b800000, 0x1000000, 10)])
+                                         0x7f043b800000, 0x1000000, 10,
+                                         15321)])
         self.assertEqual((rec.faults, rec.lost), ([], 0))
 
     def test_recorded_with_the_tracepoints_alone(self):
