@@ -104,6 +104,7 @@ struct replay_state {
 	size_t *first;
 	/* Per row: its faults in all, and where its order is. */
 	uint64_t *row_faults, *row_next, *row_x;
+	uint64_t present_at_start; /* pages written before the clock */
 	double speed, scale;
 	bool paced;
 	size_t ps, hps;
@@ -957,6 +958,72 @@ static int run_all(struct faultgen_run *run, struct replay_state *st)
 
 /* ---- the run ------------------------------------------------------ */
 
+/* The pages row r certainly makes present, marked in map: those of a
+ * seq or stride row, or of a random one as dense as its span; none of
+ * a sparser random one (which of its span it faults is the replay's
+ * choice). */
+static void mark_present(const struct fg_prow *row, unsigned long *map,
+			 uint64_t pages)
+{
+	uint64_t span = row->last_page - row->first_page + 1;
+
+	if (row->order == FG_ORDER_RANDOM && row->count < span)
+		return;
+	for (uint64_t p = row->first_page; p <= row->last_page && p < pages;
+	     p++)
+		fg_bit_set(map, p);
+}
+
+/* Writes page p (of the profile) of object o once, before the clock. */
+FG_NO_ASAN static void write_at_start(struct replay_state *st,
+				      unsigned int o, uint64_t p)
+{
+	struct mapped *m = &st->obj[o];
+	uint64_t at = scaled_index(st, p) * st->ps;
+
+	if (at < m->len) {
+		*(volatile char *)(m->addr + at) = 1;
+		st->present_at_start++;
+	}
+}
+
+/*
+ * Object o's pages that a copy-on-write row writes and no row before it
+ * made present: present in the recorded process before the recording
+ * began (a survey attached with -p to a running program), so written
+ * once now, before the clock starts and before any fork, unmeasured:
+ * the copies are then copies, not first touches.
+ */
+static int present_at_start(struct replay_state *st, unsigned int o)
+{
+	const struct fg_profile *pr = &st->pr;
+	uint64_t pages = pr->objects[o].pages;
+	unsigned long *map = NULL;
+
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		const struct fg_prow *row = &pr->rows[r];
+
+		if (row->object != o || row->kind == FG_KIND_GUP ||
+		    row->kind == FG_KIND_KERNEL_SIDE)
+			continue;
+		if (!map && !(map = calloc(fg_bitmap_longs(pages),
+					   sizeof(*map))))
+			return -ENOMEM;
+		if (row->kind != FG_KIND_COW) {
+			mark_present(row, map, pages);
+			continue;
+		}
+		for (uint64_t p = row->first_page;
+		     p <= row->last_page && p < pages; p++)
+			if (!fg_bit_test(map, p)) {
+				fg_bit_set(map, p);
+				write_at_start(st, o, p);
+			}
+	}
+	free(map);
+	return 0;
+}
+
 static int setup(struct faultgen_run *run, struct replay_state *st)
 {
 	const struct fg_profile *pr = &st->pr;
@@ -993,6 +1060,9 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 		return -ENOMEM;
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = map_object(run, st, o);
+	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
+		if (st->counts[FG_KIND_COW])
+			ret = present_at_start(st, o);
 	return ret;
 }
 
@@ -1083,7 +1153,7 @@ static int replay_figure(const struct faultgen_run *run, unsigned int index,
 			 struct faultgen_figure *f)
 {
 	const struct replay_state *st = state_of(run);
-	struct fg_figure_row figs[2 * FG_NR_KINDS + 3];
+	struct fg_figure_row figs[2 * FG_NR_KINDS + 4];
 	unsigned int n = 0;
 
 	if (!st || !st->sh)
@@ -1095,6 +1165,10 @@ static int replay_figure(const struct faultgen_run *run, unsigned int index,
 			fg_kind_names[k], (double)atomic_load(&st->sh->done[k]),
 			"faults" };
 	}
+	if (st->present_at_start)
+		figs[n++] = (struct fg_figure_row){
+			"present_at_start", (double)st->present_at_start,
+			"pages" };
 	if (atomic_load(&st->sh->major_as_read))
 		figs[n++] = (struct fg_figure_row){
 			"major_as_read",

@@ -56,6 +56,20 @@ static const char cow_fork[] = HEAD
 	"\"faults\":[[3,5,0,2,\"first-touch\",1024,0,1023,\"seq\",1],"
 	"[4,5,4,2,\"cow\",1024,0,1023,\"stride\",3]],\"calls\":null}";
 
+/* Recorded by attaching to a running program: the parent's copies of
+ * pages it had before the recording (no row makes them present), then
+ * the child's reads of the same pages. */
+static const char cow_of_pages_present[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":2097152,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":10,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":10}],"
+	"\"faults\":[[0,0,2,1,\"cow\",256,0,255,\"seq\",1],"
+	"[1,0,4,1,\"read\",256,0,255,\"seq\",1]],\"calls\":null}";
+
 /* A shared-anonymous object: process 0 writes its first half, process
  * 1 (forked at 20 ms) its second. */
 static const char shared_two[] = HEAD
@@ -287,6 +301,31 @@ START_TEST(populated_faults_of_a_thp_object_a_huge_page_apart)
 		ck_assert_msg(fgc_resident_pages(addr + i * huge, ps) == 1,
 			      "the first page of 2 MiB range %d not resident",
 			      i);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Pages a copy-on-write row writes and no row made present are written
+ * before the clock, in the first process: the child inherits them
+ * mapped, so its reads of them fault nothing (written after the fork
+ * instead, the child would have none of them and would fault each). */
+START_TEST(copies_of_pages_present_before_the_recording)
+{
+	struct faultgen_attr *a = replay_attr(cow_of_pages_present);
+	struct faultgen_run *run = run_ok(a);
+	struct faultgen_worker_result parent, child;
+
+	worker(run, 0, &parent);
+	worker(run, 1, &child);
+	ck_assert_msg(child.minflt < 128,
+		      "the child faulted %llu times reading 256 pages it "
+		      "inherited mapped",
+		      (unsigned long long)child.minflt);
+	ck_assert_msg(parent.minflt >= 256, "the parent's copies: %llu faults",
+		      (unsigned long long)parent.minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 256);
+	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1), 256);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -723,6 +762,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);
+	tcase_add_test(tc, copies_of_pages_present_before_the_recording);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, shared_object_of_two_processes);
