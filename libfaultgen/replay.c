@@ -974,24 +974,31 @@ static void mark_present(const struct fg_prow *row, unsigned long *map,
 		fg_bit_set(map, p);
 }
 
-/* Writes page p (of the profile) of object o once, before the clock. */
+/*
+ * Makes page p (of the profile) of object o present once, before the
+ * clock: populated (MADV_POPULATE_WRITE, which raises no fault event: a
+ * survey of the replay counts these apart from the replayed faults, as
+ * faults without an event), or written where the kernel cannot
+ * (before 5.14).
+ */
 FG_NO_ASAN static void write_at_start(struct replay_state *st,
 				      unsigned int o, uint64_t p)
 {
 	struct mapped *m = &st->obj[o];
 	uint64_t at = scaled_index(st, p) * st->ps;
 
-	if (at < m->len) {
+	if (at >= m->len)
+		return;
+	if (madvise(m->addr + at, st->ps, MADV_POPULATE_WRITE) < 0)
 		*(volatile char *)(m->addr + at) = 1;
-		st->present_at_start++;
-	}
+	st->present_at_start++;
 }
 
 /*
  * Object o's pages that a copy-on-write row writes and no row before it
  * made present: present in the recorded process before the recording
- * began (a survey attached with -p to a running program), so written
- * once now, before the clock starts and before any fork, unmeasured:
+ * began (a survey attached with -p to a running program), so made
+ * present now, before the clock starts and before any fork, unmeasured:
  * the copies are then copies, not first touches.
  */
 static int present_at_start(struct replay_state *st, unsigned int o)
