@@ -958,75 +958,84 @@ static int run_all(struct faultgen_run *run, struct replay_state *st)
 
 /* ---- the run ------------------------------------------------------ */
 
-/* The pages row r certainly makes present, marked in map: those of a
- * seq or stride row, or of a random one as dense as its span; none of
- * a sparser random one (which of its span it faults is the replay's
- * choice). */
-static void mark_present(const struct fg_prow *row, unsigned long *map,
-			 uint64_t pages)
-{
-	uint64_t span = row->last_page - row->first_page + 1;
-
-	if (row->order == FG_ORDER_RANDOM && row->count < span)
-		return;
-	for (uint64_t p = row->first_page; p <= row->last_page && p < pages;
-	     p++)
-		fg_bit_set(map, p);
-}
-
 /*
- * Makes page p (of the profile) of object o present once, before the
- * clock: populated (MADV_POPULATE_WRITE, which raises no fault event: a
- * survey of the replay counts these apart from the replayed faults, as
- * faults without an event), or written where the kernel cannot
- * (before 5.14).
+ * Makes page p (of object o, as mapped) present once, before the clock:
+ * populated (MADV_POPULATE_WRITE, which raises no fault event: a survey
+ * of the replay counts these apart from the replayed faults, as faults
+ * without an event), or written where the kernel cannot (before 5.14).
  */
-FG_NO_ASAN static void write_at_start(struct replay_state *st,
-				      unsigned int o, uint64_t p)
+FG_NO_ASAN static void present_now(struct replay_state *st, unsigned int o,
+				   uint64_t p)
 {
-	struct mapped *m = &st->obj[o];
-	uint64_t at = scaled_index(st, p) * st->ps;
+	char *at = st->obj[o].addr + p * st->ps;
 
-	if (at >= m->len)
-		return;
-	if (madvise(m->addr + at, st->ps, MADV_POPULATE_WRITE) < 0)
-		*(volatile char *)(m->addr + at) = 1;
+	if (madvise(at, st->ps, MADV_POPULATE_WRITE) < 0)
+		*(volatile char *)at = 1;
 	st->present_at_start++;
 }
 
+static bool populated_kind(enum fg_replay_kind k)
+{
+	return k == FG_KIND_GUP || k == FG_KIND_KERNEL_SIDE;
+}
+
 /*
- * Object o's pages that a copy-on-write row writes and no row before it
- * made present: present in the recorded process before the recording
- * began (a survey attached with -p to a running program), so made
- * present now, before the clock starts and before any fork, unmeasured:
- * the copies are then copies, not first touches.
+ * Row r's pages, as the replay will fault them (next_page), walked in
+ * the order of the rows: the populated rows first (at their threads'
+ * start), then the others.  A page a copy-on-write row writes that no
+ * row before it made present was present in the recorded process
+ * before the recording began (a survey attached with -p to a running
+ * program): made present now, before the clock and any fork,
+ * unmeasured, so that the copies are copies, not first touches.  Each
+ * row's walk is undone after (row_next, row_x back to 0).
  */
+static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
+		     uint64_t pages)
+{
+	const struct fg_prow *row = &st->pr.rows[r];
+	const struct fg_pobject *ob = &st->pr.objects[row->object];
+	uint64_t span = 1;
+
+	if (row->kind == FG_KIND_HUGE ||
+	    (huge_object(ob) && populated_kind(row->kind)))
+		span = st->hps / st->ps;
+	for (uint64_t k = 0; k < st->row_faults[r]; k++) {
+		uint64_t p = next_page(st, r);
+
+		if (row->kind == FG_KIND_COW) {
+			if (p < pages && !fg_bit_test(map, p)) {
+				fg_bit_set(map, p);
+				present_now(st, row->object, p);
+			}
+			continue;
+		}
+		for (uint64_t q = p; q < p + span && q < pages; q++)
+			fg_bit_set(map, q);
+	}
+	st->row_next[r] = 0;
+	st->row_x[r] = 0;
+}
+
+/* Object o's pages present at the start (walk_row). */
 static int present_at_start(struct replay_state *st, unsigned int o)
 {
 	const struct fg_profile *pr = &st->pr;
-	uint64_t pages = pr->objects[o].pages;
+	uint64_t pages = st->obj[o].len / st->ps;
 	unsigned long *map = NULL;
+	bool cow = false;
 
-	for (size_t r = 0; r < pr->nr_rows; r++) {
-		const struct fg_prow *row = &pr->rows[r];
-
-		if (row->object != o || row->kind == FG_KIND_GUP ||
-		    row->kind == FG_KIND_KERNEL_SIDE)
-			continue;
-		if (!map && !(map = calloc(fg_bitmap_longs(pages),
-					   sizeof(*map))))
-			return -ENOMEM;
-		if (row->kind != FG_KIND_COW) {
-			mark_present(row, map, pages);
-			continue;
-		}
-		for (uint64_t p = row->first_page;
-		     p <= row->last_page && p < pages; p++)
-			if (!fg_bit_test(map, p)) {
-				fg_bit_set(map, p);
-				write_at_start(st, o, p);
-			}
-	}
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		cow |= pr->rows[r].object == o && pr->rows[r].kind == FG_KIND_COW;
+	if (!cow)
+		return 0;
+	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t r = 0; r < pr->nr_rows; r++)
+			if (pr->rows[r].object == o &&
+			    populated_kind(pr->rows[r].kind) == !pass)
+				walk_row(st, r, map, pages);
 	free(map);
 	return 0;
 }
@@ -1068,8 +1077,7 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = map_object(run, st, o);
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
-		if (st->counts[FG_KIND_COW])
-			ret = present_at_start(st, o);
+		ret = present_at_start(st, o);
 	return ret;
 }
 
