@@ -135,8 +135,13 @@ def add_processes(r, facts, rec, root, command):
             depth += 1
     for pid in pids:
         p, t = parents.get(pid, (None, None))
+        if p not in pids and pid != root:
+            # Forked before the recording began (attached with -p: a
+            # server's workers): the root's child, from the start, so
+            # that the profile is one tree as a replay forks it.
+            p, t = root, None
         r.processes[pid] = {
-            "parent": p if p in pids else None, "fork_ns": t,
+            "parent": p, "fork_ns": t,
             "exit_ns": facts.exits.get(pid), "objects": set(),
             "command": command if pid == root else None}
     for key, o in r.objects.items():

@@ -281,6 +281,17 @@ class FromSurvey(unittest.TestCase):
         self.assertEqual(sorted(o["writable"] for o in prof["objects"]),
                          [False, True, True])
 
+    def test_a_process_forked_before_the_recording_is_the_roots_child(self):
+        # Attached to 5 after it forked 6: no fork record of 6.
+        child = {"start": 0x30000, "end": 0x40000, "perms": "rw-p",
+                 "path": "", "object": 7, "first_ns": T0 + 12 * MS}
+        facts = self.facts(child)
+        facts.forks = []
+        prof = self.build(facts, Rec())
+        self.assertEqual([(p["id"], p["parent"], p["fork_ms"])
+                          for p in prof["processes"]],
+                         [(0, None, 0.0), (1, 0, 0.0)])
+
     def test_a_childs_copies_fall_on_its_parents_object(self):
         child = {"start": 0x10000, "end": 0x20000, "perms": "rw-p",
                  "path": "", "object": 7, "first_ns": T0 + 12 * MS}
