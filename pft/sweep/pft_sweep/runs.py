@@ -34,7 +34,10 @@ METRICS = {
 # The metrics that need pft --latency.
 LATENCY_METRICS = ("p50", "p99")
 # The metrics whose lower figure --compare marks (I).
-LOWER_BETTER = ("fallbacks",)
+LOWER_BETTER = ("p50", "p99", "fallbacks")
+# The metrics that are fractions (printed with six places, plotted with
+# nine digits), not rates or nanoseconds.
+FRACTIONS = ("fallbacks",)
 # pft --lock-paths: a run's counts (its "lock_paths" member), the columns
 # of the runs CSV; the points CSV has their medians.
 LOCK_PATHS = (("lp_user_faults", "user_faults"), ("lp_mmap_read", "mmap_read"),
