@@ -538,12 +538,12 @@ struct faultgen_run {
 	 * child's copy), its waits (shared); the helpers' rings and waits;
 	 * (the measured phase's bounds: struct fg_shared's). */
 	int wait_status;
+	unsigned int wait_nr_helpers;
 	uint64_t wait_ids[FG_WAIT_EVENTS];
 	struct fg_wait_ring *wait_rings;
 	struct fg_wait_stat *waits;
 	size_t waits_len;
 	struct fg_wait_ring *wait_helpers;
-	unsigned int wait_nr_helpers;
 	struct fg_wait_stat *wait_helper_stats;
 	/* cold (backing.c): each worker's pages verified out of the page
 	 * cache and the time its drops took, shared; NULL without cold. */
