@@ -277,6 +277,7 @@ FG_SETTER_GETTER(latency, unsigned int, "latency", U)
 
 FG_SETTER_GETTER(catch_sigbus, int, "catch-sigbus", B)
 FG_SETTER_GETTER(lock_paths, int, "lock-paths", B)
+FG_SETTER_GETTER(lock_waits, int, "lock-waits", B)
 FG_SETTER_GETTER(cold, int, "cold", B)
 FG_EXPORT int faultgen_attr_set_region(struct faultgen_attr *attr, void *addr,
 				       size_t len)
@@ -552,6 +553,23 @@ FG_EXPORT int faultgen_run_lock_paths(const struct faultgen_run *run,
 	ret = fg_run_lock_paths(run, worker, &l);
 	if (!ret)
 		fg_copy_sized(lp, &l, sizeof(l));
+	return api_rc(ret);
+}
+
+FG_EXPORT int faultgen_run_lock_waits(const struct faultgen_run *run,
+				      int worker,
+				      struct faultgen_lock_waits *lw)
+{
+	struct faultgen_lock_waits l;
+	int ret;
+
+	if (!run || !sized_ok(lw, sizeof(l)))
+		return api_rc(-EINVAL);
+	if (!fg_run_measured(run))
+		return api_rc(-ENODATA);
+	ret = fg_run_lock_waits(run, worker, &l);
+	if (!ret)
+		fg_copy_sized(lw, &l, sizeof(l));
 	return api_rc(ret);
 }
 

@@ -131,6 +131,7 @@ struct faultgen_attr {
 	unsigned int latency; /* time one touch in N; 0: none (latency.c) */
 	bool catch_sigbus; /* a worker's SIGBUS fails the run (sigbus.c) */
 	bool lock_paths; /* count the lock paths (lockpaths.c) */
+	bool lock_waits; /* time the mmap_lock waits (lockwaits.c) */
 	bool cold; /* file backing: its pages out of the cache each round */
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
@@ -227,6 +228,51 @@ struct fg_wlat {
 	bool done;              /* the loop ran and was measured */
 };
 
+/*
+ * The mmap_lock waits of a thread (lockwaits.c): the events of its ring
+ * buffer, in the order the kernel wrote them, as the pairing reads them.
+ */
+enum {
+	FG_WAIT_READ_START,  /* mmap_lock_start_locking, write == 0 */
+	FG_WAIT_WRITE_START, /* mmap_lock_start_locking, write == 1 */
+	FG_WAIT_RETURNED,    /* mmap_lock_acquire_returned */
+	FG_WAIT_BEGIN,       /* lock:contention_begin of a rwsem */
+	FG_WAIT_END,         /* lock:contention_end */
+	FG_WAIT_EVENTS,
+	FG_WAIT_LOST = FG_WAIT_EVENTS, /* PERF_RECORD_LOST */
+};
+/* contention_begin's flags (the kernel's LCB_F_READ, LCB_F_WRITE). */
+#define FG_LCB_READ (1u << 1)
+#define FG_LCB_WRITE (1u << 2)
+struct fg_wait_event {
+	int64_t t;       /* CLOCK_MONOTONIC ns */
+	uint64_t lock;   /* contention: lock_addr; FG_WAIT_LOST: events lost */
+	unsigned int kind; /* FG_WAIT_* */
+	unsigned int flags; /* contention_begin's */
+};
+/* Waits by decade of microseconds: <1us, 1-10us, ..., >=1s. */
+#define FG_WAIT_DECADES 8
+struct fg_wait_side {
+	struct fg_hist h;
+	uint64_t decades[FG_WAIT_DECADES];
+	uint64_t acquisitions;
+};
+/* A thread's waits (readers', writers'); shared in process mode. */
+struct fg_wait_stat {
+	struct fg_wait_side side[2];
+	uint64_t lost;    /* events the ring buffer lost */
+	uint64_t unended; /* waits begun whose end was never read */
+	int error;        /* its ring buffer could not be opened */
+	bool opened;
+};
+/* Where a thread's stream is between two drains. */
+struct fg_wait_pairing {
+	int mode;    /* -1 outside an mmap_lock acquisition, 0 read, 1 write */
+	int waiting; /* -1 none, else the side of the wait begun */
+	int64_t begin;
+	uint64_t lock;
+};
+
 /* A one-shot barrier; its words are futex words. */
 struct fg_gate {
 	_Atomic uint32_t ready;  /* workers arrived */
@@ -245,6 +291,9 @@ struct fg_shared {
 	 * phase is open from the first begin to the last end. */
 	_Atomic uint32_t measure_begun;
 	_Atomic uint32_t measure_ended;
+	/* When the phase began and ended, for the helpers' lock waits
+	 * (lockwaits.c; 0: not yet). */
+	_Atomic int64_t wait_phase_begin, wait_phase_end;
 	struct fg_wstat w[];
 };
 
@@ -484,6 +533,18 @@ struct faultgen_run {
 	unsigned int lock_nr_helpers;
 	int lock_helpers_error;
 	struct fg_lock_counts lock_helper_sum;
+	/* Lock waits (lockwaits.c): 0 timing, -ENODATA not asked, or why
+	 * not; the ids; each worker's ring (private: in process mode each
+	 * child's copy), its waits (shared); the helpers' rings and waits;
+	 * (the measured phase's bounds: struct fg_shared's). */
+	int wait_status;
+	unsigned int wait_nr_helpers;
+	uint64_t wait_ids[FG_WAIT_EVENTS];
+	struct fg_wait_ring *wait_rings;
+	struct fg_wait_stat *waits;
+	size_t waits_len;
+	struct fg_wait_ring *wait_helpers;
+	struct fg_wait_stat *wait_helper_stats;
 	/* cold (backing.c): each worker's pages verified out of the page
 	 * cache and the time its drops took, shared; NULL without cold. */
 	struct fg_cold *cold;
@@ -809,6 +870,7 @@ int fg_run_latency_buckets(const struct faultgen_run *run, int worker,
 			   struct faultgen_latency_bucket *b, size_t max);
 
 /* lockpaths.c */
+int fg_trace_id(const char *sys, const char *name, uint64_t *id);
 int fg_lock_prepare(struct faultgen_run *run);
 int fg_lock_open(const struct faultgen_run *run, int fds[FG_LOCK_EVENTS]);
 void fg_lock_close(int fds[FG_LOCK_EVENTS]);
@@ -833,6 +895,29 @@ void fg_lock_phase(struct faultgen_run *run, bool end);
 void fg_lock_helpers_done(struct faultgen_run *run);
 FG_TESTABLE int fg_run_lock_paths(const struct faultgen_run *run, int worker,
 				  struct faultgen_lock_paths *lp);
+
+/* lockwaits.c */
+int fg_wait_prepare(struct faultgen_run *run);
+void fg_wait_release(struct faultgen_run *run);
+void fg_wait_worker_open(struct faultgen_run *run, unsigned int i);
+void fg_wait_worker_close(struct faultgen_run *run, unsigned int i);
+void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i);
+int fg_wait_helpers_new(struct faultgen_run *run, unsigned int n);
+void fg_wait_helper_open(struct faultgen_run *run, unsigned int h);
+void fg_wait_helper_tick(struct faultgen_run *run, unsigned int h);
+void fg_wait_helpers_done(struct faultgen_run *run);
+void fg_wait_phase(struct faultgen_run *run, bool end, int64_t now);
+FG_TESTABLE void fg_wait_stat_init(struct fg_wait_stat *s);
+FG_TESTABLE void fg_wait_pairing_init(struct fg_wait_pairing *p);
+FG_TESTABLE void fg_wait_feed(struct fg_wait_pairing *p,
+			      const struct fg_wait_event *ev, size_t n,
+			      int64_t from, int64_t to,
+			      struct fg_wait_stat *s);
+FG_TESTABLE int fg_wait_decode(const void *rec, size_t len,
+			       const uint64_t ids[FG_WAIT_EVENTS],
+			       struct fg_wait_event *ev);
+FG_TESTABLE int fg_run_lock_waits(const struct faultgen_run *run, int worker,
+				  struct faultgen_lock_waits *lw);
 
 /* qemu.c: QEMU's thread count and slices (FG_TESTABLE). */
 unsigned int fg_qemu_threads(long online, unsigned int asked, uint64_t pages,

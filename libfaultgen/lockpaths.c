@@ -61,7 +61,7 @@ static const struct {
 /* A tracepoint's id from tracefs: -EACCES where tracefs may not be read
  * (mode 700 for root), -ENOENT where there is no tracefs or no such
  * event. */
-static int read_id(const char *sys, const char *name, uint64_t *id)
+int fg_trace_id(const char *sys, const char *name, uint64_t *id)
 {
 	char path[160];
 	int ret = -ENOENT;
@@ -209,7 +209,8 @@ int fg_lock_prepare(struct faultgen_run *run)
 	if (!run->attr.lock_paths)
 		return 0;
 	for (int k = 0; k < FG_LOCK_EVENTS && !ret; k++)
-		ret = read_id(events[k].sys, events[k].name, &run->lock_ids[k]);
+		ret = fg_trace_id(events[k].sys, events[k].name,
+				  &run->lock_ids[k]);
 	run->lock_status = ret;
 	if (!ret) {
 		ret = fg_lock_open(run, fds);

@@ -296,8 +296,10 @@ static int zap(struct faultgen_run *run, unsigned int i)
 }
 
 /* The zap, its mmap_lock acquisitions counted apart from the faults'
- * (lockpaths.c). */
+ * (lockpaths.c); before it, the worker's ring of lock waits read when
+ * half full (lockwaits.c). */
 int fg_zap(struct faultgen_run *run, unsigned int i)
 {
+	fg_wait_worker_tick(run, i);
 	return fg_lock_zap(run, i, zap);
 }

@@ -219,12 +219,14 @@ static int run_slice(struct faultgen_run *run, struct qp_state *st,
 	w->cpu = -1;
 	/* Its own threads, not worker.c's: the lock paths opened here. */
 	fg_lock_worker_open(run, w, lock_fds);
+	fg_wait_worker_open(run, i);
 	if (lat)
 		fg_lat_begin(run, i, false);
 	fg_stat_begin(w, &at, false);
 	/* A SIGBUS of its touches caught when asked (sigbus.c). */
 	ret = fg_sigbus_guard(run, i, prealloc_step, &s);
 	fg_stat_end(w, &at, false);
+	fg_wait_worker_close(run, i);
 	fg_lock_worker_close(w, lock_fds);
 	if (lat)
 		fg_lat_end(run, i, false);

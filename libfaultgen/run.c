@@ -155,6 +155,8 @@ FG_TESTABLE int fg_run_prepare(struct faultgen_run *run)
 		ret = fg_lat_prepare(run);
 	if (!ret)
 		ret = fg_lock_prepare(run);
+	if (!ret)
+		ret = fg_wait_prepare(run);
 	return ret;
 }
 
@@ -210,6 +212,7 @@ void fg_run_free(struct faultgen_run *run)
 	if (run->node_pages)
 		munmap(run->node_pages, run->node_pages_len);
 	fg_lat_release(run);
+	fg_wait_release(run);
 	free(run->numa_nodes);
 	fg_cpus_release(&run->cpus);
 	free(run->mems);

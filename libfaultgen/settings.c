@@ -161,6 +161,8 @@ static const struct fg_setting common[] = {
 	       "a worker's SIGBUS ends the run, not the process"),
 	SWITCH("lock-paths", FAULTGEN_SETTING_NONE, lock_paths,
 	       "count which lock each worker's faults took"),
+	SWITCH("lock-waits", FAULTGEN_SETTING_NONE, lock_waits,
+	       "time each worker's mmap_lock waits (a ring buffer)"),
 	{ .name = "rounds", .id = FAULTGEN_SETTING_REPEAT,
 	  .type = FAULTGEN_TYPE_UINT, .offset = FG_AT(rounds),
 	  .max = UINT32_MAX, .flags = FAULTGEN_SETTING_ZERO, .def_text = "0",

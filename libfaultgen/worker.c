@@ -182,6 +182,7 @@ static void worker_main(struct worker_arg *wa)
 	w->tid = fg_gettid();
 	w->error = place_self(wa);
 	fg_lock_worker_open(run, w, lock_fds);
+	fg_wait_worker_open(run, wa->index);
 	if (!w->error && wa->work->prepare)
 		w->error = guarded(wa, wa->work->prepare);
 	if (!wa->work->barrier) {
@@ -200,6 +201,7 @@ static void worker_main(struct worker_arg *wa)
 	 * gate they are waiting at). */
 	if (w->error)
 		fg_gates_abort(sh);
+	fg_wait_worker_close(run, wa->index);
 	fg_lock_worker_close(w, lock_fds);
 	atomic_store(&w->finished, 1);
 	atomic_fetch_add(&sh->done, 1);
@@ -324,6 +326,7 @@ static void *helper_main(void *arg)
 	uint32_t go;
 
 	fg_lock_helper_open(ha->run, ha->index);
+	fg_wait_helper_open(ha->run, ha->index);
 	while ((go = atomic_load(&sh->start.go)) == 0)
 		fg_futex_wait(&sh->start.go, 0, -1);
 	if (go == 1)
@@ -343,15 +346,23 @@ FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run)
 
 void fg_measure_begin(struct faultgen_run *run)
 {
-	if (atomic_fetch_add(&run->sh->measure_begun, 1) == 0)
+	/* Read before the phase opens: what a helper does once it saw the
+	 * phase open is after it. */
+	int64_t now = run->attr.lock_waits ? fg_now_ns() : 0;
+
+	if (atomic_fetch_add(&run->sh->measure_begun, 1) == 0) {
 		fg_lock_phase(run, false);
+		fg_wait_phase(run, false, now);
+	}
 }
 
 void fg_measure_end(struct faultgen_run *run)
 {
 	if (atomic_fetch_add(&run->sh->measure_ended, 1) + 1 ==
-	    run->attr.nr_workers)
+	    run->attr.nr_workers) {
 		fg_lock_phase(run, true);
+		fg_wait_phase(run, true, fg_now_ns());
+	}
 }
 
 /* A worker has begun its measured interval. */
@@ -384,6 +395,8 @@ static int start_helpers(struct faultgen_run *run, const struct fg_work *work,
 	if (!h->n)
 		return 0;
 	ret = fg_lock_helpers_new(run, h->n);
+	if (!ret)
+		ret = fg_wait_helpers_new(run, h->n);
 	if (ret)
 		return ret;
 	h->tids = calloc(h->n, sizeof(*h->tids));
@@ -418,6 +431,7 @@ static int stop_helpers(struct faultgen_run *run, struct helpers *h)
 			ret = h->args[i].error;
 	}
 	fg_lock_helpers_done(run);
+	fg_wait_helpers_done(run);
 	free(h->tids);
 	free(h->args);
 	return ret;

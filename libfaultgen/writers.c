@@ -453,6 +453,7 @@ int fg_writer_run(struct faultgen_run *run, unsigned int h)
 	fg_wlat_begin(&slot->lat, false);
 	while (!ret && !fg_helpers_stop(run) && !fg_measure_over(run)) {
 		open = fg_measure_open(run);
+		fg_wait_helper_tick(run, h);
 		ret = cycle(&t, ns, &failed);
 		if (ret == -EEXIST && t.op == FAULTGEN_WRITER_MUNMAP &&
 		    failed == 1) {

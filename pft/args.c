@@ -884,6 +884,12 @@ static const struct pft_option options[] = {
 		 "lock or mmap_lock) from the kernel's tracepoints:\n"
 		 "a line after the result (root; a note where not\n"
 		 "possible)") },
+	{ NAMES(0, "lock-waits", NULL), SWITCH(faultgen_attr_set_lock_waits),
+	  OUTPUT("time each thread's mmap_lock waits (lock:contention_\n"
+		 "begin..end within an mmap_lock acquisition) in a\n"
+		 "ring buffer: count, p50, p99, p99.9, max and\n"
+		 "decades of us, readers and writers apart, after\n"
+		 "the result (root; a note where not possible)") },
 	{ NAMES(0, "perf-ctl", "CTL[,ACK]"), .handle = opt_perf_ctl,
 	  OUTPUT("write perf's \"enable\"/\"disable\" to CTL (a file\n"
 		 "descriptor number or a FIFO) around each run,\n"

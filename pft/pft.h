@@ -344,6 +344,15 @@ void pft_print_worker_lock_paths(FILE *out, struct faultgen_run *run,
 void pft_json_lock_paths(struct pft_json *j, struct faultgen_run *run,
 			 int worker);
 void pft_lock_paths_note(struct faultgen_run *run);
+void pft_lock_why_not(int err, const char *tracepoint, char *buf, size_t len);
+/* and after them, print-lockwaits.c: how long threads waited for the
+ * mmap_lock (--lock-waits) */
+void pft_print_lock_waits(FILE *out, struct faultgen_run *run);
+void pft_print_worker_lock_waits(FILE *out, struct faultgen_run *run,
+				 unsigned int worker);
+void pft_json_lock_waits(struct pft_json *j, struct faultgen_run *run,
+			 int worker);
+void pft_lock_waits_note(struct faultgen_run *run);
 
 /* print-collapse.c: the read-only collapse line and object */
 int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,

@@ -6,7 +6,9 @@
  * any), columns at the end of each --per-worker line, a "lock_paths"
  * object in --json.  Where they could not be counted, one note on
  * stderr says what is missing, and the run's output is as without the
- * option.  Without --lock-paths nothing is printed.
+ * option.  Without --lock-paths nothing is printed.  Each of these
+ * prints the lock waits (--lock-waits, print-lockwaits.c) after the
+ * lock paths, so that the callers name one of them.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -45,7 +47,7 @@ static void print_counts(FILE *out, const struct faultgen_lock_paths *lp)
  *   mmap_lock 3 read (0 trylocks failed), 1 write; 3 fallbacks; ...
  * lock paths of 1 helper thread (writers): ...
  */
-void pft_print_lock_paths(FILE *out, struct faultgen_run *run)
+static void print_lock_paths(FILE *out, struct faultgen_run *run)
 {
 	struct faultgen_lock_paths lp;
 
@@ -61,6 +63,12 @@ void pft_print_lock_paths(FILE *out, struct faultgen_run *run)
 	print_counts(out, &lp);
 }
 
+void pft_print_lock_paths(FILE *out, struct faultgen_run *run)
+{
+	print_lock_paths(out, run);
+	pft_print_lock_waits(out, run);
+}
+
 /* " lp_user N lp_kernel N lp_gup N lp_read N lp_trylock_failed N
  * lp_write N lp_fallbacks N lp_zap_read N lp_zap_write N" */
 void pft_print_worker_lock_paths(FILE *out, struct faultgen_run *run,
@@ -68,6 +76,7 @@ void pft_print_worker_lock_paths(FILE *out, struct faultgen_run *run,
 {
 	struct faultgen_lock_paths lp;
 
+	pft_print_worker_lock_waits(out, run, worker);
 	if (lock_paths(run, (int)worker, &lp))
 		return;
 	fprintf(out,
@@ -105,6 +114,7 @@ void pft_json_lock_paths(struct pft_json *j, struct faultgen_run *run,
 	struct faultgen_lock_paths lp;
 	int ret = lock_paths(run, worker, &lp);
 
+	pft_json_lock_waits(j, run, worker);
 	if (ret == -ENODATA || ret == -ERANGE || ret == -EINVAL)
 		return;
 	if (ret) {
@@ -122,8 +132,9 @@ void pft_json_lock_paths(struct pft_json *j, struct faultgen_run *run,
 	pj_obj_end(j);
 }
 
-/* What would allow the counting, for the reason the library gave. */
-static void why_not(int err, char *buf, size_t len)
+/* What would allow the counting, for the reason the library gave
+ * (tracepoint: the one named where there is none). */
+void pft_lock_why_not(int err, const char *tracepoint, char *buf, size_t len)
 {
 	char paranoid[16] = "?";
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
@@ -145,9 +156,15 @@ static void why_not(int err, char *buf, size_t len)
 		break;
 	case -ENOENT:
 		snprintf(buf, len,
-			 "no tracefs or no exceptions:page_fault_user and "
-			 "mmap_lock tracepoints in this kernel (mount tracefs "
-			 "on /sys/kernel/tracing; x86 kernels have them)");
+			 "no tracefs or no %s and mmap_lock tracepoints in "
+			 "this kernel (mount tracefs on /sys/kernel/tracing; "
+			 "x86 kernels have them)",
+			 tracepoint);
+		break;
+	case -EPERM:
+		snprintf(buf, len,
+			 "the ring buffers exceed what this user may lock "
+			 "(kernel.perf_event_mlock_kb, ulimit -l; root may)");
 		break;
 	case -EMFILE:
 	case -ENFILE:
@@ -172,9 +189,10 @@ void pft_lock_paths_note(struct faultgen_run *run)
 
 	if (!ret)
 		ret = lock_paths(run, FAULTGEN_LOCK_HELPERS, &lp);
+	pft_lock_waits_note(run);
 	if (noted || !ret || ret == -ENODATA)
 		return;
-	why_not(ret, why, sizeof(why));
+	pft_lock_why_not(ret, "exceptions:page_fault_user", why, sizeof(why));
 	pft_msg("note: lock paths not counted: %s", why);
 	noted = true;
 }

@@ -20,7 +20,7 @@ renamed='--interleave-pages=--stripe-pages'
 
 # pft's own options added since 1.2, OPTION=SECTION: each listed in that
 # section of pft's own (the others added since are patterns' settings).
-own_added='--lock-paths=Output: --cold=Workload:'
+own_added='--lock-paths=Output: --lock-waits=Output: --cold=Workload:'
 
 # The long options a help text lists at the start of a line.
 options_of() {

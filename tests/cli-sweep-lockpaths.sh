@@ -9,22 +9,30 @@
 # paths not counted" note the sweep's own note is what the unit tests
 # check: this one SKIPs.)
 #
+# --lock-waits and --metric=wait-p99: the read-wait p99 of each run and
+# its medians (and the usage error of the metric without the option).
+#
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
 
 have_python || skip "python3 is needed (pft-sweep is a Python 3 script)"
 sweep=$top_builddir/pft/pft-sweep
 
-"$sweep" --pft="$PFT" --metric=fallbacks -w 1 >"$tmp/bad.out" \
-	2>"$tmp/bad.err"
-rc=$?
-if [ "$rc" -ne 2 ] || [ -s "$tmp/bad.out" ] ||
-	! grep -q "^pft-sweep: --metric=fallbacks needs --lock-paths$" \
-		"$tmp/bad.err"; then
-	fail "--metric=fallbacks without --lock-paths: exit $rc, $(cat "$tmp/bad.err")"
-else
-	ok
-fi
+# Each metric without its option: a usage error.
+for pair in fallbacks:lock-paths wait-p99:lock-waits; do
+	metric=${pair%%:*}
+	opt=${pair#*:}
+	"$sweep" --pft="$PFT" --metric="$metric" -w 1 >"$tmp/bad.out" \
+		2>"$tmp/bad.err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || [ -s "$tmp/bad.out" ] ||
+		! grep -q "^pft-sweep: --metric=$metric needs --$opt\$" \
+			"$tmp/bad.err"; then
+		fail "--metric=$metric without --$opt: exit $rc, $(cat "$tmp/bad.err")"
+	else
+		ok
+	fi
+done
 
 [ "$(id -u)" -eq 0 ] || skip "counting tracepoints needs root here"
 two="-w 1,2"
@@ -108,5 +116,28 @@ if ! grep -q "user faults  mmap read  fallbacks$" "$tmp/lp.out" ||
 	fail "table: $(cat "$tmp/lp.out")"
 else
 	ok
+fi
+
+# --lock-waits with its metric: each run's read-wait p99 (0 where no read
+# waited), the points' medians of it, which are the metric.
+"$sweep" --pft="$PFT" --lock-waits --metric=wait-p99 -w 1 -p shared-vma \
+	-m 4M --rounds=2 -r 2 --no-plot -q -o "$tmp/lw" >"$tmp/lw.out" \
+	2>"$tmp/lw.err"
+rc=$?
+if [ "$rc" -eq 0 ] && python3 - "$tmp/lw" >"$tmp/lwcheck.out" 2>&1 <<'PY'
+import csv, sys
+prefix = sys.argv[1]
+runs = list(csv.DictReader(open(prefix + "-runs.csv")))
+points = list(csv.DictReader(open(prefix + ".csv")))
+assert len(runs) == 2 and len(points) == 1, (runs, points)
+vals = sorted(float(r["lw_read_p99_ns"]) for r in runs)
+assert all(v >= 0 for v in vals), vals
+p = points[0]
+assert p["metric"] == "wait-p99", p["metric"]
+assert float(p["median"]) == float(p["lw_read_p99_ns_median"]) == \
+    sum(vals) / 2, (p, vals)
+PY
+then ok; else
+	fail "--lock-waits: exit $rc: $(cat "$tmp/lw.err" "$tmp/lwcheck.out")"
 fi
 finish

@@ -15,15 +15,21 @@
 # The target: a loss within 2%.  Needs root (the counters); without it
 # the B runs count nothing and the script says so and stops.
 #
+# -b and -a change what the two sides run: -b --lock-waits measures the
+# ring buffers of pft --lock-waits instead, -a --lock-paths -b
+# --lock-waits the one against the other.
+#
 # Not a make-check test: its figures are timings and take minutes.
 #
 #   tests/bench/lock-paths-overhead.sh [-m SIZE] [-t THREADS,...]
-#       [-n PAIRS] [-l LOG] [-- PFT-OPTIONS...]
+#       [-n PAIRS] [-l LOG] [-a OPTION] [-b OPTION] [-- PFT-OPTIONS...]
 #
 #   -m  memory of each run, pft's -m (default 128M)
 #   -t  worker counts, threads (default 1,2)
 #   -n  pairs per case (default 10)
 #   -l  file for every single measurement (default: none)
+#   -a  an option of the A runs only (default: none)
+#   -b  the option of the B runs (default --lock-paths)
 #   PFT-OPTIONS: more options of every run (--writers=1,mprotect, ...)
 #
 # PFT (default pft/pft of this tree) is the program measured.
@@ -36,15 +42,20 @@ size=128M
 threads=1,2
 pairs=10
 log=/dev/null
+a_opt=
+b_opt=--lock-paths
 pft=${PFT:-pft/pft}
 
-while getopts m:t:n:l: opt; do
+while getopts m:t:n:l:a:b: opt; do
 	case $opt in
 	m) size=$OPTARG ;;
 	t) threads=$OPTARG ;;
 	n) pairs=$OPTARG ;;
 	l) log=$OPTARG ;;
+	a) a_opt=$OPTARG ;;
+	b) b_opt=$OPTARG ;;
 	*) echo "usage: $0 [-m SIZE] [-t N,...] [-n PAIRS] [-l LOG]" \
+		"[-a OPTION] [-b OPTION]" \
 		"[-- PFT-OPTIONS...]" >&2
 	   exit 2 ;;
 	esac
@@ -55,16 +66,16 @@ shift $((OPTIND - 1))
 
 . "$(dirname "$0")/overhead-lib.sh"
 
-if ! "$pft" -m 1M --lock-paths 2>&1 | grep -q '^lock paths of'; then
-	echo "lock-paths-overhead: pft --lock-paths counts nothing here:" \
-		"$("$pft" -m 1M --lock-paths 2>&1 >/dev/null)" >&2
+if ! "$pft" -m 1M "$b_opt" 2>&1 | grep -q '^lock \(paths\|waits\) of'; then
+	echo "lock-paths-overhead: pft $b_opt counts nothing here:" \
+		"$("$pft" -m 1M "$b_opt" 2>&1 >/dev/null)" >&2
 	exit 1
 fi
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -r), $(nproc) CPUs," \
 	"load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# pft -m $size -t T $*, without (A) and with (B) --lock-paths," \
-	"$pairs pairs each, A B then B A"
+echo "# pft -m $size -t T $*, with ${a_opt:-nothing} (A) and with" \
+	"$b_opt (B), $pairs pairs each, A B then B A"
 printf '%-3s %11s %11s %8s %17s %6s | %8s %17s %6s\n' T A_wall/s \
 	B_wall/s wall "ratio min..max" loss% cpu "ratio min..max" loss%
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lp-overhead.XXXXXX") || exit 1
@@ -77,11 +88,11 @@ for t in $(echo "$threads" | tr , ' '); do
 	p=0
 	while [ "$p" -lt "$pairs" ]; do
 		if [ $((p % 2)) -eq 0 ]; then
-			off=$(rate -t "$t" -m "$size" "$@")
-			on=$(rate -t "$t" -m "$size" --lock-paths "$@")
+			off=$(rate -t "$t" -m "$size" $a_opt "$@")
+			on=$(rate -t "$t" -m "$size" "$b_opt" "$@")
 		else
-			on=$(rate -t "$t" -m "$size" --lock-paths "$@")
-			off=$(rate -t "$t" -m "$size" "$@")
+			on=$(rate -t "$t" -m "$size" "$b_opt" "$@")
+			off=$(rate -t "$t" -m "$size" $a_opt "$@")
 		fi
 		p=$((p + 1))
 		case "$off $on" in

@@ -75,13 +75,16 @@ Sweep:
                          p50 or p99 (latency percentiles, with
                          --latency), fallbacks (faults under mmap_lock
                          per user fault, with --lock-paths; lower is
-                         better); with --compare, the figure compared
-                         (default: the sweeps' own).  No wait-p99 yet:
-                         pft does not measure mmap_lock wait times
+                         better), wait-p99 (the p99 of the workers'
+                         mmap_lock read waits in ns, with --lock-waits;
+                         lower is better); with --compare, the figure
+                         compared (default: the sweeps' own)
       --lock-paths       pft --lock-paths: each point's user faults,
                          mmap_lock reads and fallbacks (medians) in the
                          table, CSV and JSON; empty where pft may not
                          read the tracepoints (the sweep says why once)
+      --lock-waits       pft --lock-waits: the p99 of each run's mmap_lock
+                         read waits in the CSVs and JSON (lw_read_p99_ns)
       --latency[=N]      pft --latency=N (default 1, every fault timed):
                          p50 and p99 columns in the table, and in the
                          CSV and JSON; with gnuplot PREFIX-latency (p50
@@ -344,6 +347,7 @@ def build_parser():
     a("--metric", choices=tuple(METRICS))
     a("--latency", nargs="?", const=1, type=type_count(1, 1 << 20))
     a("--lock-paths", action="store_true")
+    a("--lock-waits", action="store_true")
     a("--cpu-groups", type=type_groups, action="append")
     a("--cpu-list")
     a("--stripe-pages", "--interleave-pages", dest="interleave_pages",
@@ -433,6 +437,7 @@ def check_compare_args(c):
     if c.latency:
         raise UsageError("--latency works with a sweep only, not --compare")
     for opt, val in (("--lock-paths", c.lock_paths),
+                     ("--lock-waits", c.lock_waits),
                      ("--stripe-pages", c.interleave_pages),
                      ("--writers", c.writers), ("--backing", c.backing),
                      ("--share", c.share)):
@@ -461,6 +466,8 @@ def check_sweep_args(c):
         raise UsageError("--metric=%s needs --latency" % c.metric)
     if c.metric == "fallbacks" and not c.lock_paths:
         raise UsageError("--metric=fallbacks needs --lock-paths")
+    if c.metric == "wait-p99" and not c.lock_waits:
+        raise UsageError("--metric=wait-p99 needs --lock-waits")
     if c.metric == "round" and c.mode == "one-shot":
         raise UsageError("--metric=round needs --duration or --rounds")
     if c.metric == "round" and "pretouch" in c.patterns:

@@ -12,7 +12,7 @@ import tempfile
 from .common import PROG, msg, safe_median
 from pft_common.safefile import put_in_place, replacing
 from .report import describe
-from .runs import LOWER_BETTER, METRICS, find_point
+from .runs import FRACTIONS, METRICS, find_point
 
 
 # ---- plots --------------------------------------------------------------
@@ -279,7 +279,7 @@ def make_plot(c, prefix, script_of):
 def figures_text(metric, *values):
     """A data line's figures: rates to 3 places, fallbacks per user
     fault (fractions) to 9 significant digits."""
-    fmt = "%.9g" if metric in LOWER_BETTER else "%.3f"
+    fmt = "%.9g" if metric in FRACTIONS else "%.3f"
     return " ".join(fmt % v for v in values)
 
 

@@ -8,7 +8,7 @@ import sys
 
 from .common import PROG
 from .pft import runs_once
-from .runs import LOWER_BETTER, METRICS, find_point, num
+from .runs import FRACTIONS, LOWER_BETTER, METRICS, find_point, num
 from .stats import TEST_NAME
 
 
@@ -249,7 +249,7 @@ def mark_words(metric):
 
 def value_format(metric):
     """Fallbacks per user fault are fractions: six places."""
-    if metric in LOWER_BETTER:
+    if metric in FRACTIONS:
         return lambda v: "%.6f" % v
     return lambda v: "%.0f" % v
 
@@ -279,7 +279,7 @@ def print_compare_email(c, sweeps, table, names, metric):
     for pattern in dict.fromkeys(r["pattern"] for r in table):
         rows = [r for r in table if r["pattern"] == pattern]
         value = unit([x["median"] for r in rows for x in r["cells"] if x]) \
-            if metric not in LOWER_BETTER else value_format(metric)
+            if metric not in FRACTIONS else value_format(metric)
         if not first:
             print()
         first = False

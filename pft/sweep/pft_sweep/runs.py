@@ -30,11 +30,17 @@ METRICS = {
     # With --lock-paths: the faults that took mmap_lock, per user fault
     # (lower is better).
     "fallbacks": ("lp_fallbacks_per_fault", "fallbacks per user fault"),
+    # With --lock-waits: the p99 of the workers' mmap_lock read waits, in
+    # nanoseconds (lower is better).
+    "wait-p99": ("lw_read_p99_ns", "mmap_lock read wait p99 ns"),
 }
 # The metrics that need pft --latency.
 LATENCY_METRICS = ("p50", "p99")
 # The metrics whose lower figure --compare marks (I).
-LOWER_BETTER = ("fallbacks",)
+LOWER_BETTER = ("p50", "p99", "fallbacks", "wait-p99")
+# The metrics that are fractions (printed with six places, plotted with
+# nine digits), not rates or nanoseconds.
+FRACTIONS = ("fallbacks",)
 # pft --lock-paths: a run's counts (its "lock_paths" member), the columns
 # of the runs CSV; the points CSV has their medians.
 LOCK_PATHS = (("lp_user_faults", "user_faults"), ("lp_mmap_read", "mmap_read"),
@@ -49,7 +55,7 @@ POINT_COLUMNS = [
     "writers", "threads_median", "threads_started_median",
     "process_faults_median", "prealloc_s_median", "backing",
     "lp_user_faults_median", "lp_mmap_read_median", "lp_fallbacks_median",
-    "lp_fallbacks_per_fault_median",
+    "lp_fallbacks_per_fault_median", "lw_read_p99_ns_median",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
@@ -60,7 +66,7 @@ RUN_COLUMNS = [
     "threads", "threads_started", "populate", "step_bytes", "probe_faults",
     "process_faults", "prealloc_s", "huge_page_bytes", "backing",
     "lp_user_faults", "lp_mmap_read", "lp_fallbacks",
-    "lp_fallbacks_per_fault",
+    "lp_fallbacks_per_fault", "lw_read_p99_ns",
 ]
 SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s",
            "prealloc_s")
@@ -116,6 +122,7 @@ def run_record(point, obj, discard):
         lat.get("per_call"), bool) else None
     rec["lat_buckets"] = lat_buckets(lat.get("buckets"))
     rec.update(lock_path_counts(obj.get("lock_paths")))
+    rec["lw_read_p99_ns"] = read_wait_p99(obj.get("lock_waits"))
     fig = obj.get("figures")
     fig = fig if isinstance(fig, dict) else {}
     for k in QEMU_FIGURES:
@@ -145,6 +152,16 @@ def lock_path_counts(lp):
     rec["lp_fallbacks_per_fault"] = fb / user if user and fb is not None \
         else None
     return rec
+
+
+def read_wait_p99(lw):
+    """The p99 of the workers' mmap_lock read waits of a run (pft
+    --lock-waits), in ns; None where pft did not time them (no
+    --lock-waits, or null: not permitted).  0 where no read waited."""
+    read = lw.get("read") if isinstance(lw, dict) else None
+    v = read.get("p99_ns") if isinstance(read, dict) else None
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 \
+        else None
 
 
 def lat_buckets(v):
@@ -209,7 +226,8 @@ def point_rows(c):
                num(s.get("lp_user_faults_median"), "%g"),
                num(s.get("lp_mmap_read_median"), "%g"),
                num(s.get("lp_fallbacks_median"), "%g"),
-               num(s.get("lp_fallbacks_per_fault_median"), "%.9g")]
+               num(s.get("lp_fallbacks_per_fault_median"), "%.9g"),
+               num(s.get("lw_read_p99_ns_median"), "%.0f")]
 
 
 def run_row(r):
@@ -250,6 +268,7 @@ def sweep_config(c):
         "pretouch_options": c.pretouch_options, "perf": c.perf,
         "perf_options": c.perf_options, "latency": c.latency,
         "lock_paths": getattr(c, "lock_paths", False),
+        "lock_waits": getattr(c, "lock_waits", False),
         "interleave_pages": getattr(c, "interleave_pages", None),
         "writers": getattr(c, "writers", None),
         "backing": getattr(c, "backing", None),

@@ -145,6 +145,8 @@ def pft_command(c, pattern, n, size, cpus, check=False, options=()):
         cmd.append("--latency=%d" % c.latency)
     if getattr(c, "lock_paths", False):
         cmd.append("--lock-paths")
+    if getattr(c, "lock_waits", False):
+        cmd.append("--lock-waits")
     cmd += list(options)
     if getattr(c, "share", False):
         cmd.append("--share")
@@ -488,20 +490,26 @@ def run_point(c, index, point, progress, done=0):
              (": " + point["stderr"][-1]) if point["stderr"] else ""))
 
 
-# pft's note where it may not read the tracepoints of --lock-paths.
-LOCK_PATHS_NOTE = "lock paths not counted"
+# pft's notes where it may not read the tracepoints of --lock-paths and
+# --lock-waits: (its words, the sweep's option, its columns, the flag).
+LOCK_NOTES = (("lock paths not counted", "--lock-paths", "lock-path",
+               "lock_paths_noted"),
+              ("lock waits not timed", "--lock-waits", "lock-wait",
+               "lock_waits_noted"))
 
 
 def note_lock_paths(c, err):
-    """Says once, in pft's words, why the lock-path columns are empty."""
-    if getattr(c, "lock_paths_noted", False):
-        return
-    for line in err.splitlines():
-        if LOCK_PATHS_NOTE in line:
-            c.lock_paths_noted = True
-            msg("--lock-paths: the lock-path columns stay empty: %s" %
-                line.split(LOCK_PATHS_NOTE, 1)[1].lstrip(": "))
-            return
+    """Says once, in pft's words, why the lock-path (lock-wait) columns
+    are empty."""
+    for note, opt, columns, flag in LOCK_NOTES:
+        if getattr(c, flag, False):
+            continue
+        for line in err.splitlines():
+            if note in line:
+                setattr(c, flag, True)
+                msg("%s: the %s columns stay empty: %s" %
+                    (opt, columns, line.split(note, 1)[1].lstrip(": ")))
+                break
 
 
 def note_cpus(point, obj):

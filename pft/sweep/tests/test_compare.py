@@ -378,3 +378,38 @@ class Malformed(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def write_metric(prefix, column, values):
+    """A runs CSV of one point whose runs had these figures in column."""
+    recs = [{"pattern": "shared-vma", "workers": 2, "cpus": "",
+             "size": "1G", "layout": "", "run": i, "fault_per_wsec": 1e5,
+             column: v} for i, v in enumerate(values, 1)]
+    c = type("Sweep", (), {"points": [{"runs": recs}]})
+    runs.write_csv(prefix + "-runs.csv", runs.RUN_COLUMNS,
+                   list(runs.run_rows(c)))
+
+
+class LowerIsBetter(unittest.TestCase):
+    """Latency percentiles: a higher one is a regression (R), a lower one
+    an improvement (I), as for the fallbacks."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def mark(self, metric, column, factor):
+        a = os.path.join(self.tmp.name, "a")
+        b = os.path.join(self.tmp.name, "b%g" % factor)
+        base = [20000 * math.exp(x) for x in (-0.1, 0.0, 0.1)]
+        write_metric(a, column, base)
+        write_metric(b, column, [v * factor for v in base])
+        table = compare.compare_table([runs.load_sweep(a, "base", metric),
+                                       runs.load_sweep(b, "new", metric)])
+        return table[0]["tests"][1]["mark"]
+
+    def test_higher_latency_is_a_regression(self):
+        for metric, column in (("p50", "lat_p50_ns"), ("p99", "lat_p99_ns")):
+            self.assertEqual(self.mark(metric, column, 2.0), "R", metric)
+            self.assertEqual(self.mark(metric, column, 0.5), "I", metric)
+            self.assertEqual(compare.marks(metric)["I"], "lower than base")
