@@ -21,6 +21,11 @@ BACKINGS = {"anonymous": "anonymous", "heap": "anonymous",
             "SysV shm": "sysv", "hugetlb": "hugetlb", "file": "file"}
 
 
+# The pages a VMA's resident memory grew beyond its events' to be an
+# object of its own (add_populated_objects).
+POPULATED_MIN = 64
+
+
 def backing_word(o):
     """The profile's word for an object's backing (pft-profile(5))."""
     b = o["backing"]
@@ -220,6 +225,43 @@ def add_without_event(r, doc, execs):
             r.without_event.append((pid, kind, rest))
 
 
+def key_of(text):
+    """An object's key from the report's text of it ("vma:PID:N",
+    "file:DEV:INODE"), or None."""
+    kind, _, rest = text.partition(":")
+    head, _, last = rest.rpartition(":")
+    try:
+        if kind == "vma":
+            return ("vma", int(head), int(last))
+        if kind == "file":
+            return ("file", head, int(last))
+    except ValueError:
+        pass
+    return None
+
+
+def add_populated_objects(r, doc):
+    """A VMA whose resident memory grew beyond what its fault events
+    brought in (by POPULATED_MIN pages or more: populated, get_user_pages
+    raises no fault event) is an object of the profile even where no
+    event fell on it, so that the faults without an event have it to
+    populate, as a replay does over its process's largest object."""
+    for g in doc.get("resident") or []:
+        key = key_of(g.get("object") or "")
+        if key is None or key in r.objects or g["pid"] not in r.processes \
+                or g["grown"] - (g.get("event_bytes") or 0) < \
+                POPULATED_MIN * r.page_size:
+            continue
+        r.objects[key] = {
+            "backing": backing_word({"backing": g["backing"],
+                                     "path": g.get("path")}),
+            "size": g["size"], "writable": bool(g.get("writable")),
+            "thp": (g.get("huge_bytes") or 0) > 0,
+            "huge_bytes": g.get("huge_bytes") or 0, "creator": g["pid"],
+            "path": g.get("path") or "", "first_ns": None}
+        r.processes[g["pid"]]["objects"].add(key)
+
+
 def recording(facts, rec, doc, root, command=None, period=1, page=4096):
     """The Recording of a survey: facts (with events), perf's Record, the
     report (its kernel-side threads), the root process and its command
@@ -233,4 +275,5 @@ def recording(facts, rec, doc, root, command=None, period=1, page=4096):
     add_processes(r, facts, rec, root, command)
     add_main_threads(r, rec, names)
     add_without_event(r, doc, rec.execs)
+    add_populated_objects(r, doc)
     return r

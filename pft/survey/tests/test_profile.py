@@ -292,6 +292,28 @@ class FromSurvey(unittest.TestCase):
                           for p in prof["processes"]],
                          [(0, None, 0.0), (1, 0, 0.0)])
 
+    def test_a_vma_populated_without_events_is_an_object(self):
+        # 4 MiB grown with no event on it (populated), and 16 pages
+        # grown beyond 4 pages of events (too few).
+        def grown(n, size, grew, events):
+            return {"pid": 5, "start": "%x" % (n << 24),
+                    "end": "%x" % ((n << 24) + size), "size": size,
+                    "backing": "anonymous", "path": "", "grown": grew,
+                    "event_bytes": events, "writable": True,
+                    "huge_bytes": 0, "object": "vma:5:%d" % n}
+        doc = {"resident": [grown(40, 4 << 20, 4 << 20, 0),
+                            grown(41, 1 << 20, 16 * 4096, 4 * 4096)]}
+        child = {"start": 0x30000, "end": 0x40000, "perms": "rw-p",
+                 "path": "", "object": 7, "first_ns": T0 + 12 * MS}
+        rec = Rec([(T0 + 10 * MS, 6, 6, 5, 5)], [(T0 + 20 * MS, 6, 6)])
+        plain = self.build(self.facts(child), rec)
+        prof = self.build(self.facts(child), rec, doc)
+        self.assertEqual(len(prof["objects"]), len(plain["objects"]) + 1)
+        big = [o["id"] for o in prof["objects"] if o["size"] == 4 << 20]
+        self.assertEqual(len(big), 1)
+        self.assertIn(big[0], prof["processes"][0]["objects"])
+        self.assertEqual(prof["objects"][big[0]]["backing"], "anonymous")
+
     def test_a_childs_copies_fall_on_its_parents_object(self):
         child = {"start": 0x10000, "end": 0x20000, "perms": "rw-p",
                  "path": "", "object": 7, "first_ns": T0 + 12 * MS}
