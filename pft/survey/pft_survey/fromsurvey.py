@@ -197,12 +197,13 @@ def add_main_threads(r, rec, names):
             r.threads_pid[pid] = pid
 
 
-def add_without_event(r, doc, execs):
+def add_without_event(r, doc, execs, root=None):
     """The faults each thread's counters hold beyond its events
     (doc["kernel_side_threads"]), the rest of its process's
     (doc["kernel_side_processes"]) on its main thread; an exec'd
     process's main thread less what its exec took (up to
-    verdict.EXEC_GUP)."""
+    verdict.EXEC_GUP); those no reading held on the root's main
+    thread."""
     kind = K.GUP if r.source == K.TRACEPOINTS else K.KERNEL_SIDE
     per_pid = {}
     for t in doc.get("kernel_side_threads") or []:
@@ -223,6 +224,12 @@ def add_without_event(r, doc, execs):
             EXEC_GUP if pid in execs and pid not in per_pid else 0)
         if pid in r.processes and rest > 8:
             r.without_event.append((pid, kind, rest))
+    # Those no reading of a process's counters held (taken after the
+    # last, by threads that ended unseen): on the root's main thread,
+    # whose they were not told to be, so that the replay has them.
+    late = doc.get("kernel_side_after_last_readings") or 0
+    if late > 8 and root in r.processes:
+        r.without_event.append((root, kind, late))
 
 
 def key_of(text):
@@ -274,6 +281,6 @@ def recording(facts, rec, doc, root, command=None, period=1, page=4096):
     add_threads(r, facts, rec, names)
     add_processes(r, facts, rec, root, command)
     add_main_threads(r, rec, names)
-    add_without_event(r, doc, rec.execs)
+    add_without_event(r, doc, rec.execs, root)
     add_populated_objects(r, doc)
     return r

@@ -314,6 +314,20 @@ class FromSurvey(unittest.TestCase):
         self.assertIn(big[0], prof["processes"][0]["objects"])
         self.assertEqual(prof["objects"][big[0]]["backing"], "anonymous")
 
+    def test_faults_no_reading_held_are_the_roots(self):
+        # 500 faults without an event after every reading of the
+        # counters (threads that ended unseen).
+        child = {"start": 0x30000, "end": 0x40000, "perms": "rw-p",
+                 "path": "", "object": 7, "first_ns": T0 + 12 * MS}
+        rec = Rec([(T0 + 10 * MS, 6, 6, 5, 5)], [(T0 + 20 * MS, 6, 6)])
+        prof = self.build(self.facts(child), rec,
+                          {"kernel_side_after_last_readings": 500})
+        self.assertEqual(prof["without_event"], [[0, "gup", 500]])
+        # A few, as any run has: none.
+        prof = self.build(self.facts(child), rec,
+                          {"kernel_side_after_last_readings": 8})
+        self.assertEqual(prof["without_event"], [])
+
     def test_a_childs_copies_fall_on_its_parents_object(self):
         child = {"start": 0x10000, "end": 0x20000, "perms": "rw-p",
                  "path": "", "object": 7, "first_ns": T0 + 12 * MS}
