@@ -638,6 +638,7 @@ int fg_cold_drop(struct faultgen_run *run, unsigned int i, int64_t *ns);
 int fg_cold_figure(const struct faultgen_run *run, unsigned int index,
 		   struct faultgen_figure *f);
 int fg_backing_path_check(const char *path);
+bool fg_pages_stay(unsigned long magic);
 size_t fg_backing_pagesize(const struct faultgen_attr *a);
 /* The names libfaultgen-PID-N a file backing tries in a directory before
  * it gives up (-EBUSY): each taken by another file. */

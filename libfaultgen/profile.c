@@ -58,12 +58,6 @@ static const char *const order_names[] = {
 	[FG_ORDER_RANDOM] = "random", NULL,
 };
 
-/* The kinds a replay makes (the others are refused, never skipped). */
-static bool replayed(enum fg_replay_kind k)
-{
-	return k != FG_KIND_WRITE_NOTIFY;
-}
-
 struct ck {
 	const struct fg_json_doc *doc;
 	struct fg_profile *pr;
@@ -396,9 +390,6 @@ static int row_kind(struct ck *c, uint32_t n, enum fg_replay_kind *kind)
 	if (ret)
 		return ret;
 	*kind = (enum fg_replay_kind)v;
-	if (!replayed(*kind))
-		return bad(c, -EINVAL, "kind \"%s\" not replayed yet",
-			   fg_kind_names[v]);
 	return 0;
 }
 
@@ -464,6 +455,12 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 	    row->kind == FG_KIND_HUGE)
 		return bad(c, -EINVAL, "huge faults in an object without "
 			   "huge pages (its \"thp\" false)");
+	/* Dirty tracking: only a shared file's mapping write-protects its
+	 * pages until they are written (page_mkwrite). */
+	if (row->kind == FG_KIND_WRITE_NOTIFY && ob->backing != FG_OBJ_FILE)
+		return bad(c, -EINVAL, "write-notify faults in objects[%u], "
+			   "%s, not a shared file: not replayed", row->object,
+			   backing_names[ob->backing]);
 	if (!ob->writable && row->kind != FG_KIND_READ &&
 	    row->kind != FG_KIND_MAJOR)
 		return bad(c, -EINVAL, "a write (%s) to an object not "

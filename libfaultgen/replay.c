@@ -42,6 +42,7 @@
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +85,7 @@ struct mapped {
 	char *addr;
 	size_t len;
 	struct fg_resv resv;
+	int fd; /* a file object's, for its writeback (write-notify); or -1 */
 };
 
 /* A (row, bin) of a thread: the thread's chunks sorted by bin. */
@@ -376,7 +378,10 @@ static int map_file(const struct faultgen_run *run, struct mapped *m,
 	ret = ftruncate(fd, (off_t)m->len) < 0 ? -errno : 0;
 	if (!ret)
 		ret = map_fixed(m, prot, MAP_SHARED, fd);
-	close(fd);
+	if (ret)
+		close(fd);
+	else
+		m->fd = fd;
 	return ret;
 }
 
@@ -431,18 +436,36 @@ static bool huge_object(const struct fg_pobject *ob)
 	return ob->thp || ob->backing == FG_OBJ_HUGETLB;
 }
 
-/* Whether object o has a row of major faults: its file read with no
- * read-around, one page a fault. */
-static bool has_major(const struct fg_profile *pr, unsigned int o)
+/* Whether object o has a row of faults of kind k. */
+static bool has_kind(const struct fg_profile *pr, unsigned int o,
+		     enum fg_replay_kind k)
 {
 	for (size_t r = 0; r < pr->nr_rows; r++)
-		if (pr->rows[r].object == o && pr->rows[r].kind == FG_KIND_MAJOR)
+		if (pr->rows[r].object == o && pr->rows[r].kind == k)
 			return true;
 	return false;
 }
 
+/* A write-notify fault needs a file system that writes its pages back
+ * and so write-protects them until the next write (page_mkwrite):
+ * tmpfs and ramfs map a shared file's pages writable at the first
+ * fault, and no write would fault again. */
+static int dirty_tracking_check(struct replay_state *st, unsigned int o)
+{
+	struct statfs sf;
+
+	if (!has_kind(&st->pr, o, FG_KIND_WRITE_NOTIFY) ||
+	    fstatfs(st->obj[o].fd, &sf) < 0 ||
+	    !fg_pages_stay((unsigned long)sf.f_type))
+		return 0;
+	say(st, "objects[%u]: its write-notify faults need a file system "
+		"that writes pages back (a disk's), not tmpfs or ramfs", o);
+	return -EOPNOTSUPP;
+}
+
 /* Object o, at a place of its own (guards either side, 2 MiB aligned
- * with huge pages), with its THP advice. */
+ * with huge pages), with its THP advice; a file's with no read-around
+ * (one page a fault) where it has major faults. */
 static int map_object(struct faultgen_run *run, struct replay_state *st,
 		      unsigned int o)
 {
@@ -468,16 +491,19 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	if (ob->backing == FG_OBJ_ANON)
 		(void)madvise(m->addr, m->len,
 			      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	if (has_major(&st->pr, o))
+	if (has_kind(&st->pr, o, FG_KIND_MAJOR))
 		(void)madvise(m->addr, m->len, MADV_RANDOM);
-	return 0;
+	return ob->backing == FG_OBJ_FILE ? dirty_tracking_check(st, o) : 0;
 }
 
 static void unmap_objects(struct replay_state *st)
 {
-	for (unsigned int o = 0; st->obj && o < st->pr.nr_objects; o++)
+	for (unsigned int o = 0; st->obj && o < st->pr.nr_objects; o++) {
 		if (st->obj[o].resv.raw)
 			fg_resv_release(&st->obj[o].resv);
+		if (st->obj[o].fd >= 0)
+			close(st->obj[o].fd);
+	}
 	free(st->obj);
 	st->obj = NULL;
 }
@@ -627,11 +653,33 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 	}
 }
 
+/* A write-notify fault: the page of a shared file written back, which
+ * write-protects it in every mapping (its writeback's page_mkclean),
+ * then read (mapped read-only, a read fault where it was not mapped),
+ * then written: the write is the write-protect fault of dirty tracking
+ * (page_mkwrite), as the kernel takes one on the first write to a
+ * clean page of a shared file mapping. */
+FG_NO_ASAN static int write_notify(const struct replay_state *st,
+				   const struct mapped *m, char *p,
+				   unsigned char stamp)
+{
+	if (sync_file_range(m->fd, (off_t)(p - m->addr), (off_t)st->ps,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+				    SYNC_FILE_RANGE_WAIT_AFTER) < 0)
+		return -errno;
+	(void)*(volatile char *)p;
+	*(volatile unsigned char *)p = stamp;
+	return 0;
+}
+
 FG_NO_ASAN static int fault_one(const struct replay_state *st,
+				const struct mapped *m,
 				enum fg_replay_kind kind, char *p,
 				unsigned char stamp)
 {
 	switch (kind) {
+	case FG_KIND_WRITE_NOTIFY:
+		return write_notify(st, m, p, stamp);
 	case FG_KIND_READ:
 		(void)*(volatile char *)p;
 		return 0;
@@ -718,7 +766,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			unsigned char stamp, uint64_t *faults)
 {
 	const struct fg_prow *row = &st->pr.rows[c->row];
-	char *base = st->obj[row->object].addr;
+	const struct mapped *m = &st->obj[row->object];
 	uint64_t n = share_of(st, c->row, c->bin);
 	enum fg_replay_kind kind = kind_of(st, row);
 	int ret;
@@ -726,8 +774,8 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
 	for (uint64_t k = 0; k < n; k++) {
-		ret = fault_one(st, kind,
-				base + next_page(st, c->row) * st->ps, stamp);
+		ret = fault_one(st, m, kind,
+				m->addr + next_page(st, c->row) * st->ps, stamp);
 		if (ret)
 			return ret;
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
@@ -991,6 +1039,8 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 	st->obj = calloc(pr->nr_objects + 1, sizeof(*st->obj));
 	if (!st->obj)
 		return -ENOMEM;
+	for (unsigned int o = 0; o < pr->nr_objects; o++)
+		st->obj[o].fd = -1;
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = map_object(run, st, o);
 	return ret;

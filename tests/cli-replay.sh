@@ -4,11 +4,13 @@
 # (text and --json, the figures by kind); bad profiles (truncated,
 # malformed, a later version, a member missing or of the wrong type, a
 # thread of an unknown process, pages beyond the object, an unknown
-# kind) refused in one line naming the member, exit 2; more memory than
-# the machine has, a hugetlb object without huge pages, a file object
-# without a directory: one line, exit 1; and a replay killed with
-# SIGKILL mid-run (pft, or the process running the replay) leaves no
-# process, SysV segment or file.  Nothing here depends on timings.
+# kind, write-notify faults outside a shared file) refused in one line
+# naming the member, exit 2; write-notify faults in a file object on a
+# disk; more memory than the machine has, a hugetlb object without huge
+# pages, a file object without a directory: one line, exit 1; and a
+# replay killed with SIGKILL mid-run (pft, or the process running the
+# replay) leaves no process, SysV segment or file.  Nothing here depends
+# on timings.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -73,10 +75,24 @@ bad type 's/"page_size":4096/"page_size":"4096"/' 'page_size: not a number'
 bad process 's/{"id":1,"process":0/{"id":1,"process":5/' 'threads[1].process: no process has id 5'
 bad beyond 's/512,1023,"seq"/512,1024,"seq"/' 'faults[1][7]: 1024 is more than 1023'
 bad kind 's/"first-touch",512,0,/"frist-touch",512,0,/' 'faults[0][4]: unknown kind "frist-touch"'
-bad notyet 's/"first-touch",512,0,/"write-notify",512,0,/' 'faults[0][4]: kind "write-notify" not replayed yet'
+bad notify 's/"first-touch",512,0,/"write-notify",512,0,/' 'faults[0][4]: write-notify faults in objects[0], anonymous, not a shared file: not replayed'
 run_pft dir --replay="$tmp"
 [ "$rc" -eq 2 ] && grep -q 'not a regular file' "$tmp/dir.err" && ok ||
 	fail "dir: exit $rc: $(cat "$tmp/dir.err")"
+
+# Write-notify faults in a shared file's pages read before, on a disk
+# (this test's directory unless it is tmpfs, which tracks no dirty pages).
+if [ "$(stat -f -c %T "$tmp")" != tmpfs ]; then
+	mkdir "$tmp/notify"
+	sed -e 's/"backing":"anonymous","size":4194304/"backing":"file","size":262144/' \
+		-e 's/"faults":.*/"faults":[[0,0,0,1,"read",64,0,63,"seq",1],[0,0,1,1,"write-notify",128,0,63,"seq",1]],/' \
+		"$tmp/good.json" >"$tmp/notify.json"
+	run_pft notify --replay="$tmp/notify.json" --as-fast --backing=file:"$tmp/notify"
+	[ "$rc" -eq 0 ] && ok || fail "notify: exit $rc: $(cat "$tmp/notify.err")"
+	grep -q '^figures: read 64 faults, write-notify 128 faults, bins 2 bins, bins_late 0 bins$' \
+		"$tmp/notify.out" && ok || fail "notify: figures: $(cat "$tmp/notify.out")"
+	[ -z "$(ls -A "$tmp/notify")" ] && ok || fail "notify: files left: $(ls -A "$tmp/notify")"
+fi
 
 # Runtime refusals: one line, exit 1.
 refused() {
