@@ -798,6 +798,47 @@ void fg_profile_free(struct fg_profile *pr)
 	memset(pr, 0, sizeof(*pr));
 }
 
+/* Parses a profile into a shared one of one reference (*out): as
+ * fg_profile_parse. */
+int fg_profile_ref_parse(const char *buf, size_t len,
+			 struct fg_profile_ref **out, char *err, size_t errlen)
+{
+	struct fg_profile_ref *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*out = NULL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory reading the profile");
+		return -ENOMEM;
+	}
+	ret = fg_profile_parse(buf, len, &r->pr, err, errlen);
+	if (ret) {
+		fg_profile_free(&r->pr);
+		free(r);
+		return ret;
+	}
+	atomic_init(&r->refs, 1);
+	*out = r;
+	return 0;
+}
+
+/* One more reference to r (NULL: none). */
+struct fg_profile_ref *fg_profile_get(struct fg_profile_ref *r)
+{
+	if (r)
+		atomic_fetch_add(&r->refs, 1);
+	return r;
+}
+
+/* One reference less; the last frees it. */
+void fg_profile_put(struct fg_profile_ref *r)
+{
+	if (r && atomic_fetch_sub(&r->refs, 1) == 1) {
+		fg_profile_free(&r->pr);
+		free(r);
+	}
+}
+
 /* A profile's file, whole: a regular file (never a FIFO or a device,
  * which could block or never end), at most FG_JSON_MAX_BYTES. */
 int fg_profile_read(const char *path, char **buf, size_t *len)

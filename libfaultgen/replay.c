@@ -96,8 +96,8 @@ struct chunk {
 
 /* The pattern's state (the run's, in the calling process). */
 struct replay_state {
-	bool active, parsed;
-	struct fg_profile pr;
+	bool active;
+	const struct fg_profile *pr; /* the run's attr's */
 	struct shared *sh;
 	size_t sh_len;
 	struct mapped *obj;
@@ -218,38 +218,28 @@ static double factor_of(const struct faultgen_run *run, const char *name)
 
 /* ---- the profile, as the run reads it ---------------------------- */
 
-/* The profile's text: the attr's buffer, or its file. */
-static int profile_text(const struct faultgen_attr *a, char **buf,
-			size_t *len, bool *owned)
+/*
+ * The attr's profile, parsed (*out, a reference to put): the one it
+ * holds (parsed when faultgen_attr_set_profile or _buffer set it), or
+ * its path's, read and parsed now (a path set with
+ * faultgen_attr_set_value).  0, or an error with msg said.
+ */
+static int profile_of(const struct faultgen_attr *a,
+		      struct fg_profile_ref **out, char *msg, size_t msglen)
 {
 	const char *path = a->own[SLOT_PROFILE].s;
-
-	*owned = false;
-	if (a->profile_buf) {
-		*buf = a->profile_buf;
-		*len = a->profile_len;
-		return 0;
-	}
-	if (!path)
-		return -ENOENT;
-	*owned = true;
-	return fg_profile_read(path, buf, len);
-}
-
-/* Reads and checks the attr's profile: 0, or an error with msg said. */
-int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
-		   char *msg, size_t msglen)
-{
 	char *buf = NULL;
 	size_t len = 0;
-	bool owned;
-	int ret = profile_text(a, &buf, &len, &owned);
+	int ret;
 
-	memset(pr, 0, sizeof(*pr));
-	if (ret == -ENOENT && !a->profile_buf && !a->own[SLOT_PROFILE].s) {
+	*out = fg_profile_get(a->profile);
+	if (*out)
+		return 0;
+	if (!path) {
 		snprintf(msg, msglen, "no profile: the replay needs one");
 		return -EINVAL;
 	}
+	ret = fg_profile_read(path, &buf, &len);
 	if (ret) {
 		snprintf(msg, msglen, "cannot read the profile: %s",
 			 ret == -EINVAL ? "not a regular file" :
@@ -257,10 +247,28 @@ int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
 					 strerror(-ret));
 		return ret;
 	}
-	ret = fg_profile_parse(buf, len, pr, msg, msglen);
-	if (owned)
-		free(buf);
+	ret = fg_profile_ref_parse(buf, len, out, msg, msglen);
+	free(buf);
 	return ret;
+}
+
+/* The run's profile, parsed once, when the run is created: its attr's,
+ * or its path's (the run's attr keeps it, or why it could not). */
+static void replay_attach(struct faultgen_run *run)
+{
+	struct faultgen_attr *a = &run->attr;
+
+	if (!a->profile)
+		a->profile_err = profile_of(a, &a->profile, a->profile_error,
+					    sizeof(a->profile_error));
+}
+
+/* A path set anew: the attr's parsed profile is another file's, if any
+ * (faultgen_attr_set_profile sets its own after the store). */
+static void profile_dropped(struct faultgen_attr *a)
+{
+	fg_profile_put(a->profile);
+	a->profile = NULL;
 }
 
 /* Scaled: a page index (down), a count of pages (up, at least 1). */
@@ -283,24 +291,17 @@ static uint64_t scaled_pages(const struct replay_state *st, uint64_t n)
 static uint64_t scaled_faults(const struct replay_state *st,
 			      const struct fg_prow *r)
 {
-	double d = (double)r->count * (double)st->pr.period * st->scale;
+	double d = (double)r->count * (double)st->pr->period * st->scale;
 	uint64_t v = (uint64_t)(d + 0.5);
 
 	return r->count && !v ? 1 : v;
 }
 
 /* The workers a run of attr has: the profile's threads (0 when it
- * cannot be read: the run then fails with the reason). */
+ * could not be read: the run then fails with the reason). */
 static unsigned int replay_workers(const struct faultgen_run *run)
 {
-	struct fg_profile pr;
-	char msg[FG_PROFILE_ERROR_LEN];
-	unsigned int n = 0;
-
-	if (!fg_replay_load(&run->attr, &pr, msg, sizeof(msg)))
-		n = pr.nr_threads;
-	fg_profile_free(&pr);
-	return n;
+	return run->attr.profile ? run->attr.profile->pr.nr_threads : 0;
 }
 
 /* The memory the profile's objects take (scaled), for
@@ -309,23 +310,24 @@ static void replay_memory(const struct faultgen_attr *a, uint64_t *mapped,
 			  uint64_t *held)
 {
 	struct replay_state st = { .scale = 1 };
+	struct fg_profile_ref *ref;
 	char msg[FG_PROFILE_ERROR_LEN];
 	double d;
 
 	*mapped = *held = 0;
 	if (!parse_factor(a->own[SLOT_SCALE].s, &d))
 		st.scale = d;
-	if (fg_replay_load(a, &st.pr, msg, sizeof(msg)) == 0) {
-		for (unsigned int o = 0; o < st.pr.nr_objects; o++) {
-			uint64_t b = scaled_pages(&st, st.pr.objects[o].pages) *
-				     st.pr.page_size;
+	if (profile_of(a, &ref, msg, sizeof(msg)))
+		return;
+	for (unsigned int o = 0; o < ref->pr.nr_objects; o++) {
+		uint64_t b = scaled_pages(&st, ref->pr.objects[o].pages) *
+			     ref->pr.page_size;
 
-			*mapped += b;
-			if (st.pr.objects[o].backing != FG_OBJ_HUGETLB)
-				*held += b;
-		}
+		*mapped += b;
+		if (ref->pr.objects[o].backing != FG_OBJ_HUGETLB)
+			*held += b;
 	}
-	fg_profile_free(&st.pr);
+	fg_profile_put(ref);
 }
 
 /* ---- objects ------------------------------------------------------ */
@@ -454,7 +456,7 @@ static int dirty_tracking_check(struct replay_state *st, unsigned int o)
 {
 	struct statfs sf;
 
-	if (!has_kind(&st->pr, o, FG_KIND_WRITE_NOTIFY) ||
+	if (!has_kind(st->pr, o, FG_KIND_WRITE_NOTIFY) ||
 	    fstatfs(st->obj[o].fd, &sf) < 0 ||
 	    !fg_pages_stay((unsigned long)sf.f_type))
 		return 0;
@@ -469,7 +471,7 @@ static int dirty_tracking_check(struct replay_state *st, unsigned int o)
 static int map_object(struct faultgen_run *run, struct replay_state *st,
 		      unsigned int o)
 {
-	const struct fg_pobject *ob = &st->pr.objects[o];
+	const struct fg_pobject *ob = &st->pr->objects[o];
 	struct mapped *m = &st->obj[o];
 	bool huge = huge_object(ob);
 	int ret;
@@ -491,14 +493,14 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	if (ob->backing == FG_OBJ_ANON)
 		(void)madvise(m->addr, m->len,
 			      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	if (has_kind(&st->pr, o, FG_KIND_MAJOR))
+	if (has_kind(st->pr, o, FG_KIND_MAJOR))
 		(void)madvise(m->addr, m->len, MADV_RANDOM);
 	return ob->backing == FG_OBJ_FILE ? dirty_tracking_check(st, o) : 0;
 }
 
 static void unmap_objects(struct replay_state *st)
 {
-	for (unsigned int o = 0; st->obj && o < st->pr.nr_objects; o++) {
+	for (unsigned int o = 0; st->obj && o < st->pr->nr_objects; o++) {
 		if (st->obj[o].resv.raw)
 			fg_resv_release(&st->obj[o].resv);
 		if (st->obj[o].fd >= 0)
@@ -516,13 +518,13 @@ static int hugetlb_check(struct replay_state *st)
 	unsigned int first = 0;
 	bool any = false;
 
-	for (unsigned int o = 0; o < st->pr.nr_objects; o++) {
-		if (st->pr.objects[o].backing != FG_OBJ_HUGETLB)
+	for (unsigned int o = 0; o < st->pr->nr_objects; o++) {
+		if (st->pr->objects[o].backing != FG_OBJ_HUGETLB)
 			continue;
 		if (!any)
 			first = o;
 		any = true;
-		need += fg_round_up(scaled_pages(st, st->pr.objects[o].pages) *
+		need += fg_round_up(scaled_pages(st, st->pr->objects[o].pages) *
 					    st->ps,
 				    st->hps) /
 			st->hps;
@@ -553,7 +555,7 @@ static int chunk_cmp(const void *a, const void *b)
 /* Each thread's (row, bin) chunks in the order of the bins. */
 static int plan_chunks(struct replay_state *st)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	size_t total = 0, *at;
 
 	for (size_t r = 0; r < pr->nr_rows; r++) {
@@ -601,7 +603,7 @@ static int plan_chunks(struct replay_state *st)
 /* The page (of the object, scaled) of a row's next fault. */
 static uint64_t next_page(struct replay_state *st, size_t r)
 {
-	const struct fg_prow *row = &st->pr.rows[r];
+	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t lo = scaled_index(st, row->first_page);
 	uint64_t hi = scaled_pages(st, row->last_page + 1) - 1;
 	uint64_t span, k = st->row_next[r]++, m = 1;
@@ -616,7 +618,7 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 	 * kernel-side) where the object has huge pages: one a huge page,
 	 * as they took. */
 	if (row->kind == FG_KIND_HUGE ||
-	    (huge_object(&st->pr.objects[row->object]) &&
+	    (huge_object(&st->pr->objects[row->object]) &&
 	     (row->kind == FG_KIND_GUP || row->kind == FG_KIND_KERNEL_SIDE))) {
 		uint64_t per = st->hps / st->ps, units;
 
@@ -748,7 +750,7 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 				   const struct fg_prow *row)
 {
 	if (row->kind == FG_KIND_MAJOR &&
-	    st->pr.objects[row->object].backing != FG_OBJ_FILE)
+	    st->pr->objects[row->object].backing != FG_OBJ_FILE)
 		return FG_KIND_READ;
 	return row->kind;
 }
@@ -756,7 +758,7 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 /* Row r's share of bin b: its faults spread evenly over its bins. */
 static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
 {
-	const struct fg_prow *row = &st->pr.rows[r];
+	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t n = st->row_faults[r], i = b - row->bin;
 
 	return n * (i + 1) / row->nbins - n * i / row->nbins;
@@ -765,7 +767,7 @@ static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			unsigned char stamp, uint64_t *faults)
 {
-	const struct fg_prow *row = &st->pr.rows[c->row];
+	const struct fg_prow *row = &st->pr->rows[c->row];
 	const struct mapped *m = &st->obj[row->object];
 	uint64_t n = share_of(st, c->row, c->bin);
 	enum fg_replay_kind kind = kind_of(st, row);
@@ -793,7 +795,7 @@ static void bin_done(struct replay_state *st, uint32_t b)
 	atomic_fetch_add(&st->sh->bins, 1);
 	if (st->paced && fg_now_ns() > st->sh->t0_ns +
 					       (int64_t)((double)(b + 1) *
-							 st->pr.bin_ms * 1e6 /
+							 st->pr->bin_ms * 1e6 /
 							 st->speed))
 		atomic_fetch_add(&st->sh->bins_late, 1);
 }
@@ -807,7 +809,7 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 		uint32_t b = st->chunks[c].bin;
 
 		if (st->paced && (c == st->first[t] || st->chunks[c - 1].bin != b))
-			ret = sleep_until(st, (double)b * st->pr.bin_ms);
+			ret = sleep_until(st, (double)b * st->pr->bin_ms);
 		if (!ret)
 			ret = replay_chunk(st, &st->chunks[c], stamp, faults);
 		if (!ret && (c + 1 == st->first[t + 1] ||
@@ -821,7 +823,7 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 static int replay_thread(struct replay_state *st, unsigned int t)
 {
 	struct fg_wstat *w = &st->sh->w[t];
-	const struct fg_pthread *th = &st->pr.threads[t];
+	const struct fg_pthread *th = &st->pr->threads[t];
 	unsigned char stamp = (unsigned char)(th->process + 1);
 	struct fg_usage at;
 	uint64_t faults = 0;
@@ -899,7 +901,7 @@ static void reap(pid_t pid)
  */
 static void run_process(struct replay_state *st, unsigned int p)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	pthread_t *tids = calloc(pr->nr_threads, sizeof(*tids));
 	struct thread_arg *args = calloc(pr->nr_threads, sizeof(*args));
 	pid_t *kids = calloc(pr->nr_processes, sizeof(*kids));
@@ -985,7 +987,7 @@ static int root_process(const struct fg_profile *pr)
 
 static int run_all(struct faultgen_run *run, struct replay_state *st)
 {
-	struct root_arg a = { .st = st, .p = (unsigned int)root_process(&st->pr) };
+	struct root_arg a = { .st = st, .p = (unsigned int)root_process(st->pr) };
 	pthread_t tid;
 
 	st->sh->t0_ns = fg_now_ns() + START_LEAD_NS;
@@ -1007,7 +1009,7 @@ static int run_all(struct faultgen_run *run, struct replay_state *st)
 
 static int setup(struct faultgen_run *run, struct replay_state *st)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	size_t len = sizeof(struct shared) +
 		     pr->nr_threads * sizeof(struct fg_wstat);
 	int ret;
@@ -1050,14 +1052,14 @@ static void fold(struct faultgen_run *run, struct replay_state *st)
 {
 	uint64_t bytes = 0;
 
-	for (unsigned int i = 0; i < st->pr.nr_threads; i++)
+	for (unsigned int i = 0; i < st->pr->nr_threads; i++)
 		run->sh->w[i] = st->sh->w[i];
-	for (unsigned int o = 0; o < st->pr.nr_objects; o++)
+	for (unsigned int o = 0; o < st->pr->nr_objects; o++)
 		bytes += st->obj[o].len;
 	run->base_len = bytes;
 	fg_measure_fold(run);
 	/* faultgen_run_region: the profile's first object. */
-	if (st->pr.nr_objects) {
+	if (st->pr->nr_objects) {
 		run->base = st->obj[0].addr;
 		run->base_len = st->obj[0].len;
 	}
@@ -1079,10 +1081,14 @@ static int replay_exec(struct faultgen_run *run)
 	st->speed = factor_of(run, "speed");
 	st->scale = factor_of(run, "scale");
 	st->paced = fg_own_setting(run, "pacing").e == PACING_BINS;
-	ret = fg_replay_load(&run->attr, &st->pr, st->msg, sizeof(st->msg));
-	if (!ret) {
-		st->parsed = true;
+	/* Parsed when the run was created (replay_attach): the forked
+	 * processes inherit it. */
+	if (run->attr.profile) {
+		st->pr = &run->attr.profile->pr;
 		ret = setup(run, st);
+	} else {
+		ret = run->attr.profile_err ? run->attr.profile_err : -EINVAL;
+		say(st, "%s", run->attr.profile_error);
 	}
 	if (!ret)
 		ret = run_all(run, st);
@@ -1113,7 +1119,6 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_faults);
 	free(st->row_next);
 	free(st->row_x);
-	fg_profile_free(&st->pr);
 	free(st);
 	box->st = NULL;
 }
@@ -1161,6 +1166,7 @@ static const char *const pacings[] = { "bins", "none", NULL };
 static const struct fg_setting replay_settings[] = {
 	{ .name = "profile", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_PROFILE),
 	  .value_name = "FILE", .check = check_path, .def_text = "none",
+	  .also = profile_dropped,
 	  .help = "the fault profile to replay (pft-profile/1)" },
 	{ .name = "speed", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_SPEED),
 	  .value_name = "X", .check = check_speed, .def_text = "1",
@@ -1196,6 +1202,7 @@ const struct fg_pattern fg_replay_pattern = {
 	.reads = FG_READS_COMMON,
 	.state_size = sizeof(struct replay_box),
 	.default_workers = replay_workers,
+	.attach = replay_attach,
 	.memory = replay_memory,
 	.unbound_workers = true,
 	.exec = replay_exec,

@@ -709,6 +709,61 @@ START_TEST(profile_file_read_and_refused)
 }
 END_TEST
 
+/* Writes text into a new file of $TMPDIR, its name into path. */
+static void write_profile(char *path, size_t len, const char *text)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
+
+	snprintf(path, len, "%s/fg-replay.XXXXXX", tmp);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* The profile is read and parsed once: when faultgen_attr_set_profile
+ * sets it (the file gone, its memory and its run are the profile's),
+ * or, for a path set as a value, when the run is created (the file
+ * gone before the run executes). */
+START_TEST(profile_read_once)
+{
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	uint64_t mapped = 0;
+	char path[512];
+
+	write_profile(path, sizeof(path), two_threads);
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_REPLAY), 0);
+	ck_assert_int_eq(faultgen_attr_set_profile(a, path), 0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, NULL), 0);
+	ck_assert_uint_eq(mapped, 8 * MIB);
+	run = run_ok(a);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 2);
+	ck_assert_uint_eq(r.pages, 2048);
+	faultgen_run_free(run);
+	/* The same path set as a value: the parsed profile dropped. */
+	set_text(a, "profile", path);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, NULL), 0);
+	ck_assert_uint_eq(mapped, 0);
+	write_profile(path, sizeof(path), paced);
+	set_text(a, "profile", path);
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(faultgen_run_exec(run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 1);
+	ck_assert_uint_eq(r.pages, 300);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
 /* A run that fails over what the profile asks: its error and message. */
 static void assert_run_refused(struct faultgen_attr *a, int err,
 			       const char *says)
@@ -853,6 +908,7 @@ static Suite *replay_suite(void)
 			    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, truncated_profile_refused);
 	tcase_add_test(tc, profile_file_read_and_refused);
+	tcase_add_test(tc, profile_read_once);
 	tcase_add_test(tc, run_refusals_name_the_member);
 	tcase_add_test(tc, hugetlb_without_huge_pages);
 	tcase_add_test(tc, json_reader_is_strict);
