@@ -1116,16 +1116,21 @@ FG_EXPORT int faultgen_has_libcpuset(void)
 
 /* ---- the replay's profile (LIBFAULTGEN_1.3) ----------------------- */
 
-/* Checks a profile's text; its message kept in the attr either way. */
-static int profile_check(struct faultgen_attr *attr, const char *buf,
-			 size_t len)
+/* The setting "profile" set to v, and the attr's parsed profile to
+ * ref (parsed once, here; the setting's store dropped the one it had),
+ * or, on a failure, the attr as it was. */
+static int profile_keep(struct faultgen_attr *attr, struct fg_profile_ref *ref,
+			const union fg_slot *v)
 {
-	struct fg_profile pr;
-	int ret = fg_profile_parse(buf, len, &pr, attr->profile_error,
-				   sizeof(attr->profile_error));
+	const struct fg_setting *s = fg_setting_named("profile", NULL);
+	int ret = s ? fg_setting_set(attr, s, v) : -EINVAL;
 
-	fg_profile_free(&pr);
-	return ret;
+	if (ret) {
+		fg_profile_put(ref);
+		return ret;
+	}
+	attr->profile = ref;
+	return 0;
 }
 
 static const char *profile_read_why(int err)
@@ -1143,13 +1148,13 @@ static const char *profile_read_why(int err)
 FG_EXPORT int faultgen_attr_set_profile(struct faultgen_attr *attr,
 					const char *path)
 {
-	const struct fg_setting *s = fg_setting_named("profile", NULL);
 	union fg_slot v = { .s = (char *)(uintptr_t)path };
+	struct fg_profile_ref *ref;
 	char *buf;
 	size_t len;
 	int ret;
 
-	if (!attr || !path || !*path || !s)
+	if (!attr || !path || !*path)
 		return api_rc(-EINVAL);
 	ret = fg_profile_read(path, &buf, &len);
 	if (ret) {
@@ -1157,45 +1162,28 @@ FG_EXPORT int faultgen_attr_set_profile(struct faultgen_attr *attr,
 			 "cannot read the profile: %s", profile_read_why(ret));
 		return api_rc(ret);
 	}
-	ret = profile_check(attr, buf, len);
+	ret = fg_profile_ref_parse(buf, len, &ref, attr->profile_error,
+				   sizeof(attr->profile_error));
 	free(buf);
 	if (!ret)
-		ret = fg_setting_set(attr, s, &v);
-	if (!ret) {
-		free(attr->profile_buf);
-		attr->profile_buf = NULL;
-		attr->profile_len = 0;
-	}
+		ret = profile_keep(attr, ref, &v);
 	return api_rc(ret);
 }
 
 FG_EXPORT int faultgen_attr_set_profile_buffer(struct faultgen_attr *attr,
 					       const void *buf, size_t len)
 {
-	const struct fg_setting *s = fg_setting_named("profile", NULL);
 	union fg_slot none = { .s = NULL };
-	char *copy;
+	struct fg_profile_ref *ref;
 	int ret;
 
-	if (!attr || !buf || !s)
+	if (!attr || !buf)
 		return api_rc(-EINVAL);
-	ret = profile_check(attr, buf, len);
-	if (ret)
-		return api_rc(ret);
-	copy = malloc(len + 1);
-	if (!copy)
-		return api_rc(-ENOMEM);
-	memcpy(copy, buf, len);
-	copy[len] = '\0';
-	ret = fg_setting_set(attr, s, &none);
-	if (ret) {
-		free(copy);
-		return api_rc(ret);
-	}
-	free(attr->profile_buf);
-	attr->profile_buf = copy;
-	attr->profile_len = len;
-	return 0;
+	ret = fg_profile_ref_parse(buf, len, &ref, attr->profile_error,
+				   sizeof(attr->profile_error));
+	if (!ret)
+		ret = profile_keep(attr, ref, &none);
+	return api_rc(ret);
 }
 
 /* A message into the caller's buffer: its length, or -ENODATA. */

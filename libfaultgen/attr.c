@@ -45,16 +45,8 @@ int fg_attr_copy(struct faultgen_attr *dst, const struct faultgen_attr *src)
 	/* The NUMA policy's nodes: no setting of the tables. */
 	if (src->numa_nodes && !(dst->numa_nodes = strdup(src->numa_nodes)))
 		lost = true;
-	/* The replay's profile buffer: no setting either. */
-	dst->profile_buf = NULL;
-	if (src->profile_buf) {
-		dst->profile_buf = malloc(src->profile_len + 1);
-		if (dst->profile_buf)
-			memcpy(dst->profile_buf, src->profile_buf,
-			       src->profile_len + 1);
-		else
-			lost = true;
-	}
+	/* The replay's parsed profile, shared: no setting either. */
+	dst->profile = fg_profile_get(src->profile);
 	if (lost) {
 		fg_attr_release(dst);
 		return -ENOMEM;
@@ -73,7 +65,6 @@ void fg_attr_release(struct faultgen_attr *a)
 	}
 	free(a->numa_nodes);
 	a->numa_nodes = NULL;
-	free(a->profile_buf);
-	a->profile_buf = NULL;
-	a->profile_len = 0;
+	fg_profile_put(a->profile);
+	a->profile = NULL;
 }

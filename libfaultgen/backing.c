@@ -436,8 +436,9 @@ static int file_open(struct faultgen_run *run, const char *path,
 }
 
 /* A file system whose pages are memory, not a cache of a device:
- * they never leave (cold). */
-static bool pages_stay(unsigned long magic)
+ * they never leave (cold), and are never written back (no dirty
+ * tracking: a replay's write-notify). */
+bool fg_pages_stay(unsigned long magic)
 {
 	return magic == TMPFS_MAGIC || magic == RAMFS_MAGIC ||
 	       magic == HUGETLBFS_MAGIC;
@@ -460,7 +461,7 @@ static int file_system_check(const struct faultgen_run *run, int fd,
 
 	if (fstatfs(fd, &sf) < 0)
 		return 0;
-	if (run->attr.cold && pages_stay((unsigned long)sf.f_type))
+	if (run->attr.cold && fg_pages_stay((unsigned long)sf.f_type))
 		return -EOPNOTSUPP;
 	if ((unsigned long)sf.f_type == RAMFS_MAGIC && run->attr.share &&
 	    fg_attr_repeats(&run->attr))

@@ -136,10 +136,13 @@ struct faultgen_attr {
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
 	union fg_slot own[16];
-	/* The replay's profile given as a buffer (its own copy), and the
-	 * message of the last profile refused. */
-	char *profile_buf;
-	size_t profile_len;
+	/* The replay's profile, parsed once when it was set (by
+	 * faultgen_attr_set_profile or _buffer) or, where only a path was
+	 * set, when a run of the attr was created; shared by the attr's
+	 * copies (refcounted, never changed), NULL without one.  The
+	 * message of the last profile refused, and its error (a run's). */
+	struct fg_profile_ref *profile;
+	int profile_err;
 	char profile_error[192];
 };
 
@@ -418,6 +421,10 @@ struct fg_pattern {
 	 * covers in *bytes, or NULL for page touches (NULL: touches). */
 	const char *(*timed_call)(const struct faultgen_run *run,
 				  uint64_t *bytes);
+	/* Reads what the run's attr names but does not hold yet, once,
+	 * when the run is created (NULL: nothing): a replay's profile
+	 * file.  It fails no creation: exec reports what it found. */
+	void (*attach)(struct faultgen_run *run);
 	/* What it refuses, as data: a rule holds where its why is given
 	 * (attr.c's fg_pattern_caps_check applies them, in this order). */
 	struct fg_caps {
@@ -699,6 +706,7 @@ int fg_cold_drop(struct faultgen_run *run, unsigned int i, int64_t *ns);
 int fg_cold_figure(const struct faultgen_run *run, unsigned int index,
 		   struct faultgen_figure *f);
 int fg_backing_path_check(const char *path);
+bool fg_pages_stay(unsigned long magic);
 size_t fg_backing_pagesize(const struct faultgen_attr *a);
 /* The names libfaultgen-PID-N a file backing tries in a directory before
  * it gives up (-EBUSY): each taken by another file. */
@@ -1137,9 +1145,16 @@ FG_TESTABLE int fg_profile_parse(const char *buf, size_t len,
 				 struct fg_profile *pr, char *err,
 				 size_t errlen);
 void fg_profile_free(struct fg_profile *pr);
+/* A parsed profile that attrs and runs share, read-only. */
+struct fg_profile_ref {
+	_Atomic unsigned int refs;
+	struct fg_profile pr;
+};
+int fg_profile_ref_parse(const char *buf, size_t len,
+			 struct fg_profile_ref **out, char *err, size_t errlen);
+struct fg_profile_ref *fg_profile_get(struct fg_profile_ref *r);
+void fg_profile_put(struct fg_profile_ref *r);
 /* replay.c */
-int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
-		   char *msg, size_t msglen);
 const char *fg_replay_message(const struct faultgen_run *run);
 int fg_profile_read(const char *path, char **buf, size_t *len);
 

@@ -58,12 +58,6 @@ static const char *const order_names[] = {
 	[FG_ORDER_RANDOM] = "random", NULL,
 };
 
-/* The kinds a replay makes (the others are refused, never skipped). */
-static bool replayed(enum fg_replay_kind k)
-{
-	return k != FG_KIND_WRITE_NOTIFY;
-}
-
 struct ck {
 	const struct fg_json_doc *doc;
 	struct fg_profile *pr;
@@ -396,9 +390,6 @@ static int row_kind(struct ck *c, uint32_t n, enum fg_replay_kind *kind)
 	if (ret)
 		return ret;
 	*kind = (enum fg_replay_kind)v;
-	if (!replayed(*kind))
-		return bad(c, -EINVAL, "kind \"%s\" not replayed yet",
-			   fg_kind_names[v]);
 	return 0;
 }
 
@@ -464,6 +455,12 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 	    row->kind == FG_KIND_HUGE)
 		return bad(c, -EINVAL, "huge faults in an object without "
 			   "huge pages (its \"thp\" false)");
+	/* Dirty tracking: only a shared file's mapping write-protects its
+	 * pages until they are written (page_mkwrite). */
+	if (row->kind == FG_KIND_WRITE_NOTIFY && ob->backing != FG_OBJ_FILE)
+		return bad(c, -EINVAL, "write-notify faults in objects[%u], "
+			   "%s, not a shared file: not replayed", row->object,
+			   backing_names[ob->backing]);
 	if (!ob->writable && row->kind != FG_KIND_READ &&
 	    row->kind != FG_KIND_MAJOR)
 		return bad(c, -EINVAL, "a write (%s) to an object not "
@@ -799,6 +796,47 @@ void fg_profile_free(struct fg_profile *pr)
 	free(pr->thread_ids);
 	free(pr->rows);
 	memset(pr, 0, sizeof(*pr));
+}
+
+/* Parses a profile into a shared one of one reference (*out): as
+ * fg_profile_parse. */
+int fg_profile_ref_parse(const char *buf, size_t len,
+			 struct fg_profile_ref **out, char *err, size_t errlen)
+{
+	struct fg_profile_ref *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*out = NULL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory reading the profile");
+		return -ENOMEM;
+	}
+	ret = fg_profile_parse(buf, len, &r->pr, err, errlen);
+	if (ret) {
+		fg_profile_free(&r->pr);
+		free(r);
+		return ret;
+	}
+	atomic_init(&r->refs, 1);
+	*out = r;
+	return 0;
+}
+
+/* One more reference to r (NULL: none). */
+struct fg_profile_ref *fg_profile_get(struct fg_profile_ref *r)
+{
+	if (r)
+		atomic_fetch_add(&r->refs, 1);
+	return r;
+}
+
+/* One reference less; the last frees it. */
+void fg_profile_put(struct fg_profile_ref *r)
+{
+	if (r && atomic_fetch_sub(&r->refs, 1) == 1) {
+		fg_profile_free(&r->pr);
+		free(r);
+	}
 }
 
 /* A profile's file, whole: a regular file (never a FIFO or a device,

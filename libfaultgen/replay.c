@@ -42,6 +42,7 @@
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +85,7 @@ struct mapped {
 	char *addr;
 	size_t len;
 	struct fg_resv resv;
+	int fd; /* a file object's, for its writeback (write-notify); or -1 */
 };
 
 /* A (row, bin) of a thread: the thread's chunks sorted by bin. */
@@ -94,8 +96,8 @@ struct chunk {
 
 /* The pattern's state (the run's, in the calling process). */
 struct replay_state {
-	bool active, parsed;
-	struct fg_profile pr;
+	bool active;
+	const struct fg_profile *pr; /* the run's attr's */
 	struct shared *sh;
 	size_t sh_len;
 	struct mapped *obj;
@@ -217,38 +219,28 @@ static double factor_of(const struct faultgen_run *run, const char *name)
 
 /* ---- the profile, as the run reads it ---------------------------- */
 
-/* The profile's text: the attr's buffer, or its file. */
-static int profile_text(const struct faultgen_attr *a, char **buf,
-			size_t *len, bool *owned)
+/*
+ * The attr's profile, parsed (*out, a reference to put): the one it
+ * holds (parsed when faultgen_attr_set_profile or _buffer set it), or
+ * its path's, read and parsed now (a path set with
+ * faultgen_attr_set_value).  0, or an error with msg said.
+ */
+static int profile_of(const struct faultgen_attr *a,
+		      struct fg_profile_ref **out, char *msg, size_t msglen)
 {
 	const char *path = a->own[SLOT_PROFILE].s;
-
-	*owned = false;
-	if (a->profile_buf) {
-		*buf = a->profile_buf;
-		*len = a->profile_len;
-		return 0;
-	}
-	if (!path)
-		return -ENOENT;
-	*owned = true;
-	return fg_profile_read(path, buf, len);
-}
-
-/* Reads and checks the attr's profile: 0, or an error with msg said. */
-int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
-		   char *msg, size_t msglen)
-{
 	char *buf = NULL;
 	size_t len = 0;
-	bool owned;
-	int ret = profile_text(a, &buf, &len, &owned);
+	int ret;
 
-	memset(pr, 0, sizeof(*pr));
-	if (ret == -ENOENT && !a->profile_buf && !a->own[SLOT_PROFILE].s) {
+	*out = fg_profile_get(a->profile);
+	if (*out)
+		return 0;
+	if (!path) {
 		snprintf(msg, msglen, "no profile: the replay needs one");
 		return -EINVAL;
 	}
+	ret = fg_profile_read(path, &buf, &len);
 	if (ret) {
 		snprintf(msg, msglen, "cannot read the profile: %s",
 			 ret == -EINVAL ? "not a regular file" :
@@ -256,10 +248,28 @@ int fg_replay_load(const struct faultgen_attr *a, struct fg_profile *pr,
 					 strerror(-ret));
 		return ret;
 	}
-	ret = fg_profile_parse(buf, len, pr, msg, msglen);
-	if (owned)
-		free(buf);
+	ret = fg_profile_ref_parse(buf, len, out, msg, msglen);
+	free(buf);
 	return ret;
+}
+
+/* The run's profile, parsed once, when the run is created: its attr's,
+ * or its path's (the run's attr keeps it, or why it could not). */
+static void replay_attach(struct faultgen_run *run)
+{
+	struct faultgen_attr *a = &run->attr;
+
+	if (!a->profile)
+		a->profile_err = profile_of(a, &a->profile, a->profile_error,
+					    sizeof(a->profile_error));
+}
+
+/* A path set anew: the attr's parsed profile is another file's, if any
+ * (faultgen_attr_set_profile sets its own after the store). */
+static void profile_dropped(struct faultgen_attr *a)
+{
+	fg_profile_put(a->profile);
+	a->profile = NULL;
 }
 
 /* Scaled: a page index (down), a count of pages (up, at least 1). */
@@ -282,24 +292,17 @@ static uint64_t scaled_pages(const struct replay_state *st, uint64_t n)
 static uint64_t scaled_faults(const struct replay_state *st,
 			      const struct fg_prow *r)
 {
-	double d = (double)r->count * (double)st->pr.period * st->scale;
+	double d = (double)r->count * (double)st->pr->period * st->scale;
 	uint64_t v = (uint64_t)(d + 0.5);
 
 	return r->count && !v ? 1 : v;
 }
 
 /* The workers a run of attr has: the profile's threads (0 when it
- * cannot be read: the run then fails with the reason). */
+ * could not be read: the run then fails with the reason). */
 static unsigned int replay_workers(const struct faultgen_run *run)
 {
-	struct fg_profile pr;
-	char msg[FG_PROFILE_ERROR_LEN];
-	unsigned int n = 0;
-
-	if (!fg_replay_load(&run->attr, &pr, msg, sizeof(msg)))
-		n = pr.nr_threads;
-	fg_profile_free(&pr);
-	return n;
+	return run->attr.profile ? run->attr.profile->pr.nr_threads : 0;
 }
 
 /* The memory the profile's objects take (scaled), for
@@ -308,23 +311,24 @@ static void replay_memory(const struct faultgen_attr *a, uint64_t *mapped,
 			  uint64_t *held)
 {
 	struct replay_state st = { .scale = 1 };
+	struct fg_profile_ref *ref;
 	char msg[FG_PROFILE_ERROR_LEN];
 	double d;
 
 	*mapped = *held = 0;
 	if (!parse_factor(a->own[SLOT_SCALE].s, &d))
 		st.scale = d;
-	if (fg_replay_load(a, &st.pr, msg, sizeof(msg)) == 0) {
-		for (unsigned int o = 0; o < st.pr.nr_objects; o++) {
-			uint64_t b = scaled_pages(&st, st.pr.objects[o].pages) *
-				     st.pr.page_size;
+	if (profile_of(a, &ref, msg, sizeof(msg)))
+		return;
+	for (unsigned int o = 0; o < ref->pr.nr_objects; o++) {
+		uint64_t b = scaled_pages(&st, ref->pr.objects[o].pages) *
+			     ref->pr.page_size;
 
-			*mapped += b;
-			if (st.pr.objects[o].backing != FG_OBJ_HUGETLB)
-				*held += b;
-		}
+		*mapped += b;
+		if (ref->pr.objects[o].backing != FG_OBJ_HUGETLB)
+			*held += b;
 	}
-	fg_profile_free(&st.pr);
+	fg_profile_put(ref);
 }
 
 /* ---- objects ------------------------------------------------------ */
@@ -377,7 +381,10 @@ static int map_file(const struct faultgen_run *run, struct mapped *m,
 	ret = ftruncate(fd, (off_t)m->len) < 0 ? -errno : 0;
 	if (!ret)
 		ret = map_fixed(m, prot, MAP_SHARED, fd);
-	close(fd);
+	if (ret)
+		close(fd);
+	else
+		m->fd = fd;
 	return ret;
 }
 
@@ -432,22 +439,40 @@ static bool huge_object(const struct fg_pobject *ob)
 	return ob->thp || ob->backing == FG_OBJ_HUGETLB;
 }
 
-/* Whether object o has a row of major faults: its file read with no
- * read-around, one page a fault. */
-static bool has_major(const struct fg_profile *pr, unsigned int o)
+/* Whether object o has a row of faults of kind k. */
+static bool has_kind(const struct fg_profile *pr, unsigned int o,
+		     enum fg_replay_kind k)
 {
 	for (size_t r = 0; r < pr->nr_rows; r++)
-		if (pr->rows[r].object == o && pr->rows[r].kind == FG_KIND_MAJOR)
+		if (pr->rows[r].object == o && pr->rows[r].kind == k)
 			return true;
 	return false;
 }
 
+/* A write-notify fault needs a file system that writes its pages back
+ * and so write-protects them until the next write (page_mkwrite):
+ * tmpfs and ramfs map a shared file's pages writable at the first
+ * fault, and no write would fault again. */
+static int dirty_tracking_check(struct replay_state *st, unsigned int o)
+{
+	struct statfs sf;
+
+	if (!has_kind(st->pr, o, FG_KIND_WRITE_NOTIFY) ||
+	    fstatfs(st->obj[o].fd, &sf) < 0 ||
+	    !fg_pages_stay((unsigned long)sf.f_type))
+		return 0;
+	say(st, "objects[%u]: its write-notify faults need a file system "
+		"that writes pages back (a disk's), not tmpfs or ramfs", o);
+	return -EOPNOTSUPP;
+}
+
 /* Object o, at a place of its own (guards either side, 2 MiB aligned
- * with huge pages), with its THP advice. */
+ * with huge pages), with its THP advice; a file's with no read-around
+ * (one page a fault) where it has major faults. */
 static int map_object(struct faultgen_run *run, struct replay_state *st,
 		      unsigned int o)
 {
-	const struct fg_pobject *ob = &st->pr.objects[o];
+	const struct fg_pobject *ob = &st->pr->objects[o];
 	struct mapped *m = &st->obj[o];
 	bool huge = huge_object(ob);
 	int ret;
@@ -469,16 +494,19 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	if (ob->backing == FG_OBJ_ANON)
 		(void)madvise(m->addr, m->len,
 			      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	if (has_major(&st->pr, o))
+	if (has_kind(st->pr, o, FG_KIND_MAJOR))
 		(void)madvise(m->addr, m->len, MADV_RANDOM);
-	return 0;
+	return ob->backing == FG_OBJ_FILE ? dirty_tracking_check(st, o) : 0;
 }
 
 static void unmap_objects(struct replay_state *st)
 {
-	for (unsigned int o = 0; st->obj && o < st->pr.nr_objects; o++)
+	for (unsigned int o = 0; st->obj && o < st->pr->nr_objects; o++) {
 		if (st->obj[o].resv.raw)
 			fg_resv_release(&st->obj[o].resv);
+		if (st->obj[o].fd >= 0)
+			close(st->obj[o].fd);
+	}
 	free(st->obj);
 	st->obj = NULL;
 }
@@ -491,13 +519,13 @@ static int hugetlb_check(struct replay_state *st)
 	unsigned int first = 0;
 	bool any = false;
 
-	for (unsigned int o = 0; o < st->pr.nr_objects; o++) {
-		if (st->pr.objects[o].backing != FG_OBJ_HUGETLB)
+	for (unsigned int o = 0; o < st->pr->nr_objects; o++) {
+		if (st->pr->objects[o].backing != FG_OBJ_HUGETLB)
 			continue;
 		if (!any)
 			first = o;
 		any = true;
-		need += fg_round_up(scaled_pages(st, st->pr.objects[o].pages) *
+		need += fg_round_up(scaled_pages(st, st->pr->objects[o].pages) *
 					    st->ps,
 				    st->hps) /
 			st->hps;
@@ -528,7 +556,7 @@ static int chunk_cmp(const void *a, const void *b)
 /* Each thread's (row, bin) chunks in the order of the bins. */
 static int plan_chunks(struct replay_state *st)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	size_t total = 0, *at;
 
 	for (size_t r = 0; r < pr->nr_rows; r++) {
@@ -576,7 +604,7 @@ static int plan_chunks(struct replay_state *st)
 /* The page (of the object, scaled) of a row's next fault. */
 static uint64_t next_page(struct replay_state *st, size_t r)
 {
-	const struct fg_prow *row = &st->pr.rows[r];
+	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t lo = scaled_index(st, row->first_page);
 	uint64_t hi = scaled_pages(st, row->last_page + 1) - 1;
 	uint64_t span, k = st->row_next[r]++, m = 1;
@@ -591,7 +619,7 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 	 * kernel-side) where the object has huge pages: one a huge page,
 	 * as they took. */
 	if (row->kind == FG_KIND_HUGE ||
-	    (huge_object(&st->pr.objects[row->object]) &&
+	    (huge_object(&st->pr->objects[row->object]) &&
 	     (row->kind == FG_KIND_GUP || row->kind == FG_KIND_KERNEL_SIDE))) {
 		uint64_t per = st->hps / st->ps, units;
 
@@ -628,11 +656,33 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 	}
 }
 
+/* A write-notify fault: the page of a shared file written back, which
+ * write-protects it in every mapping (its writeback's page_mkclean),
+ * then read (mapped read-only, a read fault where it was not mapped),
+ * then written: the write is the write-protect fault of dirty tracking
+ * (page_mkwrite), as the kernel takes one on the first write to a
+ * clean page of a shared file mapping. */
+FG_NO_ASAN static int write_notify(const struct replay_state *st,
+				   const struct mapped *m, char *p,
+				   unsigned char stamp)
+{
+	if (sync_file_range(m->fd, (off_t)(p - m->addr), (off_t)st->ps,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+				    SYNC_FILE_RANGE_WAIT_AFTER) < 0)
+		return -errno;
+	(void)*(volatile char *)p;
+	*(volatile unsigned char *)p = stamp;
+	return 0;
+}
+
 FG_NO_ASAN static int fault_one(const struct replay_state *st,
+				const struct mapped *m,
 				enum fg_replay_kind kind, char *p,
 				unsigned char stamp)
 {
 	switch (kind) {
+	case FG_KIND_WRITE_NOTIFY:
+		return write_notify(st, m, p, stamp);
 	case FG_KIND_READ:
 		(void)*(volatile char *)p;
 		return 0;
@@ -701,7 +751,7 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 				   const struct fg_prow *row)
 {
 	if (row->kind == FG_KIND_MAJOR &&
-	    st->pr.objects[row->object].backing != FG_OBJ_FILE)
+	    st->pr->objects[row->object].backing != FG_OBJ_FILE)
 		return FG_KIND_READ;
 	return row->kind;
 }
@@ -709,7 +759,7 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 /* Row r's share of bin b: its faults spread evenly over its bins. */
 static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
 {
-	const struct fg_prow *row = &st->pr.rows[r];
+	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t n = st->row_faults[r], i = b - row->bin;
 
 	return n * (i + 1) / row->nbins - n * i / row->nbins;
@@ -718,8 +768,8 @@ static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			unsigned char stamp, uint64_t *faults)
 {
-	const struct fg_prow *row = &st->pr.rows[c->row];
-	char *base = st->obj[row->object].addr;
+	const struct fg_prow *row = &st->pr->rows[c->row];
+	const struct mapped *m = &st->obj[row->object];
 	uint64_t n = share_of(st, c->row, c->bin);
 	enum fg_replay_kind kind = kind_of(st, row);
 	int ret;
@@ -727,8 +777,8 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
 	for (uint64_t k = 0; k < n; k++) {
-		ret = fault_one(st, kind,
-				base + next_page(st, c->row) * st->ps, stamp);
+		ret = fault_one(st, m, kind,
+				m->addr + next_page(st, c->row) * st->ps, stamp);
 		if (ret)
 			return ret;
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
@@ -746,7 +796,7 @@ static void bin_done(struct replay_state *st, uint32_t b)
 	atomic_fetch_add(&st->sh->bins, 1);
 	if (st->paced && fg_now_ns() > st->sh->t0_ns +
 					       (int64_t)((double)(b + 1) *
-							 st->pr.bin_ms * 1e6 /
+							 st->pr->bin_ms * 1e6 /
 							 st->speed))
 		atomic_fetch_add(&st->sh->bins_late, 1);
 }
@@ -760,7 +810,7 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 		uint32_t b = st->chunks[c].bin;
 
 		if (st->paced && (c == st->first[t] || st->chunks[c - 1].bin != b))
-			ret = sleep_until(st, (double)b * st->pr.bin_ms);
+			ret = sleep_until(st, (double)b * st->pr->bin_ms);
 		if (!ret)
 			ret = replay_chunk(st, &st->chunks[c], stamp, faults);
 		if (!ret && (c + 1 == st->first[t + 1] ||
@@ -774,7 +824,7 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 static int replay_thread(struct replay_state *st, unsigned int t)
 {
 	struct fg_wstat *w = &st->sh->w[t];
-	const struct fg_pthread *th = &st->pr.threads[t];
+	const struct fg_pthread *th = &st->pr->threads[t];
 	unsigned char stamp = (unsigned char)(th->process + 1);
 	struct fg_usage at;
 	uint64_t faults = 0;
@@ -852,7 +902,7 @@ static void reap(pid_t pid)
  */
 static void run_process(struct replay_state *st, unsigned int p)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	pthread_t *tids = calloc(pr->nr_threads, sizeof(*tids));
 	struct thread_arg *args = calloc(pr->nr_threads, sizeof(*args));
 	pid_t *kids = calloc(pr->nr_processes, sizeof(*kids));
@@ -938,7 +988,7 @@ static int root_process(const struct fg_profile *pr)
 
 static int run_all(struct faultgen_run *run, struct replay_state *st)
 {
-	struct root_arg a = { .st = st, .p = (unsigned int)root_process(&st->pr) };
+	struct root_arg a = { .st = st, .p = (unsigned int)root_process(st->pr) };
 	pthread_t tid;
 
 	st->sh->t0_ns = fg_now_ns() + START_LEAD_NS;
@@ -992,8 +1042,8 @@ static bool populated_kind(enum fg_replay_kind k)
 static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
 		     uint64_t pages)
 {
-	const struct fg_prow *row = &st->pr.rows[r];
-	const struct fg_pobject *ob = &st->pr.objects[row->object];
+	const struct fg_prow *row = &st->pr->rows[r];
+	const struct fg_pobject *ob = &st->pr->objects[row->object];
 	uint64_t span = 1;
 
 	if (row->kind == FG_KIND_HUGE ||
@@ -1019,7 +1069,7 @@ static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
 /* Object o's pages present at the start (walk_row). */
 static int present_at_start(struct replay_state *st, unsigned int o)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	uint64_t pages = st->obj[o].len / st->ps;
 	unsigned long *map = NULL;
 	bool cow = false;
@@ -1042,7 +1092,7 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 
 static int setup(struct faultgen_run *run, struct replay_state *st)
 {
-	const struct fg_profile *pr = &st->pr;
+	const struct fg_profile *pr = st->pr;
 	size_t len = sizeof(struct shared) +
 		     pr->nr_threads * sizeof(struct fg_wstat);
 	int ret;
@@ -1074,6 +1124,8 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 	st->obj = calloc(pr->nr_objects + 1, sizeof(*st->obj));
 	if (!st->obj)
 		return -ENOMEM;
+	for (unsigned int o = 0; o < pr->nr_objects; o++)
+		st->obj[o].fd = -1;
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = map_object(run, st, o);
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
@@ -1085,14 +1137,14 @@ static void fold(struct faultgen_run *run, struct replay_state *st)
 {
 	uint64_t bytes = 0;
 
-	for (unsigned int i = 0; i < st->pr.nr_threads; i++)
+	for (unsigned int i = 0; i < st->pr->nr_threads; i++)
 		run->sh->w[i] = st->sh->w[i];
-	for (unsigned int o = 0; o < st->pr.nr_objects; o++)
+	for (unsigned int o = 0; o < st->pr->nr_objects; o++)
 		bytes += st->obj[o].len;
 	run->base_len = bytes;
 	fg_measure_fold(run);
 	/* faultgen_run_region: the profile's first object. */
-	if (st->pr.nr_objects) {
+	if (st->pr->nr_objects) {
 		run->base = st->obj[0].addr;
 		run->base_len = st->obj[0].len;
 	}
@@ -1114,10 +1166,14 @@ static int replay_exec(struct faultgen_run *run)
 	st->speed = factor_of(run, "speed");
 	st->scale = factor_of(run, "scale");
 	st->paced = fg_own_setting(run, "pacing").e == PACING_BINS;
-	ret = fg_replay_load(&run->attr, &st->pr, st->msg, sizeof(st->msg));
-	if (!ret) {
-		st->parsed = true;
+	/* Parsed when the run was created (replay_attach): the forked
+	 * processes inherit it. */
+	if (run->attr.profile) {
+		st->pr = &run->attr.profile->pr;
 		ret = setup(run, st);
+	} else {
+		ret = run->attr.profile_err ? run->attr.profile_err : -EINVAL;
+		say(st, "%s", run->attr.profile_error);
 	}
 	if (!ret)
 		ret = run_all(run, st);
@@ -1148,7 +1204,6 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_faults);
 	free(st->row_next);
 	free(st->row_x);
-	fg_profile_free(&st->pr);
 	free(st);
 	box->st = NULL;
 }
@@ -1200,6 +1255,7 @@ static const char *const pacings[] = { "bins", "none", NULL };
 static const struct fg_setting replay_settings[] = {
 	{ .name = "profile", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_PROFILE),
 	  .value_name = "FILE", .check = check_path, .def_text = "none",
+	  .also = profile_dropped,
 	  .help = "the fault profile to replay (pft-profile/1)" },
 	{ .name = "speed", .type = FAULTGEN_TYPE_TEXT, .offset = FG_OWN(SLOT_SPEED),
 	  .value_name = "X", .check = check_speed, .def_text = "1",
@@ -1235,6 +1291,7 @@ const struct fg_pattern fg_replay_pattern = {
 	.reads = FG_READS_COMMON,
 	.state_size = sizeof(struct replay_box),
 	.default_workers = replay_workers,
+	.attach = replay_attach,
 	.memory = replay_memory,
 	.unbound_workers = true,
 	.exec = replay_exec,

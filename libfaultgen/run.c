@@ -63,6 +63,8 @@ int fg_run_create(const struct faultgen_attr *attr, struct faultgen_run **out)
 	run->backing_fd = -1;
 	run->fail_worker = -1;
 	run->cpuset_source = "";
+	if (run->ops->attach)
+		run->ops->attach(run);
 	*out = run;
 	return 0;
 }

@@ -7,7 +7,8 @@
  * copies (the parent's pages keep the parent's content), a
  * shared-anonymous object written by two processes (each sees the
  * other's writes), a read of a file object (its file gone from the
- * directory), pacing (the bins counted, late or not: no timing is
+ * directory), its write-notify faults (the kernel's count of them),
+ * pacing (the bins counted, late or not: no timing is
  * asserted); bad profiles refused with the member named; and the JSON
  * reader's strictness.
  *
@@ -154,6 +155,30 @@ static const char anon_major[] = HEAD
 	"\"exit_ms\":null,\"objects\":[0]}],"
 	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
 	"\"faults\":[[0,0,0,1,\"major\",256,0,255,\"seq\",1]],"
+	"\"calls\":null}";
+
+/* A shared file object of 64 pages read, then (with the second row)
+ * written twice over: 128 write-notify faults, each on a page already
+ * mapped, the second pass after the first's writes. */
+#define WRITE_NOTIFY_HEAD                                                     \
+	HEAD "\"objects\":[{\"id\":0,\"backing\":\"file\","                    \
+	     "\"size\":262144,\"writable\":true}],"                              \
+	     "\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"         \
+	     "\"exit_ms\":null,\"objects\":[0]}],"                               \
+	     "\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"           \
+	     "\"faults\":[[0,0,0,1,\"read\",64,0,63,\"seq\",1]"
+static const char file_reads[] = WRITE_NOTIFY_HEAD "],\"calls\":null}";
+static const char file_write_notify[] = WRITE_NOTIFY_HEAD
+	",[0,0,1,1,\"write-notify\",128,0,63,\"seq\",1]],\"calls\":null}";
+
+/* Write-notify faults in a shared-anonymous object: refused. */
+static const char shared_anon_write_notify[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"shared-anonymous\","
+	"\"size\":262144,\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"write-notify\",64,0,63,\"seq\",1]],"
 	"\"calls\":null}";
 
 static struct faultgen_attr *replay_attr(const char *profile)
@@ -432,6 +457,81 @@ START_TEST(file_object_read)
 }
 END_TEST
 
+/* A directory of $TMPDIR for a file object's file, on a file system
+ * that writes pages back (not tmpfs or ramfs): false where it is not. */
+static bool disk_dir(char *dir, size_t len)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct statfs fs;
+
+	snprintf(dir, len, "%s/fg-replay.XXXXXX", tmp);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(statfs(dir, &fs), 0);
+	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+		rmdir(dir);
+		return false;
+	}
+	return true;
+}
+
+/* The faults (minor and major) the replaying thread of a one-thread
+ * profile with a file object took, as the kernel counted them
+ * (RUSAGE_THREAD); the figure of kind is its expected count. */
+static uint64_t thread_faults(const char *profile, const char *dir,
+			      const char *kind, double expected)
+{
+	struct faultgen_attr *a = replay_attr(profile);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_double_eq(fgc_figure_or(run, kind, -1), expected);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert_uint_eq(dir_entries(dir), 0);
+	return w.minflt + w.majflt;
+}
+
+/* 128 write-notify faults on 64 pages read before: 128 faults more
+ * than the reads alone.  A replay that only wrote would fault the
+ * first pass only (the second's pages are mapped writable by then),
+ * one that only read would fault none, one without the writeback
+ * between the passes the first pass only. */
+START_TEST(file_object_write_notify)
+{
+	struct faultgen_attr *a;
+	uint64_t reads, both;
+	char dir[512], msg[256] = "";
+
+	if (!disk_dir(dir, sizeof(dir)))
+		FGC_SKIP("TMPDIR is a tmpfs: it tracks no dirty pages");
+	reads = thread_faults(file_reads, dir, "read", 64);
+	both = thread_faults(file_write_notify, dir, "write-notify", 128);
+	ck_assert_msg(reads > 0 && both == reads + 128,
+		      "%llu faults with the write-notify row, %llu without: "
+		      "not 128 more", (unsigned long long)both,
+		      (unsigned long long)reads);
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert(fgc_no_children());
+	/* Not in a shared file: refused, naming the kind and the object. */
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_REPLAY), 0);
+	ck_assert_int_eq(faultgen_attr_set_profile_buffer(
+				 a, shared_anon_write_notify,
+				 strlen(shared_anon_write_notify)),
+			 -EINVAL);
+	faultgen_attr_profile_error(a, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "faults[0][4]: write-notify faults in "
+			      "objects[0], shared-anonymous, not a shared "
+			      "file: not replayed");
+	faultgen_attr_free(a);
+}
+END_TEST
+
 /* The major row's pages were read and mapped by the read row: each is
  * put out of the page cache (MADV_PAGEOUT) and read again from the
  * file, a major fault each; without that the second row faults
@@ -439,17 +539,11 @@ END_TEST
 START_TEST(file_object_major_faults)
 {
 	struct faultgen_attr *a = replay_attr(file_major);
-	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	struct faultgen_worker_result w;
 	struct faultgen_run *run;
-	struct statfs fs;
 	char dir[512];
 
-	snprintf(dir, sizeof(dir), "%s/fg-replay.XXXXXX", tmp);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(statfs(dir, &fs), 0);
-	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
-		rmdir(dir);
+	if (!disk_dir(dir, sizeof(dir))) {
 		faultgen_attr_free(a);
 		FGC_SKIP("TMPDIR is a tmpfs: its pages never leave memory");
 	}
@@ -543,7 +637,8 @@ static const struct {
 	{ "\"first-touch\",1024,0,", "\"frist-touch\",1024,0,", -EINVAL,
 	  "faults[0][4]: unknown kind \"frist-touch\"" },
 	{ "\"first-touch\",1024,0,", "\"write-notify\",1024,0,", -EINVAL,
-	  "faults[0][4]: kind \"write-notify\" not replayed yet" },
+	  "faults[0][4]: write-notify faults in objects[0], anonymous, not a "
+	  "shared file" },
 	{ "1024,2047,\"random\"", "1024,2048,\"random\"", -EINVAL,
 	  "faults[1][7]" },
 	{ "[1,0,0,3", "[9,0,0,3", -EINVAL, "faults[1][0]: no thread" },
@@ -653,6 +748,61 @@ START_TEST(profile_file_read_and_refused)
 }
 END_TEST
 
+/* Writes text into a new file of $TMPDIR, its name into path. */
+static void write_profile(char *path, size_t len, const char *text)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
+
+	snprintf(path, len, "%s/fg-replay.XXXXXX", tmp);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* The profile is read and parsed once: when faultgen_attr_set_profile
+ * sets it (the file gone, its memory and its run are the profile's),
+ * or, for a path set as a value, when the run is created (the file
+ * gone before the run executes). */
+START_TEST(profile_read_once)
+{
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	uint64_t mapped = 0;
+	char path[512];
+
+	write_profile(path, sizeof(path), two_threads);
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_pattern(a, FAULTGEN_REPLAY), 0);
+	ck_assert_int_eq(faultgen_attr_set_profile(a, path), 0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, NULL), 0);
+	ck_assert_uint_eq(mapped, 8 * MIB);
+	run = run_ok(a);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 2);
+	ck_assert_uint_eq(r.pages, 2048);
+	faultgen_run_free(run);
+	/* The same path set as a value: the parsed profile dropped. */
+	set_text(a, "profile", path);
+	ck_assert_int_eq(faultgen_attr_get_memory(a, &mapped, NULL), 0);
+	ck_assert_uint_eq(mapped, 0);
+	write_profile(path, sizeof(path), paced);
+	set_text(a, "profile", path);
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(faultgen_run_exec(run), 0);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_uint_eq(r.workers, 1);
+	ck_assert_uint_eq(r.pages, 300);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
 /* A run that fails over what the profile asks: its error and message. */
 static void assert_run_refused(struct faultgen_attr *a, int err,
 			       const char *says)
@@ -682,6 +832,29 @@ START_TEST(run_refusals_name_the_member)
 	a = replay_attr(two_threads);
 	ck_assert_int_eq(faultgen_attr_set_workers(a, 1, FAULTGEN_THREADS), 0);
 	assert_run_refused(a, -EINVAL, "threads: 2 in the profile");
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* On tmpfs a shared file's pages are mapped writable at their first
+ * fault: the run is refused before any fault, naming the object. */
+START_TEST(write_notify_refused_on_tmpfs)
+{
+	struct faultgen_attr *a = replay_attr(file_write_notify);
+	struct statfs fs;
+	char dir[] = "/dev/shm/fg-replay.XXXXXX";
+
+	if (statfs("/dev/shm", &fs) || fs.f_type != TMPFS_MAGIC ||
+	    !mkdtemp(dir)) {
+		faultgen_attr_free(a);
+		FGC_SKIP("no tmpfs at /dev/shm to make a directory in");
+	}
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	assert_run_refused(a, -EOPNOTSUPP, "objects[0]: its write-notify "
+					   "faults need a file system");
+	ck_assert_uint_eq(dir_entries(dir), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
 	faultgen_attr_free(a);
 }
 END_TEST
@@ -765,6 +938,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, copies_of_pages_present_before_the_recording);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
+	tcase_add_test(tc, file_object_write_notify);
+	tcase_add_test(tc, write_notify_refused_on_tmpfs);
 	tcase_add_test(tc, shared_object_of_two_processes);
 	tcase_add_test(tc, file_object_read);
 	tcase_add_test(tc, pacing_counts_bins);
@@ -773,6 +948,7 @@ static Suite *replay_suite(void)
 			    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, truncated_profile_refused);
 	tcase_add_test(tc, profile_file_read_and_refused);
+	tcase_add_test(tc, profile_read_once);
 	tcase_add_test(tc, run_refusals_name_the_member);
 	tcase_add_test(tc, hugetlb_without_huge_pages);
 	tcase_add_test(tc, json_reader_is_strict);

@@ -4,11 +4,13 @@
 # (text and --json, the figures by kind); bad profiles (truncated,
 # malformed, a later version, a member missing or of the wrong type, a
 # thread of an unknown process, pages beyond the object, an unknown
-# kind) refused in one line naming the member, exit 2; more memory than
-# the machine has, a hugetlb object without huge pages, a file object
-# without a directory: one line, exit 1; and a replay killed with
-# SIGKILL mid-run (pft, or the process running the replay) leaves no
-# process, SysV segment or file.  Nothing here depends on timings.
+# kind, write-notify faults outside a shared file) refused in one line
+# naming the member, exit 2; write-notify faults in a file object on a
+# disk; more memory than the machine has, a hugetlb object without huge
+# pages, a file object without a directory: one line, exit 1; and a
+# replay killed with SIGKILL mid-run (pft, or the process running the
+# replay) leaves no process, SysV segment or file.  Nothing here depends
+# on timings.
 #
 # Copyright (C) 2026 The libfaultgen authors
 . "${top_srcdir:?}/tests/cli-lib.sh"
@@ -73,10 +75,24 @@ bad type 's/"page_size":4096/"page_size":"4096"/' 'page_size: not a number'
 bad process 's/{"id":1,"process":0/{"id":1,"process":5/' 'threads[1].process: no process has id 5'
 bad beyond 's/512,1023,"seq"/512,1024,"seq"/' 'faults[1][7]: 1024 is more than 1023'
 bad kind 's/"first-touch",512,0,/"frist-touch",512,0,/' 'faults[0][4]: unknown kind "frist-touch"'
-bad notyet 's/"first-touch",512,0,/"write-notify",512,0,/' 'faults[0][4]: kind "write-notify" not replayed yet'
+bad notify 's/"first-touch",512,0,/"write-notify",512,0,/' 'faults[0][4]: write-notify faults in objects[0], anonymous, not a shared file: not replayed'
 run_pft dir --replay="$tmp"
 [ "$rc" -eq 2 ] && grep -q 'not a regular file' "$tmp/dir.err" && ok ||
 	fail "dir: exit $rc: $(cat "$tmp/dir.err")"
+
+# Write-notify faults in a shared file's pages read before, on a disk
+# (this test's directory unless it is tmpfs, which tracks no dirty pages).
+if [ "$(stat -f -c %T "$tmp")" != tmpfs ]; then
+	mkdir "$tmp/notify"
+	sed -e 's/"backing":"anonymous","size":4194304/"backing":"file","size":262144/' \
+		-e 's/"faults":.*/"faults":[[0,0,0,1,"read",64,0,63,"seq",1],[0,0,1,1,"write-notify",128,0,63,"seq",1]],/' \
+		"$tmp/good.json" >"$tmp/notify.json"
+	run_pft notify --replay="$tmp/notify.json" --as-fast --backing=file:"$tmp/notify"
+	[ "$rc" -eq 0 ] && ok || fail "notify: exit $rc: $(cat "$tmp/notify.err")"
+	grep -q '^figures: read 64 faults, write-notify 128 faults, bins 2 bins, bins_late 0 bins$' \
+		"$tmp/notify.out" && ok || fail "notify: figures: $(cat "$tmp/notify.out")"
+	[ -z "$(ls -A "$tmp/notify")" ] && ok || fail "notify: files left: $(ls -A "$tmp/notify")"
+fi
 
 # Runtime refusals: one line, exit 1.
 refused() {
@@ -99,11 +115,12 @@ sed 's/"backing":"anonymous"/"backing":"file"/' "$tmp/good.json" >"$tmp/file.jso
 run_pft nodir --replay="$tmp/file.json"
 refused nodir "--replay: objects[0]: cannot map its 4194304 bytes (file): a file object needs a directory"
 
-# Killed mid-run: a 10 s profile of three processes (a child and a
-# grandchild) over a SysV, a file and an anonymous object.
+# Killed mid-run: a 10-minute profile (bins of 1 s) of three processes
+# (a child and a grandchild) over a SysV, a file and an anonymous
+# object, so that nothing of it ends by itself within the test's waits.
 mkdir "$tmp/files"
 cat >"$tmp/long.json" <<EOT
-$head"objects":[{"id":0,"backing":"sysv","size":2097152,"writable":true},
+$(echo "$head" | sed 's/"bin_ms":10,/"bin_ms":1000,/')"objects":[{"id":0,"backing":"sysv","size":2097152,"writable":true},
 {"id":1,"backing":"file","size":2097152,"writable":true},
 {"id":2,"backing":"anonymous","size":2097152,"writable":true}],
 "processes":[{"id":0,"parent":null,"fork_ms":0,"exit_ms":null,"objects":[0,1,2]},
@@ -111,33 +128,74 @@ $head"objects":[{"id":0,"backing":"sysv","size":2097152,"writable":true},
 {"id":2,"parent":1,"fork_ms":20,"exit_ms":null,"objects":[0,1,2]}],
 "threads":[{"id":0,"process":0,"start_ms":0},{"id":1,"process":1,"start_ms":10},
 {"id":2,"process":2,"start_ms":20}],
-"faults":[[0,0,0,1000,"first-touch",512,0,511,"seq",1],[1,1,1,1000,"first-touch",512,0,511,"seq",1],
-[2,2,2,1000,"first-touch",512,0,511,"seq",1]],"calls":null}
+"faults":[[0,0,0,600,"first-touch",512,0,511,"seq",1],[1,1,0,600,"first-touch",512,0,511,"seq",1],
+[2,2,0,600,"first-touch",512,0,511,"seq",1]],"calls":null}
 EOT
+# The children of process $1: its threads' children in /proc (a
+# replay's children are forked by a thread of its own), or those whose
+# parent it is where the kernel lists no children.
+kids_of() {
+	if [ -r "/proc/$1/task/$1/children" ]; then
+		kids=$(cat /proc/"$1"/task/*/children 2>/dev/null)
+		echo "$1" $kids >>"$tmp/seen.pids"
+		[ -z "$kids" ] || echo $kids
+	else
+		children_of "$1"
+	fi
+}
+# "PID STARTTIME" of process $1 while it runs (not a zombie).
+running() {
+	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null |
+		awk -v p="$1" '$1 != "Z" { print p, $20 }'
+}
+# The processes of list $1 ("PID STARTTIME" lines) still running.
+still_running() {
+	while read -r p start; do
+		[ "$(running "$p")" = "$p $start" ] && echo "$p"
+	done <"$1"
+}
 # "killed NAME WHICH": SIGKILL to pft (WHICH top) or to the process that
-# runs the replay (child), once the grandchild is forked.
+# runs the replay (child), once the replay's child and grandchild are
+# forked; then, within a bounded wait, none of pft's processes may be
+# left (each looked for by its pid and start time).  pft killed, its run
+# dies with it, and the replay's processes with theirs: the library's
+# PR_SET_PDEATHSIG, nothing else (no subreaper is left to kill them).
+# The run killed, pft (their subreaper) kills and reaps what it left.
 killed() {
 	snapshot_segments
 	start_pft "$1" --replay="$tmp/long.json" --backing=file:"$tmp/files"
-	# pft, its run child, the replay's child and grandchild.
 	i=0
-	while [ "$(session_procs "$sid" | wc -l)" -lt 4 ] && [ $i -lt 500 ]; do
+	while [ $i -lt 1000 ]; do
+		runner=$(kids_of "$pid")
+		child=$(for p in $runner; do kids_of "$p"; done)
+		grand=$(for p in $child; do kids_of "$p"; done)
+		[ -n "$grand" ] && break
 		sleep 0.01
 		i=$((i + 1))
 	done
-	[ $i -lt 500 ] && ok ||
+	[ -n "$grand" ] && ok ||
 		fail "$1: the replay's processes never started: $(cat "$tmp/$1.err")"
-	children_of "$(children_of "$pid")" >/dev/null
+	for p in $pid $runner $child $grand; do
+		running "$p"
+	done >"$tmp/$1.procs"
+	[ "$(wc -l <"$tmp/$1.procs")" -eq 4 ] && ok ||
+		fail "$1: not pft, its run and the replay's two: $(cat "$tmp/$1.procs")"
 	victim=$pid
-	[ "$2" = child ] && victim=$(children_of "$pid")
+	[ "$2" = child ] && victim=$runner
 	kill -KILL $victim
 	{ wait "$bg"; } 2>/dev/null
 	i=0
-	while [ -n "$(session_procs "$sid")" ] && [ $i -lt 500 ]; do
-		sleep 0.01
+	while [ -n "$(still_running "$tmp/$1.procs")" ] && [ $i -lt 100 ]; do
+		sleep 0.1
 		i=$((i + 1))
 	done
-	check_no_leftovers "$sid" "$1"
+	left=$(still_running "$tmp/$1.procs" | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		fail "$1: processes left behind: $left"
+		kill -KILL $left 2>/dev/null
+	else
+		ok
+	fi
 	check_no_new_segment "$1"
 	[ -z "$(ls -A "$tmp/files")" ] && ok ||
 		fail "$1: files left: $(ls -A "$tmp/files")"
