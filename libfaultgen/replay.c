@@ -107,6 +107,10 @@ struct replay_state {
 	/* Per row: its faults in all, and where its order is. */
 	uint64_t *row_faults, *row_next, *row_x;
 	uint64_t present_at_start; /* pages written before the clock */
+	/* Per thread, the bins below which its faults are all made
+	 * (UINT32_MAX once it is through): a fork waits for its
+	 * process's threads to be there (wait_for_bins). */
+	_Atomic uint32_t *progress;
 	double speed, scale;
 	bool paced;
 	size_t ps, hps;
@@ -573,8 +577,9 @@ static int plan_chunks(struct replay_state *st)
 	st->row_faults = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_next = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_x = calloc(pr->nr_rows + 1, sizeof(uint64_t));
+	st->progress = calloc(pr->nr_threads + 1, sizeof(*st->progress));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
-	    !st->row_next || !st->row_x) {
+	    !st->row_next || !st->row_x || !st->progress) {
 		free(at);
 		return -ENOMEM;
 	}
@@ -595,6 +600,12 @@ static int plan_chunks(struct replay_state *st)
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		qsort(st->chunks + st->first[t], st->first[t + 1] - st->first[t],
 		      sizeof(struct chunk), chunk_cmp);
+	/* No bin of a thread is made before its first. */
+	for (unsigned int t = 0; t < pr->nr_threads; t++)
+		atomic_store(&st->progress[t],
+			     st->first[t] < st->first[t + 1] ?
+				     st->chunks[st->first[t]].bin :
+				     UINT32_MAX);
 	free(at);
 	return 0;
 }
@@ -809,6 +820,7 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 	for (size_t c = st->first[t]; c < st->first[t + 1] && !ret; c++) {
 		uint32_t b = st->chunks[c].bin;
 
+		atomic_store(&st->progress[t], b);
 		if (st->paced && (c == st->first[t] || st->chunks[c - 1].bin != b))
 			ret = sleep_until(st, (double)b * st->pr->bin_ms);
 		if (!ret)
@@ -839,6 +851,7 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 		return ret;
 	fg_stat_begin(w, &at, false);
 	ret = thread_chunks(st, t, stamp, &faults);
+	atomic_store(&st->progress[t], UINT32_MAX);
 	w->pages = faults;
 	w->rounds = 1;
 	fg_stat_end(w, &at, false);
@@ -871,6 +884,31 @@ static void *thread_main(void *p)
 /* ---- processes ---------------------------------------------------- */
 
 static void run_process(struct replay_state *st, unsigned int p);
+
+/*
+ * A fork at ms waits for the threads of its process p to have made
+ * their faults of the bins before it (late under load, they would fork
+ * a child without the pages it inherited in the recording: its copies
+ * would be first touches).  -ECANCELED.
+ */
+static int wait_for_bins(struct replay_state *st, unsigned int p, double ms)
+{
+	const struct fg_profile *pr = st->pr;
+	uint32_t bin = (uint32_t)(ms / pr->bin_ms);
+	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+
+	for (unsigned int t = 0; t < pr->nr_threads; t++) {
+		if (pr->threads[t].process != p)
+			continue;
+		while (atomic_load(&st->progress[t]) < bin) {
+			if (atomic_load(&st->sh->cancel) ||
+			    atomic_load(&st->sh->error))
+				return -ECANCELED;
+			nanosleep(&ts, NULL);
+		}
+	}
+	return 0;
+}
 
 /* Forks process c (a child of the calling process's profile process). */
 static pid_t fork_child(struct replay_state *st, unsigned int c)
@@ -934,7 +972,8 @@ static void run_process(struct replay_state *st, unsigned int p)
 				next = (int)c;
 		if (next < 0 || atomic_load(&st->sh->cancel))
 			break;
-		if (sleep_until(st, pr->processes[next].fork_ms))
+		if (sleep_until(st, pr->processes[next].fork_ms) ||
+		    wait_for_bins(st, p, pr->processes[next].fork_ms))
 			break;
 		kids[next] = fork_child(st, (unsigned int)next);
 		if (kids[next] < 0) {
@@ -1204,6 +1243,8 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_faults);
 	free(st->row_next);
 	free(st->row_x);
+	free(st->progress);
+	st->progress = NULL;
 	free(st);
 	box->st = NULL;
 }

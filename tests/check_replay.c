@@ -71,6 +71,19 @@ static const char cow_of_pages_present[] = HEAD
 	"\"faults\":[[0,0,2,1,\"cow\",256,0,255,\"seq\",1],"
 	"[1,0,4,1,\"read\",256,0,255,\"seq\",1]],\"calls\":null}";
 
+/* Process 0 writes 2048 pages in its first bin and forks process 1 at
+ * 10 ms, which reads them in its third. */
+static const char fork_after_writes[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":8388608,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":10,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":10}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",2048,0,2047,\"seq\",1],"
+	"[1,0,2,1,\"read\",2048,0,2047,\"seq\",1]],\"calls\":null}";
+
 /* A shared-anonymous object: process 0 writes its first half, process
  * 1 (forked at 20 ms) its second. */
 static const char shared_two[] = HEAD
@@ -351,6 +364,30 @@ START_TEST(copies_of_pages_present_before_the_recording)
 		      (unsigned long long)parent.minflt);
 	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 256);
 	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1), 256);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A thousand times as fast, the fork's time (10 us) comes long before
+ * the parent's 2048 writes are made: the fork waits for them, and the
+ * child inherits the pages mapped (its reads fault nothing), as in the
+ * recording. */
+START_TEST(a_fork_waits_for_its_process_earlier_bins)
+{
+	struct faultgen_attr *a = replay_attr(fork_after_writes);
+	struct faultgen_worker_result parent, child;
+	struct faultgen_run *run;
+
+	set_text(a, "speed", "1000");
+	run = run_ok(a);
+	worker(run, 0, &parent);
+	worker(run, 1, &child);
+	ck_assert_msg(child.minflt < 512,
+		      "the child faulted %llu times reading 2048 pages its "
+		      "parent wrote before the fork",
+		      (unsigned long long)child.minflt);
+	ck_assert_uint_ge(parent.minflt, 2048);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -936,6 +973,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);
 	tcase_add_test(tc, copies_of_pages_present_before_the_recording);
+	tcase_add_test(tc, a_fork_waits_for_its_process_earlier_bins);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, file_object_write_notify);
