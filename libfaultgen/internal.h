@@ -133,6 +133,7 @@ struct faultgen_attr {
 	bool lock_paths; /* count the lock paths (lockpaths.c) */
 	bool lock_waits; /* time the mmap_lock waits (lockwaits.c) */
 	bool cold; /* file backing: its pages out of the cache each round */
+	int profile_err; /* the error of the last profile refused */
 	/* The values of settings newer than these fields, at the slot
 	 * their table gives (FG_OWN). */
 	union fg_slot own[16];
@@ -140,9 +141,8 @@ struct faultgen_attr {
 	 * faultgen_attr_set_profile or _buffer) or, where only a path was
 	 * set, when a run of the attr was created; shared by the attr's
 	 * copies (refcounted, never changed), NULL without one.  The
-	 * message of the last profile refused, and its error (a run's). */
+	 * message of the last profile refused (its error: profile_err). */
 	struct fg_profile_ref *profile;
-	int profile_err;
 	char profile_error[192];
 };
 
