@@ -13,6 +13,7 @@
  *   -> args.c, print-json.c, oom.c, signals.c
  *   -> rules.c, usage.c, print-legacy.c, print-figures.c, cgroup.c
  *   -> setup.c, print-latency.c, print-lockpaths.c, numbers.c, sysinfo.c
+ *   -> print-lockwaits.c
  *   -> names.c, json.c
  *   -> messages.c
  *
@@ -344,7 +345,6 @@ void pft_print_worker_lock_paths(FILE *out, struct faultgen_run *run,
 void pft_json_lock_paths(struct pft_json *j, struct faultgen_run *run,
 			 int worker);
 void pft_lock_paths_note(struct faultgen_run *run);
-void pft_lock_why_not(int err, const char *tracepoint, char *buf, size_t len);
 /* and after them, print-lockwaits.c: how long threads waited for the
  * mmap_lock (--lock-waits) */
 void pft_print_lock_waits(FILE *out, struct faultgen_run *run);
@@ -353,6 +353,7 @@ void pft_print_worker_lock_waits(FILE *out, struct faultgen_run *run,
 void pft_json_lock_waits(struct pft_json *j, struct faultgen_run *run,
 			 int worker);
 void pft_lock_waits_note(struct faultgen_run *run);
+void pft_lock_why_not(int err, const char *tracepoint, char *buf, size_t len);
 
 /* print-collapse.c: the read-only collapse line and object */
 int pft_print_collapse(const struct pft_opts *o, struct faultgen_run *run,

@@ -132,52 +132,6 @@ void pft_json_lock_paths(struct pft_json *j, struct faultgen_run *run,
 	pj_obj_end(j);
 }
 
-/* What would allow the counting, for the reason the library gave
- * (tracepoint: the one named where there is none). */
-void pft_lock_why_not(int err, const char *tracepoint, char *buf, size_t len)
-{
-	char paranoid[16] = "?";
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-
-	if (f) {
-		if (!fgets(paranoid, sizeof(paranoid), f))
-			strcpy(paranoid, "?");
-		paranoid[strcspn(paranoid, "\n")] = '\0';
-		fclose(f);
-	}
-	switch (err) {
-	case -EACCES:
-		snprintf(buf, len,
-			 "tracefs (/sys/kernel/tracing) or the tracepoints "
-			 "may not be read (needs root, or a tracefs readable "
-			 "by this user and CAP_PERFMON or "
-			 "perf_event_paranoid <= 1; it is %s)",
-			 paranoid);
-		break;
-	case -ENOENT:
-		snprintf(buf, len,
-			 "no tracefs or no %s and mmap_lock tracepoints in "
-			 "this kernel (mount tracefs on /sys/kernel/tracing; "
-			 "x86 kernels have them)",
-			 tracepoint);
-		break;
-	case -EPERM:
-		snprintf(buf, len,
-			 "the ring buffers exceed what this user may lock "
-			 "(kernel.perf_event_mlock_kb, ulimit -l; root may)");
-		break;
-	case -EMFILE:
-	case -ENFILE:
-		snprintf(buf, len,
-			 "each worker's counters take 5 file descriptors, and "
-			 "there were too few (raise ulimit -n)");
-		break;
-	default:
-		snprintf(buf, len, "%s", faultgen_strerror(err));
-		break;
-	}
-}
-
 /* One note on stderr, once per pft, where --lock-paths was asked but
  * could not be counted; the run goes on. */
 void pft_lock_paths_note(struct faultgen_run *run)
