@@ -612,6 +612,13 @@ static int plan_chunks(struct replay_state *st)
 
 /* ---- the faults --------------------------------------------------- */
 
+/* The kinds a replay populates (MADV_POPULATE_WRITE), raising no fault
+ * event. */
+static bool populated_kind(enum fg_replay_kind k)
+{
+	return k == FG_KIND_GUP || k == FG_KIND_KERNEL_SIDE;
+}
+
 /* The page (of the object, scaled) of a row's next fault. */
 static uint64_t next_page(struct replay_state *st, size_t r)
 {
@@ -631,7 +638,7 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 	 * as they took. */
 	if (row->kind == FG_KIND_HUGE ||
 	    (huge_object(&st->pr->objects[row->object]) &&
-	     (row->kind == FG_KIND_GUP || row->kind == FG_KIND_KERNEL_SIDE))) {
+	     populated_kind(row->kind))) {
 		uint64_t per = st->hps / st->ps, units;
 
 		lo = lo / per * per;
@@ -1063,11 +1070,6 @@ FG_NO_ASAN static void present_now(struct replay_state *st, unsigned int o,
 	st->present_at_start++;
 }
 
-static bool populated_kind(enum fg_replay_kind k)
-{
-	return k == FG_KIND_GUP || k == FG_KIND_KERNEL_SIDE;
-}
-
 /*
  * Row r's pages, as the replay will fault them (next_page), walked in
  * the order of the rows: the populated rows first (at their threads'
@@ -1111,11 +1113,8 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 	const struct fg_profile *pr = st->pr;
 	uint64_t pages = st->obj[o].len / st->ps;
 	unsigned long *map = NULL;
-	bool cow = false;
 
-	for (size_t r = 0; r < pr->nr_rows; r++)
-		cow |= pr->rows[r].object == o && pr->rows[r].kind == FG_KIND_COW;
-	if (!cow)
+	if (!has_kind(pr, o, FG_KIND_COW))
 		return 0;
 	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
 	if (!map)
