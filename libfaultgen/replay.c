@@ -107,10 +107,13 @@ struct replay_state {
 	/* Per row: its faults in all, and where its order is. */
 	uint64_t *row_faults, *row_next, *row_x;
 	uint64_t present_at_start; /* pages written before the clock */
-	/* Per thread, the bins below which its faults are all made
-	 * (UINT32_MAX once it is through): a fork waits for its
-	 * process's threads to be there (wait_for_bins). */
-	_Atomic uint32_t *progress;
+	/* Per thread, the profile time (ns) of its next fault: those
+	 * before it are made (INT64_MAX once it is through).  A fork waits
+	 * for its process's threads to be at its time (wait_for_threads),
+	 * and they wait for the fork (next_fork_ns) before going past it. */
+	_Atomic int64_t *progress;
+	/* The profile time of this process's next fork not yet made. */
+	_Atomic int64_t next_fork_ns;
 	double speed, scale;
 	bool paced;
 	size_t ps, hps;
@@ -548,6 +551,78 @@ static int hugetlb_check(struct replay_state *st)
 
 /* ---- the threads' chunks ----------------------------------------- */
 
+/* Row r's share of bin b: its faults spread evenly over its bins. */
+static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
+{
+	const struct fg_prow *row = &st->pr->rows[r];
+	uint64_t n = st->row_faults[r], i = b - row->bin;
+
+	return n * (i + 1) / row->nbins - n * i / row->nbins;
+}
+
+/*
+ * Where a thread is in a bin: its fault j[c] of the n[c] of class c it
+ * makes there.  A bin's faults are spread evenly over it (as the
+ * profile counts them), from the thread's start where it starts within
+ * the bin.  Where its process forks a child within the bin, its copies
+ * (class 1) are spread after the fork and its other faults (class 0)
+ * before it: the copies of a fork's bin are of pages the child shares.
+ */
+struct bin_pos {
+	unsigned int t;
+	uint32_t bin;
+	double lo, split, hi; /* ms */
+	uint64_t j[2], n[2];
+};
+
+static unsigned int class_of(const struct bin_pos *at,
+			     const struct fg_prow *row)
+{
+	return at->split < at->hi && row->kind == FG_KIND_COW;
+}
+
+/* at for thread t's bin of its chunk c (and the chunks after it of the
+ * same bin). */
+static void bin_begin(const struct replay_state *st, unsigned int t, size_t c,
+		      struct bin_pos *at)
+{
+	const struct fg_profile *pr = st->pr;
+	uint32_t b = st->chunks[c].bin;
+	unsigned int p = pr->threads[t].process;
+
+	*at = (struct bin_pos){ .t = t, .bin = b };
+	at->lo = (double)b * pr->bin_ms;
+	at->hi = at->lo + pr->bin_ms;
+	if (pr->threads[t].start_ms > at->lo && pr->threads[t].start_ms < at->hi)
+		at->lo = pr->threads[t].start_ms;
+	at->split = at->hi;
+	for (unsigned int k = 0; k < pr->nr_processes; k++)
+		if (pr->processes[k].parent == (int)p &&
+		    pr->processes[k].fork_ms >= at->lo &&
+		    pr->processes[k].fork_ms < at->split)
+			at->split = pr->processes[k].fork_ms;
+	for (; c < st->first[t + 1] && st->chunks[c].bin == b; c++)
+		at->n[class_of(at, &pr->rows[st->chunks[c].row])] +=
+			share_of(st, st->chunks[c].row, b);
+}
+
+/* The profile time (ns) of the thread's next fault of class k. */
+static int64_t fault_time(const struct bin_pos *at, unsigned int k)
+{
+	double lo = k ? at->split : at->lo,
+	       hi = k || !at->n[1] ? at->hi : at->split;
+
+	return (int64_t)((lo + (hi - lo) * ((double)at->j[k] + 0.5) /
+				       (double)(at->n[k] ? at->n[k] : 1)) *
+			 1e6);
+}
+
+/* The profile time of the thread's first fault in the bin. */
+static int64_t first_time(const struct bin_pos *at)
+{
+	return fault_time(at, at->n[0] ? 0 : 1);
+}
+
 static int chunk_cmp(const void *a, const void *b)
 {
 	const struct chunk *x = a, *y = b;
@@ -600,12 +675,17 @@ static int plan_chunks(struct replay_state *st)
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		qsort(st->chunks + st->first[t], st->first[t + 1] - st->first[t],
 		      sizeof(struct chunk), chunk_cmp);
-	/* No bin of a thread is made before its first. */
-	for (unsigned int t = 0; t < pr->nr_threads; t++)
-		atomic_store(&st->progress[t],
-			     st->first[t] < st->first[t + 1] ?
-				     st->chunks[st->first[t]].bin :
-				     UINT32_MAX);
+	/* No fault of a thread is made before its first. */
+	for (unsigned int t = 0; t < pr->nr_threads; t++) {
+		struct bin_pos at;
+
+		if (st->first[t] == st->first[t + 1]) {
+			atomic_store(&st->progress[t], INT64_MAX);
+			continue;
+		}
+		bin_begin(st, t, st->first[t], &at);
+		atomic_store(&st->progress[t], first_time(&at));
+	}
 	free(at);
 	return 0;
 }
@@ -774,29 +854,47 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 	return row->kind;
 }
 
-/* Row r's share of bin b: its faults spread evenly over its bins. */
-static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
+/*
+ * Before a thread's next fault: its progress is that fault's profile
+ * time, and where its process forks a child at or before that time,
+ * it waits for the fork (the faults after a fork are made after it, as
+ * in the recording: copies, not writes of pages still its own).
+ * -ECANCELED.
+ */
+static int before_fault(struct replay_state *st, const struct bin_pos *at,
+			unsigned int k)
 {
-	const struct fg_prow *row = &st->pr->rows[r];
-	uint64_t n = st->row_faults[r], i = b - row->bin;
+	int64_t t = fault_time(at, k);
+	const struct timespec ts = { .tv_nsec = 200 * 1000 };
 
-	return n * (i + 1) / row->nbins - n * i / row->nbins;
+	atomic_store(&st->progress[at->t], t);
+	while (t >= atomic_load(&st->next_fork_ns)) {
+		if (atomic_load(&st->sh->cancel) || atomic_load(&st->sh->error))
+			return -ECANCELED;
+		nanosleep(&ts, NULL);
+	}
+	return 0;
 }
 
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
-			unsigned char stamp, uint64_t *faults)
+			struct bin_pos *at, unsigned char stamp,
+			uint64_t *faults)
 {
 	const struct fg_prow *row = &st->pr->rows[c->row];
 	const struct mapped *m = &st->obj[row->object];
 	uint64_t n = share_of(st, c->row, c->bin);
 	enum fg_replay_kind kind = kind_of(st, row);
+	unsigned int cls = class_of(at, row);
 	int ret;
 
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
-	for (uint64_t k = 0; k < n; k++) {
-		ret = fault_one(st, m, kind,
-				m->addr + next_page(st, c->row) * st->ps, stamp);
+	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
+		ret = before_fault(st, at, cls);
+		if (!ret)
+			ret = fault_one(st, m, kind,
+					m->addr + next_page(st, c->row) * st->ps,
+					stamp);
 		if (ret)
 			return ret;
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
@@ -819,22 +917,40 @@ static void bin_done(struct replay_state *st, uint32_t b)
 		atomic_fetch_add(&st->sh->bins_late, 1);
 }
 
+/* Thread t's bin of chunks [c, end): the faults before the bin's fork
+ * first (class 0), then its copies (class 1). */
+static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
+		      size_t end, unsigned char stamp, uint64_t *faults)
+{
+	struct bin_pos at;
+	int ret = 0;
+
+	bin_begin(st, t, c, &at);
+	atomic_store(&st->progress[t], first_time(&at));
+	if (st->paced)
+		ret = sleep_until(st, (double)at.bin * st->pr->bin_ms);
+	for (unsigned int k = 0; k < 2; k++)
+		for (size_t x = c; x < end && !ret; x++)
+			if (class_of(&at, &st->pr->rows[st->chunks[x].row]) == k)
+				ret = replay_chunk(st, &st->chunks[x], &at,
+						   stamp, faults);
+	if (!ret)
+		bin_done(st, at.bin);
+	return ret;
+}
+
 static int thread_chunks(struct replay_state *st, unsigned int t,
 			 unsigned char stamp, uint64_t *faults)
 {
+	size_t c = st->first[t], end;
 	int ret = 0;
 
-	for (size_t c = st->first[t]; c < st->first[t + 1] && !ret; c++) {
-		uint32_t b = st->chunks[c].bin;
-
-		atomic_store(&st->progress[t], b);
-		if (st->paced && (c == st->first[t] || st->chunks[c - 1].bin != b))
-			ret = sleep_until(st, (double)b * st->pr->bin_ms);
-		if (!ret)
-			ret = replay_chunk(st, &st->chunks[c], stamp, faults);
-		if (!ret && (c + 1 == st->first[t + 1] ||
-			     st->chunks[c + 1].bin != b))
-			bin_done(st, b);
+	for (; c < st->first[t + 1] && !ret; c = end) {
+		for (end = c + 1; end < st->first[t + 1] &&
+				  st->chunks[end].bin == st->chunks[c].bin;
+		     end++)
+			;
+		ret = thread_bin(st, t, c, end, stamp, faults);
 	}
 	return ret;
 }
@@ -858,7 +974,7 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 		return ret;
 	fg_stat_begin(w, &at, false);
 	ret = thread_chunks(st, t, stamp, &faults);
-	atomic_store(&st->progress[t], UINT32_MAX);
+	atomic_store(&st->progress[t], INT64_MAX);
 	w->pages = faults;
 	w->rounds = 1;
 	fg_stat_end(w, &at, false);
@@ -893,21 +1009,22 @@ static void *thread_main(void *p)
 static void run_process(struct replay_state *st, unsigned int p);
 
 /*
- * A fork at ms waits for the threads of its process p to have made
- * their faults of the bins before it (late under load, they would fork
- * a child without the pages it inherited in the recording: its copies
- * would be first touches).  -ECANCELED.
+ * A fork at profile time ns waits for the threads of its process p to
+ * have made their faults before it, in the bins before and in its own
+ * (late under load, they would fork a child without the pages it
+ * inherited in the recording: its copies would be first touches).
+ * -ECANCELED.
  */
-static int wait_for_bins(struct replay_state *st, unsigned int p, double ms)
+static int wait_for_threads(struct replay_state *st, unsigned int p,
+			    int64_t ns)
 {
 	const struct fg_profile *pr = st->pr;
-	uint32_t bin = (uint32_t)(ms / pr->bin_ms);
 	const struct timespec ts = { .tv_nsec = 200 * 1000 };
 
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
 		if (pr->threads[t].process != p)
 			continue;
-		while (atomic_load(&st->progress[t]) < bin) {
+		while (atomic_load(&st->progress[t]) < ns) {
 			if (atomic_load(&st->sh->cancel) ||
 			    atomic_load(&st->sh->error))
 				return -ECANCELED;
@@ -945,6 +1062,25 @@ static void reap(pid_t pid)
  * forked at their times (in the order of the times), then every thread
  * joined and every child reaped.  A failure is the shared error.
  */
+/* Process p's child not forked yet that forks first (its index, -1 for
+ * none), and that fork's time in this process's next_fork_ns. */
+static int next_child(struct replay_state *st, unsigned int p,
+		      const pid_t *kids)
+{
+	const struct fg_profile *pr = st->pr;
+	int next = -1;
+
+	for (unsigned int c = 0; c < pr->nr_processes; c++)
+		if (pr->processes[c].parent == (int)p && !kids[c] &&
+		    (next < 0 ||
+		     pr->processes[c].fork_ms < pr->processes[next].fork_ms))
+			next = (int)c;
+	atomic_store(&st->next_fork_ns,
+		     next < 0 ? INT64_MAX :
+				(int64_t)(pr->processes[next].fork_ms * 1e6));
+	return next;
+}
+
 static void run_process(struct replay_state *st, unsigned int p)
 {
 	const struct fg_profile *pr = st->pr;
@@ -953,11 +1089,13 @@ static void run_process(struct replay_state *st, unsigned int p)
 	pid_t *kids = calloc(pr->nr_processes, sizeof(*kids));
 	bool *started = calloc(pr->nr_threads, sizeof(*started));
 	unsigned int c;
+	int next;
 
 	if (!tids || !args || !kids || !started) {
 		fail_shared(st->sh, -ENOMEM, "out of memory starting a process");
 		goto out;
 	}
+	next = next_child(st, p, kids);
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
 		if (pr->threads[t].process != p)
 			continue;
@@ -969,18 +1107,10 @@ static void run_process(struct replay_state *st, unsigned int p)
 		started[t] = true;
 	}
 	/* The children, in the order of their times. */
-	for (;;) {
-		int next = -1;
-
-		for (c = 0; c < pr->nr_processes; c++)
-			if (pr->processes[c].parent == (int)p && !kids[c] &&
-			    (next < 0 || pr->processes[c].fork_ms <
-						 pr->processes[next].fork_ms))
-				next = (int)c;
-		if (next < 0 || atomic_load(&st->sh->cancel))
-			break;
+	for (; next >= 0 && !atomic_load(&st->sh->cancel);
+	     next = next_child(st, p, kids)) {
 		if (sleep_until(st, pr->processes[next].fork_ms) ||
-		    wait_for_bins(st, p, pr->processes[next].fork_ms))
+		    wait_for_threads(st, p, atomic_load(&st->next_fork_ns)))
 			break;
 		kids[next] = fork_child(st, (unsigned int)next);
 		if (kids[next] < 0) {
@@ -989,6 +1119,7 @@ static void run_process(struct replay_state *st, unsigned int p)
 			break;
 		}
 	}
+	atomic_store(&st->next_fork_ns, INT64_MAX);
 out:
 	for (unsigned int t = 0; started && t < pr->nr_threads; t++)
 		if (started[t])

@@ -84,6 +84,36 @@ static const char fork_after_writes[] = HEAD
 	"\"faults\":[[0,0,0,1,\"first-touch\",2048,0,2047,\"seq\",1],"
 	"[1,0,2,1,\"read\",2048,0,2047,\"seq\",1]],\"calls\":null}";
 
+/* Process 0 writes 4096 pages over its bins 0 and 1 and forks process
+ * 1 at 19.9 ms, at the end of bin 1: the pages of bin 1 were made before
+ * the fork but for the last 1% of them; the child reads them all. */
+static const char fork_late_in_a_bin[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":16777216,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":19.9,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":19.9}],"
+	"\"faults\":[[0,0,0,2,\"first-touch\",4096,0,4095,\"seq\",1],"
+	"[1,0,3,1,\"read\",4096,0,4095,\"seq\",1]],\"calls\":null}";
+
+/* Process 0 writes 2048 pages in bin 0, forks process 1 at 15 ms, in
+ * the middle of bin 1, and copies the pages in bin 1: copies of pages
+ * the child shares, made after the fork (before it, the writes would
+ * fault nothing: the pages were its own yet). */
+static const char fork_in_the_middle_of_a_bin[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":8388608,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":15,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":15}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",2048,0,2047,\"seq\",1],"
+	"[0,0,1,1,\"cow\",2048,0,2047,\"seq\",1],"
+	"[1,0,4,1,\"read\",16,0,15,\"seq\",1]],\"calls\":null}";
+
 /* A shared-anonymous object: process 0 writes its first half, process
  * 1 (forked at 20 ms) its second. */
 static const char shared_two[] = HEAD
@@ -388,6 +418,52 @@ START_TEST(a_fork_waits_for_its_process_earlier_bins)
 		      "parent wrote before the fork",
 		      (unsigned long long)child.minflt);
 	ck_assert_uint_ge(parent.minflt, 2048);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The fork at 19.9 ms waits for the faults its process made before
+ * it within its own bin (bin 1: 99% of its 2048), not only for those
+ * of the bins before: the child inherits them and its reads fault on
+ * the 1% alone. */
+START_TEST(a_fork_waits_for_the_faults_before_it_in_its_bin)
+{
+	struct faultgen_attr *a = replay_attr(fork_late_in_a_bin);
+	struct faultgen_worker_result parent, child;
+	struct faultgen_run *run;
+
+	set_text(a, "speed", "1000");
+	run = run_ok(a);
+	worker(run, 0, &parent);
+	worker(run, 1, &child);
+	ck_assert_msg(child.minflt < 1024,
+		      "the child faulted %llu times reading 4096 pages, 4076 "
+		      "of which its parent wrote before the fork",
+		      (unsigned long long)child.minflt);
+	ck_assert_uint_ge(parent.minflt, 4096);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The parent's copies of the fork's bin wait for the fork, although
+ * the parent is there long before the fork's time (a thousand times as
+ * fast): 2048 copies. */
+START_TEST(a_thread_does_not_run_past_its_process_fork)
+{
+	struct faultgen_attr *a = replay_attr(fork_in_the_middle_of_a_bin);
+	struct faultgen_worker_result parent;
+	struct faultgen_run *run;
+
+	set_text(a, "speed", "1000");
+	run = run_ok(a);
+	worker(run, 0, &parent);
+	ck_assert_msg(parent.minflt >= 2048 + 2048 &&
+			      parent.minflt <= 2048 + 2048 + 256,
+		      "the parent faulted %llu times: 2048 first touches "
+		      "and 2048 copies expected",
+		      (unsigned long long)parent.minflt);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -974,6 +1050,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);
 	tcase_add_test(tc, copies_of_pages_present_before_the_recording);
 	tcase_add_test(tc, a_fork_waits_for_its_process_earlier_bins);
+	tcase_add_test(tc, a_fork_waits_for_the_faults_before_it_in_its_bin);
+	tcase_add_test(tc, a_thread_does_not_run_past_its_process_fork);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, file_object_write_notify);
