@@ -361,6 +361,40 @@ static int map_sysv(struct mapped *m, int prot)
 	return p == (void *)-1 ? -errno : 0;
 }
 
+/*
+ * The new file's pages read once, into the page cache (a hole reads as
+ * zeros, without the device): a recorded fault on a file's page was a
+ * major fault where the page was not in the page cache, a row of its
+ * own (the replay evicts that page first), and a first touch or a read
+ * where it was.  Read without read-ahead (POSIX_FADV_RANDOM), page by
+ * page: the cache holds single pages, not large folios, so that a page
+ * a major fault reads can be evicted alone (its neighbours stay).
+ */
+static int cache_file(int fd, size_t len)
+{
+	size_t chunk = 1UL << 20;
+	char *buf = malloc(chunk);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	for (size_t off = 0; off < len;) {
+		ssize_t r = pread(fd, buf, len - off < chunk ? len - off : chunk,
+				  (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)r;
+	}
+	free(buf);
+	return ret;
+}
+
 static int map_file(const struct faultgen_run *run, struct mapped *m,
 		    unsigned int o, int prot)
 {
@@ -386,6 +420,8 @@ static int map_file(const struct faultgen_run *run, struct mapped *m,
 	unlinkat(dfd, name, 0);
 	close(dfd);
 	ret = ftruncate(fd, (off_t)m->len) < 0 ? -errno : 0;
+	if (!ret)
+		ret = cache_file(fd, m->len);
 	if (!ret)
 		ret = map_fixed(m, prot, MAP_SHARED, fd);
 	if (ret)
@@ -773,6 +809,28 @@ FG_NO_ASAN static int write_notify(const struct replay_state *st,
 	return 0;
 }
 
+/* A file object's page out of the page cache first (unmapped here:
+ * MADV_PAGEOUT where this process maps it, then written back and
+ * dropped from the file's cache), then read: the fault reads it from
+ * the file (its mapping reads no neighbour: MADV_RANDOM). */
+FG_NO_ASAN static int major_fault(const struct replay_state *st,
+				  const struct mapped *m, char *p)
+{
+	off_t off = (off_t)(p - m->addr);
+
+	if (madvise(p, st->ps, MADV_PAGEOUT) < 0)
+		return errno == EINVAL ? -EOPNOTSUPP : -errno;
+	if (m->fd >= 0 &&
+	    (sync_file_range(m->fd, off, (off_t)st->ps,
+			     SYNC_FILE_RANGE_WAIT_BEFORE |
+				     SYNC_FILE_RANGE_WRITE |
+				     SYNC_FILE_RANGE_WAIT_AFTER) < 0 ||
+	     posix_fadvise(m->fd, off, (off_t)st->ps, POSIX_FADV_DONTNEED)))
+		return -errno;
+	(void)*(volatile char *)p;
+	return 0;
+}
+
 FG_NO_ASAN static int fault_one(const struct replay_state *st,
 				const struct mapped *m,
 				enum fg_replay_kind kind, char *p,
@@ -795,13 +853,7 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 			return errno == EINVAL ? -EOPNOTSUPP : -errno;
 		return 0;
 	case FG_KIND_MAJOR:
-		/* A file object's page out of the page cache first (its
-		 * mapping reads no neighbour: MADV_RANDOM), then read: the
-		 * fault reads it from the file. */
-		if (madvise(p, st->ps, MADV_PAGEOUT) < 0)
-			return errno == EINVAL ? -EOPNOTSUPP : -errno;
-		(void)*(volatile char *)p;
-		return 0;
+		return major_fault(st, m, p);
 	case FG_KIND_KERNEL:
 		/* The kernel writes a byte of its own into the page
 		 * (copy_to_user): a fault taken in kernel mode on a user

@@ -136,6 +136,17 @@ static const char file_read[] = HEAD
 	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
 	"\"faults\":[[0,0,0,2,\"read\",512,0,511,\"seq\",1]],\"calls\":null}";
 
+/* A file object written page by page: first touches, its pages in the
+ * page cache; then two major faults (pages read from the file). */
+static const char file_writes[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,2,\"first-touch\",512,0,511,\"seq\",1],"
+	"[0,0,2,1,\"major\",2,512,513,\"seq\",1]],\"calls\":null}";
+
 /* Faults over 6 bins in two rows, two of them shared. */
 static const char paced[] = HEAD
 	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":2097152,"
@@ -179,15 +190,17 @@ static const char kernel_mode[] = HEAD
 	"\"faults\":[[0,0,0,1,\"kernel\",256,256,511,\"seq\",1]],"
 	"\"without_event\":[[0,\"kernel-side\",128]],\"calls\":null}";
 
-/* A file object read, then the same pages read again as major faults:
- * each out of the page cache first. */
+/* A file object read (its pages in the page cache: a fault maps 16 of
+ * them, fault-around, as a survey records it: every 16th page), then
+ * the same pages read again as major faults: each out of the page
+ * cache first. */
 static const char file_major[] = HEAD
 	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":1048576,"
 	"\"writable\":false}],"
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
 	"\"exit_ms\":null,\"objects\":[0]}],"
 	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
-	"\"faults\":[[0,0,0,1,\"read\",256,0,255,\"seq\",1],"
+	"\"faults\":[[0,0,0,1,\"read\",16,0,240,\"stride\",16],"
 	"[0,0,2,1,\"major\",256,0,255,\"seq\",1]],\"calls\":null}";
 
 /* Major faults in an anonymous object: a swap-in. */
@@ -609,6 +622,49 @@ static uint64_t thread_faults(const char *profile, const char *dir,
 	return w.minflt + w.majflt;
 }
 
+/* The major faults the replaying thread of a one-thread profile with a
+ * file object took (RUSAGE_THREAD). */
+static uint64_t thread_majors(const char *profile, const char *dir)
+{
+	struct faultgen_attr *a = replay_attr(profile);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_uint_ge(w.minflt + w.majflt, 1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	return w.majflt;
+}
+
+/* A file object's first touches and reads were minor faults in the
+ * recording (its pages were in the page cache: a major fault is a row
+ * of its own): minor in the replay too, on a file system whose new
+ * file's pages are not in the page cache until read or written, and
+ * where the object has major faults (read one page a fault, without
+ * read-around). */
+START_TEST(file_object_minor_faults_stay_minor)
+{
+	char dir[512];
+	uint64_t writes, reads;
+
+	if (!disk_dir(dir, sizeof(dir)))
+		FGC_SKIP("TMPDIR is a tmpfs: its faults are never major");
+	writes = thread_majors(file_writes, dir);
+	reads = thread_majors(file_read, dir);
+	ck_assert_msg(writes == 2 && reads == 0,
+		      "%llu major faults writing 512 pages and reading 2 "
+		      "majors, %llu reading 512 pages: 2 and none recorded",
+		      (unsigned long long)writes,
+		      (unsigned long long)reads);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* 128 write-notify faults on 64 pages read before: 128 faults more
  * than the reads alone.  A replay that only wrote would fault the
  * first pass only (the second's pages are mapped writable by then),
@@ -646,9 +702,9 @@ START_TEST(file_object_write_notify)
 END_TEST
 
 /* The major row's pages were read and mapped by the read row: each is
- * put out of the page cache (MADV_PAGEOUT) and read again from the
- * file, a major fault each; without that the second row faults
- * nothing. */
+ * put out of the page cache (MADV_PAGEOUT, written back and dropped)
+ * and read again from the file, a major fault each; without that the
+ * second row faults nothing. */
 START_TEST(file_object_major_faults)
 {
 	struct faultgen_attr *a = replay_attr(file_major);
@@ -665,8 +721,9 @@ START_TEST(file_object_major_faults)
 	run = run_ok(a);
 	worker(run, 0, &w);
 	ck_assert_double_eq(fgc_figure_or(run, "major", -1), 256);
-	ck_assert_msg(w.majflt >= 256 && w.minflt + w.majflt >= 512,
-		      "%llu minor and %llu major faults for 2 x 256 pages",
+	ck_assert_msg(w.majflt >= 256 && w.minflt + w.majflt >= 256 + 16,
+		      "%llu minor and %llu major faults for 16 reads and "
+		      "256 pages read again",
 		      (unsigned long long)w.minflt,
 		      (unsigned long long)w.majflt);
 	faultgen_run_free(run);
@@ -1058,6 +1115,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, write_notify_refused_on_tmpfs);
 	tcase_add_test(tc, shared_object_of_two_processes);
 	tcase_add_test(tc, file_object_read);
+	tcase_add_test(tc, file_object_minor_faults_stay_minor);
 	tcase_add_test(tc, pacing_counts_bins);
 	tcase_add_test(tc, scale_scales_pages_and_counts);
 	tcase_add_loop_test(tc, bad_profile_refused_naming_the_member, 0,
