@@ -86,7 +86,15 @@ struct mapped {
 	size_t len;
 	struct fg_resv resv;
 	int fd; /* a file object's, for its writeback (write-notify); or -1 */
+	/* Per page, as this process maps it (PAGE_*): what a fault of a
+	 * row in a random order looks for (pick_page).  Each process has
+	 * its own copy (fork copies it, fork_states mends it). */
+	unsigned char *state;
 };
+
+/* A page as the process maps it: not present, present but a write
+ * faults (read, or shared with a child after a fork), writable. */
+enum { PAGE_ABSENT, PAGE_READONLY, PAGE_WRITABLE };
 
 /* A (row, bin) of a thread: the thread's chunks sorted by bin. */
 struct chunk {
@@ -523,6 +531,9 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	m->len = (size_t)(scaled_pages(st, ob->pages) * st->ps);
 	if (huge)
 		m->len = fg_round_up(m->len, st->hps);
+	m->state = calloc(m->len / st->ps, 1);
+	if (!m->state)
+		return -ENOMEM;
 	ret = fg_reserve(m->len, huge ? st->hps : st->ps, &m->resv, &m->addr);
 	if (!ret)
 		ret = map_backing(run, m, o, ob);
@@ -549,6 +560,7 @@ static void unmap_objects(struct replay_state *st)
 			fg_resv_release(&st->obj[o].resv);
 		if (st->obj[o].fd >= 0)
 			close(st->obj[o].fd);
+		free(st->obj[o].state);
 	}
 	free(st->obj);
 	st->obj = NULL;
@@ -735,26 +747,41 @@ static bool populated_kind(enum fg_replay_kind k)
 	return k == FG_KIND_GUP || k == FG_KIND_KERNEL_SIDE;
 }
 
+/* The pages of row r, scaled, within its object as mapped. */
+static void row_range(const struct replay_state *st, size_t r, uint64_t *lo,
+		      uint64_t *hi)
+{
+	const struct fg_prow *row = &st->pr->rows[r];
+	uint64_t limit = st->obj[row->object].len / st->ps;
+
+	*lo = scaled_index(st, row->first_page);
+	*hi = scaled_pages(st, row->last_page + 1) - 1;
+	if (*hi >= limit)
+		*hi = limit - 1;
+	if (*lo > *hi)
+		*lo = *hi;
+}
+
+/* Whether a fault of row maps a huge page: a huge fault, and a
+ * populated one (gup, kernel-side) where the object has huge pages. */
+static bool maps_huge(const struct replay_state *st, const struct fg_prow *row)
+{
+	return row->kind == FG_KIND_HUGE ||
+	       (huge_object(&st->pr->objects[row->object]) &&
+		populated_kind(row->kind));
+}
+
 /* The page (of the object, scaled) of a row's next fault. */
 static uint64_t next_page(struct replay_state *st, size_t r)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
-	uint64_t lo = scaled_index(st, row->first_page);
-	uint64_t hi = scaled_pages(st, row->last_page + 1) - 1;
-	uint64_t span, k = st->row_next[r]++, m = 1;
-	uint64_t limit = st->obj[row->object].len / st->ps;
+	uint64_t lo, hi, span, k = st->row_next[r]++, m = 1;
 
-	if (hi >= limit)
-		hi = limit - 1;
-	if (lo > hi)
-		lo = hi;
+	row_range(st, r, &lo, &hi);
 	span = hi - lo + 1;
-	/* A huge fault maps 2 MiB, and so does a populated one (gup,
-	 * kernel-side) where the object has huge pages: one a huge page,
-	 * as they took. */
-	if (row->kind == FG_KIND_HUGE ||
-	    (huge_object(&st->pr->objects[row->object]) &&
-	     populated_kind(row->kind))) {
+	/* A fault mapping a huge page maps 2 MiB: one a huge page, as
+	 * they took. */
+	if (maps_huge(st, row)) {
 		uint64_t per = st->hps / st->ps, units;
 
 		lo = lo / per * per;
@@ -787,6 +814,95 @@ static uint64_t next_page(struct replay_state *st, size_t r)
 		return lo + st->row_x[r];
 	default:
 		return lo + k % span;
+	}
+}
+
+/* Whether a fault of kind k faults on a page in state (PAGE_*). */
+static bool faults_on(enum fg_replay_kind k, unsigned char state)
+{
+	switch (k) {
+	case FG_KIND_COW:
+		return state == PAGE_READONLY;
+	case FG_KIND_KERNEL:
+	case FG_KIND_GUP:
+	case FG_KIND_KERNEL_SIDE:
+		return state != PAGE_WRITABLE;
+	case FG_KIND_REFAULT:
+	case FG_KIND_WRITE_NOTIFY:
+		return true;
+	default: /* first-touch, read, major, huge, user */
+		return state == PAGE_ABSENT;
+	}
+}
+
+/* The most pages a fault of a row in a random order looks at. */
+#define PICK_TRIES 4096
+
+/*
+ * The page of row r's next fault of kind k.  A row in a random order
+ * recorded faults on pages each of which faulted: its next pages that
+ * would fault nothing as k here (already copied, already present:
+ * another row's, or an earlier pass's) are passed over, up to
+ * PICK_TRIES of them, else the first is taken.
+ */
+static uint64_t pick_page(struct replay_state *st, size_t r,
+			  enum fg_replay_kind k)
+{
+	const struct fg_prow *row = &st->pr->rows[r];
+	const unsigned char *state = st->obj[row->object].state;
+	uint64_t first = next_page(st, r), lo, hi;
+
+	if (row->order != FG_ORDER_RANDOM || row->kind == FG_KIND_HUGE ||
+	    faults_on(k, __atomic_load_n(&state[first], __ATOMIC_RELAXED)))
+		return first;
+	row_range(st, r, &lo, &hi);
+	for (uint64_t n = 1; n < PICK_TRIES && n <= hi - lo; n++) {
+		uint64_t p = next_page(st, r);
+
+		if (faults_on(k, __atomic_load_n(&state[p], __ATOMIC_RELAXED)))
+			return p;
+	}
+	return first;
+}
+
+/* Pages [p, p + n) of m after a fault of kind k (n > 1: a huge page
+ * mapped). */
+static void mark_pages(const struct replay_state *st, struct mapped *m,
+		       uint64_t p, uint64_t n, enum fg_replay_kind k)
+{
+	for (uint64_t q = p; q < p + n && q < m->len / st->ps; q++) {
+		unsigned char *at = &m->state[q];
+
+		if (k == FG_KIND_READ || k == FG_KIND_MAJOR)
+			__atomic_compare_exchange_n(
+				at, &(unsigned char){ PAGE_ABSENT },
+				PAGE_READONLY, false, __ATOMIC_RELAXED,
+				__ATOMIC_RELAXED);
+		else
+			__atomic_store_n(at, PAGE_WRITABLE, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * After a fork, in both processes: the pages of private objects present
+ * are shared, a write faults (a copy); a shared object's pages are not
+ * mapped in the child (fork copies no page table of a shared mapping)
+ * and stay as they were in the parent.
+ */
+static void fork_states(struct replay_state *st, bool child)
+{
+	for (unsigned int o = 0; o < st->pr->nr_objects; o++) {
+		enum fg_obj_backing b = st->pr->objects[o].backing;
+		struct mapped *m = &st->obj[o];
+		bool private = b == FG_OBJ_ANON || b == FG_OBJ_HUGETLB;
+
+		if (!private && !child)
+			continue;
+		for (uint64_t p = 0; p < m->len / st->ps; p++)
+			if (!private)
+				m->state[p] = PAGE_ABSENT;
+			else if (m->state[p] != PAGE_ABSENT)
+				m->state[p] = PAGE_READONLY;
 	}
 }
 
@@ -933,8 +1049,9 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			uint64_t *faults)
 {
 	const struct fg_prow *row = &st->pr->rows[c->row];
-	const struct mapped *m = &st->obj[row->object];
+	struct mapped *m = &st->obj[row->object];
 	uint64_t n = share_of(st, c->row, c->bin);
+	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
 	enum fg_replay_kind kind = kind_of(st, row);
 	unsigned int cls = class_of(at, row);
 	int ret;
@@ -942,13 +1059,16 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
 	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
+		uint64_t pg;
+
 		ret = before_fault(st, at, cls);
-		if (!ret)
-			ret = fault_one(st, m, kind,
-					m->addr + next_page(st, c->row) * st->ps,
-					stamp);
 		if (ret)
 			return ret;
+		pg = pick_page(st, c->row, kind);
+		ret = fault_one(st, m, kind, m->addr + pg * st->ps, stamp);
+		if (ret)
+			return ret;
+		mark_pages(st, m, pg, span, kind);
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;
@@ -1096,6 +1216,7 @@ static pid_t fork_child(struct replay_state *st, unsigned int c)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	fork_states(st, true);
 	run_process(st, c);
 	_exit(atomic_load(&st->sh->error) ? 1 : 0);
 }
@@ -1170,6 +1291,7 @@ static void run_process(struct replay_state *st, unsigned int p)
 			fail_shared(st->sh, -EAGAIN, "cannot fork a process");
 			break;
 		}
+		fork_states(st, false);
 	}
 	atomic_store(&st->next_fork_ns, INT64_MAX);
 out:
@@ -1250,36 +1372,43 @@ FG_NO_ASAN static void present_now(struct replay_state *st, unsigned int o,
 
 	if (madvise(at, st->ps, MADV_POPULATE_WRITE) < 0)
 		*(volatile char *)at = 1;
+	st->obj[o].state[p] = PAGE_WRITABLE;
 	st->present_at_start++;
 }
 
 /*
- * Row r's pages, as the replay will fault them (next_page), walked in
- * the order of the rows: the populated rows first (at their threads'
- * start), then the others.  A page a copy-on-write row writes that no
- * row before it made present was present in the recorded process
- * before the recording began (a survey attached with -p to a running
- * program): made present now, before the clock and any fork,
- * unmeasured, so that the copies are copies, not first touches.  Each
+ * Row r's pages, as the replay will fault them (next_page), walked for
+ * the copies of one process: the rows of the process and its ancestors
+ * that make pages present, populated ones first, then its copies.  A
+ * page a copy-on-write row writes that no such row makes present was
+ * present in the recorded process before the recording began (a survey
+ * attached with -p to a running program): made present now, before the
+ * clock and any fork, unmeasured, so that the copies are copies, not
+ * first touches.  A copy-on-write row in a random order copied as many
+ * pages as its count, each once: as many pages of its range made
+ * present, past those of the other rows (pick_page takes any).  Each
  * row's walk is undone after (row_next, row_x back to 0).
  */
 static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
 		     uint64_t pages)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
-	const struct fg_pobject *ob = &st->pr->objects[row->object];
-	uint64_t span = 1;
+	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1, lo, hi;
+	uint64_t tries = st->row_faults[r];
 
-	if (row->kind == FG_KIND_HUGE ||
-	    (huge_object(ob) && populated_kind(row->kind)))
-		span = st->hps / st->ps;
-	for (uint64_t k = 0; k < st->row_faults[r]; k++) {
+	row_range(st, r, &lo, &hi);
+	if (row->kind == FG_KIND_COW && row->order == FG_ORDER_RANDOM)
+		tries = hi - lo + 1;
+	for (uint64_t k = 0, made = 0; k < tries; k++) {
 		uint64_t p = next_page(st, r);
 
 		if (row->kind == FG_KIND_COW) {
 			if (p < pages && !fg_bit_test(map, p)) {
 				fg_bit_set(map, p);
-				present_now(st, row->object, p);
+				if (st->obj[row->object].state[p] != PAGE_WRITABLE)
+					present_now(st, row->object, p);
+				if (++made == st->row_faults[r])
+					break;
 			}
 			continue;
 		}
@@ -1290,7 +1419,47 @@ static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
 	st->row_x[r] = 0;
 }
 
-/* Object o's pages present at the start (walk_row). */
+/* Whether process q is p or an ancestor of p. */
+static bool lineage(const struct fg_profile *pr, unsigned int q,
+		    unsigned int p)
+{
+	for (int x = (int)p; x >= 0; x = pr->processes[x].parent)
+		if ((unsigned int)x == q)
+			return true;
+	return false;
+}
+
+/* Whether process p copies pages of object o. */
+static bool copies_in(const struct fg_profile *pr, unsigned int o,
+		      unsigned int p)
+{
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		if (pr->rows[r].object == o && pr->rows[r].kind == FG_KIND_COW &&
+		    pr->threads[pr->rows[r].thread].process == p)
+			return true;
+	return false;
+}
+
+/*
+ * For process p's copies: the pass that walks row (0: populated, 1:
+ * other faults, 2: copies) where it is a row of p's (or, but for
+ * copies, of an ancestor's, whose pages p inherits); -1 for a row of
+ * another process (a child's pages are not its parent's).
+ */
+static int walk_pass(const struct fg_profile *pr, const struct fg_prow *row,
+		     unsigned int p)
+{
+	unsigned int q = pr->threads[row->thread].process;
+
+	if (row->kind == FG_KIND_COW)
+		return q == p ? 2 : -1;
+	if (!lineage(pr, q, p))
+		return -1;
+	return populated_kind(row->kind) ? 0 : 1;
+}
+
+/* Object o's pages present at the start (walk_row), for the copies of
+ * each process that makes some. */
 static int present_at_start(struct replay_state *st, unsigned int o)
 {
 	const struct fg_profile *pr = st->pr;
@@ -1302,11 +1471,16 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
 	if (!map)
 		return -ENOMEM;
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t r = 0; r < pr->nr_rows; r++)
-			if (pr->rows[r].object == o &&
-			    populated_kind(pr->rows[r].kind) == !pass)
-				walk_row(st, r, map, pages);
+	for (unsigned int p = 0; p < pr->nr_processes; p++) {
+		if (!copies_in(pr, o, p))
+			continue;
+		memset(map, 0, fg_bitmap_longs(pages) * sizeof(*map));
+		for (int pass = 0; pass < 3; pass++)
+			for (size_t r = 0; r < pr->nr_rows; r++)
+				if (pr->rows[r].object == o &&
+				    walk_pass(pr, &pr->rows[r], p) == pass)
+					walk_row(st, r, map, pages);
+	}
 	free(map);
 	return 0;
 }

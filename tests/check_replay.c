@@ -114,6 +114,30 @@ static const char fork_in_the_middle_of_a_bin[] = HEAD
 	"[0,0,1,1,\"cow\",2048,0,2047,\"seq\",1],"
 	"[1,0,4,1,\"read\",16,0,15,\"seq\",1]],\"calls\":null}";
 
+/* Process 0 writes 1024 pages, forks process 1 at 15 ms, then copies
+ * 200 pages in each of 4 bins, in a random order over the 1024 (a
+ * program writing keys of a table while its child saves it), and
+ * first-touches 200 pages in each of 4 bins over another 1024: 800
+ * copies and 800 first touches of pages each its own, none twice. */
+static const char random_rows[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":8388608,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":15,\"exit_ms\":90,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":15}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",1024,0,1023,\"seq\",1],"
+	"[0,0,2,1,\"cow\",200,0,1023,\"random\",0],"
+	"[0,0,2,1,\"first-touch\",200,1024,2047,\"random\",0],"
+	"[0,0,3,1,\"cow\",200,0,1023,\"random\",0],"
+	"[0,0,3,1,\"first-touch\",200,1024,2047,\"random\",0],"
+	"[0,0,4,1,\"cow\",200,0,1023,\"random\",0],"
+	"[0,0,4,1,\"first-touch\",200,1024,2047,\"random\",0],"
+	"[0,0,5,1,\"cow\",200,0,1023,\"random\",0],"
+	"[0,0,5,1,\"first-touch\",200,1024,2047,\"random\",0],"
+	"[1,0,8,1,\"read\",16,0,15,\"seq\",1]],\"calls\":null}";
+
 /* A shared-anonymous object: process 0 writes its first half, process
  * 1 (forked at 20 ms) its second. */
 static const char shared_two[] = HEAD
@@ -476,6 +500,29 @@ START_TEST(a_thread_does_not_run_past_its_process_fork)
 			      parent.minflt <= 2048 + 2048 + 256,
 		      "the parent faulted %llu times: 2048 first touches "
 		      "and 2048 copies expected",
+		      (unsigned long long)parent.minflt);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Rows in a random order over the same pages pick pages that fault as
+ * their kind: the copies fall on pages the child still shares, the
+ * first touches on pages not present yet, as each of the recorded
+ * faults did (the same pages again would fault nothing). */
+START_TEST(random_rows_fault_pages_each_once)
+{
+	struct faultgen_attr *a = replay_attr(random_rows);
+	struct faultgen_worker_result parent;
+	struct faultgen_run *run;
+
+	set_text(a, "speed", "100");
+	run = run_ok(a);
+	worker(run, 0, &parent);
+	ck_assert_msg(parent.minflt >= 1024 + 800 + 800 &&
+			      parent.minflt <= 1024 + 800 + 800 + 64,
+		      "the parent faulted %llu times: 1024 first touches, "
+		      "then 800 copies and 800 first touches",
 		      (unsigned long long)parent.minflt);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
@@ -1109,6 +1156,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, a_fork_waits_for_its_process_earlier_bins);
 	tcase_add_test(tc, a_fork_waits_for_the_faults_before_it_in_its_bin);
 	tcase_add_test(tc, a_thread_does_not_run_past_its_process_fork);
+	tcase_add_test(tc, random_rows_fault_pages_each_once);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, file_object_write_notify);
