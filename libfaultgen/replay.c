@@ -125,6 +125,9 @@ struct replay_state {
 	double speed, scale;
 	bool paced;
 	size_t ps, hps;
+	/* This process's /proc/self/pagemap (each process opens its own,
+	 * run_process), or -1: which pages of a shared object it maps. */
+	int pagemap_fd;
 	char msg[FG_PROFILE_ERROR_LEN]; /* set-up's error, before sh */
 	uint64_t counts[FG_NR_KINDS];   /* the profile's, scaled */
 };
@@ -835,6 +838,39 @@ static bool faults_on(enum fg_replay_kind k, unsigned char state)
 	}
 }
 
+/* Whether this process maps page p of object o (its page table: a
+ * read of a shared object's page maps its neighbours in the page cache
+ * with it, fault-around); -1 where pagemap cannot tell. */
+static int mapped_here(const struct replay_state *st, unsigned int o,
+		       uint64_t p)
+{
+	uint64_t e, vpn = (uint64_t)(uintptr_t)(st->obj[o].addr + p * st->ps) /
+			  st->ps;
+
+	if (st->pagemap_fd < 0 ||
+	    pread(st->pagemap_fd, &e, sizeof(e), (off_t)(vpn * sizeof(e))) !=
+		    (ssize_t)sizeof(e))
+		return -1;
+	return (int)(e >> 63 & 1);
+}
+
+/* Whether a fault of kind k of row faults on page p of its object. */
+static bool page_faults(const struct replay_state *st,
+			const struct fg_prow *row, enum fg_replay_kind k,
+			uint64_t p)
+{
+	enum fg_obj_backing b = st->pr->objects[row->object].backing;
+	const unsigned char *state = st->obj[row->object].state;
+	int mapped = -1;
+
+	if (b != FG_OBJ_ANON && b != FG_OBJ_HUGETLB && k != FG_KIND_COW)
+		mapped = mapped_here(st, row->object, p);
+	if (mapped >= 0 && faults_on(k, PAGE_ABSENT) !=
+				   faults_on(k, PAGE_WRITABLE))
+		return !mapped;
+	return faults_on(k, __atomic_load_n(&state[p], __ATOMIC_RELAXED));
+}
+
 /* The most pages a fault of a row in a random order looks at. */
 #define PICK_TRIES 4096
 
@@ -849,17 +885,16 @@ static uint64_t pick_page(struct replay_state *st, size_t r,
 			  enum fg_replay_kind k)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
-	const unsigned char *state = st->obj[row->object].state;
 	uint64_t first = next_page(st, r), lo, hi;
 
 	if (row->order != FG_ORDER_RANDOM || row->kind == FG_KIND_HUGE ||
-	    faults_on(k, __atomic_load_n(&state[first], __ATOMIC_RELAXED)))
+	    page_faults(st, row, k, first))
 		return first;
 	row_range(st, r, &lo, &hi);
 	for (uint64_t n = 1; n < PICK_TRIES && n <= hi - lo; n++) {
 		uint64_t p = next_page(st, r);
 
-		if (faults_on(k, __atomic_load_n(&state[p], __ATOMIC_RELAXED)))
+		if (page_faults(st, row, k, p))
 			return p;
 	}
 	return first;
@@ -1268,6 +1303,10 @@ static void run_process(struct replay_state *st, unsigned int p)
 		fail_shared(st->sh, -ENOMEM, "out of memory starting a process");
 		goto out;
 	}
+	/* Its own page table's (an inherited fd reads the parent's). */
+	if (st->pagemap_fd >= 0)
+		close(st->pagemap_fd);
+	st->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	next = next_child(st, p, kids);
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
 		if (pr->threads[t].process != p)
@@ -1555,6 +1594,7 @@ static int replay_exec(struct faultgen_run *run)
 		return -ENOMEM;
 	box->st = st;
 	st->active = true;
+	st->pagemap_fd = -1;
 	st->ps = (size_t)fg_pagesize();
 	st->hps = FG_HPAGE_SIZE;
 	(void)fg_hpage_size(&st->hps);
@@ -1601,6 +1641,8 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_x);
 	free(st->progress);
 	st->progress = NULL;
+	if (st->pagemap_fd >= 0)
+		close(st->pagemap_fd);
 	free(st);
 	box->st = NULL;
 }

@@ -138,6 +138,25 @@ static const char random_rows[] = HEAD
 	"[0,0,5,1,\"first-touch\",200,1024,2047,\"random\",0],"
 	"[1,0,8,1,\"read\",16,0,15,\"seq\",1]],\"calls\":null}";
 
+/* A shared-anonymous object of 1024 pages written by process 0, then
+ * read by its child in a random order, 16 reads in each of 4 bins: a
+ * read maps the 16 pages around it that are in the page cache
+ * (fault-around), and each recorded read faulted: 64 reads of pages
+ * the child did not map yet. */
+static const char shared_random_reads[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"shared-anonymous\","
+	"\"size\":4194304,\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":15,\"exit_ms\":90,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":15}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",1024,0,1023,\"seq\",1],"
+	"[1,0,2,1,\"read\",16,0,1023,\"random\",0],"
+	"[1,0,3,1,\"read\",16,0,1023,\"random\",0],"
+	"[1,0,4,1,\"read\",16,0,1023,\"random\",0],"
+	"[1,0,5,1,\"read\",16,0,1023,\"random\",0]],\"calls\":null}";
+
 /* A shared-anonymous object: process 0 writes its first half, process
  * 1 (forked at 20 ms) its second. */
 static const char shared_two[] = HEAD
@@ -524,6 +543,26 @@ START_TEST(random_rows_fault_pages_each_once)
 		      "the parent faulted %llu times: 1024 first touches, "
 		      "then 800 copies and 800 first touches",
 		      (unsigned long long)parent.minflt);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A read of a shared object's page the process maps already (its
+ * neighbour's fault mapped it) faults nothing: the reads pick pages
+ * the child does not map, by its page table. */
+START_TEST(random_reads_of_a_shared_object_fault_each)
+{
+	struct faultgen_attr *a = replay_attr(shared_random_reads);
+	struct faultgen_worker_result child;
+	struct faultgen_run *run;
+
+	set_text(a, "speed", "100");
+	run = run_ok(a);
+	worker(run, 1, &child);
+	ck_assert_msg(child.minflt >= 64 && child.minflt <= 64 + 32,
+		      "the child faulted %llu times: 64 reads recorded",
+		      (unsigned long long)child.minflt);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -1157,6 +1196,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, a_fork_waits_for_the_faults_before_it_in_its_bin);
 	tcase_add_test(tc, a_thread_does_not_run_past_its_process_fork);
 	tcase_add_test(tc, random_rows_fault_pages_each_once);
+	tcase_add_test(tc, random_reads_of_a_shared_object_fault_each);
 	tcase_add_test(tc, file_object_major_faults);
 	tcase_add_test(tc, anonymous_major_faults_are_reads_counted_apart);
 	tcase_add_test(tc, file_object_write_notify);
