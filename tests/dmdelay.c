@@ -11,7 +11,8 @@
  *
  * The table is dmsetup's
  *   0 SECTORS delay MAJ:MIN 0 READ_MS MAJ:MIN 0 0
- * Errors: one line on stderr and exit 1; usage errors exit 2.
+ * Errors: one line on stderr and exit 1; usage errors (one line too)
+ * exit 2.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -170,9 +171,8 @@ out:
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "dmdelay: %s\n"
-		"usage: dmdelay create NAME DEVICE READ_MS | remove NAME\n",
-		why);
+	fprintf(stderr, "dmdelay: %s (usage: dmdelay create NAME DEVICE "
+		"READ_MS | remove NAME)\n", why);
 	return 2;
 }
 

@@ -10,7 +10,8 @@
 # all).
 # --set=ci runs the cases marked for CI (see cases.sh), full all of them.
 # Environment: top_srcdir, top_builddir (default: this tree), QEMU (the
-# binary), SHAPES_KERNEL (a bzImage; default the newest /boot/vmlinuz-*),
+# binary), SHAPES_KERNEL (a bzImage; default the newest /boot/vmlinuz-*;
+# the dm-delay case loads its modules, from /lib/modules/RELEASE),
 # SHAPES_TIMEOUT (seconds a guest may take, default 2400 per shape),
 # SHAPES_SILENCE (seconds a booting guest's console may stay silent before
 # /init: then the boot hung, and the guest is booted once more; default
@@ -38,7 +39,7 @@ for arg; do
 	--set=ci | --set=full) set_name=${arg#--set=} ;;
 	--out=*) out=${arg#--out=} ;;
 	-h | --help)
-		sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
