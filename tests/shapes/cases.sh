@@ -212,6 +212,8 @@ c_coldlock() {
 	ms=$1 w=$2
 	shift 2
 	lock_tracepoints || return 77
+	[ -e "$t/events/lock/contention_begin" ] ||
+		{ echo "no lock:contention_begin tracepoint (--lock-waits)"; return 77; }
 	dm_delay_mount "$ms" || return $?
 	set -- --lock-paths --lock-waits --latency "$@"
 	[ "$w" -gt 0 ] && set -- "$@" --writers="$w",mprotect
