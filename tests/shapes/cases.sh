@@ -144,14 +144,83 @@ c_legacy() {
 # (Debian's 6.1: no per-VMA lock, every fault under mmap_lock).
 c_lockpaths() {
 	n=$1
-	t=/sys/kernel/tracing
-	[ -e "$t/events" ] || mount -t tracefs nodev "$t" 2>/dev/null
-	[ -e "$t/events/mmap_lock" ] && [ -e "$t/events/exceptions" ] ||
-		{ echo "no mmap_lock or exceptions tracepoints in tracefs"; return 77; }
+	lock_tracepoints || return 77
 	run pft --json --lock-paths -t "$n" -m $((n * M)) || return 1
 	grep -q '^pft: note: lock paths not counted' err &&
 		{ echo "$(cat err)"; return 1; }
 	check.py lockpaths out --pages $((n * M / 4096))
+}
+
+# lock_tracepoints: tracefs mounted, with the tracepoints --lock-paths
+# counts; otherwise says what is missing and fails.
+lock_tracepoints() {
+	t=/sys/kernel/tracing
+	[ -e "$t/events" ] || mount -t tracefs nodev "$t" 2>/dev/null
+	[ -e "$t/events/mmap_lock" ] && [ -e "$t/events/exceptions" ] ||
+		{ echo "no mmap_lock or exceptions tracepoints in tracefs"; return 1; }
+}
+
+slow=/mnt/slow
+
+# dm_delay_mount MS: an ext2 file system (through the ext4 module) on a
+# dm-delay device whose reads wait MS ms and whose writes do not, over a
+# loop device on a file in tmpfs, mounted on $slow; made once a guest.
+# Returns 77 (and says why) when the initramfs has no modules of this
+# kernel or no dmdelay.
+dm_delay_mount() {
+	grep -q " $slow " /proc/mounts && return 0
+	[ -e /opt/shapes/no-modules ] && { cat /opt/shapes/no-modules; return 77; }
+	moddir=/lib/modules/$(uname -r)
+	[ -r "$moddir/shapes.load" ] ||
+		{ echo "no modules of $(uname -r) in the initramfs"; return 77; }
+	while read -r ko; do
+		mod=${ko##*/}
+		mod=$(echo "${mod%.ko}" | tr - _)
+		grep -q "^$mod " /proc/modules && continue
+		insmod "$moddir/$ko" || { echo "insmod $ko failed"; return 1; }
+	done <"$moddir/shapes.load"
+	truncate -s 32M /tmp/slow.img && loop=$(losetup -f) &&
+		losetup "$loop" /tmp/slow.img ||
+		{ echo "no loop device over /tmp/slow.img"; return 1; }
+	if ! dm=$(dmdelay create shapes-slow "$loop" "$1"); then
+		losetup -d "$loop"
+		return 1
+	fi
+	if ! dm_delay_fs "$dm"; then
+		dmdelay remove shapes-slow
+		losetup -d "$loop"
+		return 1
+	fi
+	echo "$slow: ext2 on $dm (dm-delay, reads $1 ms) over $loop"
+}
+
+# dm_delay_fs DEVICE: ext2 made on DEVICE and mounted on $slow.
+dm_delay_fs() {
+	[ -b "$1" ] || { echo "dmdelay made no block device $1"; return 1; }
+	mke2fs -q -b 4096 "$1" >mke2fs.out 2>&1 ||
+		{ echo "mke2fs $1 failed: $(tail -n 1 mke2fs.out)"; return 1; }
+	mkdir -p "$slow" && mount -t ext2 "$1" "$slow" ||
+		{ echo "cannot mount $1 (ext2) on $slow: $(dmesg | tail -n 1)"; return 1; }
+}
+
+# c_coldlock MS WRITERS [PFT-ARGS...]: two threads read-fault a file of
+# 4 MiB on the dm-delay device (reads MS ms late), out of the page cache
+# before each of 2 rounds (--cold), with WRITERS mprotect writers beside
+# them (0: none): every page a major fault, which lock the faults took as
+# the guest's kernel has them, the writers' acquisitions apart.
+c_coldlock() {
+	ms=$1 w=$2
+	shift 2
+	lock_tracepoints || return 77
+	[ -e "$t/events/lock/contention_begin" ] ||
+		{ echo "no lock:contention_begin tracepoint (--lock-waits)"; return 77; }
+	dm_delay_mount "$ms" || return $?
+	set -- --lock-paths --lock-waits --latency "$@"
+	[ "$w" -gt 0 ] && set -- "$@" --writers="$w",mprotect
+	run pft --json -t 2 -m 4M --rounds=2 --warmup=0 --touch=read --cold \
+		--backing=file:"$slow" "$@" || return 1
+	grep -q '^pft: note: lock' err && { cat err; return 1; }
+	check.py coldlock out --pages $((2 * 4 * M / 4096)) --writers "$w"
 }
 
 # c_vmas N [PFT-ARGS...]: pft with N pinned threads pauses after its run
@@ -485,4 +554,6 @@ shape_memoryless() {
 	case_ci worker-local-procs c_cpus 2-3 2 -n 2 -a --numa=worker-local
 	case_ci membind-cpu-only-node c_refused 2 "--membind" pft --membind=1 -t 1
 	case_ci lock-paths c_lockpaths 4
+	case_ci cold-dm-delay c_coldlock 2 0
+	case_ci cold-dm-delay-writers c_coldlock 2 2
 }

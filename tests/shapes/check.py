@@ -15,6 +15,7 @@
 #   check.py usage ERR --rc N --names TEXT
 #   check.py policies --cpus LIST   (libfaultgen's NUMA policies, in-process)
 #   check.py lockpaths OUT --pages N
+#   check.py coldlock OUT --pages N --writers N
 #
 # Prints nothing and exits 0 when everything holds; otherwise one line per
 # problem and exit 1.
@@ -630,7 +631,126 @@ def cmd_lockpaths(args):
               (lp["fallbacks"], lp["user_faults"], os.uname().release))
 
 
-COMMANDS = {"lockpaths": cmd_lockpaths, "nodepages": cmd_nodepages, "topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
+def us(ns):
+    return "%.0f" % (ns / 1000.0)
+
+
+def cold_note(rec, lp, writers):
+    """The NOTE line of a cold case: what the run measured (figures for the
+    dated tables; never asserted)."""
+    lw = rec.get("lock_waits", {}).get("read", {})
+    lat = rec.get("latency", {})
+    line = ("NOTE majflt %d user %d mmap_read %d trylock_failed %d "
+            "fallbacks %d read_waits %d p50/p99 %s/%s us fault p50/p99 "
+            "%s/%s us" %
+            (rec["result"]["majflt"], lp["user_faults"], lp["mmap_read"],
+             lp["mmap_read_trylock_failed"], lp["fallbacks"],
+             lw.get("waits", -1), us(lw.get("p50_ns", 0)),
+             us(lw.get("p99_ns", 0)), us(lat.get("p50_ns", 0)),
+             us(lat.get("p99_ns", 0))))
+    if writers:
+        wl = rec.get("writers", {})
+        hw = rec.get("lock_waits", {}).get("helpers", {}).get("write", {})
+        line += (" writers: mmap_write %d calls %d p99 %s us write_waits %d "
+                 "p99 %s us" % (lp.get("helpers", {}).get("mmap_write", -1),
+                                wl.get("count", -1), us(wl.get("p99_ns", 0)),
+                                hw.get("waits", -1), us(hw.get("p99_ns", 0))))
+    print(line)
+
+
+def cmd_coldlock(args):
+    """pft --cold --backing=file --touch=read on the dm-delay device, N
+    pages over its rounds, with W writers (--writers=W,mprotect) or none:
+    each round's pages were dropped from the page cache before it, so
+    every fault read its page from the device (a major fault, counted by
+    the kernel); which lock the faults took, as this kernel has them;
+    the writers' mmap_lock write acquisitions counted apart from the
+    workers', and their calls timed."""
+    o, pos = opts(args, [], ["pages", "writers"])
+    rec = run_record(pos[0])
+    pages, writers = int(o["pages"]), int(o["writers"] or 0)
+    res = rec["result"]
+    check(res["pages"] == pages, "%d pages, want %d" % (res["pages"], pages))
+    # A page or two of a round may stay cached (as cli-cold.sh allows).
+    check(pages - pages // 64 <= res["majflt"] <= pages + 8,
+          "%d major faults for %d pages read cold" % (res["majflt"], pages))
+    lat = rec.get("latency")
+    if check(lat is not None, "no latency in the JSON (--latency)"):
+        check(lat["count"] == pages and lat["overflow"] == 0,
+              "%d faults timed (%d overflowed), want %d" %
+              (lat["count"], lat["overflow"], pages))
+    lp = rec.get("lock_paths")
+    if not check(lp is not None, "no lock_paths in the JSON (not counted)"):
+        return
+    check(lp["threads"] == 2, "lock paths of %d workers, want 2" %
+          lp["threads"])
+    # Each user fault the kernel counted once more, as a minor or a major
+    # fault of the workers (with writers beside them some pages fault
+    # twice: the second a minor fault).
+    faults = res["majflt"] + res["minflt"]
+    check(pages <= lp["user_faults"] <= faults + 8,
+          "%d user faults for %d pages (%d major and minor faults)" %
+          (lp["user_faults"], pages, faults))
+    if kernel_version() < PER_VMA_LOCK:
+        # No per-VMA lock: every fault read-locked mmap_lock, and each
+        # major fault dropped it for its read and took it again for the
+        # retry (filemap_fault's VM_FAULT_RETRY).
+        taken = lp["mmap_read"] - lp["mmap_read_trylock_failed"]
+        check(lp["fallbacks"] >= lp["user_faults"] and
+              taken >= lp["user_faults"] + res["majflt"],
+              "%d fallbacks and %d mmap_lock reads taken for %d user "
+              "faults and %d major faults on %s, a kernel without per-VMA "
+              "locks" % (lp["fallbacks"], taken, lp["user_faults"],
+                         res["majflt"], os.uname().release))
+    check(lp["mmap_write"] == 0, "the workers took mmap_lock for writing "
+          "%d times (the writers' counted as theirs?)" % lp["mmap_write"])
+    lw = rec.get("lock_waits")
+    if check(lw is not None, "no lock_waits in the JSON (--lock-waits)"):
+        rd = lw["read"]
+        check(rd["waits"] <= rd["acquisitions"] and
+              (lw["lost"] > 0 or rd["acquisitions"] >= lp["user_faults"] or
+               kernel_version() >= PER_VMA_LOCK),
+              "ring buffer: %d read acquisitions (%d waited) for %d user "
+              "faults, %d events lost" % (rd["acquisitions"], rd["waits"],
+                                           lp["user_faults"], lw["lost"]))
+    check_writers_apart(rec, lp, lw, writers)
+    cold_note(rec, lp, writers)
+
+
+def check_writers_apart(rec, lp, lw, writers):
+    """The writers' threads are the helpers of the lock paths and waits;
+    each of their mprotect calls took mmap_lock for writing once."""
+    helpers = lp.get("helpers")
+    wl = rec.get("writers")
+    if not writers:
+        check(not helpers or helpers["threads"] == 0,
+              "helpers' lock paths without writers: %s" % helpers)
+        check(wl is None, "writer latency without writers")
+        return
+    if not check(helpers is not None and helpers["threads"] == writers,
+                 "helpers' lock paths %s, want %d writer threads" %
+                 (helpers, writers)):
+        return
+    if not check(wl is not None and wl["call"] == "mprotect",
+                 "writer latency %s, want mprotect calls" %
+                 (wl and wl.get("call"))):
+        return
+    check(wl["count"] > 0 and wl["p99_ns"] > 0,
+          "%d writer calls timed" % wl["count"])
+    # The counters and the timer of a writer cover nearly the same calls
+    # (each window opened and closed by the writer apart): 90% at least.
+    check(helpers["mmap_write"] * 10 >= wl["count"] * 9,
+          "the writers' %d mmap_lock writes for %d mprotect calls" %
+          (helpers["mmap_write"], wl["count"]))
+    hw = (lw or {}).get("helpers", {}).get("write")
+    if check(hw is not None, "no helpers' write waits in lock_waits"):
+        check(lw["helpers"]["lost"] > 0 or
+              hw["acquisitions"] * 10 >= wl["count"] * 9,
+              "ring buffer: the writers' %d write acquisitions for %d "
+              "calls" % (hw["acquisitions"], wl["count"]))
+
+
+COMMANDS = {"coldlock": cmd_coldlock, "lockpaths": cmd_lockpaths, "nodepages": cmd_nodepages, "topology": cmd_topology, "run": cmd_run, "legacy": cmd_legacy,
             "vmas": cmd_vmas, "numa": cmd_numa, "sweep": cmd_sweep,
             "usage": cmd_usage, "policies": cmd_policies,
             "qemu": cmd_qemu}

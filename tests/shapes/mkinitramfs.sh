@@ -7,7 +7,13 @@
 # and the standard modules it and check.py load, and this directory's
 # /init, cases and checks.
 #
-#   mkinitramfs.sh TOP_SRCDIR TOP_BUILDDIR OUT.cpio
+#   mkinitramfs.sh TOP_SRCDIR TOP_BUILDDIR OUT.cpio [RELEASE]
+#
+# RELEASE: the release of the kernel the guests boot; its modules for
+# the dm-delay case (loop, dm-mod, dm-delay, crc32c_generic, ext4 and
+# what modules.dep says they need), from /lib/modules/RELEASE, go in when they are there,
+# with tests/dmdelay, which makes the device.  Without them that case
+# skips, saying why (/opt/shapes/no-modules).
 #
 # Exits 77 with the reason on stderr when a part cannot be found.
 #
@@ -16,6 +22,7 @@ set -eu
 src=$1
 build=$2
 out=$3
+release=${4:-}
 here=$src/tests/shapes
 root=$out.d
 LC_ALL=C
@@ -153,7 +160,67 @@ PY
 	mkdir -p "$root$stdlib/lib-dynload"
 }
 
+# module_order NAME...: the modules' files (relative to the release's
+# directory), each after those it needs: modules.dep lists a module's
+# needs so that loading them from last to first works (as modprobe does).
+module_order() {
+	for m; do
+		line=$(grep -E "(^|/)$m\.ko(\.xz)?:" "$moddir/modules.dep") ||
+			return 1
+		deps=
+		for d in ${line#*:}; do deps="$d $deps"; done
+		for f in $deps ${line%%:*}; do
+			grep -qxF "$f" "$order" || echo "$f" >>"$order"
+		done
+	done
+}
+
+# The dm-delay case's modules of the guests' kernel (not this machine's,
+# unless the two are the same), uncompressed for busybox's insmod; their
+# load order in /lib/modules/RELEASE/shapes.load.
+kernel_modules() {
+	moddir=/lib/modules/$release
+	order=$out.modules.order
+	: >"$order"
+	if [ -z "$release" ] || [ ! -r "$moddir/modules.dep" ]; then
+		echo "no modules of the guests' kernel ${release:-(release unknown)} on the build machine ($moddir)" \
+			>"$root/opt/shapes/no-modules"
+		return 0
+	fi
+	# ext4 loads crc32c through the crypto API (a soft dependency, not
+	# in modules.dep) and refuses to mount without it, even ext2.
+	if ! module_order loop dm-mod dm-delay crc32c_generic ext4; then
+		echo "$moddir/modules.dep names no loop, dm-mod, dm-delay, crc32c_generic or ext4 module (built in or missing)" \
+			>"$root/opt/shapes/no-modules"
+		return 0
+	fi
+	dest=$root$moddir
+	mkdir -p "$dest"
+	while read -r f; do
+		mkdir -p "$(dirname "$dest/$f")"
+		case $f in
+		*.ko.xz) xz -dc "$moddir/$f" >"$dest/${f%.xz}" ;;
+		*) cp -p "$moddir/$f" "$dest/$f" ;;
+		esac
+		echo "${f%.xz}"
+	done <"$order" >"$dest/shapes.load"
+	rm -f "$order"
+}
+
+# The dm-delay case's device maker.
+dmdelay_part() {
+	if is_elf "$build/tests/dmdelay"; then
+		copy_file "$build/tests/dmdelay" /opt/shapes/dmdelay
+		copy_libs "$build/tests/dmdelay"
+	else
+		echo "no tests/dmdelay in the build tree (make all builds it)" \
+			>"$root/opt/shapes/no-modules"
+	fi
+}
+
 python_parts
+kernel_modules
+dmdelay_part
 if command -v cpio >/dev/null; then
 	archive="cpio -o -H newc --quiet"
 else

@@ -10,7 +10,8 @@
 # all).
 # --set=ci runs the cases marked for CI (see cases.sh), full all of them.
 # Environment: top_srcdir, top_builddir (default: this tree), QEMU (the
-# binary), SHAPES_KERNEL (a bzImage; default the newest /boot/vmlinuz-*),
+# binary), SHAPES_KERNEL (a bzImage; default the newest /boot/vmlinuz-*;
+# the dm-delay case loads its modules, from /lib/modules/RELEASE),
 # SHAPES_TIMEOUT (seconds a guest may take, default 2400 per shape),
 # SHAPES_SILENCE (seconds a booting guest's console may stay silent before
 # /init: then the boot hung, and the guest is booted once more; default
@@ -38,7 +39,7 @@ for arg; do
 	--set=ci | --set=full) set_name=${arg#--set=} ;;
 	--out=*) out=${arg#--out=} ;;
 	-h | --help)
-		sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
@@ -141,8 +142,25 @@ command -v "$qemu" >/dev/null ||
 kernel=${SHAPES_KERNEL:-$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)}
 [ -n "$kernel" ] && [ -r "$kernel" ] ||
 	skip_all "no readable kernel (/boot/vmlinuz-*: Debian package linux-image-amd64)"
+# The release of $kernel, for its modules: a bzImage's header names it
+# (the string at the kernel_version field, 0x20e, plus 512), else its file
+# name does (vmlinuz-RELEASE).
+kernel_release() {
+	if [ "$(dd if="$kernel" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ]; then
+		at=$(od -An -tu2 -j 526 -N 2 "$kernel" | tr -d ' ')
+		if [ "${at:-0}" -gt 0 ]; then
+			dd if="$kernel" bs=1 skip=$((at + 512)) count=64 2>/dev/null |
+				tr '\0' '\n' | head -n 1 | cut -d' ' -f1
+			return
+		fi
+	fi
+	case ${kernel##*/} in
+	vmlinuz-*) echo "${kernel##*/vmlinuz-}" ;;
+	esac
+}
 initrd=$out/initramfs.cpio
-if ! "$here/mkinitramfs.sh" "$src" "$build" "$initrd" 2>"$out/mkinitramfs.err"; then
+if ! "$here/mkinitramfs.sh" "$src" "$build" "$initrd" "$(kernel_release)" \
+	2>"$out/mkinitramfs.err"; then
 	skip_all "no initramfs: $(tail -n 1 "$out/mkinitramfs.err")"
 fi
 
