@@ -854,21 +854,48 @@ static int mapped_here(const struct replay_state *st, unsigned int o,
 	return (int)(e >> 63 & 1);
 }
 
+/* Whether row's faults (as kind k) are faults of a shared object's
+ * pages that fault where this process does not map them. */
+static bool shared_presence(const struct replay_state *st,
+			    const struct fg_prow *row, enum fg_replay_kind k)
+{
+	enum fg_obj_backing b = st->pr->objects[row->object].backing;
+
+	return b != FG_OBJ_ANON && b != FG_OBJ_HUGETLB &&
+	       faults_on(k, PAGE_ABSENT) && !faults_on(k, PAGE_WRITABLE);
+}
+
 /* Whether a fault of kind k of row faults on page p of its object. */
 static bool page_faults(const struct replay_state *st,
 			const struct fg_prow *row, enum fg_replay_kind k,
 			uint64_t p)
 {
-	enum fg_obj_backing b = st->pr->objects[row->object].backing;
 	const unsigned char *state = st->obj[row->object].state;
 	int mapped = -1;
 
-	if (b != FG_OBJ_ANON && b != FG_OBJ_HUGETLB && k != FG_KIND_COW)
+	if (shared_presence(st, row, k))
 		mapped = mapped_here(st, row->object, p);
-	if (mapped >= 0 && faults_on(k, PAGE_ABSENT) !=
-				   faults_on(k, PAGE_WRITABLE))
+	if (mapped >= 0)
 		return !mapped;
 	return faults_on(k, __atomic_load_n(&state[p], __ATOMIC_RELAXED));
+}
+
+/*
+ * A recorded fault of a shared object's page faulted: where this
+ * process maps the page already (a neighbour's fault mapped it with
+ * its own, fault-around, in an order the recording did not have), the
+ * mapping is dropped first (the page stays in the object).
+ */
+static int unmap_mapped(const struct replay_state *st,
+			const struct fg_prow *row, enum fg_replay_kind k,
+			uint64_t p)
+{
+	char *at = st->obj[row->object].addr + p * st->ps;
+
+	if (!shared_presence(st, row, k) ||
+	    mapped_here(st, row->object, p) != 1)
+		return 0;
+	return madvise(at, st->ps, MADV_DONTNEED) < 0 ? -errno : 0;
 }
 
 /* The most pages a fault of a row in a random order looks at. */
@@ -1100,7 +1127,10 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		if (ret)
 			return ret;
 		pg = pick_page(st, c->row, kind);
-		ret = fault_one(st, m, kind, m->addr + pg * st->ps, stamp);
+		ret = unmap_mapped(st, row, kind, pg);
+		if (!ret)
+			ret = fault_one(st, m, kind, m->addr + pg * st->ps,
+					stamp);
 		if (ret)
 			return ret;
 		mark_pages(st, m, pg, span, kind);
