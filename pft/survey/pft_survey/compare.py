@@ -5,10 +5,11 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 #
-# Objects are matched within each backing, largest first: A's objects of
-# a backing ordered by size, then faults, then id, beside B's ordered so;
-# the n-th with the n-th.  (A replay makes its objects in its own order:
-# their ids say nothing.)  Concurrency is over the profiles' bins: the
+# Objects are matched within each backing by size and faults: the pairs
+# of an object of A and one of B whose sizes and faults are nearest
+# (the factors between them, in powers of two) are taken first.  (A
+# replay makes its objects in its own order, beside its own heap and
+# stacks: their ids and their rank by size say nothing.)  Concurrency is over the profiles' bins: the
 # threads with a fault of the object (and kind) in the same bin, the
 # median over the bins that had one and the most.  The time shape is
 # Pearson's correlation of the two per-bin fault counts, over the bins
@@ -112,27 +113,48 @@ def ratio(a, b):
 
 
 def match_objects(a, b):
-    """[(A's object or None, B's object or None)], matched within each
-    backing by rank of (size, faults) largest first."""
-    def ranked(prof):
-        faults = {}
-        for r in prof["faults"]:
-            faults[r[1]] = faults.get(r[1], 0) + r[5]
-        by = {}
-        for o in prof["objects"]:
-            by.setdefault(o["backing"], []).append(o)
-        for lst in by.values():
-            lst.sort(key=lambda o: (-o["size"], -faults.get(o["id"], 0),
-                                    o["id"]))
-        return by
+    """[(A's object or None, B's object or None)] within each backing:
+    the pairs closest in size and faults first (match_cost), A's
+    objects in their rank, B's left over after them."""
     ra, rb = ranked(a), ranked(b)
     pairs = []
     for backing in sorted(set(ra) | set(rb)):
         la, lb = ra.get(backing, []), rb.get(backing, [])
-        for i in range(max(len(la), len(lb))):
-            pairs.append((la[i] if i < len(la) else None,
-                          lb[i] if i < len(lb) else None))
+        cost = sorted((match_cost(x, y), i, j)
+                      for i, x in enumerate(la) for j, y in enumerate(lb))
+        of_a, taken = {}, set()
+        for _, i, j in cost:
+            if i not in of_a and j not in taken:
+                of_a[i] = j
+                taken.add(j)
+        pairs += [(x[0], lb[of_a[i]][0] if i in of_a else None)
+                  for i, x in enumerate(la)]
+        pairs += [(None, y[0]) for j, y in enumerate(lb) if j not in taken]
     return pairs
+
+
+def ranked(prof):
+    """{backing: [(object, its faults)]}, largest first, then most
+    faults, then id."""
+    faults = {}
+    for r in prof["faults"]:
+        faults[r[1]] = faults.get(r[1], 0) + r[5]
+    by = {}
+    for o in prof["objects"]:
+        by.setdefault(o["backing"], []).append((o, faults.get(o["id"], 0)))
+    for lst in by.values():
+        lst.sort(key=lambda x: (-x[0]["size"], -x[1], x[0]["id"]))
+    return by
+
+
+def match_cost(x, y):
+    """How far two (object, faults) are apart: the factors between their
+    sizes and between their faults, in powers of two.  A replay makes
+    its objects of the recorded sizes and faults, beside objects of its
+    own (its heap, its threads' stacks) whose rank in size would
+    otherwise push them between."""
+    return abs(math.log2(max(y[0]["size"], 1) / max(x[0]["size"], 1))) + \
+        abs(math.log2((y[1] + 1) / (x[1] + 1)))
 
 
 def whole_series(st, n):
@@ -233,7 +255,7 @@ def num(x):
 def render(doc, names, out):
     """The comparison as text (names: what A and B are)."""
     out.write("A: %s\nB: %s\n" % names)
-    out.write("objects matched within each backing, largest first; "
+    out.write("objects matched within each backing by size and faults; "
               "concurrency: threads faulting in the same %g ms bin\n" %
               doc["bin_ms"])
     out.write("time shape: B's times %g ms earlier (%s: %s)\n" % (

@@ -170,6 +170,19 @@ class Compare(unittest.TestCase):
             k = next(x for x in o["kinds"] if x["kind"] == "all")
             self.assertEqual(k["dimensions"]["faults"]["ratio"], 1.0)
 
+    def test_a_replayers_own_larger_object_is_not_matched(self):
+        # B has the replay's heap (larger, few faults) beside the object
+        # replayed: by rank of size A's 16 MiB object would meet it.
+        a = prof([row(0, 0, 0, 2330), row(0, 1, 0, 10)],
+                 objects=(("anonymous", 16 << 20), ("anonymous", 135168)))
+        b = prof([row(0, 0, 0, 30), row(0, 1, 0, 2330), row(0, 2, 0, 12)],
+                 objects=(("anonymous", 64 << 20), ("anonymous", 16 << 20),
+                          ("anonymous", 135168)))
+        doc = compare.compare(a, b)
+        self.assertEqual([(o["a"], o["b"]) for o in doc["objects"]],
+                         [(0, 1), (1, 2), (None, 0)])
+        self.assertEqual(dims(doc)["dimensions"]["faults"]["ratio"], 1.0)
+
     def test_an_object_one_side_lacks_has_no_ratio(self):
         a = prof([row(0, 0, 0, 10)])
         b = prof([row(0, 0, 0, 10), row(0, 1, 0, 5)],
