@@ -8,7 +8,11 @@
 # its match in B (faults by kind, B/A), threads, processes, the most
 # threads faulting it in one bin, the time shape (r) and the lag the
 # comparison took, and the faults without an event of the whole
-# profiles.  Needs root for the tracepoints (the kinds).
+# profiles.  With SELF=1 a program started by the script is recorded a
+# second time (A2) and the time shape of A against A2 is given beside:
+# how alike two runs of the program itself are in time, this machine's
+# resolution for the replay's.  Needs root for the tracepoints (the
+# kinds).
 #
 #   tests/bench/replay-fidelity.sh [CASE]...
 #
@@ -42,6 +46,13 @@ roundtrip() {
 	else
 		shift
 		"$SURVEY" --record="$d/A.json" -- "$@" >"$d/a.out" 2>&1
+		rc=$?
+		if [ "${SELF:-0}" = 1 ]; then
+			"$SURVEY" --record="$d/A2.json" -- "$@" >"$d/a2.out" 2>&1
+			"$SURVEY" --compare "$d/A.json" "$d/A2.json" --json \
+				>"$d/cmpself.json"
+		fi
+		(exit $rc)
 	fi
 	rc=$?
 	[ -s "$d/A.json" ] || { echo "| $name | not recorded (rc $rc) |"; return 1; }
@@ -81,10 +92,17 @@ same = [o for o in c100["objects"] if o["a"] == top["a"]]
 r100 = every(same[0])["time_shape_correlation"] if same else None
 r = al["time_shape_correlation"]
 fmt = lambda x: "-" if x is None else "%.3f" % x
-print("| %s | %s, %d bytes | %s | %d / %d | %d / %d | %g / %g | %s (lag %g ms); %s (lag %g ms) | %s |" % (
+self_r = "-"
+if os.path.exists(os.path.join(d, "cmpself.json")):
+    cs = json.load(open(os.path.join(d, "cmpself.json")))
+    mine = [o for o in cs["objects"] if o["a"] == top["a"] and every(o)]
+    if mine:
+        self_r = "%s (lag %g ms)" % (
+            fmt(every(mine[0])["time_shape_correlation"]), cs["lag_ms"])
+print("| %s | %s, %d bytes | %s | %d / %d | %d / %d | %g / %g | %s (lag %g ms); %s (lag %g ms) | %s | %s |" % (
     name, top["backing"], top["size_a"], "; ".join(kinds),
     *ab(al, "threads"), *ab(al, "processes"), *ab(al, "concurrency most"),
-    fmt(r), c["lag_ms"], fmt(r100), c100["lag_ms"],
+    fmt(r), c["lag_ms"], fmt(r100), c100["lag_ms"], self_r,
     ", ".join("%s %d / %d" % (k, v["a"], v["b"])
               for k, v in c["without_event"].items()) or "-"))
 EOF
@@ -168,8 +186,8 @@ case_of() {
 	qemu-prealloc
 echo "Results in $OUT"
 echo
-echo "| case | largest object of A | faults by kind, A / B = B/A | threads | processes | most concurrent | time shape: profile bins; 100 ms | without an event |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| case | largest object of A | faults by kind, A / B = B/A | threads | processes | most concurrent | time shape: profile bins; 100 ms | A against A2 (SELF=1): profile bins | without an event |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for c in "$@"; do
 	case_of "$c"
 done
