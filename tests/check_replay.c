@@ -456,27 +456,35 @@ START_TEST(copies_of_pages_present_before_the_recording)
 }
 END_TEST
 
+/* The results of workers 0 to n - 1 of a run of profile at speed. */
+static void run_workers(const char *profile, const char *speed,
+			struct faultgen_worker_result *w, unsigned int n)
+{
+	struct faultgen_attr *a = replay_attr(profile);
+	struct faultgen_run *run;
+
+	set_text(a, "speed", speed);
+	run = run_ok(a);
+	for (unsigned int i = 0; i < n; i++)
+		worker(run, i, &w[i]);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+
 /* A thousand times as fast, the fork's time (10 us) comes long before
  * the parent's 2048 writes are made: the fork waits for them, and the
  * child inherits the pages mapped (its reads fault nothing), as in the
  * recording. */
 START_TEST(a_fork_waits_for_its_process_earlier_bins)
 {
-	struct faultgen_attr *a = replay_attr(fork_after_writes);
-	struct faultgen_worker_result parent, child;
-	struct faultgen_run *run;
+	struct faultgen_worker_result w[2];
 
-	set_text(a, "speed", "1000");
-	run = run_ok(a);
-	worker(run, 0, &parent);
-	worker(run, 1, &child);
-	ck_assert_msg(child.minflt < 512,
+	run_workers(fork_after_writes, "1000", w, 2);
+	ck_assert_msg(w[1].minflt < 512,
 		      "the child faulted %llu times reading 2048 pages its "
 		      "parent wrote before the fork",
-		      (unsigned long long)child.minflt);
-	ck_assert_uint_ge(parent.minflt, 2048);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
+		      (unsigned long long)w[1].minflt);
+	ck_assert_uint_ge(w[0].minflt, 2048);
 }
 END_TEST
 
@@ -486,21 +494,14 @@ END_TEST
  * the 1% alone. */
 START_TEST(a_fork_waits_for_the_faults_before_it_in_its_bin)
 {
-	struct faultgen_attr *a = replay_attr(fork_late_in_a_bin);
-	struct faultgen_worker_result parent, child;
-	struct faultgen_run *run;
+	struct faultgen_worker_result w[2];
 
-	set_text(a, "speed", "1000");
-	run = run_ok(a);
-	worker(run, 0, &parent);
-	worker(run, 1, &child);
-	ck_assert_msg(child.minflt < 1024,
+	run_workers(fork_late_in_a_bin, "1000", w, 2);
+	ck_assert_msg(w[1].minflt < 1024,
 		      "the child faulted %llu times reading 4096 pages, 4076 "
 		      "of which its parent wrote before the fork",
-		      (unsigned long long)child.minflt);
-	ck_assert_uint_ge(parent.minflt, 4096);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
+		      (unsigned long long)w[1].minflt);
+	ck_assert_uint_ge(w[0].minflt, 4096);
 }
 END_TEST
 
@@ -509,20 +510,14 @@ END_TEST
  * fast): 2048 copies. */
 START_TEST(a_thread_does_not_run_past_its_process_fork)
 {
-	struct faultgen_attr *a = replay_attr(fork_in_the_middle_of_a_bin);
-	struct faultgen_worker_result parent;
-	struct faultgen_run *run;
+	struct faultgen_worker_result w[1];
 
-	set_text(a, "speed", "1000");
-	run = run_ok(a);
-	worker(run, 0, &parent);
-	ck_assert_msg(parent.minflt >= 2048 + 2048 &&
-			      parent.minflt <= 2048 + 2048 + 256,
+	run_workers(fork_in_the_middle_of_a_bin, "1000", w, 1);
+	ck_assert_msg(w[0].minflt >= 2048 + 2048 &&
+			      w[0].minflt <= 2048 + 2048 + 256,
 		      "the parent faulted %llu times: 2048 first touches "
 		      "and 2048 copies expected",
-		      (unsigned long long)parent.minflt);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
+		      (unsigned long long)w[0].minflt);
 }
 END_TEST
 
@@ -532,20 +527,14 @@ END_TEST
  * faults did (the same pages again would fault nothing). */
 START_TEST(random_rows_fault_pages_each_once)
 {
-	struct faultgen_attr *a = replay_attr(random_rows);
-	struct faultgen_worker_result parent;
-	struct faultgen_run *run;
+	struct faultgen_worker_result w[1];
 
-	set_text(a, "speed", "100");
-	run = run_ok(a);
-	worker(run, 0, &parent);
-	ck_assert_msg(parent.minflt >= 1024 + 800 + 800 &&
-			      parent.minflt <= 1024 + 800 + 800 + 64,
+	run_workers(random_rows, "100", w, 1);
+	ck_assert_msg(w[0].minflt >= 1024 + 800 + 800 &&
+			      w[0].minflt <= 1024 + 800 + 800 + 64,
 		      "the parent faulted %llu times: 1024 first touches, "
 		      "then 800 copies and 800 first touches",
-		      (unsigned long long)parent.minflt);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
+		      (unsigned long long)w[0].minflt);
 }
 END_TEST
 
@@ -556,18 +545,12 @@ END_TEST
  * of faults) have their mapping dropped first. */
 START_TEST(random_reads_of_a_shared_object_fault_each)
 {
-	struct faultgen_attr *a = replay_attr(shared_random_reads);
-	struct faultgen_worker_result child;
-	struct faultgen_run *run;
+	struct faultgen_worker_result w[2];
 
-	set_text(a, "speed", "100");
-	run = run_ok(a);
-	worker(run, 1, &child);
-	ck_assert_msg(child.minflt >= 80 && child.minflt <= 80 + 32,
+	run_workers(shared_random_reads, "100", w, 2);
+	ck_assert_msg(w[1].minflt >= 80 && w[1].minflt <= 80 + 32,
 		      "the child faulted %llu times: 80 reads recorded",
-		      (unsigned long long)child.minflt);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
+		      (unsigned long long)w[1].minflt);
 }
 END_TEST
 
