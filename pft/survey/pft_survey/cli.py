@@ -58,8 +58,10 @@ and plot fault profiles (pft-profile(5)).
                          program's standard output goes to standard error
       --record=FILE      also write the fault profile (pft-profile/1) to
                          FILE, a new file (never over an existing one)
-      --bin-ms=N         the profile's time bins: N ms (default 10); with
-                         --compare, compare in bins of N ms (or wider)
+      --bin-ms=N         the profile's time bins: N ms (default 10, or the
+                         first of 20, 50, 100, 200, 500, 1000 that keeps
+                         the profile under 512 KiB); with --compare,
+                         compare in bins of N ms (or wider)
       --keep-names       the profile keeps paths, the command line and
                          thread names (left out by default)
       --compare A B      compare two profiles per object and kind, with
@@ -175,6 +177,7 @@ def check_record(p, c):
     check_bin_ms(p, c)
     if c.lag_ms is not None:
         p.error("--lag-ms: it goes with --compare")
+    c.bin_ms_given = c.bin_ms is not None
     if c.bin_ms is None:
         c.bin_ms = profile.BIN_MS
     if c.record is not None and not c.record:
@@ -311,8 +314,24 @@ def collect(c, perf, tmp):
     if keep is not None:
         r = fromsurvey.recording(keep["facts"], rec, doc, c.pid or snaps.root,
                                  c.command or None, c.period, PAGE)
-        prof = profile.build(r, c.bin_ms, c.keep_names)
+        prof = record_profile(r, c)
     return doc, status, stop, prof
+
+
+def record_profile(r, c):
+    """The profile of recording r as --record writes it, in the bins of
+    --bin-ms, or sized for mail (profile.build_sized, said where its
+    bins are wider than the default)."""
+    if c.bin_ms_given:
+        return profile.build(r, c.bin_ms, c.keep_names)
+    prof, text, first = profile.build_sized(r, c.keep_names)
+    if prof["bin_ms"] != profile.BIN_MS:
+        msg("the profile in %g ms bins took %d bytes: written in %g ms "
+            "bins (%d bytes), under %d KiB for mail; --bin-ms=%g keeps "
+            "%g ms" % (profile.BIN_MS, first, prof["bin_ms"], len(text),
+                       profile.MAIL_BYTES // 1024, profile.BIN_MS,
+                       profile.BIN_MS))
+    return prof
 
 
 def recheck(c, doc, perf, tmp):

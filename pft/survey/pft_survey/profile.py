@@ -19,6 +19,10 @@ from . import kinds as K
 
 SCHEMA = "pft-profile/1"
 BIN_MS = 10
+# Sized for mail: a profile in BIN_MS bins larger than this is written
+# in the first of WIDER_MS that brings it under (build_sized).
+MAIL_BYTES = 512 * 1024
+WIDER_MS = (20, 50, 100, 200, 500, 1000)
 # Bins of a row merged into one run: the same order, the pages going
 # on, and each bin's count within RATE_TOLERANCE of the run's mean per
 # bin (the replay spreads a run's faults evenly over its bins).
@@ -273,6 +277,22 @@ def build(r, bin_ms=BIN_MS, names=False):
                           sorted(without.items()) if n > 0],
         "calls": None,
     }
+
+
+def build_sized(r, names=False, limit=MAIL_BYTES):
+    """(profile, its text, the bytes of the text in BIN_MS bins): in
+    BIN_MS bins, or in the first of WIDER_MS whose text is under limit
+    where BIN_MS's is not (a long program's faults scattered over many
+    bins: a row each), else the widest."""
+    prof = build(r, BIN_MS, names)
+    text = dumps(prof)
+    first = len(text)
+    for ms_ in WIDER_MS:
+        if len(text) <= limit:
+            break
+        prof = build(r, ms_, names)
+        text = dumps(prof)
+    return prof, text, first
 
 
 def dumps(prof):

@@ -190,6 +190,28 @@ class Build(unittest.TestCase):
             [0, 0, 1, 1, "read", 6, 0, 10, "stride", 2],
             [2, 0, 1, 1, "cow", 2, 0, 1, "seq", 1]])
 
+    def test_sized_for_mail_in_wider_bins_only_where_needed(self):
+        r = a_recording()
+        at10 = len(profile.dumps(profile.build(r)))
+        prof, text, first = profile.build_sized(r, limit=at10)
+        self.assertEqual((prof["bin_ms"], len(text), first), (10, at10, at10))
+        # A byte less: the first wider bins that bring it under.
+        prof, text, first = profile.build_sized(r, limit=at10 - 1)
+        valid(self, prof)
+        self.assertEqual(first, at10)
+        self.assertGreater(prof["bin_ms"], 10)
+        self.assertLess(len(text), at10)
+        self.assertEqual(text, profile.dumps(profile.build(r, prof["bin_ms"])))
+        for w in profile.WIDER_MS:
+            if w < prof["bin_ms"]:      # narrower ones were too large
+                self.assertGreaterEqual(
+                    len(profile.dumps(profile.build(r, w))), at10)
+        # Nothing small enough: the widest.
+        prof, _, _ = profile.build_sized(r, limit=10)
+        self.assertEqual(prof["bin_ms"], profile.WIDER_MS[-1])
+        self.assertEqual(sum(x[5] for x in prof["faults"]),
+                         sum(e[5] for e in r.events))
+
     def test_sampled_recordings_carry_their_period(self):
         r = a_recording()
         r.period = 16
