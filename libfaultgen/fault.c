@@ -91,14 +91,51 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	return -EINVAL;
 }
 
+static int touch_piece(struct faultgen_run *run, unsigned int i, char *addr,
+		       size_t len, unsigned int *left)
+{
+	if (run->lat)
+		return fg_lat_touch_piece(run, i, addr, len, run->sh, fg_touch,
+					  left);
+	return fg_touch(run, addr, len, run->sh);
+}
+
+/*
+ * With its lock waits timed (lockwaits.c), each user fault of worker i
+ * writes a sample into its ring: a write or read loop goes in pieces of
+ * FG_WAIT_TOUCHES touches, the ring read between two when half full, so
+ * that a large slice does not overflow it in one round.  A cancel is
+ * looked for between pieces.
+ */
+static int touch_in_pieces(struct faultgen_run *run, unsigned int i)
+{
+	size_t piece = FG_WAIT_TOUCHES * fg_touch_step(run);
+	size_t len = run->wlen[i];
+	unsigned int left = 1;
+	int ret = 0;
+
+	for (size_t off = 0; off < len && !ret; off += piece) {
+		ret = touch_piece(run, i, run->waddr[i] + off,
+				  len - off < piece ? len - off : piece,
+				  &left);
+		fg_wait_worker_tick(run, i);
+		if (!ret && off + piece < len && fg_cancel_requested(run->sh))
+			ret = -ECANCELED;
+	}
+	return ret;
+}
+
 /* The measured touch of worker i's slice: timed (latency.c) when asked,
  * else the plain loop. */
 static int touch_slice(struct faultgen_run *run, unsigned int i)
 {
-	if (run->lat)
-		return fg_lat_touch(run, i, run->waddr[i], run->wlen[i],
-				    run->sh, fg_touch);
-	return fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	unsigned int left = 1;
+
+	if (fg_wait_worker_on(run, i) &&
+	    (run->attr.touch == FAULTGEN_TOUCH_WRITE ||
+	     run->attr.touch == FAULTGEN_TOUCH_READ))
+		return touch_in_pieces(run, i);
+	return touch_piece(run, i, run->waddr[i], run->wlen[i], &left);
 }
 
 static bool rounds_done(const struct faultgen_run *run,
