@@ -518,6 +518,9 @@ START_TEST(the_setting_reads_back_and_a_run_without_it_has_none)
 	ck_assert_int_eq(faultgen_run_lock_waits(run, -1, NULL), -EINVAL);
 	lw.size = offsetof(struct faultgen_lock_waits, write);
 	ck_assert_int_eq(faultgen_run_lock_waits(run, -1, &lw), -EINVAL);
+	/* A caller built before the faults' members. */
+	lw.size = offsetof(struct faultgen_lock_waits, faults);
+	ck_assert_int_eq(faultgen_run_lock_waits(run, -1, &lw), -ENODATA);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -593,6 +596,14 @@ START_TEST(a_run_with_a_writer_times_its_write_acquisitions)
 	consistent(&lw.read);
 	ck_assert_uint_ge(lw.faults, 1024);
 	faults_consistent(&lw);
+	/* A caller built before the faults' members gets those before. */
+	memset(&lw, 0xa5, sizeof(lw));
+	lw.size = offsetof(struct faultgen_lock_waits, faults);
+	ck_assert_int_eq(faultgen_run_lock_waits(run, 0, &lw), 0);
+	ck_assert_uint_eq(lw.threads, 1);
+	ck_assert_uint_eq(lw.faults, 0xa5a5a5a5a5a5a5a5ULL);
+	ck_assert_uint_eq(lw.most_in_fault, 0xa5a5a5a5a5a5a5a5ULL);
+	lw.size = sizeof(lw);
 	ck_assert_int_eq(faultgen_run_lock_waits(run, FAULTGEN_LOCK_HELPERS,
 					   &lw),
 			 0);
