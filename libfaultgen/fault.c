@@ -184,6 +184,7 @@ static int cold_pause(struct faultgen_run *run, unsigned int i,
 
 	if (!run->attr.cold)
 		return 0;
+	fg_wait_worker_flush(run, i);
 	fg_usage_now(&before, process, fg_wstat_lock_fd(w));
 	ret = fg_cold_drop(run, i, &ns);
 	fg_usage_now(&after, process, fg_wstat_lock_fd(w));

@@ -931,6 +931,7 @@ void fg_wait_release(struct faultgen_run *run);
 void fg_wait_worker_open(struct faultgen_run *run, unsigned int i);
 void fg_wait_worker_close(struct faultgen_run *run, unsigned int i);
 void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i);
+void fg_wait_worker_flush(struct faultgen_run *run, unsigned int i);
 bool fg_wait_worker_on(const struct faultgen_run *run, unsigned int i);
 int fg_wait_helpers_new(struct faultgen_run *run, unsigned int n);
 void fg_wait_helper_open(struct faultgen_run *run, unsigned int h);

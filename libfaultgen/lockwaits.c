@@ -507,7 +507,8 @@ void fg_wait_worker_open(struct faultgen_run *run, unsigned int i)
 	r->stat->opened = !ret;
 }
 
-void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i)
+/* Worker i's ring read, when half full or always. */
+static void worker_read(struct faultgen_run *run, unsigned int i, bool always)
 {
 	struct fg_wait_ring *r;
 	int64_t from, to;
@@ -515,10 +516,23 @@ void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i)
 	if (run->wait_status)
 		return;
 	r = &run->wait_rings[i];
-	if (!r->base || !ring_due(r))
+	if (!r->base || (!always && !ring_due(r)))
 		return;
 	worker_window(&run->sh->w[i], false, &from, &to);
 	ring_drain(r, from, to);
+}
+
+void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i)
+{
+	worker_read(run, i, false);
+}
+
+/* Before a cold round's drop moves the worker's start on by the drop's
+ * time (fault.c): what the ring holds is read against the window as it
+ * was, or the first faults of the rounds before would fall out of it. */
+void fg_wait_worker_flush(struct faultgen_run *run, unsigned int i)
+{
+	worker_read(run, i, true);
 }
 
 /* Worker i's ring is open: its loop reads it as it goes. */
