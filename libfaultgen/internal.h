@@ -936,6 +936,7 @@ bool fg_wait_worker_on(const struct faultgen_run *run, unsigned int i);
 int fg_wait_helpers_new(struct faultgen_run *run, unsigned int n);
 void fg_wait_helper_open(struct faultgen_run *run, unsigned int h);
 void fg_wait_helper_tick(struct faultgen_run *run, unsigned int h);
+void fg_wait_helper_close(struct faultgen_run *run, unsigned int h);
 void fg_wait_helpers_done(struct faultgen_run *run);
 void fg_wait_phase(struct faultgen_run *run, bool end, int64_t now);
 FG_TESTABLE void fg_wait_stat_init(struct fg_wait_stat *s);

@@ -464,6 +464,20 @@ static void ring_drain(struct fg_wait_ring *r, int64_t from, int64_t to)
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/*
+ * The rest of the ring read, and with it the records the kernel could
+ * not write when it was full: it reports them (PERF_RECORD_LOST) with
+ * the next record it writes, which at the end of a loop would never
+ * come.  A system call of the thread's own (its sys_enter is sampled)
+ * makes one once the ring has room.  In the ring's own thread.
+ */
+static void ring_drain_lost(struct fg_wait_ring *r, int64_t from, int64_t to)
+{
+	ring_drain(r, from, to);
+	syscall(SYS_getppid);
+	ring_drain(r, from, to);
+}
+
 /* Half full or more. */
 static bool ring_due(const struct fg_wait_ring *r)
 {
@@ -553,7 +567,7 @@ void fg_wait_worker_close(struct faultgen_run *run, unsigned int i)
 	if (!r->base)
 		return;
 	worker_window(&run->sh->w[i], true, &from, &to);
-	ring_drain(r, from, to);
+	ring_drain_lost(r, from, to);
 	drop_wait(&r->pairing, from, to, r->stat);
 	end_fault(&r->pairing, from, to, r->stat);
 	ring_close(r);
@@ -600,6 +614,23 @@ static void helpers_window(struct faultgen_run *run, int64_t *from,
 {
 	*from = or_never(atomic_load(&run->sh->wait_phase_begin));
 	*to = or_never(atomic_load(&run->sh->wait_phase_end));
+}
+
+/* In helper h's thread, its work over: what the ring holds read, and
+ * the records lost at its end reported (the rest is read once it is
+ * joined). */
+void fg_wait_helper_close(struct faultgen_run *run, unsigned int h)
+{
+	struct fg_wait_ring *r;
+	int64_t from, to;
+
+	if (!run->wait_helpers)
+		return;
+	r = &run->wait_helpers[h];
+	if (!r->base)
+		return;
+	helpers_window(run, &from, &to);
+	ring_drain_lost(r, from, to);
 }
 
 void fg_wait_helper_tick(struct faultgen_run *run, unsigned int h)

@@ -616,6 +616,63 @@ START_TEST(a_run_with_a_writer_times_its_write_acquisitions)
 }
 END_TEST
 
+/* A run of one worker over 64 MiB (16384 user faults, 384 KiB of
+ * samples, more than the ring's 256 KiB) touched by touch, into *run:
+ * what faultgen_run_lock_waits returned. */
+static int run_64m(enum faultgen_touch touch, struct faultgen_run **run,
+		   struct faultgen_lock_waits *lw)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_lock_waits(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 64 << 20), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, touch), 0);
+	ck_assert_int_eq(faultgen_run_new(a, run), 0);
+	faultgen_attr_free(a);
+	return faultgen_run_lock_waits(*run, FAULTGEN_LOCK_WORKERS, lw);
+}
+
+/* The write loop reads its ring as it goes: none lost. */
+START_TEST(a_large_slice_loses_no_fault_record)
+{
+	struct faultgen_lock_waits lw = { .size = sizeof(lw) };
+	struct faultgen_run *run;
+	int ret = run_64m(FAULTGEN_TOUCH_WRITE, &run, &lw);
+
+	if (ret) {
+		faultgen_run_free(run);
+		FGC_SKIP("the lock tracepoints may not be read: %s",
+			 faultgen_strerror(ret));
+	}
+	ck_assert_uint_eq(lw.lost, 0);
+	ck_assert_uint_ge(lw.faults, 16384);
+	faults_consistent(&lw);
+	faultgen_run_free(run);
+}
+END_TEST
+
+/* One memset is not read in pieces: the ring fills, and the records
+ * lost at the end of the loop are counted all the same. */
+START_TEST(records_lost_at_the_end_of_a_loop_are_counted)
+{
+	struct faultgen_lock_waits lw = { .size = sizeof(lw) };
+	struct faultgen_run *run;
+	int ret = run_64m(FAULTGEN_TOUCH_MEMSET, &run, &lw);
+
+	if (ret) {
+		faultgen_run_free(run);
+		FGC_SKIP("the lock tracepoints may not be read: %s",
+			 faultgen_strerror(ret));
+	}
+	ck_assert_uint_gt(lw.lost, 0);
+	ck_assert_uint_lt(lw.faults, 16384);
+	ck_assert_uint_ge(lw.faults + lw.lost, 16384);
+	faultgen_run_free(run);
+}
+END_TEST
+
 static Suite *lockwaits_suite(void)
 {
 	Suite *s = suite_create("lockwaits");
@@ -642,6 +699,8 @@ static Suite *lockwaits_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, the_setting_reads_back_and_a_run_without_it_has_none);
 	tcase_add_test(tc, a_run_with_a_writer_times_its_write_acquisitions);
+	tcase_add_test(tc, a_large_slice_loses_no_fault_record);
+	tcase_add_test(tc, records_lost_at_the_end_of_a_loop_are_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }
