@@ -8,7 +8,8 @@
 # acquisitions, the decades sum to the waits, the percentiles are in
 # order; each worker's user faults, seen one by one, about its pages,
 # those that took mmap_lock and their retries among the read
-# acquisitions; the workers' --json objects add up to the run's; the text
+# acquisitions; --latency beside it times as many touches as without;
+# the workers' --json objects add up to the run's; the text
 # lines follow the result line.  Counts only, never timings.  (Without
 # the privilege: cli-lockpaths-note.sh.)
 #
@@ -132,6 +133,17 @@ if [ "$rc" -eq 0 ] &&
 then ok; else
 	fail "text: exit $rc: $(cat "$tmp/text.out" "$tmp/text.err")"
 fi
+
+# --latency beside it: the loop read in pieces times one touch in 10 of
+# the 4096 pages as without --lock-waits, the count carried from piece
+# to piece.
+"$PFT" -t 1 -m 16M --latency=10 --lock-waits --json >"$tmp/lat.out" \
+	2>"$tmp/lat.err"
+count=$(python3 -c 'import json, sys
+print(json.loads(open(sys.argv[1]).readline())["latency"]["count"])' \
+	"$tmp/lat.out" 2>&1)
+if [ "$count" = 410 ]; then ok; else
+	fail "--latency=10: $count timed of 4096 pages: $(cat "$tmp/lat.err")"; fi
 
 # --per-worker: each worker's line ends its lw_ columns.
 # shellcheck disable=SC2086
