@@ -91,10 +91,13 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	return -EINVAL;
 }
 
+/* A range of worker i's slice: timed into its histogram (latency.c)
+ * with left, the count of touches to the next timed one, untimed
+ * without. */
 static int touch_piece(struct faultgen_run *run, unsigned int i, char *addr,
 		       size_t len, unsigned int *left)
 {
-	if (run->lat)
+	if (left)
 		return fg_lat_touch_piece(run, i, addr, len, run->sh, fg_touch,
 					  left);
 	return fg_touch(run, addr, len, run->sh);
@@ -107,17 +110,16 @@ static int touch_piece(struct faultgen_run *run, unsigned int i, char *addr,
  * that a large slice does not overflow it in one round.  A cancel is
  * looked for between pieces.
  */
-static int touch_in_pieces(struct faultgen_run *run, unsigned int i)
+static int touch_in_pieces(struct faultgen_run *run, unsigned int i,
+			   unsigned int *left)
 {
 	size_t piece = FG_WAIT_TOUCHES * fg_touch_step(run);
 	size_t len = run->wlen[i];
-	unsigned int left = 1;
 	int ret = 0;
 
 	for (size_t off = 0; off < len && !ret; off += piece) {
 		ret = touch_piece(run, i, run->waddr[i] + off,
-				  len - off < piece ? len - off : piece,
-				  &left);
+				  len - off < piece ? len - off : piece, left);
 		fg_wait_worker_tick(run, i);
 		if (!ret && off + piece < len && fg_cancel_requested(run->sh))
 			ret = -ECANCELED;
@@ -125,17 +127,25 @@ static int touch_in_pieces(struct faultgen_run *run, unsigned int i)
 	return ret;
 }
 
-/* The measured touch of worker i's slice: timed (latency.c) when asked,
- * else the plain loop. */
-static int touch_slice(struct faultgen_run *run, unsigned int i)
+/* Worker i's whole slice, timed or not: in pieces where its ring is
+ * read as it goes (the warm-up's and the pages' count's touches too,
+ * whose samples would fill it as well). */
+static int touch_all(struct faultgen_run *run, unsigned int i, bool timed)
 {
-	unsigned int left = 1;
+	unsigned int left = 1, *l = timed ? &left : NULL;
 
 	if (fg_wait_worker_on(run, i) &&
 	    (run->attr.touch == FAULTGEN_TOUCH_WRITE ||
 	     run->attr.touch == FAULTGEN_TOUCH_READ))
-		return touch_in_pieces(run, i);
-	return touch_piece(run, i, run->waddr[i], run->wlen[i], &left);
+		return touch_in_pieces(run, i, l);
+	return touch_piece(run, i, run->waddr[i], run->wlen[i], l);
+}
+
+/* The measured touch of worker i's slice: timed (latency.c) when asked,
+ * else the plain loop. */
+static int touch_slice(struct faultgen_run *run, unsigned int i)
+{
+	return touch_all(run, i, run->lat != NULL);
 }
 
 static bool rounds_done(const struct faultgen_run *run,
@@ -158,7 +168,7 @@ static int warm_up(struct faultgen_run *run, unsigned int i)
 	int ret = 0;
 
 	for (unsigned int r = 0; r < run->attr.warmup && !ret; r++) {
-		ret = fg_touch(run, run->waddr[i], run->wlen[i], sh);
+		ret = touch_all(run, i, false);
 		if (!ret)
 			ret = fg_zap(run, i);
 	}
@@ -290,7 +300,7 @@ static int count_nodes(struct faultgen_run *run, unsigned int i)
 	int ret = 0;
 
 	if (fg_attr_repeats(&run->attr))
-		ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+		ret = touch_all(run, i, false);
 	if (ret)
 		return ret;
 	return fg_numa_count(run->waddr[i], run->wlen[i],
