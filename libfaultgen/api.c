@@ -563,7 +563,8 @@ FG_EXPORT int faultgen_run_lock_waits(const struct faultgen_run *run,
 	struct faultgen_lock_waits l;
 	int ret;
 
-	if (!run || !sized_ok(lw, sizeof(l)))
+	if (!run || !sized_ok(lw, offsetof(struct faultgen_lock_waits, write) +
+					  sizeof(l.write)))
 		return api_rc(-EINVAL);
 	if (!fg_run_measured(run))
 		return api_rc(-ENODATA);

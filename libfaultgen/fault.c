@@ -91,14 +91,61 @@ int fg_touch(const struct faultgen_run *run, char *addr, size_t len,
 	return -EINVAL;
 }
 
+/* A range of worker i's slice: timed into its histogram (latency.c)
+ * with left, the count of touches to the next timed one, untimed
+ * without. */
+static int touch_piece(struct faultgen_run *run, unsigned int i, char *addr,
+		       size_t len, unsigned int *left)
+{
+	if (left)
+		return fg_lat_touch_piece(run, i, addr, len, run->sh, fg_touch,
+					  left);
+	return fg_touch(run, addr, len, run->sh);
+}
+
+/*
+ * With its lock waits timed (lockwaits.c), each user fault of worker i
+ * writes a sample into its ring: a write or read loop goes in pieces of
+ * FG_WAIT_TOUCHES touches, the ring read between two when half full, so
+ * that a large slice does not overflow it in one round.  A cancel is
+ * looked for between pieces.
+ */
+static int touch_in_pieces(struct faultgen_run *run, unsigned int i,
+			   unsigned int *left)
+{
+	size_t piece = FG_WAIT_TOUCHES * fg_touch_step(run);
+	size_t len = run->wlen[i];
+	int ret = 0;
+
+	for (size_t off = 0; off < len && !ret; off += piece) {
+		ret = touch_piece(run, i, run->waddr[i] + off,
+				  len - off < piece ? len - off : piece, left);
+		fg_wait_worker_tick(run, i);
+		if (!ret && off + piece < len && fg_cancel_requested(run->sh))
+			ret = -ECANCELED;
+	}
+	return ret;
+}
+
+/* Worker i's whole slice, timed or not: in pieces where its ring is
+ * read as it goes (the warm-up's and the pages' count's touches too,
+ * whose samples would fill it as well). */
+static int touch_all(struct faultgen_run *run, unsigned int i, bool timed)
+{
+	unsigned int left = 1, *l = timed ? &left : NULL;
+
+	if (fg_wait_worker_on(run, i) &&
+	    (run->attr.touch == FAULTGEN_TOUCH_WRITE ||
+	     run->attr.touch == FAULTGEN_TOUCH_READ))
+		return touch_in_pieces(run, i, l);
+	return touch_piece(run, i, run->waddr[i], run->wlen[i], l);
+}
+
 /* The measured touch of worker i's slice: timed (latency.c) when asked,
  * else the plain loop. */
 static int touch_slice(struct faultgen_run *run, unsigned int i)
 {
-	if (run->lat)
-		return fg_lat_touch(run, i, run->waddr[i], run->wlen[i],
-				    run->sh, fg_touch);
-	return fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+	return touch_all(run, i, run->lat != NULL);
 }
 
 static bool rounds_done(const struct faultgen_run *run,
@@ -121,7 +168,7 @@ static int warm_up(struct faultgen_run *run, unsigned int i)
 	int ret = 0;
 
 	for (unsigned int r = 0; r < run->attr.warmup && !ret; r++) {
-		ret = fg_touch(run, run->waddr[i], run->wlen[i], sh);
+		ret = touch_all(run, i, false);
 		if (!ret)
 			ret = fg_zap(run, i);
 	}
@@ -147,6 +194,7 @@ static int cold_pause(struct faultgen_run *run, unsigned int i,
 
 	if (!run->attr.cold)
 		return 0;
+	fg_wait_worker_flush(run, i);
 	fg_usage_now(&before, process, fg_wstat_lock_fd(w));
 	ret = fg_cold_drop(run, i, &ns);
 	fg_usage_now(&after, process, fg_wstat_lock_fd(w));
@@ -252,7 +300,7 @@ static int count_nodes(struct faultgen_run *run, unsigned int i)
 	int ret = 0;
 
 	if (fg_attr_repeats(&run->attr))
-		ret = fg_touch(run, run->waddr[i], run->wlen[i], run->sh);
+		ret = touch_all(run, i, false);
 	if (ret)
 		return ret;
 	return fg_numa_count(run->waddr[i], run->wlen[i],

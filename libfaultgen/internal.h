@@ -238,9 +238,12 @@ struct fg_wlat {
 enum {
 	FG_WAIT_READ_START,  /* mmap_lock_start_locking, write == 0 */
 	FG_WAIT_WRITE_START, /* mmap_lock_start_locking, write == 1 */
-	FG_WAIT_RETURNED,    /* mmap_lock_acquire_returned */
+	FG_WAIT_RETURNED,    /* mmap_lock_acquire_returned, success == 1 */
 	FG_WAIT_BEGIN,       /* lock:contention_begin of a rwsem */
 	FG_WAIT_END,         /* lock:contention_end */
+	FG_WAIT_FAILED,      /* mmap_lock_acquire_returned, success == 0 */
+	FG_WAIT_FAULT,       /* exceptions:page_fault_user */
+	FG_WAIT_SYSCALL,     /* raw_syscalls:sys_enter */
 	FG_WAIT_EVENTS,
 	FG_WAIT_LOST = FG_WAIT_EVENTS, /* PERF_RECORD_LOST */
 };
@@ -255,6 +258,10 @@ struct fg_wait_event {
 };
 /* Waits by decade of microseconds: <1us, 1-10us, ..., >=1s. */
 #define FG_WAIT_DECADES 8
+/* A worker's write or read loop reads its ring (when half full) every
+ * so many touches: each user fault writes a sample of 24 bytes, a
+ * fallback two or four more (fault.c). */
+#define FG_WAIT_TOUCHES 256
 struct fg_wait_side {
 	struct fg_hist h;
 	uint64_t decades[FG_WAIT_DECADES];
@@ -265,15 +272,26 @@ struct fg_wait_stat {
 	struct fg_wait_side side[2];
 	uint64_t lost;    /* events the ring buffer lost */
 	uint64_t unended; /* waits begun whose end was never read */
+	/* User faults, each one's read acquisitions of the mmap_lock
+	 * those up to its thread's next fault or system call. */
+	uint64_t faults;      /* begun in the window */
+	uint64_t faults_read; /* of them, with one acquisition or more */
+	uint64_t retries;     /* acquisitions beyond a fault's first */
+	uint64_t most;        /* the most of one fault */
 	int error;        /* its ring buffer could not be opened */
 	bool opened;
 };
 /* Where a thread's stream is between two drains. */
 struct fg_wait_pairing {
+	int64_t begin;      /* the wait begun */
+	uint64_t lock;      /* on this lock */
+	int64_t fault_t;    /* the user fault whose window is open */
+	uint64_t fault_acq; /* its read acquisitions so far */
 	int mode;    /* -1 outside an mmap_lock acquisition, 0 read, 1 write */
 	int waiting; /* -1 none, else the side of the wait begun */
-	int64_t begin;
-	uint64_t lock;
+	bool in_fault; /* a user fault's window is open: from the fault to
+			* the thread's next fault, system call or lost
+			* record */
 };
 
 /* A one-shot barrier; its words are futex words. */
@@ -869,6 +887,9 @@ void fg_lat_end(struct faultgen_run *run, unsigned int i, bool process);
 void fg_lat_add(struct faultgen_run *run, unsigned int i, uint64_t ns);
 int fg_lat_touch(struct faultgen_run *run, unsigned int i, char *addr,
 		 size_t len, const struct fg_shared *sh, fg_touch_fn *touch);
+int fg_lat_touch_piece(struct faultgen_run *run, unsigned int i, char *addr,
+		       size_t len, const struct fg_shared *sh,
+		       fg_touch_fn *touch, unsigned int *left);
 void fg_lat_block(struct faultgen_run *run, unsigned int i, char *addr,
 		  size_t len, unsigned char stamp, unsigned int *left);
 void fg_lat_fold(struct faultgen_run *run);
@@ -910,9 +931,12 @@ void fg_wait_release(struct faultgen_run *run);
 void fg_wait_worker_open(struct faultgen_run *run, unsigned int i);
 void fg_wait_worker_close(struct faultgen_run *run, unsigned int i);
 void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i);
+void fg_wait_worker_flush(struct faultgen_run *run, unsigned int i);
+bool fg_wait_worker_on(const struct faultgen_run *run, unsigned int i);
 int fg_wait_helpers_new(struct faultgen_run *run, unsigned int n);
 void fg_wait_helper_open(struct faultgen_run *run, unsigned int h);
 void fg_wait_helper_tick(struct faultgen_run *run, unsigned int h);
+void fg_wait_helper_close(struct faultgen_run *run, unsigned int h);
 void fg_wait_helpers_done(struct faultgen_run *run);
 void fg_wait_phase(struct faultgen_run *run, bool end, int64_t now);
 FG_TESTABLE void fg_wait_stat_init(struct fg_wait_stat *s);

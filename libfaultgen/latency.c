@@ -371,16 +371,27 @@ void fg_lat_add(struct faultgen_run *run, unsigned int i, uint64_t ns)
 int fg_lat_touch(struct faultgen_run *run, unsigned int i, char *addr,
 		 size_t len, const struct fg_shared *sh, fg_touch_fn *touch)
 {
-	struct fg_hist *h = &run->lat[i].h;
 	unsigned int left = 1;
+
+	return fg_lat_touch_piece(run, i, addr, len, sh, touch, &left);
+}
+
+/* The same over one piece of a range touched in pieces (fault.c, with
+ * lock waits): *left carries the count from one piece to the next, as
+ * interleave.c's blocks do (1 before the first piece). */
+int fg_lat_touch_piece(struct faultgen_run *run, unsigned int i, char *addr,
+		       size_t len, const struct fg_shared *sh,
+		       fg_touch_fn *touch, unsigned int *left)
+{
+	struct fg_hist *h = &run->lat[i].h;
 
 	if (!len)
 		return 0;
 	switch (run->attr.touch) {
 	case FAULTGEN_TOUCH_WRITE:
-		return timed_write(run, addr, len, sh, h, 1, &left);
+		return timed_write(run, addr, len, sh, h, 1, left);
 	case FAULTGEN_TOUCH_READ:
-		return timed_read(run, addr, len, sh, h, &left);
+		return timed_read(run, addr, len, sh, h, left);
 	default:
 		return timed_calls(run, addr, len, sh, h, touch);
 	}

@@ -2,15 +2,16 @@
 /*
  * lockwaits.c - how long the threads of a run waited for the mmap_lock
  * (faultgen_attr_set_lock_waits).  Each worker, and each helper thread
- * beside the workers, opens on itself (pid 0, any CPU) five tracepoints
+ * beside the workers, opens on itself (pid 0, any CPU) eight tracepoints
  * sampled into one perf ring buffer of its own, stamped with
  * CLOCK_MONOTONIC (the clock of the measured interval):
  *
  *   mmap_lock:mmap_lock_start_locking, read and write apart (filters),
- *   mmap_lock:mmap_lock_acquire_returned,
+ *   mmap_lock:mmap_lock_acquire_returned, taken and failed apart,
  *   lock:contention_begin of a rwsem (flags READ or WRITE; its raw
  *   record for the lock's address and the flags),
- *   lock:contention_end (its raw record for the lock's address).
+ *   lock:contention_end (its raw record for the lock's address),
+ *   exceptions:page_fault_user and raw_syscalls:sys_enter.
  *
  * Nothing but the lock's own slow path runs between a thread's
  * start_locking and its acquire_returned (include/linux/mmap_lock.h
@@ -19,7 +20,18 @@
  * until the contention_end of the same address.  Other rwsems (i_mmap,
  * anon_vma) wait outside such a window and are not counted.
  *
- * The thread reads its buffer itself: at each zap of its loop when the
+ * A user fault's read acquisitions are those between its
+ * page_fault_user and the thread's next fault or system call: a fault
+ * that waited for I/O under the mmap_lock and was retried
+ * (FAULT_FLAG_TRIED) takes it again without a new page_fault_user,
+ * while the acquisitions of a system call (a zap, a writer's call, the
+ * cold rounds' mincore) come after its sys_enter.  A trylock that
+ * failed (lock_mm_and_find_vma's mmap_read_trylock before its
+ * mmap_read_lock_killable) is no acquisition: only the returns that
+ * took the lock count.
+ *
+ * The thread reads its buffer itself: at each zap of its loop and every
+ * FG_WAIT_TOUCHES touches of a write or read loop (fault.c) when the
  * buffer is half full (a load of data_head otherwise), and once after
  * the loop; a writer at each cycle when half full.  A record the kernel
  * could not write is counted from its PERF_RECORD_LOST, and the pairing
@@ -63,9 +75,13 @@ static const struct {
 	[FG_WAIT_WRITE_START] = { "mmap_lock", "mmap_lock_start_locking",
 				  "write == 1", false },
 	[FG_WAIT_RETURNED] = { "mmap_lock", "mmap_lock_acquire_returned",
-			       NULL, false },
+			       "success == 1", false },
 	[FG_WAIT_BEGIN] = { "lock", "contention_begin", "flags & 6", true },
 	[FG_WAIT_END] = { "lock", "contention_end", NULL, true },
+	[FG_WAIT_FAILED] = { "mmap_lock", "mmap_lock_acquire_returned",
+			     "success == 0", false },
+	[FG_WAIT_FAULT] = { "exceptions", "page_fault_user", NULL, false },
+	[FG_WAIT_SYSCALL] = { "raw_syscalls", "sys_enter", NULL, false },
 };
 #define RAW_LOCK_AT 8
 #define RAW_FLAGS_AT 16
@@ -96,6 +112,9 @@ FG_TESTABLE void fg_wait_pairing_init(struct fg_wait_pairing *p)
 	p->waiting = -1;
 	p->begin = 0;
 	p->lock = 0;
+	p->in_fault = false;
+	p->fault_t = 0;
+	p->fault_acq = 0;
 }
 
 /* The decade of microseconds of ns: 0 below 1us, 7 from 1 s on. */
@@ -141,10 +160,41 @@ static void end_wait(struct fg_wait_pairing *p, const struct fg_wait_event *e,
 	side->decades[decade_of(ns)]++;
 }
 
+/* The open fault's window ends: the fault counted when it began within
+ * [from, to], with the read acquisitions seen in its window. */
+static void end_fault(struct fg_wait_pairing *p, int64_t from, int64_t to,
+		      struct fg_wait_stat *s)
+{
+	uint64_t n = p->fault_acq;
+
+	if (!p->in_fault)
+		return;
+	p->in_fault = false;
+	p->fault_acq = 0;
+	if (!in_window(p->fault_t, from, to))
+		return;
+	s->faults++;
+	if (n)
+		s->faults_read++;
+	if (n > 1)
+		s->retries += n - 1;
+	if (n > s->most)
+		s->most = n;
+}
+
+static void begin_fault(struct fg_wait_pairing *p, int64_t t, int64_t from,
+			int64_t to, struct fg_wait_stat *s)
+{
+	end_fault(p, from, to, s);
+	p->in_fault = true;
+	p->fault_t = t;
+	p->fault_acq = 0;
+}
+
 /*
  * n events of one thread, in the order its ring gave them, into s: the
- * acquisitions started and the waits begun within [from, to].  p keeps
- * where the stream is between two calls.
+ * acquisitions started, the waits begun and the user faults begun
+ * within [from, to].  p keeps where the stream is between two calls.
  */
 FG_TESTABLE void fg_wait_feed(struct fg_wait_pairing *p,
 			      const struct fg_wait_event *ev, size_t n,
@@ -158,7 +208,14 @@ FG_TESTABLE void fg_wait_feed(struct fg_wait_pairing *p,
 		case FG_WAIT_LOST:
 			s->lost += e->lock;
 			drop_wait(p, from, to, s);
+			end_fault(p, from, to, s);
 			p->mode = -1;
+			break;
+		case FG_WAIT_FAULT:
+			begin_fault(p, e->t, from, to, s);
+			break;
+		case FG_WAIT_SYSCALL:
+			end_fault(p, from, to, s);
 			break;
 		case FG_WAIT_READ_START:
 		case FG_WAIT_WRITE_START:
@@ -168,6 +225,11 @@ FG_TESTABLE void fg_wait_feed(struct fg_wait_pairing *p,
 				s->side[p->mode].acquisitions++;
 			break;
 		case FG_WAIT_RETURNED:
+		case FG_WAIT_FAILED:
+			/* A read that took the lock, in a fault's window. */
+			if (e->kind == FG_WAIT_RETURNED && p->mode == 0 &&
+			    p->in_fault)
+				p->fault_acq++;
 			drop_wait(p, from, to, s);
 			p->mode = -1;
 			break;
@@ -402,6 +464,20 @@ static void ring_drain(struct fg_wait_ring *r, int64_t from, int64_t to)
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/*
+ * The rest of the ring read, and with it the records the kernel could
+ * not write when it was full: it reports them (PERF_RECORD_LOST) with
+ * the next record it writes, which at the end of a loop would never
+ * come.  A system call of the thread's own (its sys_enter is sampled)
+ * makes one once the ring has room.  In the ring's own thread.
+ */
+static void ring_drain_lost(struct fg_wait_ring *r, int64_t from, int64_t to)
+{
+	ring_drain(r, from, to);
+	syscall(SYS_getppid);
+	ring_drain(r, from, to);
+}
+
 /* Half full or more. */
 static bool ring_due(const struct fg_wait_ring *r)
 {
@@ -445,7 +521,8 @@ void fg_wait_worker_open(struct faultgen_run *run, unsigned int i)
 	r->stat->opened = !ret;
 }
 
-void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i)
+/* Worker i's ring read, when half full or always. */
+static void worker_read(struct faultgen_run *run, unsigned int i, bool always)
 {
 	struct fg_wait_ring *r;
 	int64_t from, to;
@@ -453,10 +530,29 @@ void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i)
 	if (run->wait_status)
 		return;
 	r = &run->wait_rings[i];
-	if (!r->base || !ring_due(r))
+	if (!r->base || (!always && !ring_due(r)))
 		return;
 	worker_window(&run->sh->w[i], false, &from, &to);
 	ring_drain(r, from, to);
+}
+
+void fg_wait_worker_tick(struct faultgen_run *run, unsigned int i)
+{
+	worker_read(run, i, false);
+}
+
+/* Before a cold round's drop moves the worker's start on by the drop's
+ * time (fault.c): what the ring holds is read against the window as it
+ * was, or the first faults of the rounds before would fall out of it. */
+void fg_wait_worker_flush(struct faultgen_run *run, unsigned int i)
+{
+	worker_read(run, i, true);
+}
+
+/* Worker i's ring is open: its loop reads it as it goes. */
+bool fg_wait_worker_on(const struct faultgen_run *run, unsigned int i)
+{
+	return !run->wait_status && run->wait_rings && run->wait_rings[i].base;
 }
 
 /* After its loop: the rest read, the ring closed. */
@@ -471,8 +567,9 @@ void fg_wait_worker_close(struct faultgen_run *run, unsigned int i)
 	if (!r->base)
 		return;
 	worker_window(&run->sh->w[i], true, &from, &to);
-	ring_drain(r, from, to);
+	ring_drain_lost(r, from, to);
 	drop_wait(&r->pairing, from, to, r->stat);
+	end_fault(&r->pairing, from, to, r->stat);
 	ring_close(r);
 }
 
@@ -519,6 +616,23 @@ static void helpers_window(struct faultgen_run *run, int64_t *from,
 	*to = or_never(atomic_load(&run->sh->wait_phase_end));
 }
 
+/* In helper h's thread, its work over: what the ring holds read, and
+ * the records lost at its end reported (the rest is read once it is
+ * joined). */
+void fg_wait_helper_close(struct faultgen_run *run, unsigned int h)
+{
+	struct fg_wait_ring *r;
+	int64_t from, to;
+
+	if (!run->wait_helpers)
+		return;
+	r = &run->wait_helpers[h];
+	if (!r->base)
+		return;
+	helpers_window(run, &from, &to);
+	ring_drain_lost(r, from, to);
+}
+
 void fg_wait_helper_tick(struct faultgen_run *run, unsigned int h)
 {
 	struct fg_wait_ring *r;
@@ -549,6 +663,7 @@ void fg_wait_helpers_done(struct faultgen_run *run)
 			continue;
 		ring_drain(r, from, to);
 		drop_wait(&r->pairing, from, to, r->stat);
+		end_fault(&r->pairing, from, to, r->stat);
 		ring_close(r);
 	}
 	free(run->wait_helpers);
@@ -632,6 +747,11 @@ static void stat_merge(struct fg_wait_stat *d, const struct fg_wait_stat *s)
 	}
 	d->lost += s->lost;
 	d->unended += s->unended;
+	d->faults += s->faults;
+	d->faults_read += s->faults_read;
+	d->retries += s->retries;
+	if (s->most > d->most)
+		d->most = s->most;
 }
 
 static void side_figures(const struct fg_wait_side *s,
@@ -696,6 +816,10 @@ FG_TESTABLE int fg_run_lock_waits(const struct faultgen_run *run, int worker,
 		lw->unended = sum->unended;
 		side_figures(&sum->side[0], &lw->read);
 		side_figures(&sum->side[1], &lw->write);
+		lw->faults = sum->faults;
+		lw->faults_mmap_read = sum->faults_read;
+		lw->retries = sum->retries;
+		lw->most_in_fault = sum->most;
 		ret = 0;
 	}
 	free(sum);

@@ -331,6 +331,7 @@ static void *helper_main(void *arg)
 		fg_futex_wait(&sh->start.go, 0, -1);
 	if (go == 1)
 		ha->error = ha->work->helper(ha->run, ha->index);
+	fg_wait_helper_close(ha->run, ha->index);
 	/* A failing helper stops the workers, as a failing worker does. */
 	if (ha->error && ha->error != -ECANCELED)
 		fg_gates_abort(sh);

@@ -2,8 +2,9 @@
 /*
  * print-lockwaits.c - how long the threads waited for the mmap_lock
  * (--lock-waits), as the library timed them (faultgen_run_lock_waits):
- * lines after the result (readers and writers, of the workers, then of
- * the helper threads when the run had any), columns at the end of each
+ * lines after the result (readers and writers, and the user faults with
+ * their acquisitions one by one, of the workers, then of the helper
+ * threads when the run had any), columns at the end of each
  * --per-worker line, a "lock_waits" object in --json.  Where they could
  * not be timed, one note on stderr, and the output is as without the
  * option.
@@ -63,8 +64,9 @@ void pft_lock_why_not(int err, const char *tracepoint, char *buf, size_t len)
 	case -EMFILE:
 	case -ENFILE:
 		snprintf(buf, len,
-			 "each worker's counters take 5 file descriptors, and "
-			 "there were too few (raise ulimit -n)");
+			 "each worker's counters take 5 file descriptors (8 "
+			 "for --lock-waits), and there were too few (raise "
+			 "ulimit -n)");
 		break;
 	default:
 		snprintf(buf, len, "%s", faultgen_strerror(err));
@@ -97,11 +99,28 @@ static void print_side(FILE *out, const char *who, const char *side,
 	fputc('\n', out);
 }
 
+/* " user faults: 4096 seen, 4096 took mmap_lock for reading, 2
+ * retries (...), 3 acquisitions at most in one fault" */
+static void print_faults(FILE *out, const char *who,
+			 const struct faultgen_lock_waits *lw)
+{
+	fprintf(out,
+		"lock waits of %s, user faults: %" PRIu64 " seen, %" PRIu64
+		" took mmap_lock for reading, %" PRIu64 " retries (read "
+		"acquisitions beyond a fault's first, before its thread's next "
+		"fault or system call), %" PRIu64
+		" acquisitions at most in one fault%s\n",
+		who, lw->faults, lw->faults_mmap_read, lw->retries,
+		lw->most_in_fault,
+		lw->lost ? " (lower bounds: events lost)" : "");
+}
+
 static void print_group(FILE *out, const char *who,
 			const struct faultgen_lock_waits *lw)
 {
 	print_side(out, who, "read", &lw->read);
 	print_side(out, who, "write", &lw->write);
+	print_faults(out, who, lw);
 	fprintf(out,
 		"lock waits of %s: %" PRIu64 " events lost (ring buffer full), "
 		"%" PRIu64 " waits whose end was not seen\n",
@@ -111,6 +130,7 @@ static void print_group(FILE *out, const char *who,
 /*
  * lock waits of 2 workers, mmap_lock read: 12 acquisitions, 3 waited: ...
  * lock waits of 2 workers, mmap_lock write: ...
+ * lock waits of 2 workers, user faults: 8192 seen, 12 took ...
  * lock waits of 2 workers: 0 events lost ..., 0 waits whose end ...
  * and the same of the helper threads (writers) when there were any.
  */
@@ -132,7 +152,8 @@ void pft_print_lock_waits(FILE *out, struct faultgen_run *run)
 }
 
 /* " lw_read N lw_read_waits N lw_read_p99_us X lw_write N
- * lw_write_waits N lw_write_p99_us X lw_lost N" */
+ * lw_write_waits N lw_write_p99_us X lw_lost N lw_faults N
+ * lw_faults_mmap_read N lw_retries N lw_most_in_fault N" */
 void pft_print_worker_lock_waits(FILE *out, struct faultgen_run *run,
 				 unsigned int worker)
 {
@@ -144,10 +165,13 @@ void pft_print_worker_lock_waits(FILE *out, struct faultgen_run *run,
 		" lw_read %" PRIu64 " lw_read_waits %" PRIu64
 		" lw_read_p99_us %.3f lw_write %" PRIu64
 		" lw_write_waits %" PRIu64 " lw_write_p99_us %.3f"
-		" lw_lost %" PRIu64,
+		" lw_lost %" PRIu64 " lw_faults %" PRIu64
+		" lw_faults_mmap_read %" PRIu64 " lw_retries %" PRIu64
+		" lw_most_in_fault %" PRIu64,
 		lw.read.acquisitions, lw.read.waits,
 		(double)lw.read.p99_ns / 1e3, lw.write.acquisitions,
-		lw.write.waits, (double)lw.write.p99_ns / 1e3, lw.lost);
+		lw.write.waits, (double)lw.write.p99_ns / 1e3, lw.lost,
+		lw.faults, lw.faults_mmap_read, lw.retries, lw.most_in_fault);
 }
 
 static void json_side(struct pft_json *j, const char *key,
@@ -175,6 +199,11 @@ static void json_group(struct pft_json *j, const struct faultgen_lock_waits *lw)
 	pj_u64(j, "unended", lw->unended);
 	json_side(j, "read", &lw->read);
 	json_side(j, "write", &lw->write);
+	pj_u64(j, "faults", lw->faults);
+	pj_u64(j, "faults_mmap_read", lw->faults_mmap_read);
+	pj_u64(j, "retries", lw->retries);
+	pj_u64(j, "most_in_fault", lw->most_in_fault);
+	pj_bool(j, "lower_bounds", lw->lost != 0);
 }
 
 /*

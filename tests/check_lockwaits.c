@@ -34,6 +34,9 @@ static struct fg_wait_event ev(unsigned int kind, int64_t t, uint64_t lock,
 #define BW(t, l) ev(FG_WAIT_BEGIN, t, l, FG_LCB_WRITE)
 #define END(t, l) ev(FG_WAIT_END, t, l, 0)
 #define LOST(n) ev(FG_WAIT_LOST, 0, n, 0)
+#define FAIL(t) ev(FG_WAIT_FAILED, t, 0, 0)
+#define PF(t) ev(FG_WAIT_FAULT, t, 0, 0)
+#define SYS(t) ev(FG_WAIT_SYSCALL, t, 0, 0)
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static struct fg_wait_stat *stat_new(void)
@@ -168,6 +171,161 @@ START_TEST(the_pairing_carries_over_between_drains)
 }
 END_TEST
 
+/* ---- user faults and their acquisitions, one by one ---------------- */
+
+/* s's faults, those that took mmap_lock, retries, the most of one. */
+static void faults_are(const struct fg_wait_stat *s, uint64_t faults,
+		       uint64_t read, uint64_t retries, uint64_t most)
+{
+	ck_assert_uint_eq(s->faults, faults);
+	ck_assert_uint_eq(s->faults_read, read);
+	ck_assert_uint_eq(s->retries, retries);
+	ck_assert_uint_eq(s->most, most);
+}
+
+START_TEST(a_fault_with_one_acquisition_fell_back_without_retry)
+{
+	/* The per-VMA lock failed: one read acquisition of mmap_lock in
+	 * the fault's window, then the next fault begins. */
+	const struct fg_wait_event e[] = {
+		PF(100), RS(110), RET(120), PF(200),
+	};
+	struct fg_wait_stat *s = stat_new();
+	struct fg_wait_pairing p;
+
+	fg_wait_pairing_init(&p);
+	fg_wait_feed(&p, e, N(e), 0, INT64_MAX, s);
+	/* The last fault's window is still open: not counted yet. */
+	faults_are(s, 1, 1, 0, 1);
+	ck_assert_uint_eq(s->side[0].acquisitions, 1);
+	free(s);
+}
+END_TEST
+
+START_TEST(a_fault_with_two_acquisitions_is_one_retry)
+{
+	/* A fault under mmap_lock that waited for I/O, dropped the lock
+	 * and took it again (FAULT_FLAG_TRIED): no second page_fault_user.
+	 * The second fault took it three times: two retries more.  The
+	 * system call ends the second one's window. */
+	const struct fg_wait_event e[] = {
+		PF(100),  RS(110),	RET(120), RS(5000), RET(5010),
+		PF(6000), RS(6010),	RET(6020), RS(7000), BR(7010, A),
+		END(7500, A), RET(7510), RS(8000), RET(8010), SYS(9000),
+	};
+	struct fg_wait_stat *s = stat_new();
+
+	feed(s, e, N(e), 0, INT64_MAX);
+	faults_are(s, 2, 2, 1 + 2, 3);
+	ck_assert_uint_eq(s->side[0].acquisitions, 5);
+	ck_assert_uint_eq(s->side[0].h.count, 1);
+	free(s);
+}
+END_TEST
+
+START_TEST(a_failed_trylock_then_the_blocking_lock_is_one_acquisition)
+{
+	/* lock_mm_and_find_vma: mmap_read_trylock fails, then
+	 * mmap_read_lock_killable waits and takes it.  Two starts, one
+	 * acquisition: no retry. */
+	const struct fg_wait_event e[] = {
+		PF(100),  RS(110),  FAIL(111), RS(120), BR(130, A),
+		END(900, A), RET(910), SYS(1000),
+		/* A fault whose only attempt failed (killed): none. */
+		PF(2000), RS(2010), FAIL(2020), SYS(3000),
+	};
+	struct fg_wait_stat *s = stat_new();
+
+	feed(s, e, N(e), 0, INT64_MAX);
+	faults_are(s, 2, 1, 0, 1);
+	/* Started: the trylock and the blocking lock of the first, the
+	 * failed attempt of the second. */
+	ck_assert_uint_eq(s->side[0].acquisitions, 3);
+	ck_assert_uint_eq(s->side[0].h.count, 1);
+	free(s);
+}
+END_TEST
+
+START_TEST(a_system_calls_acquisitions_belong_to_no_fault)
+{
+	/* A fallback fault, then the zap's madvise (or --cold's mincore)
+	 * takes mmap_lock for reading twice, a writer's mprotect for
+	 * writing, before the next fault on the per-VMA lock. */
+	const struct fg_wait_event e[] = {
+		PF(100),  RS(110),  RET(120), SYS(200), RS(210),  RET(220),
+		RS(230),  RET(240), SYS(300), WS(310),	RET(320), PF(400),
+		SYS(500),
+	};
+	struct fg_wait_stat *s = stat_new();
+
+	feed(s, e, N(e), 0, INT64_MAX);
+	faults_are(s, 2, 1, 0, 1);
+	ck_assert_uint_eq(s->side[0].acquisitions, 3);
+	ck_assert_uint_eq(s->side[1].acquisitions, 1);
+	free(s);
+}
+END_TEST
+
+START_TEST(a_lost_record_ends_the_faults_window)
+{
+	/* The records lost in a fault's window (its second acquisition's,
+	 * or a sys_enter's and a new fault's): what follows the loss until
+	 * the next fault is nobody's.  The counts are lower bounds, the
+	 * loss counted. */
+	const struct fg_wait_event e[] = {
+		PF(100),  RS(110),  RET(120), LOST(5),	RS(5000), RET(5010),
+		RS(5100), RET(5110), PF(6000), RS(6010), RET(6020), RS(7000),
+		RET(7010), SYS(8000),
+	};
+	struct fg_wait_stat *s = stat_new();
+
+	feed(s, e, N(e), 0, INT64_MAX);
+	faults_are(s, 2, 2, 1, 2);
+	ck_assert_uint_eq(s->lost, 5);
+	free(s);
+}
+END_TEST
+
+START_TEST(a_fault_on_the_per_vma_lock_takes_no_mmap_lock)
+{
+	/* Faults on the per-VMA lock fire page_fault_user alone. */
+	const struct fg_wait_event e[] = {
+		PF(100), PF(200), PF(300), SYS(400), PF(500),
+	};
+	struct fg_wait_stat *s = stat_new();
+	struct fg_wait_pairing p;
+
+	fg_wait_pairing_init(&p);
+	fg_wait_feed(&p, e, N(e), 0, INT64_MAX, s);
+	faults_are(s, 3, 0, 0, 0);
+	ck_assert_uint_eq(s->side[0].acquisitions, 0);
+	free(s);
+}
+END_TEST
+
+START_TEST(a_faults_window_carries_over_and_counts_where_it_began)
+{
+	/* Window [1000, 5000]: the fault at 900 is before it, the one at
+	 * 4900 in it with its retry after 5000, the one at 6000 after it.
+	 * The stream comes in two drains, the second the last. */
+	const struct fg_wait_event e1[] = {
+		PF(900), RS(910), RET(920), PF(2000), PF(4900), RS(4910),
+	};
+	const struct fg_wait_event e2[] = {
+		RET(4920), RS(5100), RET(5110), PF(6000), RS(6010), RET(6020),
+		RS(6100), RET(6110),
+	};
+	struct fg_wait_stat *s = stat_new();
+	struct fg_wait_pairing p;
+
+	fg_wait_pairing_init(&p);
+	fg_wait_feed(&p, e1, N(e1), 1000, INT64_MAX, s);
+	fg_wait_feed(&p, e2, N(e2), 1000, 5000, s);
+	faults_are(s, 2, 1, 1, 2);
+	free(s);
+}
+END_TEST
+
 /* A fake run of two workers and a helper, their stats given. */
 struct fake {
 	struct faultgen_run run;
@@ -209,6 +367,15 @@ static struct fake *fake_run(void)
 	record_reads(&f->w[0], 5000000, 1);
 	f->w[1].lost = 3;
 	f->helper.side[1].acquisitions = 9;
+	f->w[0].faults = 100;
+	f->w[0].faults_read = 10;
+	f->w[0].retries = 4;
+	f->w[0].most = 3;
+	f->w[1].faults = 50;
+	f->w[1].faults_read = 7;
+	f->w[1].retries = 6;
+	f->w[1].most = 5;
+	f->helper.faults = 2;
 	return f;
 }
 
@@ -237,11 +404,20 @@ START_TEST(all_workers_merge_and_percentiles_are_nearest_rank)
 	ck_assert_uint_eq(lw.read.buckets[4], 1);
 	ck_assert_uint_eq(lw.write.waits, 0);
 	ck_assert_uint_eq(lw.write.max_ns, 0);
+	ck_assert_uint_eq(lw.faults, 150);
+	ck_assert_uint_eq(lw.faults_mmap_read, 17);
+	ck_assert_uint_eq(lw.retries, 10);
+	ck_assert_uint_eq(lw.most_in_fault, 5);
 	/* One worker: its own. */
 	ck_assert_int_eq(fg_run_lock_waits(&f->run, 1, &lw), 0);
 	ck_assert_uint_eq(lw.threads, 1);
 	ck_assert_uint_eq(lw.read.waits, 399);
 	ck_assert_uint_eq(lw.read.max_ns, 50175);
+	ck_assert_uint_eq(lw.faults, 50);
+	ck_assert_uint_eq(lw.most_in_fault, 5);
+	ck_assert_int_eq(fg_run_lock_waits(&f->run, 0, &lw), 0);
+	ck_assert_uint_eq(lw.retries, 4);
+	ck_assert_uint_eq(lw.most_in_fault, 3);
 	/* The helpers apart. */
 	ck_assert_int_eq(fg_run_lock_waits(&f->run, FAULTGEN_LOCK_HELPERS,
 					   &lw),
@@ -249,6 +425,8 @@ START_TEST(all_workers_merge_and_percentiles_are_nearest_rank)
 	ck_assert_uint_eq(lw.threads, 1);
 	ck_assert_uint_eq(lw.write.acquisitions, 9);
 	ck_assert_uint_eq(lw.read.waits, 0);
+	ck_assert_uint_eq(lw.faults, 2);
+	ck_assert_uint_eq(lw.retries, 0);
 	/* Errors: out of range, a worker without its ring, not asked. */
 	ck_assert_int_eq(fg_run_lock_waits(&f->run, 2, &lw), -ERANGE);
 	ck_assert_int_eq(fg_run_lock_waits(&f->run, -3, &lw), -ERANGE);
@@ -263,7 +441,7 @@ END_TEST
 
 START_TEST(records_decode_by_their_sample_id)
 {
-	const uint64_t ids[FG_WAIT_EVENTS] = { 11, 12, 13, 14, 15 };
+	const uint64_t ids[FG_WAIT_EVENTS] = { 11, 12, 13, 14, 15, 16, 17, 18 };
 	/* A contention_begin: header, id, time, raw size 20, raw (8 bytes
 	 * of common fields, lock_addr, flags), padded to 56. */
 	uint64_t rec[7] = { 0 };
@@ -289,6 +467,18 @@ START_TEST(records_decode_by_their_sample_id)
 	rec[1] = 12;
 	ck_assert_int_eq(fg_wait_decode(rec, 24, ids, &e), 1);
 	ck_assert_uint_eq(e.kind, FG_WAIT_WRITE_START);
+	/* A page_fault_user, a sys_enter, a failed return: no raw record
+	 * asked. */
+	rec[1] = 17;
+	ck_assert_int_eq(fg_wait_decode(rec, 24, ids, &e), 1);
+	ck_assert_uint_eq(e.kind, FG_WAIT_FAULT);
+	ck_assert_int_eq(e.t, 123456789);
+	rec[1] = 18;
+	ck_assert_int_eq(fg_wait_decode(rec, 24, ids, &e), 1);
+	ck_assert_uint_eq(e.kind, FG_WAIT_SYSCALL);
+	rec[1] = 16;
+	ck_assert_int_eq(fg_wait_decode(rec, 24, ids, &e), 1);
+	ck_assert_uint_eq(e.kind, FG_WAIT_FAILED);
 	/* Another event's id: of no concern. */
 	rec[1] = 99;
 	ck_assert_int_eq(fg_wait_decode(rec, 24, ids, &e), 0);
@@ -328,6 +518,9 @@ START_TEST(the_setting_reads_back_and_a_run_without_it_has_none)
 	ck_assert_int_eq(faultgen_run_lock_waits(run, -1, NULL), -EINVAL);
 	lw.size = offsetof(struct faultgen_lock_waits, write);
 	ck_assert_int_eq(faultgen_run_lock_waits(run, -1, &lw), -EINVAL);
+	/* A caller built before the faults' members. */
+	lw.size = offsetof(struct faultgen_lock_waits, faults);
+	ck_assert_int_eq(faultgen_run_lock_waits(run, -1, &lw), -ENODATA);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -340,6 +533,16 @@ static uint64_t bucket_sum(const struct faultgen_lock_wait *w)
 	for (int b = 0; b < FAULTGEN_LOCK_WAIT_BUCKETS; b++)
 		n += w->buckets[b];
 	return n;
+}
+
+/* The faults one by one agree with each other and the acquisitions. */
+static void faults_consistent(const struct faultgen_lock_waits *lw)
+{
+	ck_assert_uint_le(lw->faults_mmap_read, lw->faults);
+	ck_assert_uint_le(lw->faults_mmap_read + lw->retries,
+			  lw->read.acquisitions);
+	ck_assert_uint_eq(lw->most_in_fault == 0, lw->faults_mmap_read == 0);
+	ck_assert_uint_le(lw->most_in_fault, lw->retries + 1);
 }
 
 static void consistent(const struct faultgen_lock_wait *w)
@@ -386,8 +589,21 @@ START_TEST(a_run_with_a_writer_times_its_write_acquisitions)
 	ck_assert_uint_eq(lw.threads, 2);
 	consistent(&lw.read);
 	consistent(&lw.write);
+	/* Each worker faults its 1024 pages a round at least once. */
+	ck_assert_uint_ge(lw.faults, 2048);
+	faults_consistent(&lw);
 	ck_assert_int_eq(faultgen_run_lock_waits(run, 0, &lw), 0);
 	consistent(&lw.read);
+	ck_assert_uint_ge(lw.faults, 1024);
+	faults_consistent(&lw);
+	/* A caller built before the faults' members gets those before. */
+	memset(&lw, 0xa5, sizeof(lw));
+	lw.size = offsetof(struct faultgen_lock_waits, faults);
+	ck_assert_int_eq(faultgen_run_lock_waits(run, 0, &lw), 0);
+	ck_assert_uint_eq(lw.threads, 1);
+	ck_assert_uint_eq(lw.faults, 0xa5a5a5a5a5a5a5a5ULL);
+	ck_assert_uint_eq(lw.most_in_fault, 0xa5a5a5a5a5a5a5a5ULL);
+	lw.size = sizeof(lw);
 	ck_assert_int_eq(faultgen_run_lock_waits(run, FAULTGEN_LOCK_HELPERS,
 					   &lw),
 			 0);
@@ -397,6 +613,69 @@ START_TEST(a_run_with_a_writer_times_its_write_acquisitions)
 	consistent(&lw.write);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A run of one worker over 64 MiB (16384 user faults, 384 KiB of
+ * samples, more than the ring's 256 KiB) touched by touch, into *run:
+ * what faultgen_run_lock_waits returned. */
+static int run_64m(enum faultgen_touch touch, struct faultgen_run **run,
+		   struct faultgen_lock_waits *lw)
+{
+	struct faultgen_attr *a;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	/* A warm-up round before the measured one: its faults fill the
+	 * ring as well. */
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, 1, FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_warmup(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_lock_waits(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 64 << 20), 0);
+	ck_assert_int_eq(faultgen_attr_set_thp(a, FAULTGEN_THP_NOHUGEPAGE), 0);
+	ck_assert_int_eq(faultgen_attr_set_touch(a, touch), 0);
+	ck_assert_int_eq(faultgen_run_new(a, run), 0);
+	faultgen_attr_free(a);
+	return faultgen_run_lock_waits(*run, FAULTGEN_LOCK_WORKERS, lw);
+}
+
+/* The write loops, the warm-up's and the measured one, read the ring
+ * as they go: none lost. */
+START_TEST(a_large_slice_loses_no_fault_record)
+{
+	struct faultgen_lock_waits lw = { .size = sizeof(lw) };
+	struct faultgen_run *run;
+	int ret = run_64m(FAULTGEN_TOUCH_WRITE, &run, &lw);
+
+	if (ret) {
+		faultgen_run_free(run);
+		FGC_SKIP("the lock tracepoints may not be read: %s",
+			 faultgen_strerror(ret));
+	}
+	ck_assert_uint_eq(lw.lost, 0);
+	ck_assert_uint_ge(lw.faults, 16384);
+	faults_consistent(&lw);
+	faultgen_run_free(run);
+}
+END_TEST
+
+/* One memset is not read in pieces: the ring fills, and the records
+ * lost at the end of the loop are counted all the same. */
+START_TEST(records_lost_at_the_end_of_a_loop_are_counted)
+{
+	struct faultgen_lock_waits lw = { .size = sizeof(lw) };
+	struct faultgen_run *run;
+	int ret = run_64m(FAULTGEN_TOUCH_MEMSET, &run, &lw);
+
+	if (ret) {
+		faultgen_run_free(run);
+		FGC_SKIP("the lock tracepoints may not be read: %s",
+			 faultgen_strerror(ret));
+	}
+	ck_assert_uint_gt(lw.lost, 0);
+	ck_assert_uint_lt(lw.faults, 16384);
+	ck_assert_uint_ge(lw.faults + lw.lost, 16384);
+	faultgen_run_free(run);
 }
 END_TEST
 
@@ -410,6 +689,15 @@ static Suite *lockwaits_suite(void)
 	tcase_add_test(tc, a_lost_record_is_counted_and_cuts_the_wait);
 	tcase_add_test(tc, only_waits_begun_in_the_window_count);
 	tcase_add_test(tc, the_pairing_carries_over_between_drains);
+	tcase_add_test(tc, a_fault_with_one_acquisition_fell_back_without_retry);
+	tcase_add_test(tc, a_fault_with_two_acquisitions_is_one_retry);
+	tcase_add_test(tc,
+		       a_failed_trylock_then_the_blocking_lock_is_one_acquisition);
+	tcase_add_test(tc, a_system_calls_acquisitions_belong_to_no_fault);
+	tcase_add_test(tc, a_lost_record_ends_the_faults_window);
+	tcase_add_test(tc, a_fault_on_the_per_vma_lock_takes_no_mmap_lock);
+	tcase_add_test(tc,
+		       a_faults_window_carries_over_and_counts_where_it_began);
 	tcase_add_test(tc, all_workers_merge_and_percentiles_are_nearest_rank);
 	tcase_add_test(tc, records_decode_by_their_sample_id);
 	suite_add_tcase(s, tc);
@@ -417,6 +705,8 @@ static Suite *lockwaits_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, the_setting_reads_back_and_a_run_without_it_has_none);
 	tcase_add_test(tc, a_run_with_a_writer_times_its_write_acquisitions);
+	tcase_add_test(tc, a_large_slice_loses_no_fault_record);
+	tcase_add_test(tc, records_lost_at_the_end_of_a_loop_are_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,6 +45,11 @@ FRACTIONS = ("fallbacks",)
 # of the runs CSV; the points CSV has their medians.
 LOCK_PATHS = (("lp_user_faults", "user_faults"), ("lp_mmap_read", "mmap_read"),
               ("lp_fallbacks", "fallbacks"))
+# pft --lock-waits: the workers' faults counted one by one (faults that
+# took the mmap_lock, the retries of a fault beyond its first), columns
+# of the runs CSV; the points CSV has their medians.
+LOCK_WAIT_COUNTS = (("lw_faults_mmap_read", "faults_mmap_read"),
+                    ("lw_retries", "retries"))
 
 POINT_COLUMNS = [
     "pattern", "workers", "cpus", "size", "runs", "metric", "median",
@@ -56,6 +61,7 @@ POINT_COLUMNS = [
     "process_faults_median", "prealloc_s_median", "backing",
     "lp_user_faults_median", "lp_mmap_read_median", "lp_fallbacks_median",
     "lp_fallbacks_per_fault_median", "lw_read_p99_ns_median",
+    "lw_faults_mmap_read_median", "lw_retries_median",
 ]
 RUN_COLUMNS = [
     "pattern", "workers", "cpus", "size", "run", "pages", "rounds",
@@ -66,7 +72,8 @@ RUN_COLUMNS = [
     "threads", "threads_started", "populate", "step_bytes", "probe_faults",
     "process_faults", "prealloc_s", "huge_page_bytes", "backing",
     "lp_user_faults", "lp_mmap_read", "lp_fallbacks",
-    "lp_fallbacks_per_fault", "lw_read_p99_ns",
+    "lp_fallbacks_per_fault", "lw_read_p99_ns", "lw_faults_mmap_read",
+    "lw_retries",
 ]
 SECONDS = ("elapsed_s", "fault_s", "user_s", "sys_s", "start_skew_s",
            "prealloc_s")
@@ -123,6 +130,7 @@ def run_record(point, obj, discard):
     rec["lat_buckets"] = lat_buckets(lat.get("buckets"))
     rec.update(lock_path_counts(obj.get("lock_paths")))
     rec["lw_read_p99_ns"] = read_wait_p99(obj.get("lock_waits"))
+    rec.update(counts_of(obj.get("lock_waits"), LOCK_WAIT_COUNTS))
     fig = obj.get("figures")
     fig = fig if isinstance(fig, dict) else {}
     for k in QEMU_FIGURES:
@@ -142,15 +150,23 @@ def lock_path_counts(lp):
     """The workers' lock paths of a run (pft --lock-paths): the counts
     of LOCK_PATHS and the fallbacks per user fault; None each where pft
     did not count them (no --lock-paths, or null: not permitted)."""
-    lp = lp if isinstance(lp, dict) else {}
-    rec = {}
-    for col, key in LOCK_PATHS:
-        v = lp.get(key)
-        rec[col] = v if isinstance(v, int) and not isinstance(v, bool) \
-            and v >= 0 else None
+    rec = counts_of(lp, LOCK_PATHS)
     user, fb = rec["lp_user_faults"], rec["lp_fallbacks"]
     rec["lp_fallbacks_per_fault"] = fb / user if user and fb is not None \
         else None
+    return rec
+
+
+def counts_of(obj, columns):
+    """The counts of a run's object (lock_paths, lock_waits) by the
+    (column, key) pairs of columns: None each that is not a count (no
+    such object: not asked, or null: not permitted)."""
+    obj = obj if isinstance(obj, dict) else {}
+    rec = {}
+    for col, key in columns:
+        v = obj.get(key)
+        rec[col] = v if isinstance(v, int) and not isinstance(v, bool) \
+            and v >= 0 else None
     return rec
 
 
@@ -227,7 +243,9 @@ def point_rows(c):
                num(s.get("lp_mmap_read_median"), "%g"),
                num(s.get("lp_fallbacks_median"), "%g"),
                num(s.get("lp_fallbacks_per_fault_median"), "%.9g"),
-               num(s.get("lw_read_p99_ns_median"), "%.0f")]
+               num(s.get("lw_read_p99_ns_median"), "%.0f"),
+               num(s.get("lw_faults_mmap_read_median"), "%g"),
+               num(s.get("lw_retries_median"), "%g")]
 
 
 def run_row(r):

@@ -54,7 +54,8 @@ def summarize(c):
             "prealloc_s_median": median_of(p["runs"], "prealloc_s"),
         }
         for k in ("lp_user_faults", "lp_mmap_read", "lp_fallbacks",
-                  "lp_fallbacks_per_fault", "lw_read_p99_ns"):
+                  "lp_fallbacks_per_fault", "lw_read_p99_ns",
+                  "lw_faults_mmap_read", "lw_retries"):
             p["stats"][k + "_median"] = median_of(p["runs"], k)
     first = c.patterns[0]
     for p in c.points:

@@ -38,6 +38,8 @@ def line(lock_waits):
 
 TIMED = {"threads": 2, "lost": 0, "unended": 0,
          "read": side(82, 41, 23939719), "write": side(0, 0, 0),
+         "faults": 4098, "faults_mmap_read": 80, "retries": 2,
+         "most_in_fault": 3, "lower_bounds": False,
          "helpers": {"threads": 2, "lost": 0, "unended": 0,
                      "read": side(4, 1, 5), "write": side(9, 3, 777)}}
 
@@ -46,6 +48,21 @@ class Record(unittest.TestCase):
     def test_the_workers_read_p99(self):
         rec = runs.run_record(POINT, json.loads(line(TIMED)), 0)
         self.assertEqual(rec["lw_read_p99_ns"], 23939719)
+
+    def test_the_workers_faults_one_by_one(self):
+        rec = runs.run_record(POINT, json.loads(line(TIMED)), 0)
+        self.assertEqual((rec["lw_faults_mmap_read"], rec["lw_retries"]),
+                         (80, 2))
+        row = dict(zip(runs.RUN_COLUMNS, runs.run_row(rec)))
+        self.assertEqual((row["lw_faults_mmap_read"], row["lw_retries"]),
+                         (80, 2))
+        # A pft before them, not timed, or not counts: empty.
+        for lw in (dict(TIMED, retries=None), None,
+                   dict(TIMED, retries=-1), dict(TIMED, retries=True)):
+            if lw and "retries" in lw and lw["retries"] is None:
+                del lw["retries"]
+            rec = runs.run_record(POINT, json.loads(line(lw)), 0)
+            self.assertIsNone(rec["lw_retries"], lw)
 
     def test_none_where_not_timed(self):
         for lw in (None, {}, {"read": None}, {"read": {"p99_ns": -1}},
@@ -64,11 +81,16 @@ class Record(unittest.TestCase):
             obj["lock_waits"]["read"]["p99_ns"] = p99
             recs.append(runs.run_record(POINT, obj, 0))
         c = types.SimpleNamespace(metric="wait-p99", patterns=[
-            "shared-vma"], points=[dict(POINT, runs=recs)])
+            "shared-vma"], points=[dict(POINT, runs=recs, label="")])
         stats.summarize(c)
         s = c.points[0]["stats"]
         self.assertEqual(s["median"], 200)
         self.assertEqual(s["lw_read_p99_ns_median"], 200)
+        self.assertEqual(s["lw_retries_median"], 2)
+        self.assertEqual(s["lw_faults_mmap_read_median"], 80)
+        row = dict(zip(runs.POINT_COLUMNS, list(runs.point_rows(c))[0]))
+        self.assertEqual((row["lw_faults_mmap_read_median"],
+                          row["lw_retries_median"]), ("80", "2"))
         self.assertEqual((s["min"], s["max"]), (100, 300))
 
 
