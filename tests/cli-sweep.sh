@@ -30,8 +30,8 @@ counts=${counts# }
 # shellcheck disable=SC2086
 ncounts=$(printf '%s\n' $counts | wc -l)
 
-points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label,lat_p50_ns_median,lat_p99_ns_median,interleave_pages,writers,threads_median,threads_started_median,process_faults_median,prealloc_s_median,backing,lp_user_faults_median,lp_mmap_read_median,lp_fallbacks_median,lp_fallbacks_per_fault_median,lw_read_p99_ns_median
-runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout,lat_count,lat_p50_ns,lat_p99_ns,interleave_pages,writers,threads,threads_started,populate,step_bytes,probe_faults,process_faults,prealloc_s,huge_page_bytes,backing,lp_user_faults,lp_mmap_read,lp_fallbacks,lp_fallbacks_per_fault,lw_read_p99_ns
+points_header=pattern,workers,cpus,size,runs,metric,median,min,max,spread_pct,ratio,fault_per_wsec_median,round_rate_median,faults_per_wall_s_median,flt_per_cpu_s_median,start_skew_s_median,layout,label,lat_p50_ns_median,lat_p99_ns_median,interleave_pages,writers,threads_median,threads_started_median,process_faults_median,prealloc_s_median,backing,lp_user_faults_median,lp_mmap_read_median,lp_fallbacks_median,lp_fallbacks_per_fault_median,lw_read_p99_ns_median,lw_faults_mmap_read_median,lw_retries_median
+runs_header=pattern,workers,cpus,size,run,pages,rounds,minflt,faults_agree,elapsed_s,fault_s,user_s,sys_s,start_skew_s,fault_per_wsec,flt_per_cpu_s,faults_per_wall_s,round_rate_median,round_rate_min,round_rate_max,layout,lat_count,lat_p50_ns,lat_p99_ns,interleave_pages,writers,threads,threads_started,populate,step_bytes,probe_faults,process_faults,prealloc_s,huge_page_bytes,backing,lp_user_faults,lp_mmap_read,lp_fallbacks,lp_fallbacks_per_fault,lw_read_p99_ns,lw_faults_mmap_read,lw_retries
 
 # run_sweep NAME ARGS...: output in $tmp/NAME.out, .err, status in $rc.
 run_sweep() {
