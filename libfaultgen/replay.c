@@ -120,6 +120,9 @@ struct replay_state {
 	 * for its process's threads to be at its time (wait_for_threads),
 	 * and they wait for the fork (next_fork_ns) before going past it. */
 	_Atomic int64_t *progress;
+	/* Per thread, set once it runs its own code (its C library's and
+	 * a sanitizer's start done): a fork waits for it (settle). */
+	_Atomic unsigned char *running;
 	/* The profile time of this process's next fork not yet made. */
 	_Atomic int64_t next_fork_ns;
 	double speed, scale;
@@ -704,8 +707,9 @@ static int plan_chunks(struct replay_state *st)
 	st->row_next = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_x = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->progress = calloc(pr->nr_threads + 1, sizeof(*st->progress));
+	st->running = calloc(pr->nr_threads + 1, sizeof(*st->running));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
-	    !st->row_next || !st->row_x || !st->progress) {
+	    !st->row_next || !st->row_x || !st->progress || !st->running) {
 		free(at);
 		return -ENOMEM;
 	}
@@ -1228,7 +1232,10 @@ struct thread_arg {
 static void *thread_main(void *p)
 {
 	struct thread_arg *a = p;
-	int ret = replay_thread(a->st, a->t);
+	int ret;
+
+	atomic_store(&a->st->running[a->t], 1);
+	ret = replay_thread(a->st, a->t);
 
 	if (ret && ret != -ECANCELED) {
 		char msg[FG_PROFILE_ERROR_LEN];
@@ -1266,6 +1273,36 @@ static int wait_for_threads(struct replay_state *st, unsigned int p,
 			    atomic_load(&st->sh->error))
 				return -ECANCELED;
 			nanosleep(&ts, NULL);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Before a fork of process p: each of its threads started runs its own
+ * code (its start, where the C library and a sanitizer allocate, is
+ * over), and those through with their faults are joined (their exit,
+ * where they free, is over): the child inherits no allocator lock
+ * another thread held at the fork.  The others wait in before_fault
+ * or sleep, allocating nothing.  -ECANCELED.
+ */
+static int settle(struct replay_state *st, unsigned int p,
+		  const pthread_t *tids, const bool *started, bool *joined)
+{
+	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+
+	for (unsigned int t = 0; t < st->pr->nr_threads; t++) {
+		if (st->pr->threads[t].process != p || !started[t] || joined[t])
+			continue;
+		while (!atomic_load(&st->running[t])) {
+			if (atomic_load(&st->sh->cancel) ||
+			    atomic_load(&st->sh->error))
+				return -ECANCELED;
+			nanosleep(&ts, NULL);
+		}
+		if (atomic_load(&st->progress[t]) == INT64_MAX) {
+			pthread_join(tids[t], NULL);
+			joined[t] = true;
 		}
 	}
 	return 0;
@@ -1326,10 +1363,11 @@ static void run_process(struct replay_state *st, unsigned int p)
 	struct thread_arg *args = calloc(pr->nr_threads, sizeof(*args));
 	pid_t *kids = calloc(pr->nr_processes, sizeof(*kids));
 	bool *started = calloc(pr->nr_threads, sizeof(*started));
+	bool *joined = calloc(pr->nr_threads, sizeof(*joined));
 	unsigned int c;
 	int next;
 
-	if (!tids || !args || !kids || !started) {
+	if (!tids || !args || !kids || !started || !joined) {
 		fail_shared(st->sh, -ENOMEM, "out of memory starting a process");
 		goto out;
 	}
@@ -1352,7 +1390,8 @@ static void run_process(struct replay_state *st, unsigned int p)
 	for (; next >= 0 && !atomic_load(&st->sh->cancel);
 	     next = next_child(st, p, kids)) {
 		if (sleep_until(st, pr->processes[next].fork_ms) ||
-		    wait_for_threads(st, p, atomic_load(&st->next_fork_ns)))
+		    wait_for_threads(st, p, atomic_load(&st->next_fork_ns)) ||
+		    settle(st, p, tids, started, joined))
 			break;
 		kids[next] = fork_child(st, (unsigned int)next);
 		if (kids[next] < 0) {
@@ -1365,7 +1404,7 @@ static void run_process(struct replay_state *st, unsigned int p)
 	atomic_store(&st->next_fork_ns, INT64_MAX);
 out:
 	for (unsigned int t = 0; started && t < pr->nr_threads; t++)
-		if (started[t])
+		if (started[t] && !(joined && joined[t]))
 			pthread_join(tids[t], NULL);
 	for (c = 0; kids && c < pr->nr_processes; c++)
 		if (kids[c] > 0)
@@ -1374,6 +1413,7 @@ out:
 	free(args);
 	free(kids);
 	free(started);
+	free(joined);
 }
 
 /*
@@ -1671,6 +1711,8 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_x);
 	free(st->progress);
 	st->progress = NULL;
+	free(st->running);
+	st->running = NULL;
 	if (st->pagemap_fd >= 0)
 		close(st->pagemap_fd);
 	free(st);
