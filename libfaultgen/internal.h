@@ -1151,6 +1151,17 @@ struct fg_prow {
 	enum fg_row_order order;
 	uint64_t count, first_page, last_page, stride;
 };
+/* A mapping call of the profile's "calls" (pft-profile(5)). */
+enum fg_call { FG_CALL_MADVISE, FG_CALL_MPROTECT, FG_CALL_MUNMAP,
+	       FG_CALL_MMAP, FG_NR_CALLS };
+struct fg_pcall {
+	unsigned int thread; /* index */
+	int object;          /* index, or -1: on no object of the profile */
+	uint32_t bin;
+	enum fg_call call;
+	int arg; /* madvise: the advice; mprotect: PROT_*; else 0 */
+	uint64_t count, first_page, pages;
+};
 struct fg_profile {
 	uint64_t period, page_size;
 	double bin_ms;
@@ -1162,7 +1173,12 @@ struct fg_profile {
 	struct fg_prow *rows; /* without_event's after the faults' */
 	unsigned int *thread_ids; /* the profile's ids, by index */
 	uint64_t counts[FG_NR_KINDS]; /* the faults it holds, by kind */
+	struct fg_pcall *calls; /* "calls": null where calls_recorded is not */
+	size_t nr_calls;
+	bool calls_recorded;
+	uint64_t call_counts[FG_NR_CALLS]; /* count x period */
 };
+extern const char *const fg_call_names[FG_NR_CALLS + 1];
 #define FG_PROFILE_ERROR_LEN 192
 extern const char *const fg_kind_names[FG_NR_KINDS + 1];
 FG_TESTABLE int fg_profile_parse(const char *buf, size_t len,

@@ -53,6 +53,32 @@ static const char *const backing_names[] = {
 	[FG_OBJ_FILE] = "file", [FG_OBJ_HUGETLB] = "hugetlb", NULL,
 };
 
+const char *const fg_call_names[FG_NR_CALLS + 1] = {
+	[FG_CALL_MADVISE] = "madvise", [FG_CALL_MPROTECT] = "mprotect",
+	[FG_CALL_MUNMAP] = "munmap", [FG_CALL_MMAP] = "mmap",
+};
+
+/* madvise(2)'s advice by its name in a profile (the constant's, lower
+ * case, without MADV_); one not named is given as its number. */
+static const struct {
+	const char *name;
+	int advice;
+} advice_names[] = {
+	{ "normal", 0 }, { "random", 1 }, { "sequential", 2 },
+	{ "willneed", 3 }, { "dontneed", 4 }, { "free", 8 }, { "remove", 9 },
+	{ "dontfork", 10 }, { "dofork", 11 }, { "mergeable", 12 },
+	{ "unmergeable", 13 }, { "hugepage", 14 }, { "nohugepage", 15 },
+	{ "dontdump", 16 }, { "dodump", 17 }, { "wipeonfork", 18 },
+	{ "keeponfork", 19 }, { "cold", 20 }, { "pageout", 21 },
+	{ "populate_read", 22 }, { "populate_write", 23 },
+	{ "collapse", 25 },
+};
+/* The advice numbers a profile may give, and those never replayed:
+ * MADV_HWPOISON and MADV_SOFT_OFFLINE take a page out of the machine. */
+#define MAX_ADVICE 1000
+#define ADVICE_HWPOISON 100
+#define ADVICE_SOFT_OFFLINE 101
+
 static const char *const order_names[] = {
 	[FG_ORDER_SEQ] = "seq", [FG_ORDER_STRIDE] = "stride",
 	[FG_ORDER_RANDOM] = "random", NULL,
@@ -715,14 +741,141 @@ static int read_rows(struct ck *c, uint32_t faults, uint32_t without)
 	return ret;
 }
 
+/* A madvise's advice: its name, or its number as a decimal string. */
+static int call_advice(struct ck *c, uint32_t n, int *advice)
+{
+	const char *s;
+	char *end;
+	long v;
+
+	if (want_type(c, n, FG_JSON_STRING, "a string (the advice)"))
+		return -EINVAL;
+	s = node(c, n)->str;
+	for (size_t i = 0; i < sizeof(advice_names) / sizeof(advice_names[0]);
+	     i++)
+		if (!strcmp(s, advice_names[i].name)) {
+			*advice = advice_names[i].advice;
+			return 0;
+		}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end || errno || v > MAX_ADVICE)
+		return bad(c, -EINVAL, "unknown advice \"%.40s\"", s);
+	if (v == ADVICE_HWPOISON || v == ADVICE_SOFT_OFFLINE)
+		return bad(c, -EINVAL, "advice %ld (a page taken out of use): "
+			   "not replayed", v);
+	*advice = (int)v;
+	return 0;
+}
+
+/* An mprotect's protection: "none", or of "r", "w", "x" in that order. */
+static int call_prot(struct ck *c, uint32_t n, int *prot)
+{
+	static const char *const prots[] = { "none", "r", "w", "rw", "x",
+					     "rx", "wx", "rwx", NULL };
+	int v, ret = want_keyword(c, n, prots, "protection", &v);
+
+	/* The index's bits are PROT_READ, PROT_WRITE and PROT_EXEC's. */
+	*prot = v;
+	return ret;
+}
+
+static int call_arg(struct ck *c, uint32_t n, struct fg_pcall *cl)
+{
+	cl->arg = 0;
+	if (cl->call == FG_CALL_MADVISE)
+		return call_advice(c, n, &cl->arg);
+	if (cl->call == FG_CALL_MPROTECT)
+		return call_prot(c, n, &cl->arg);
+	if (!n || node(c, n)->type != FG_JSON_NULL)
+		return bad(c, -EINVAL, "not null (%s has no argument here)",
+			   fg_call_names[cl->call]);
+	return 0;
+}
+
+/* The object of a call: an object its process maps, or null (-1). */
+static int call_object(struct ck *c, uint32_t n, struct fg_pcall *cl)
+{
+	unsigned int o;
+
+	cl->object = -1;
+	if (n && node(c, n)->type == FG_JSON_NULL)
+		return 0;
+	if (want_ref(c, n, c->object_at, c->nobject_at, "object", &o))
+		return -EINVAL;
+	if (!c->maps[(size_t)c->pr->threads[cl->thread].process *
+			     c->pr->nr_objects + o])
+		return bad(c, -EINVAL, "an object its thread's process does "
+			   "not map");
+	cl->object = (int)o;
+	return 0;
+}
+
+/* calls' row r: [thread, object, bin, call, arg, count, first, pages]. */
+static int read_call(struct ck *c, uint32_t arr, unsigned int r,
+		     struct fg_pcall *cl)
+{
+	uint32_t e = node(c, arr)->first;
+	uint64_t v, pages;
+	int call;
+
+	at(c, "calls[%u]", r);
+	if (want_type(c, arr, FG_JSON_ARRAY, "an array"))
+		return -EINVAL;
+	if (node(c, arr)->count != 8)
+		return bad(c, -EINVAL, "%u elements, not 8",
+			   node(c, arr)->count);
+	if (want_ref(c, cell(c, &e, "calls", r, 0), c->thread_at,
+		     c->nthread_at, "thread", &cl->thread) ||
+	    call_object(c, cell(c, &e, "calls", r, 1), cl) ||
+	    want_uint(c, cell(c, &e, "calls", r, 2), UINT32_MAX, &v))
+		return -EINVAL;
+	cl->bin = (uint32_t)v;
+	if ((double)(cl->bin + 1.0) * c->pr->bin_ms > MAX_MS)
+		return bad(c, -EINVAL, "a bin ending later than %.0f ms",
+			   MAX_MS);
+	if (want_keyword(c, cell(c, &e, "calls", r, 3), fg_call_names,
+			 "call", &call))
+		return -EINVAL;
+	cl->call = (enum fg_call)call;
+	pages = cl->object < 0 ? MAX_WHOLE :
+				 c->pr->objects[cl->object].pages;
+	if (call_arg(c, cell(c, &e, "calls", r, 4), cl) ||
+	    want_uint(c, cell(c, &e, "calls", r, 5),
+		      MAX_WHOLE / c->pr->period, &cl->count) ||
+	    want_uint(c, cell(c, &e, "calls", r, 6), pages ? pages - 1 : 0,
+		      &cl->first_page) ||
+	    want_uint(c, cell(c, &e, "calls", r, 7), MAX_WHOLE, &cl->pages))
+		return -EINVAL;
+	return 0;
+}
+
+/* "calls": null (not recorded), or the mapping calls' rows. */
 static int read_calls(struct ck *c)
 {
-	uint32_t n = fg_json_member(c->doc, 0, "calls");
+	struct fg_profile *pr = c->pr;
+	uint32_t list = fg_json_member(c->doc, 0, "calls");
+	unsigned int r = 0;
+	int ret = 0;
 
 	at(c, "calls");
-	if (n && node(c, n)->type != FG_JSON_NULL)
-		return bad(c, -EINVAL, "mapping calls are not replayed yet");
-	return 0;
+	if (!list || node(c, list)->type == FG_JSON_NULL)
+		return 0;
+	if (want_list(c, "calls", MAX_ROWS, &list))
+		return -EINVAL;
+	pr->calls_recorded = true;
+	pr->calls = calloc(node(c, list)->count + 1, sizeof(*pr->calls));
+	if (!pr->calls)
+		return -ENOMEM;
+	for (uint32_t e = node(c, list)->first; e && !ret;
+	     e = node(c, e)->next, r++) {
+		struct fg_pcall *cl = &pr->calls[pr->nr_calls++];
+
+		ret = read_call(c, e, r, cl);
+		if (!ret)
+			pr->call_counts[cl->call] += cl->count * pr->period;
+	}
+	return ret;
 }
 
 static int read_profile(struct ck *c)
@@ -746,13 +899,13 @@ static int read_profile(struct ck *c)
 	if (!ret && without)
 		ret = want_list(c, "without_event", MAX_ROWS, &without);
 	if (!ret)
-		ret = read_calls(c);
-	if (!ret)
 		ret = alloc_maps(c, objs, procs, thrs);
 	if (!ret)
 		ret = read_lists(c, objs, procs, thrs);
 	if (!ret)
 		ret = read_rows(c, faults, without);
+	if (!ret)
+		ret = read_calls(c);
 	return ret;
 }
 
@@ -795,6 +948,7 @@ void fg_profile_free(struct fg_profile *pr)
 	free(pr->threads);
 	free(pr->thread_ids);
 	free(pr->rows);
+	free(pr->calls);
 	memset(pr, 0, sizeof(*pr));
 }
 

@@ -8,7 +8,10 @@
  * x period faults (x scale) of the row's kind over the pages between
  * first_page and last_page in the row's order, spread evenly over the
  * row's bins and paced to them (each bin's faults begin at the bin's
- * time / speed; pacing "none" makes them back to back).
+ * time / speed; pacing "none" makes them back to back).  The mapping
+ * calls, where recorded, are made at the start of their bin: an advice
+ * on the object's pages where it gives them back or brings them in,
+ * the others on a page of the thread's own (faultgen(7)).
  *
  * The workers are the profile's threads, worker i its thread i.  The
  * profile's root process is the calling process: its threads are
@@ -75,6 +78,7 @@ struct shared {
 	_Atomic uint64_t done[FG_NR_KINDS];
 	_Atomic uint64_t bins, bins_late;
 	_Atomic uint64_t major_as_read; /* majors of memory not a file's */
+	_Atomic uint64_t calls[FG_NR_CALLS], calls_failed;
 	_Atomic uint32_t error_taken;
 	char msg[FG_PROFILE_ERROR_LEN];
 	struct fg_wstat w[]; /* one per thread */
@@ -96,10 +100,21 @@ struct mapped {
  * faults (read, or shared with a child after a fork), writable. */
 enum { PAGE_ABSENT, PAGE_READONLY, PAGE_WRITABLE };
 
-/* A (row, bin) of a thread: the thread's chunks sorted by bin. */
+/* A (row, bin) of a thread: the thread's chunks sorted by bin.  A row
+ * index past the profile's rows is a call's: its calls, made first in
+ * the bin. */
 struct chunk {
 	uint32_t bin;
 	uint32_t row;
+};
+
+/* A thread's own pages its calls are made on (the calls on no object,
+ * and mprotect, mmap and munmap), and the pages its mmaps mapped. */
+#define CALL_MAPS 64
+struct caller {
+	char *page;
+	char *maps[CALL_MAPS];
+	unsigned int nr_maps;
 };
 
 /* The pattern's state (the run's, in the calling process). */
@@ -635,6 +650,11 @@ static unsigned int class_of(const struct bin_pos *at,
 	return at->split < at->hi && row->kind == FG_KIND_COW;
 }
 
+static bool is_call(const struct replay_state *st, const struct chunk *c)
+{
+	return c->row >= st->pr->nr_rows;
+}
+
 /* at for thread t's bin of its chunk c (and the chunks after it of the
  * same bin). */
 static void bin_begin(const struct replay_state *st, unsigned int t, size_t c,
@@ -656,8 +676,9 @@ static void bin_begin(const struct replay_state *st, unsigned int t, size_t c,
 		    pr->processes[k].fork_ms < at->split)
 			at->split = pr->processes[k].fork_ms;
 	for (; c < st->first[t + 1] && st->chunks[c].bin == b; c++)
-		at->n[class_of(at, &pr->rows[st->chunks[c].row])] +=
-			share_of(st, st->chunks[c].row, b);
+		if (!is_call(st, &st->chunks[c]))
+			at->n[class_of(at, &pr->rows[st->chunks[c].row])] +=
+				share_of(st, st->chunks[c].row, b);
 }
 
 /* The profile time (ns) of the thread's next fault of class k. */
@@ -692,6 +713,7 @@ static int plan_chunks(struct replay_state *st)
 	const struct fg_profile *pr = st->pr;
 	size_t total = 0, *at;
 
+	total = pr->nr_calls;
 	for (size_t r = 0; r < pr->nr_rows; r++) {
 		total += pr->rows[r].nbins;
 		if (total > MAX_CHUNKS) {
@@ -715,6 +737,8 @@ static int plan_chunks(struct replay_state *st)
 	}
 	for (size_t r = 0; r < pr->nr_rows; r++)
 		st->first[pr->rows[r].thread + 1] += pr->rows[r].nbins;
+	for (size_t k = 0; k < pr->nr_calls; k++)
+		st->first[pr->calls[k].thread + 1]++;
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		st->first[t + 1] += st->first[t];
 	for (size_t r = 0; r < pr->nr_rows; r++) {
@@ -727,6 +751,11 @@ static int plan_chunks(struct replay_state *st)
 				   at[row->thread]++] = (struct chunk){
 				.bin = row->bin + b, .row = (uint32_t)r };
 	}
+	for (size_t k = 0; k < pr->nr_calls; k++)
+		st->chunks[st->first[pr->calls[k].thread] +
+			   at[pr->calls[k].thread]++] = (struct chunk){
+			.bin = pr->calls[k].bin,
+			.row = (uint32_t)(pr->nr_rows + k) };
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		qsort(st->chunks + st->first[t], st->first[t + 1] - st->first[t],
 		      sizeof(struct chunk), chunk_cmp);
@@ -1088,6 +1117,18 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 	return row->kind;
 }
 
+/* A wait's pause of 200 us, for another thread or process to go on;
+ * -ECANCELED where the replay is cancelled or failed. */
+static int pause_briefly(const struct replay_state *st)
+{
+	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+
+	if (atomic_load(&st->sh->cancel) || atomic_load(&st->sh->error))
+		return -ECANCELED;
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
 /*
  * Before a thread's next fault: its progress is that fault's profile
  * time, and where its process forks a child at or before that time,
@@ -1099,15 +1140,12 @@ static int before_fault(struct replay_state *st, const struct bin_pos *at,
 			unsigned int k)
 {
 	int64_t t = fault_time(at, k);
-	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+	int ret = 0;
 
 	atomic_store(&st->progress[at->t], t);
-	while (t >= atomic_load(&st->next_fork_ns)) {
-		if (atomic_load(&st->sh->cancel) || atomic_load(&st->sh->error))
-			return -ECANCELED;
-		nanosleep(&ts, NULL);
-	}
-	return 0;
+	while (!ret && t >= atomic_load(&st->next_fork_ns))
+		ret = pause_briefly(st);
+	return ret;
 }
 
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
@@ -1147,6 +1185,220 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	return 0;
 }
 
+/* ---- the mapping calls -------------------------------------------- */
+
+/*
+ * Whether an advice on an object is made on the object's pages: those
+ * that give pages back or bring them in (the faults after them are the
+ * profile's), and those that only tell the kernel how they are used.
+ * The others (what a fork gives a child: dontfork, wipeonfork; KSM's
+ * merging; a collapse or huge-page advice the object's mapping does
+ * not have; an advice unknown here) are made on the thread's own page.
+ */
+static bool advice_on_object(const struct fg_pobject *ob, int advice)
+{
+	switch (advice) {
+	case MADV_NORMAL:
+	case MADV_RANDOM:
+	case MADV_SEQUENTIAL:
+	case MADV_WILLNEED:
+	case MADV_DONTNEED:
+	case MADV_FREE:
+	case MADV_REMOVE:
+	case MADV_DONTDUMP:
+	case MADV_DODUMP:
+	case 20: /* MADV_COLD */
+	case 21: /* MADV_PAGEOUT */
+	case 22: /* MADV_POPULATE_READ */
+	case 23: /* MADV_POPULATE_WRITE */
+	case 24: /* MADV_DONTNEED_LOCKED */
+		return true;
+	case MADV_HUGEPAGE:
+		return ob->thp;
+	case MADV_NOHUGEPAGE:
+		return !ob->thp;
+	default:
+		return false;
+	}
+}
+
+/* The pages [p, p + n) of m after an advice: given back (not present
+ * here any more), or populated. */
+static void advised(const struct replay_state *st, struct mapped *m,
+		    enum fg_obj_backing b, uint64_t p, uint64_t n, int advice)
+{
+	unsigned char to;
+
+	switch (advice) {
+	case MADV_DONTNEED:
+	case MADV_REMOVE:
+	case 24: /* MADV_DONTNEED_LOCKED */
+		to = PAGE_ABSENT;
+		break;
+	case 21: /* MADV_PAGEOUT: an anonymous page stays (no swap here) */
+		if (b == FG_OBJ_ANON)
+			return;
+		to = PAGE_ABSENT;
+		break;
+	case 22: /* MADV_POPULATE_READ */
+		to = PAGE_READONLY;
+		break;
+	case 23: /* MADV_POPULATE_WRITE */
+		to = PAGE_WRITABLE;
+		break;
+	default:
+		return;
+	}
+	for (uint64_t q = p; q < p + n && q < m->len / st->ps; q++)
+		if (to != PAGE_READONLY || m->state[q] == PAGE_ABSENT)
+			__atomic_store_n(&m->state[q], to, __ATOMIC_RELAXED);
+}
+
+/*
+ * The i-th of a row's n madvise calls on its object: the pages [first,
+ * first + pages) (scaled, within the object as mapped) split in n
+ * pieces, piece i (a page of them each where the pages are fewer than
+ * the calls); whole huge pages for a hugetlb object.
+ */
+static int advise_object(const struct replay_state *st,
+			 const struct fg_pcall *cl, uint64_t i, uint64_t n)
+{
+	const struct fg_pobject *ob = &st->pr->objects[cl->object];
+	struct mapped *m = &st->obj[cl->object];
+	uint64_t limit = m->len / st->ps, unit = 1, lo, pages, a, e;
+
+	lo = scaled_index(st, cl->first_page);
+	if (lo >= limit)
+		lo = limit - 1;
+	pages = cl->pages ? scaled_pages(st, cl->pages) : 1;
+	if (pages > limit - lo)
+		pages = limit - lo;
+	if (!pages) /* an object of no page */
+		return -EINVAL;
+	a = lo + (uint64_t)((double)pages * (double)i / (double)n);
+	e = lo + (uint64_t)((double)pages * (double)(i + 1) / (double)n);
+	if (e <= a) {
+		a = lo + i % pages;
+		e = a + 1;
+	}
+	if (ob->backing == FG_OBJ_HUGETLB) {
+		unit = st->hps / st->ps;
+		a = a / unit * unit;
+		e = (e + unit - 1) / unit * unit;
+		if (e > limit)
+			e = limit;
+	}
+	if (madvise(m->addr + a * st->ps, (e - a) * st->ps, cl->arg) < 0)
+		return -errno;
+	advised(st, m, ob->backing, a, e - a, cl->arg);
+	return 0;
+}
+
+/* The thread's own page its calls on no object of the profile are
+ * made on. */
+static char *caller_page(const struct replay_state *st, struct caller *cr)
+{
+	void *p;
+
+	if (cr->page)
+		return cr->page;
+	p = mmap(NULL, st->ps, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	cr->page = p;
+	return p;
+}
+
+/* An mmap of a page of the thread's own, kept for a later munmap (the
+ * oldest unmapped first where CALL_MAPS are kept). */
+static int caller_mmap(const struct replay_state *st, struct caller *cr)
+{
+	void *p;
+
+	if (cr->nr_maps == CALL_MAPS) {
+		munmap(cr->maps[0], st->ps);
+		memmove(cr->maps, cr->maps + 1,
+			(CALL_MAPS - 1) * sizeof(cr->maps[0]));
+		cr->nr_maps--;
+	}
+	p = mmap(NULL, st->ps, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	cr->maps[cr->nr_maps++] = p;
+	return 0;
+}
+
+/* An munmap of the page the thread's last mmap mapped, or of a page
+ * mapped for it where none is kept. */
+static int caller_munmap(const struct replay_state *st, struct caller *cr)
+{
+	int ret = 0;
+
+	if (!cr->nr_maps)
+		ret = caller_mmap(st, cr);
+	if (ret)
+		return ret;
+	return munmap(cr->maps[--cr->nr_maps], st->ps) < 0 ? -errno : 0;
+}
+
+static void caller_done(const struct replay_state *st, struct caller *cr)
+{
+	while (cr->nr_maps)
+		munmap(cr->maps[--cr->nr_maps], st->ps);
+	if (cr->page)
+		munmap(cr->page, st->ps);
+	cr->page = NULL;
+}
+
+/* The i-th of the n calls of a row of calls. */
+static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
+		     uint64_t i, uint64_t n, struct caller *cr)
+{
+	char *page;
+
+	switch (cl->call) {
+	case FG_CALL_MMAP:
+		return caller_mmap(st, cr);
+	case FG_CALL_MUNMAP:
+		return caller_munmap(st, cr);
+	case FG_CALL_MADVISE:
+		if (cl->object >= 0 &&
+		    advice_on_object(&st->pr->objects[cl->object], cl->arg))
+			return advise_object(st, cl, i, n);
+		break;
+	default:
+		break;
+	}
+	page = caller_page(st, cr);
+	if (!page)
+		return -ENOMEM;
+	if (cl->call == FG_CALL_MPROTECT)
+		return mprotect(page, st->ps, cl->arg) < 0 ? -errno : 0;
+	return madvise(page, st->ps, cl->arg) < 0 ? -errno : 0;
+}
+
+/* A chunk of calls: count x period of them, at the start of their bin,
+ * before its faults.  A call that fails is counted (calls_failed); the
+ * replay goes on. */
+static int replay_calls(struct replay_state *st, const struct chunk *c,
+			struct caller *cr)
+{
+	const struct fg_pcall *cl = &st->pr->calls[c->row - st->pr->nr_rows];
+	uint64_t n = cl->count * st->pr->period;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (make_call(st, cl, i, n, cr) < 0)
+			atomic_fetch_add(&st->sh->calls_failed, 1);
+		if (i % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
+		    atomic_load(&st->sh->cancel))
+			return -ECANCELED;
+	}
+	atomic_fetch_add(&st->sh->calls[cl->call], n);
+	return 0;
+}
+
 /* The end of bin b (profile time, ms) is past: the bin was late. */
 static void bin_done(struct replay_state *st, uint32_t b)
 {
@@ -1158,10 +1410,11 @@ static void bin_done(struct replay_state *st, uint32_t b)
 		atomic_fetch_add(&st->sh->bins_late, 1);
 }
 
-/* Thread t's bin of chunks [c, end): the faults before the bin's fork
- * first (class 0), then its copies (class 1). */
+/* Thread t's bin of chunks [c, end): its calls, the faults before the
+ * bin's fork (class 0), then its copies (class 1). */
 static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
-		      size_t end, unsigned char stamp, uint64_t *faults)
+		      size_t end, struct caller *cr, unsigned char stamp,
+		      uint64_t *faults)
 {
 	struct bin_pos at;
 	int ret = 0;
@@ -1170,9 +1423,13 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 	atomic_store(&st->progress[t], first_time(&at));
 	if (st->paced)
 		ret = sleep_until(st, (double)at.bin * st->pr->bin_ms);
+	for (size_t x = c; x < end && !ret; x++)
+		if (is_call(st, &st->chunks[x]))
+			ret = replay_calls(st, &st->chunks[x], cr);
 	for (unsigned int k = 0; k < 2; k++)
 		for (size_t x = c; x < end && !ret; x++)
-			if (class_of(&at, &st->pr->rows[st->chunks[x].row]) == k)
+			if (!is_call(st, &st->chunks[x]) &&
+			    class_of(&at, &st->pr->rows[st->chunks[x].row]) == k)
 				ret = replay_chunk(st, &st->chunks[x], &at,
 						   stamp, faults);
 	if (!ret)
@@ -1184,6 +1441,7 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 			 unsigned char stamp, uint64_t *faults)
 {
 	size_t c = st->first[t], end;
+	struct caller cr = { 0 };
 	int ret = 0;
 
 	for (; c < st->first[t + 1] && !ret; c = end) {
@@ -1191,8 +1449,9 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 				  st->chunks[end].bin == st->chunks[c].bin;
 		     end++)
 			;
-		ret = thread_bin(st, t, c, end, stamp, faults);
+		ret = thread_bin(st, t, c, end, &cr, stamp, faults);
 	}
+	caller_done(st, &cr);
 	return ret;
 }
 
@@ -1263,19 +1522,13 @@ static int wait_for_threads(struct replay_state *st, unsigned int p,
 			    int64_t ns)
 {
 	const struct fg_profile *pr = st->pr;
-	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+	int ret = 0;
 
-	for (unsigned int t = 0; t < pr->nr_threads; t++) {
-		if (pr->threads[t].process != p)
-			continue;
-		while (atomic_load(&st->progress[t]) < ns) {
-			if (atomic_load(&st->sh->cancel) ||
-			    atomic_load(&st->sh->error))
-				return -ECANCELED;
-			nanosleep(&ts, NULL);
-		}
-	}
-	return 0;
+	for (unsigned int t = 0; t < pr->nr_threads && !ret; t++)
+		while (!ret && pr->threads[t].process == p &&
+		       atomic_load(&st->progress[t]) < ns)
+			ret = pause_briefly(st);
+	return ret;
 }
 
 /*
@@ -1289,17 +1542,15 @@ static int wait_for_threads(struct replay_state *st, unsigned int p,
 static int settle(struct replay_state *st, unsigned int p,
 		  const pthread_t *tids, const bool *started, bool *joined)
 {
-	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+	int ret = 0;
 
 	for (unsigned int t = 0; t < st->pr->nr_threads; t++) {
 		if (st->pr->threads[t].process != p || !started[t] || joined[t])
 			continue;
-		while (!atomic_load(&st->running[t])) {
-			if (atomic_load(&st->sh->cancel) ||
-			    atomic_load(&st->sh->error))
-				return -ECANCELED;
-			nanosleep(&ts, NULL);
-		}
+		while (!ret && !atomic_load(&st->running[t]))
+			ret = pause_briefly(st);
+		if (ret)
+			return ret;
 		if (atomic_load(&st->progress[t]) == INT64_MAX) {
 			pthread_join(tids[t], NULL);
 			joined[t] = true;
@@ -1323,13 +1574,21 @@ static pid_t fork_child(struct replay_state *st, unsigned int c)
 	_exit(atomic_load(&st->sh->error) ? 1 : 0);
 }
 
-/* Waits for a child of its own (never another pid). */
-static void reap(pid_t pid)
+/* Waits for child process c (a child of its own, never another pid);
+ * a child killed by a signal (which could not say why itself) fails
+ * the replay. */
+static void reap_child(struct replay_state *st, unsigned int c, pid_t pid)
 {
-	int status;
+	int status = 0;
+	char msg[FG_PROFILE_ERROR_LEN];
 
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (!WIFSIGNALED(status) || atomic_load(&st->sh->cancel))
+		return;
+	snprintf(msg, sizeof(msg), "processes[%u]: killed by signal %d (%s)",
+		 c, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	fail_shared(st->sh, -ECHILD, msg);
 }
 
 /*
@@ -1408,7 +1667,7 @@ out:
 			pthread_join(tids[t], NULL);
 	for (c = 0; kids && c < pr->nr_processes; c++)
 		if (kids[c] > 0)
-			reap(kids[c]);
+			reap_child(st, c, kids[c]);
 	free(tids);
 	free(args);
 	free(kids);
@@ -1734,7 +1993,7 @@ static int replay_figure(const struct faultgen_run *run, unsigned int index,
 			 struct faultgen_figure *f)
 {
 	const struct replay_state *st = state_of(run);
-	struct fg_figure_row figs[2 * FG_NR_KINDS + 4];
+	struct fg_figure_row figs[2 * FG_NR_KINDS + FG_NR_CALLS + 5];
 	unsigned int n = 0;
 
 	if (!st || !st->sh)
@@ -1754,6 +2013,15 @@ static int replay_figure(const struct faultgen_run *run, unsigned int index,
 		figs[n++] = (struct fg_figure_row){
 			"major_as_read",
 			(double)atomic_load(&st->sh->major_as_read), "faults" };
+	for (int k = 0; k < FG_NR_CALLS; k++)
+		if (st->pr->call_counts[k] || atomic_load(&st->sh->calls[k]))
+			figs[n++] = (struct fg_figure_row){
+				fg_call_names[k],
+				(double)atomic_load(&st->sh->calls[k]), "calls" };
+	if (atomic_load(&st->sh->calls_failed))
+		figs[n++] = (struct fg_figure_row){
+			"calls_failed",
+			(double)atomic_load(&st->sh->calls_failed), "calls" };
 	figs[n++] = (struct fg_figure_row){
 		"bins", (double)atomic_load(&st->sh->bins), "bins" };
 	figs[n++] = (struct fg_figure_row){

@@ -281,6 +281,42 @@ static const char shared_anon_write_notify[] = HEAD
 	"\"faults\":[[0,0,0,1,\"write-notify\",64,0,63,\"seq\",1]],"
 	"\"calls\":null}";
 
+/* One thread writes 1024 pages, gives 256 of them back
+ * (MADV_DONTNEED, in 4 calls), writes 128 of them again and reads 64
+ * others (a read of a page not present): as a JVM's heap after its
+ * pretouch and a shrink. */
+static const char given_back[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",1024,0,1023,\"seq\",1],"
+	"[0,0,2,1,\"first-touch\",128,256,383,\"seq\",1],"
+	"[0,0,3,1,\"read\",64,256,511,\"random\",1]],"
+	"\"calls\":[[0,0,1,\"madvise\",\"dontneed\",4,256,256]]}";
+
+/* Calls of the thread's own (mmap, munmap, mprotect, an advice on no
+ * object) and an advice on the object that would take it from a child
+ * (MADV_DONTFORK): made on a page of the thread's own, the child
+ * forked after it writes its copies of the object's pages. */
+static const char own_calls[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":1048576,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":20,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":20}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",256,0,255,\"seq\",1],"
+	"[1,0,3,1,\"cow\",256,0,255,\"seq\",1]],"
+	"\"calls\":[[0,null,0,\"mmap\",null,3,0,0],"
+	"[0,null,0,\"munmap\",null,5,0,0],"
+	"[0,null,1,\"mprotect\",\"r\",2,0,0],"
+	"[0,0,1,\"madvise\",\"dontfork\",1,0,256],"
+	"[0,null,1,\"madvise\",\"willneed\",2,0,0],"
+	"[1,0,3,\"mprotect\",\"rw\",1,0,4]]}";
+
 static struct faultgen_attr *replay_attr(const char *profile)
 {
 	struct faultgen_attr *a;
@@ -453,6 +489,88 @@ START_TEST(copies_of_pages_present_before_the_recording)
 	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1), 256);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Pages given back by the recorded madvise calls fault again: the
+ * rows after the calls, exact (first touches of pages given back) and
+ * in a random order (reads of pages not present: of the 128 given
+ * back and not written again), fault as recorded. */
+START_TEST(pages_given_back_fault_again)
+{
+	struct faultgen_attr *a = replay_attr(given_back);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_msg(w.minflt >= 1024 + 128 + 64 &&
+			      w.minflt <= 1024 + 128 + 64 + 32,
+		      "%llu faults: 1024 first touches, 128 again after 256 "
+		      "pages given back, 64 reads",
+		      (unsigned long long)w.minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 4);
+	ck_assert_double_eq(fgc_figure_or(run, "calls_failed", -1), -1);
+	ck_assert_double_eq(fgc_figure_or(run, "read", -1), 64);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The calls on no object, mprotect, and an advice that would take the
+ * object from a child are made on the thread's own page: each made,
+ * none failed, and the child (forked after the MADV_DONTFORK) writes
+ * its copies of the object (a SIGSEGV where the advice took it). */
+START_TEST(own_calls_made_on_a_page_of_the_thread)
+{
+	struct faultgen_attr *a = replay_attr(own_calls);
+	struct faultgen_worker_result w[2];
+	struct faultgen_run *run = run_ok(a);
+
+	worker(run, 0, &w[0]);
+	worker(run, 1, &w[1]);
+	ck_assert_msg(fgc_close(256, w[1].minflt, 1), "child minflt %llu",
+		      (unsigned long long)w[1].minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 256);
+	ck_assert_double_eq(fgc_figure_or(run, "mmap", -1), 3);
+	ck_assert_double_eq(fgc_figure_or(run, "munmap", -1), 5);
+	ck_assert_double_eq(fgc_figure_or(run, "mprotect", -1), 3);
+	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 3);
+	ck_assert_double_eq(fgc_figure_or(run, "calls_failed", -1), -1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+/* The calls as read: their rows, advice and protection, and counts. */
+START_TEST(calls_read)
+{
+	struct fg_profile pr;
+	char err[FG_PROFILE_ERROR_LEN];
+
+	ck_assert_int_eq(fg_profile_parse(own_calls, strlen(own_calls), &pr,
+					  err, sizeof(err)), 0);
+	ck_assert(pr.calls_recorded);
+	ck_assert_uint_eq(pr.nr_calls, 6);
+	ck_assert_int_eq(pr.calls[0].object, -1);
+	ck_assert_int_eq(pr.calls[0].call, FG_CALL_MMAP);
+	ck_assert_int_eq(pr.calls[2].arg, PROT_READ);
+	ck_assert_int_eq(pr.calls[3].arg, MADV_DONTFORK);
+	ck_assert_int_eq(pr.calls[3].object, 0);
+	ck_assert_uint_eq(pr.calls[3].pages, 256);
+	ck_assert_int_eq(pr.calls[4].arg, MADV_WILLNEED);
+	ck_assert_int_eq(pr.calls[5].arg, PROT_READ | PROT_WRITE);
+	ck_assert_uint_eq(pr.calls[5].thread, 1);
+	ck_assert_uint_eq(pr.call_counts[FG_CALL_MUNMAP], 5);
+	ck_assert_uint_eq(pr.call_counts[FG_CALL_MADVISE], 3);
+	fg_profile_free(&pr);
+	ck_assert_int_eq(fg_profile_parse(two_threads, strlen(two_threads),
+					  &pr, err, sizeof(err)), 0);
+	ck_assert(!pr.calls_recorded);
+	ck_assert_uint_eq(pr.nr_calls, 0);
+	fg_profile_free(&pr);
 }
 END_TEST
 
@@ -890,7 +1008,26 @@ static const struct {
 	{ "\"backing\":\"anonymous\"", "\"backing\":\"tape\"", -EINVAL,
 	  "objects[0].backing: unknown backing" },
 	{ ",\"seq\",1]", ",\"seq\"]", -EINVAL, "faults[0]: 9 elements" },
-	{ "\"calls\":null", "\"calls\":[1]", -EINVAL, "calls" },
+	{ "\"calls\":null", "\"calls\":[1]", -EINVAL, "calls[0]: not an array" },
+	{ "\"calls\":null", "\"calls\":{}", -EINVAL, "calls: not an array" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,0]]",
+	  -EINVAL, "calls[0]: 7 elements, not 8" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"brk\",null,1,0,0]]",
+	  -EINVAL, "calls[0][3]: unknown call \"brk\"" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"dontned\",1,0,0]]",
+	  -EINVAL, "calls[0][4]: unknown advice \"dontned\"" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"100\",1,0,0]]",
+	  -EINVAL, "calls[0][4]: advice 100 (a page taken out of use)" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"mprotect\",\"wr\",1,0,0]]",
+	  -EINVAL, "calls[0][4]: unknown protection \"wr\"" },
+	{ "\"calls\":null", "\"calls\":[[0,null,0,\"mmap\",\"rw\",1,0,0]]",
+	  -EINVAL, "calls[0][4]: not null" },
+	{ "\"calls\":null", "\"calls\":[[0,3,0,\"munmap\",null,1,0,0]]",
+	  -EINVAL, "calls[0][1]: no object has id 3" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,2048,1]]",
+	  -EINVAL, "calls[0][6]: 2048 is more than 2047" },
+	{ "\"calls\":null", "\"calls\":[[5,0,0,\"mmap\",null,1,0,0]]",
+	  -EINVAL, "calls[0][0]: no thread" },
 	{ "\"parent\":null", "\"parent\":0", -EINVAL, "processes[0].parent" },
 	{ "}]", "},]", -EINVAL, "line 1, column" },
 	{ "\"threads\":[", "\"threads\":{", -EINVAL, "line 1" },
@@ -1192,6 +1329,9 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, file_object_minor_faults_stay_minor);
 	tcase_add_test(tc, pacing_counts_bins);
 	tcase_add_test(tc, scale_scales_pages_and_counts);
+	tcase_add_test(tc, pages_given_back_fault_again);
+	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
+	tcase_add_test(tc, calls_read);
 	tcase_add_loop_test(tc, bad_profile_refused_naming_the_member, 0,
 			    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, truncated_profile_refused);
