@@ -94,6 +94,9 @@ struct mapped {
 	 * row in a random order looks for (pick_page).  Each process has
 	 * its own copy (fork copies it, fork_states mends it). */
 	unsigned char *state;
+	/* The pages rows in page order fault not present (bits), which a
+	 * row in a random order takes last (pick_page); NULL for none. */
+	unsigned long *reserved;
 };
 
 /* A page as the process maps it: not present, present but a write
@@ -582,6 +585,7 @@ static void unmap_objects(struct replay_state *st)
 		if (st->obj[o].fd >= 0)
 			close(st->obj[o].fd);
 		free(st->obj[o].state);
+		free(st->obj[o].reserved);
 	}
 	free(st->obj);
 	st->obj = NULL;
@@ -931,8 +935,19 @@ static int unmap_mapped(const struct replay_state *st,
 	return madvise(at, st->ps, MADV_DONTNEED) < 0 ? -errno : 0;
 }
 
-/* The most pages a fault of a row in a random order looks at. */
+/* The most pages a fault of a row in a random order looks at, and
+ * looks at past the first that faults, for one no row in page order
+ * needs. */
 #define PICK_TRIES 4096
+#define PICK_UNRESERVED_TRIES 256
+
+static bool reserved_page(const struct replay_state *st, unsigned int o,
+			  uint64_t p)
+{
+	const unsigned long *map = st->obj[o].reserved;
+
+	return map && fg_bit_test(map, p);
+}
 
 /*
  * The page of row r's next fault of kind k.  A row in a random order
@@ -945,19 +960,26 @@ static uint64_t pick_page(struct replay_state *st, size_t r,
 			  enum fg_replay_kind k)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
-	uint64_t first = next_page(st, r), lo, hi;
+	uint64_t first = next_page(st, r), lo, hi, found = UINT64_MAX, at = 0;
 
-	if (row->order != FG_ORDER_RANDOM || row->kind == FG_KIND_HUGE ||
-	    page_faults(st, row, k, first))
+	if (row->order != FG_ORDER_RANDOM || row->kind == FG_KIND_HUGE)
 		return first;
 	row_range(st, r, &lo, &hi);
-	for (uint64_t n = 1; n < PICK_TRIES && n <= hi - lo; n++) {
-		uint64_t p = next_page(st, r);
-
-		if (page_faults(st, row, k, p))
-			return p;
+	for (uint64_t n = 0, p = first;; p = next_page(st, r)) {
+		if (page_faults(st, row, k, p)) {
+			if (!reserved_page(st, row->object, p))
+				return p;
+			if (found == UINT64_MAX) {
+				found = p;
+				at = n;
+			}
+		}
+		if (found != UINT64_MAX && n - at >= PICK_UNRESERVED_TRIES)
+			break;
+		if (++n >= PICK_TRIES || n > hi - lo)
+			break;
 	}
-	return first;
+	return found != UINT64_MAX ? found : first;
 }
 
 /* Pages [p, p + n) of m after a fault of kind k (n > 1: a huge page
@@ -1828,6 +1850,45 @@ static int walk_pass(const struct fg_profile *pr, const struct fg_prow *row,
 
 /* Object o's pages present at the start (walk_row), for the copies of
  * each process that makes some. */
+/* Whether row's faults are of pages not present, in page order (seq,
+ * stride): the pages its order gives, which a row in a random order
+ * would take from it. */
+static bool exact_absent_row(const struct fg_prow *row)
+{
+	return row->order != FG_ORDER_RANDOM && faults_on(row->kind, PAGE_ABSENT) &&
+	       !faults_on(row->kind, PAGE_WRITABLE);
+}
+
+/*
+ * The pages of object o that its rows in page order fault not present
+ * (walked as they will be), where a row in a random order faults pages
+ * not present too: that row takes other pages first (a program's
+ * random writes fell on pages its later sequential writes did not
+ * need, or they would not have faulted).
+ */
+static int reserve_pages(struct replay_state *st, unsigned int o)
+{
+	const struct fg_profile *pr = st->pr;
+	uint64_t pages = st->obj[o].len / st->ps;
+	unsigned long *map;
+	bool random = false;
+
+	for (size_t r = 0; r < pr->nr_rows && !random; r++)
+		random = pr->rows[r].object == o &&
+			 pr->rows[r].order == FG_ORDER_RANDOM &&
+			 faults_on(pr->rows[r].kind, PAGE_ABSENT);
+	if (!random)
+		return 0;
+	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		if (pr->rows[r].object == o && exact_absent_row(&pr->rows[r]))
+			walk_row(st, r, map, pages);
+	st->obj[o].reserved = map;
+	return 0;
+}
+
 static int present_at_start(struct replay_state *st, unsigned int o)
 {
 	const struct fg_profile *pr = st->pr;
@@ -1893,6 +1954,8 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 		ret = map_object(run, st, o);
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = present_at_start(st, o);
+	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
+		ret = reserve_pages(st, o);
 	return ret;
 }
 
