@@ -297,6 +297,18 @@ class BestLag(unittest.TestCase):
         xb = [0] * 617 + xa[:-617]
         self.assertEqual(self.lag(xa, xb), 617)
 
+    def test_every_lags_sum_of_products(self):
+        rng = random.Random(5)
+        for trial in range(100):
+            n = rng.randrange(0, 30)
+            a = [rng.choice((0, 0, 1, 9, 10 ** 12, -3)) for _ in range(n)]
+            b = [rng.choice((0, 0, 2, 99, -10 ** 9)) for _ in range(n)]
+            most = rng.randrange(0, n) if n else 0
+            want = [sum(a[i] * b[i + lag] for i in range(n - lag))
+                    for lag in range(min(most, n - 1) + 1)]
+            with self.subTest(a=a, b=b, most=most):
+                self.assertEqual(compare.lag_products(a, b, most), want)
+
     def test_48000_bins_take_a_bounded_number_of_steps(self):
         # An 8-minute profile in 10 ms bins, a fifth of them with faults,
         # B 1,234 bins later.  Every Python line run under best_lag is
