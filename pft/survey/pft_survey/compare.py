@@ -26,6 +26,7 @@
 # (--lag-ms).  Every time shape is B's shifted so, and the lag is
 # printed beside them.
 
+import decimal
 import json
 import math
 
@@ -170,14 +171,71 @@ def whole_series(st, n):
 def best_lag(sa, sb, n):
     """The shift (bins, 0 to n // 2) of B's whole profile earlier that
     correlates best with A's over all n bins (B's last ones empty once
-    shifted); the smallest of equals, 0 where none correlates."""
-    xa, xb = whole_series(sa, n), whole_series(sb, n)
-    best, best_r = 0, None
-    for lag in range(n // 2 + 1):
-        r = pearson(xa, xb[lag:] + [0.0] * lag)
-        if r is not None and (best_r is None or r > best_r):
-            best, best_r = lag, r
+    shifted); the smallest of equals, 0 where none correlates.
+
+    Exact, and in one pass over the lags: the series made whole numbers
+    (whole_numbers: a correlation does not change with the scale), the
+    sums of products of every lag at once (lag_products), B's sums over
+    its window less one bin at each lag, and the correlations compared
+    as fractions (so that equal ones are equal)."""
+    xa = whole_numbers(whole_series(sa, n))
+    xb = whole_numbers(whole_series(sb, n))
+    sx, sxx = sum(xa), sum(x * x for x in xa)
+    if n < 2 or n * sxx - sx * sx <= 0:
+        return 0
+    products = lag_products(xa, xb, n // 2)
+    sy, syy = sum(xb), sum(y * y for y in xb)
+    best, best_num, best_dy = 0, None, None
+    for lag, sxy in enumerate(products):
+        if lag:
+            sy -= xb[lag - 1]
+            syy -= xb[lag - 1] ** 2
+        dy = n * syy - sy * sy
+        if dy <= 0:
+            continue
+        # r = cov / sqrt(n sxx - sx^2) / sqrt(dy), cov = n sxy - sx sy:
+        # r's order over the lags is that of cov |cov| / dy.
+        cov = n * sxy - sx * sy
+        num = cov * abs(cov)
+        if best_num is None or num * best_dy > best_num * dy:
+            best, best_num, best_dy = lag, num, dy
     return best
+
+
+def whole_numbers(xs):
+    """xs (floats) times the least power of two that makes them all
+    whole, as ints: exactly."""
+    ratios = [float(x).as_integer_ratio() for x in xs]
+    den = max((d for _, d in ratios), default=1)
+    return [p * (den // d) for p, d in ratios]
+
+
+def lag_products(a, b, most):
+    """[the sum of a[i] * b[i + lag] over i, for lag 0 to most] of two
+    series of ints of one length, exactly, all by one multiplication:
+    each series written as the digits of one number, k decimal digits a
+    bin (more than any sum of products has), a in its order and b
+    reversed; the product's digits are then every lag's sum.  (decimal
+    multiplies long numbers in n log n.)"""
+    if min(a, default=0) < 0 or min(b, default=0) < 0:
+        ap, an = [max(x, 0) for x in a], [max(-x, 0) for x in a]
+        bp, bn = [max(y, 0) for y in b], [max(-y, 0) for y in b]
+        return [w - x - y + z for w, x, y, z in zip(
+            lag_products(ap, bp, most), lag_products(ap, bn, most),
+            lag_products(an, bp, most), lag_products(an, bn, most))]
+    n = len(a)
+    if not n:
+        return []
+    k = len(str(n * max(a) * max(b)))
+    ctx = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
+                          traps=[decimal.Inexact, decimal.Rounded])
+    da = decimal.Decimal("".join(str(x).zfill(k) for x in a))
+    db = decimal.Decimal("".join(str(y).zfill(k) for y in reversed(b)))
+    digits = str(ctx.multiply(da, db)).zfill((2 * n - 1) * k)
+    end = len(digits)
+    # Lag j is the number's digits n - 1 + j from the right (k each).
+    return [int(digits[end - (n + j) * k:end - (n - 1 + j) * k])
+            for j in range(min(most, n - 1) + 1)]
 
 
 def kind_rows(sa, sb, n, lag=0):

@@ -11,9 +11,12 @@ import contextlib
 import io
 import json
 import os
+import random
+import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
+from fractions import Fraction
 
 import filetests
 from pft_survey import cli, compare, plot, readprofile
@@ -214,6 +217,125 @@ class Compare(unittest.TestCase):
         for what in ("A: A.json", "faults", "concurrency most",
                      "time shape (r)", "1.000"):
             self.assertIn(what, text)
+
+
+def whole(xs):
+    """Stats (compare.stats) of one object whose faults per bin are xs."""
+    st = compare.Stat()
+    st.bins = {i: x for i, x in enumerate(xs) if x}
+    return {0: {compare.ALL: st}}
+
+
+def lag_by_definition(xa, xb):
+    """best_lag's contract, lag by lag in exact fractions: the lag, 0 to
+    n // 2, where B's series shifted so many bins earlier (zeros after)
+    has the greatest Pearson correlation with A's; the first of equals;
+    0 where none is defined.  r1 > r2 is compared as r1 |r1| > r2 |r2|."""
+    n = len(xa)
+    xs = [Fraction(x) for x in xa]
+    mx = sum(xs, Fraction(0)) / n
+    best, best_r = 0, None
+    for lag in range(n // 2 + 1):
+        ys = [Fraction(y) for y in xb[lag:]] + [Fraction(0)] * lag
+        my = sum(ys, Fraction(0)) / n
+        sxy = sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), Fraction(0))
+        sxx = sum(((x - mx) ** 2 for x in xs), Fraction(0))
+        syy = sum(((y - my) ** 2 for y in ys), Fraction(0))
+        if n < 2 or sxx == 0 or syy == 0:
+            continue
+        r = sxy * abs(sxy) / (sxx * syy)
+        if best_r is None or r > best_r:
+            best, best_r = lag, r
+    return best
+
+
+def sparse(rng, n, density, values):
+    return [rng.choice(values) if rng.random() < density else 0
+            for _ in range(n)]
+
+
+class BestLag(unittest.TestCase):
+    """best_lag against its definition, and its work bounded."""
+
+    def lag(self, xa, xb):
+        return compare.best_lag(whole(xa), whole(xb), len(xa))
+
+    def test_random_series_agree_with_the_definition(self):
+        rng = random.Random(41)
+        values = (1, 2, 3, 7, 40, 0.5, 1 / 3, 2.25, 1e-3, 12345.678)
+        for trial in range(200):
+            n = rng.randrange(1, 33)
+            xa = sparse(rng, n, rng.choice((0.1, 0.3, 0.7, 1.0)), values)
+            xb = sparse(rng, n, rng.choice((0.1, 0.3, 0.7, 1.0)), values)
+            with self.subTest(trial=trial, xa=xa, xb=xb):
+                self.assertEqual(self.lag(xa, xb), lag_by_definition(xa, xb))
+
+    def test_equal_correlations_give_the_smallest_lag(self):
+        # A's fault at bin 3; B's at 4 and 6: shifted 1 or 3 bins
+        # earlier B has one fault on A's, the other inside the window.
+        xa = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+        xb = [0, 0, 0, 0, 1, 0, 1, 0, 0, 0]
+        self.assertEqual(lag_by_definition(xa, xb), 1)
+        self.assertEqual(self.lag(xa, xb), 1)
+        # So with three of B's, in thirds, and A's in tenths: lags 1, 3
+        # and 5 each put one of B's on A's, the others inside.
+        xa = [0] * 6 + [0.1] + [0] * 9
+        xb = [0] * 7 + [1 / 3, 0, 1 / 3, 0, 1 / 3] + [0] * 4
+        self.assertEqual(lag_by_definition(xa, xb), 1)
+        self.assertEqual(self.lag(xa, xb), 1)
+
+    def test_series_without_a_correlation_give_0(self):
+        zeros, burst = [0] * 12, [0, 0, 0, 5, 1, 0, 0, 0, 0, 0, 0, 0]
+        for xa, xb in ((zeros, zeros), (zeros, burst), (burst, zeros),
+                       ([3] * 12, burst), ([2], [2]), ([], [])):
+            with self.subTest(xa=xa, xb=xb):
+                self.assertEqual(self.lag(xa, xb), 0)
+
+    def test_a_known_shift_is_recovered(self):
+        rng = random.Random(7)
+        xa = sparse(rng, 3000, 0.2, range(1, 200)) + [0] * 1000
+        xb = [0] * 617 + xa[:-617]
+        self.assertEqual(self.lag(xa, xb), 617)
+
+    def test_every_lags_sum_of_products(self):
+        rng = random.Random(5)
+        for trial in range(100):
+            n = rng.randrange(0, 30)
+            a = [rng.choice((0, 0, 1, 9, 10 ** 12, -3)) for _ in range(n)]
+            b = [rng.choice((0, 0, 2, 99, -10 ** 9)) for _ in range(n)]
+            most = rng.randrange(0, n) if n else 0
+            want = [sum(a[i] * b[i + lag] for i in range(n - lag))
+                    for lag in range(min(most, n - 1) + 1)]
+            with self.subTest(a=a, b=b, most=most):
+                self.assertEqual(compare.lag_products(a, b, most), want)
+
+    def test_48000_bins_take_a_bounded_number_of_steps(self):
+        # An 8-minute profile in 10 ms bins, a fifth of them with faults,
+        # B 1,234 bins later.  Every Python line run under best_lag is
+        # counted: trying each lag's correlation over all bins would be
+        # some 10^9; the bound is 40 a bin (the counting stops there).
+        n, limit = 48000, 40 * 48000
+        rng = random.Random(8)
+        xa = sparse(rng, n, 0.2, range(1, 300))
+        xb = [0] * 1234 + xa[:-1234]
+        sa, sb = whole(xa), whole(xb)
+        lines = 0
+
+        def trace(frame, event, arg):
+            nonlocal lines
+            if event == "line":
+                lines += 1
+                if lines > limit:
+                    raise RuntimeError("more than %d lines run" % limit)
+            return trace
+
+        sys.settrace(trace)
+        try:
+            lag = compare.best_lag(sa, sb, n)
+        finally:
+            sys.settrace(None)
+        self.assertEqual(lag, 1234)
+        self.assertLess(lines, limit, lines)
 
 
 class Files(unittest.TestCase):
