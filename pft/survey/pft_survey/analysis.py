@@ -330,7 +330,8 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
     doc["source"] = source
     doc["events"] = [x for x in kinds.events(
         source, getattr(rec, "madvise_recorded", False),
-        getattr(rec, "locks_recorded", False))
+        getattr(rec, "locks_recorded", False),
+        getattr(rec, "calls_recorded", ()))
         if not x.startswith("-")]
     doc["not_told_apart"] = kinds.not_told_apart(source)
     if source == kinds.PAGE_FAULTS and attached:
