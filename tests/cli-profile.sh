@@ -118,13 +118,16 @@ validate "$tmp/s.json"
 	2>"$tmp/cmp.err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "--compare: exit $rc: $(cat "$tmp/cmp.err")"
-if out=$(python3 - "$tmp/cmp.out" <<'PY' 2>&1
+if out=$(python3 - "$tmp/cmp.out" "$tmp/a.json" <<'PY' 2>&1
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = [v["ratio"] for o in d["objects"] for k in o["kinds"]
      for v in k["dimensions"].values()]
 r += [v["ratio"] for v in d["profile"].values()]
 r += [v["ratio"] for v in d["without_event"].values()]
+a = json.load(open(sys.argv[2]))
+assert ("calls" in d) == (a["calls"] is not None), "calls"
+r += [c["ratio"] for c in d.get("calls", [])]
 assert d["objects"] and set(r) == {1.0}, sorted(set(map(str, r)))
 PY
 ); then ok; else fail "--compare A A: $out"; fi

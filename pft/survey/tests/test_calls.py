@@ -3,17 +3,21 @@
 # script's lines of the syscall tracepoints read back, the events asked
 # of perf, each call's argument's word, its range joined to the VMAs it
 # covered, the profile's rows (bins, objects, clipping, first page and
-# pages, no object, order; null where not recorded) and the reader's
-# errors.
+# pages, no object, order; null where not recorded), the reader's errors
+# and --compare's rows per call and argument.
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+import contextlib
+import io
 import json
+import os
+import tempfile
 import unittest
 from unittest import mock
 
-from pft_survey import (analysis, calls, kinds, perfscript, profile,
-                        readprofile)
+from pft_survey import (analysis, calls, cli, compare, kinds,
+                        perfscript, profile, readprofile)
 from pft_survey.fromsurvey import recording
 from pft_survey.profile import Recording
 from pft_survey.vmas import VmaIndex
@@ -417,3 +421,57 @@ class Read(unittest.TestCase):
             row[i] = v
             self.assertNotEqual(schemacheck.validate(
                 a_profile([row]), schema), [], (i, v))
+
+
+class Compare(unittest.TestCase):
+    def test_per_call_and_arg(self):
+        b = [[0, 0, 0, "madvise", "dontneed", 6, 0, 9],
+             [0, 0, 0, "munmap", None, 1, 0, 1]]
+        self.assertEqual(compare.calls(a_profile(ROWS), a_profile(b)), [
+            {"call": "madvise", "arg": "dontneed", "a": 3, "b": 6,
+             "ratio": 2.0},
+            {"call": "mmap", "arg": None, "a": 1, "b": 0, "ratio": 0.0},
+            {"call": "mprotect", "arg": "r", "a": 3, "b": 0, "ratio": 0.0},
+            {"call": "munmap", "arg": None, "a": 0, "b": 1, "ratio": None}])
+
+    def test_scaled_by_the_period_none_where_not_recorded(self):
+        self.assertEqual(compare.calls(a_profile(ROWS[:1], period=4),
+                                       a_profile(None)),
+                         [{"call": "mmap", "arg": None, "a": 4, "b": None,
+                           "ratio": None}])
+        self.assertIsNone(compare.calls(a_profile(None), a_profile(None)))
+        self.assertEqual(compare.calls(a_profile([]), a_profile(None)), [])
+
+    def run_cli(self, a, b, *more):
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, doc in (("a.json", a), ("b.json", b)):
+                paths.append(os.path.join(d, name))
+                with open(paths[-1], "w") as f:
+                    json.dump(doc, f)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), \
+                    contextlib.redirect_stderr(err):
+                rc = cli.main(["--compare"] + paths + list(more))
+        self.assertEqual((rc, err.getvalue()), (0, ""))
+        return out.getvalue()
+
+    def test_text_and_json(self):
+        a, b = a_profile(ROWS), a_profile(ROWS[1:2])
+        d = json.loads(self.run_cli(a, b, "--json"))
+        self.assertEqual(d["calls"][0], {"call": "madvise",
+                                         "arg": "dontneed", "a": 3, "b": 2,
+                                         "ratio": 2 / 3})
+        text = self.run_cli(a, b)
+        self.assertIn("\nmapping calls", text)
+        self.assertRegex(text, r"\n  madvise +dontneed +3 +2 +0\.667\n")
+        self.assertRegex(text, r"\n  mmap +- +1 +0 +0\.000\n")
+
+    def test_nothing_where_neither_recorded_them(self):
+        a = a_profile(None)
+        self.assertNotIn("calls", json.loads(self.run_cli(a, a, "--json")))
+        self.assertNotIn("mapping calls", self.run_cli(a, a))
+
+
+if __name__ == "__main__":
+    unittest.main()
