@@ -3,7 +3,9 @@
 # cli-profile.sh - pft-survey --record, --compare and --plot against pft
 # itself: "pft -t 2 -m 8M" recorded as a fault profile holds the
 # survey's own faults (in all, and per kind on the 8 MiB object), from
-# 2 threads, no names unless --keep-names, and validates against the
+# 2 threads, and with the syscall tracepoints the mapping calls (pft's
+# munmap of the 8 MiB object, on its 2048 pages; null without them),
+# no names unless --keep-names, and validates against the
 # installed JSON Schema (man/man5/pft-profile.schema.json); a sampled
 # recording carries its period; --compare of a profile with itself gives
 # a ratio of 1 in every dimension; --plot draws an SVG; --record and
@@ -62,6 +64,9 @@ def on(p, size):
 def threads_on(p, size):
     o = [o["id"] for o in p["objects"] if o["size"] == size]
     return len({r[0] for r in p["faults"] if r[1] in o})
+def munmapped(p, size):
+    o = [o["id"] for o in p["objects"] if o["size"] == size]
+    return sum(c[7] for c in p["calls"] if c[3] == "munmap" and c[1] in o)
 big = next(o for o in d["objects"] if o["size"] == 8 * MiB and
            o["backing"] == "anonymous")
 bad = [c for c in sys.argv[3:] if not eval(c)]
@@ -87,7 +92,9 @@ check "$tmp/a.out" "$tmp/a.json" \
 	'sum(on(p, 8 * MiB).values()) >= 2048 - d["perf"]["lost_faults"]' \
 	'threads_on(p, 8 * MiB) == big["threads"] == 2' \
 	'not p["names"] and "pft" not in text.replace("pft-profile", "").replace("pft-survey", "")' \
-	'all(k not in text for k in ("\"path\"", "\"command\"", "\"name\""))'
+	'all(k not in text for k in ("\"path\"", "\"command\"", "\"name\""))' \
+	'(p["calls"] is not None) == ("syscalls:sys_enter_madvise" in d["events"])' \
+	'p["calls"] is None or munmapped(p, 8 * MiB) == 2048'
 validate "$tmp/a.json"
 
 # Names when asked; wider bins.
@@ -101,7 +108,7 @@ validate "$tmp/names.json"
 # Sampled: one event in 16, the period in the profile.
 record s --json -c 16 --events=page-faults --record="$tmp/s.json" -- \
 	"$PFT" -t 2 -m 8M $thp $over
-check "$tmp/s.out" "$tmp/s.json" 'p["period"] == 16' \
+check "$tmp/s.out" "$tmp/s.json" 'p["period"] == 16 and p["calls"] is None' \
 	'total(p) == sum(o["faults"] for o in d["objects"])' \
 	'on(p, 8 * MiB) == {k: v["faults"] for k, v in big["kinds"].items()}'
 validate "$tmp/s.json"
@@ -111,13 +118,16 @@ validate "$tmp/s.json"
 	2>"$tmp/cmp.err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "--compare: exit $rc: $(cat "$tmp/cmp.err")"
-if out=$(python3 - "$tmp/cmp.out" <<'PY' 2>&1
+if out=$(python3 - "$tmp/cmp.out" "$tmp/a.json" <<'PY' 2>&1
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = [v["ratio"] for o in d["objects"] for k in o["kinds"]
      for v in k["dimensions"].values()]
 r += [v["ratio"] for v in d["profile"].values()]
 r += [v["ratio"] for v in d["without_event"].values()]
+a = json.load(open(sys.argv[2]))
+assert ("calls" in d) == (a["calls"] is not None), "calls"
+r += [c["ratio"] for c in d.get("calls", [])]
 assert d["objects"] and set(r) == {1.0}, sorted(set(map(str, r)))
 PY
 ); then ok; else fail "--compare A A: $out"; fi

@@ -11,7 +11,7 @@ import shutil
 
 from pft_common.pft import find_pft
 
-from . import counters, kinds, lockpaths, objects
+from . import calls, counters, kinds, lockpaths, objects
 from .base import PAGE, MiB, TOP_VMAS
 from .proc import read
 from .verdict import EXEC_GUP, check_line, quote, small_args
@@ -163,6 +163,15 @@ def vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts):
     return per_vma
 
 
+def join_calls(rec, index, parents):
+    """The mapping calls perf recorded, each joined to the VMAs its range
+    covered, as faults are (pft_survey.calls.join)."""
+    def find(pid, addr, t):
+        v = index[pid].find(addr, t) if pid in index else None
+        return v or inherited(index, parents, pid, addr, rec.execs)
+    return calls.join(rec, index, find)
+
+
 def vma_reports(per_vma, tname):
     """The VMAs' reports, by bytes faulted (a huge page's fault is 512 of
     a 4 KiB page's)."""
@@ -280,6 +289,8 @@ def analyse(rec, snaps, kernel, period, followed, keep=None):
     if keep is not None:
         keep["facts"] = facts
     per_vma = vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts)
+    if keep is not None and getattr(rec, "calls_recorded", ()):
+        facts.calls = join_calls(rec, index, parents)
 
     def tname(tid):
         th = snaps.threads.get(tid)
@@ -330,7 +341,8 @@ def add_kinds(doc, facts, fkinds, fbytes, majors_unmatched, rec, tname,
     doc["source"] = source
     doc["events"] = [x for x in kinds.events(
         source, getattr(rec, "madvise_recorded", False),
-        getattr(rec, "locks_recorded", False))
+        getattr(rec, "locks_recorded", False),
+        getattr(rec, "calls_recorded", ()))
         if not x.startswith("-")]
     doc["not_told_apart"] = kinds.not_told_apart(source)
     if source == kinds.PAGE_FAULTS and attached:

@@ -205,6 +205,7 @@ def profiles_main(c):
     if c.compare:
         doc = compare.compare(profs[0][1], profs[1][1], c.bin_ms,
                               c.lag_ms)
+        compare.add_calls(doc, profs[0][1], profs[1][1])
         compare.write(doc, tuple(c.compare), c.json, sys.stdout)
         sys.stdout.flush()
     if c.plot:

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pft_survey.compare - two fault profiles side by side (pft-survey
 # --compare A B): per object and kind, the faults, bytes, processes,
-# threads, concurrency, the time shape, and the ratio B/A of each.
+# threads, concurrency, the time shape, and the ratio B/A of each; the
+# mapping calls per call and argument, where either recorded them.
 #
 # Copyright (C) 2026 The libfaultgen authors
 #
@@ -302,6 +303,60 @@ def compare(a, b, bin_ms=None, lag_ms=None):
             "without_event": without_event(a, b)}
 
 
+def call_counts(prof):
+    """{(call, arg): calls} of a profile, its period counted; None where
+    it has no calls recorded."""
+    if prof.get("calls") is None:
+        return None
+    out = {}
+    for row in prof["calls"]:
+        k = (row[3], row[4])
+        out[k] = out.get(k, 0) + row[5] * prof["period"]
+    return out
+
+
+def calls(a, b):
+    """The mapping calls per (call, arg), by call and arg: A's count, B's
+    and B/A (None for a profile that did not record them); None where
+    neither profile did."""
+    ca, cb = call_counts(a), call_counts(b)
+    if ca is None and cb is None:
+        return None
+    out = []
+    for call, arg in sorted(set(ca or ()) | set(cb or ()),
+                            key=lambda k: (k[0], k[1] is not None,
+                                           k[1] or "")):
+        x = None if ca is None else ca.get((call, arg), 0)
+        y = None if cb is None else cb.get((call, arg), 0)
+        out.append({"call": call, "arg": arg, "a": x, "b": y,
+                    "ratio": None if y is None else ratio(x, y)})
+    return out
+
+
+def add_calls(doc, a, b):
+    """The mapping calls' comparison into doc (a compare()'s) as "calls",
+    where either profile recorded them."""
+    rows = calls(a, b)
+    if rows is not None:
+        doc["calls"] = rows
+
+
+def render_calls(doc, out):
+    """The mapping calls' rows of doc, where it has them (add_calls)."""
+    if "calls" not in doc:
+        return
+    fmt = "  %-13s %-20s %12s %12s %8s\n"
+    out.write("\nmapping calls, per call and argument (A or B -: not "
+              "recorded)\n")
+    out.write(fmt % ("call", "argument", "A", "B", "B/A"))
+    if not doc["calls"]:
+        out.write("  none\n")
+    for c in doc["calls"]:
+        out.write(fmt % (c["call"], "-" if c["arg"] is None else c["arg"],
+                         num(c["a"]), num(c["b"]),
+                         "-" if c["ratio"] is None else "%.3f" % c["ratio"]))
+
+
 def num(x):
     if x is None:
         return "-"
@@ -350,3 +405,4 @@ def write(doc, names, as_json, out):
         out.write("\n")
     else:
         render(doc, names, out)
+        render_calls(doc, out)

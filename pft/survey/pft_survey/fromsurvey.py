@@ -247,7 +247,38 @@ def key_of(text):
     return None
 
 
-def add_populated_objects(r, doc):
+def add_calls(r, facts, rec, same, base):
+    """The mapping calls of the profile's processes (None where perf did
+    not record them), a thread of a process that made calls and had no
+    fault added to it; each call on the object of the profile it
+    covered most (of those it covered: the VMAs its range overlapped),
+    or on none, the object added to the caller's process's."""
+    if facts.calls is None:
+        return
+    start = {f[2]: f[0] for f in rec.forks}
+    end = {f[2]: f[0] for f in rec.exits}
+    r.calls = []
+    for (t, pid, tid, call, arg, spans) in facts.calls:
+        if pid not in r.processes:
+            continue
+        if tid not in r.threads:
+            r.threads[tid] = {"pid": pid, "start_ns": start.get(tid),
+                              "end_ns": end.get(tid),
+                              "name": rec.names.get(tid)}
+            r.threads_pid[tid] = pid
+        best = None
+        for key, lo, hi in spans:
+            k = same.get(key, key)
+            if k in r.objects and (best is None or hi - lo > best[2]):
+                best = (k, lo - base.get(k, 0), hi - lo)
+        if best is None:
+            r.calls.append((t, tid, call, arg, None, 0, 0))
+            continue
+        r.calls.append((t, tid, call, arg) + best)
+        r.processes[pid]["objects"].add(best[0])
+
+
+def add_populated_objects(r, doc, base):
     """A VMA whose resident memory grew beyond what its fault events
     brought in (by POPULATED_MIN pages or more: populated, get_user_pages
     raises no fault event) is an object of the profile even where no
@@ -267,6 +298,10 @@ def add_populated_objects(r, doc):
             "huge_bytes": g.get("huge_bytes") or 0, "creator": g["pid"],
             "path": g.get("path") or "", "first_ns": None}
         r.processes[g["pid"]]["objects"].add(key)
+        # Its pages counted from its start (a file's: its offset, not
+        # known here: from 0).
+        base[key] = int(g["start"], 16) // r.page_size \
+            if key[0] == "vma" else 0
 
 
 def recording(facts, rec, doc, root, command=None, period=1, page=4096):
@@ -282,5 +317,6 @@ def recording(facts, rec, doc, root, command=None, period=1, page=4096):
     add_processes(r, facts, rec, root, command)
     add_main_threads(r, rec, names)
     add_without_event(r, doc, rec.execs, root)
-    add_populated_objects(r, doc)
+    add_populated_objects(r, doc, base)
+    add_calls(r, facts, rec, same, base)
     return r

@@ -87,6 +87,11 @@ PF_USER = 4
 # madvise(2) calls, with the tracepoints where the kernel has syscall
 # tracepoints: the advice a VMA that no smaps read saw was given.
 MADVISE_EVENT = "syscalls:sys_enter_madvise"
+# The other mapping calls, recorded where madvise is (each where the
+# kernel has its tracepoint): a profile's calls (pft-profile(5)).
+CALL_EVENTS = {"mprotect": "syscalls:sys_enter_mprotect",
+               "munmap": "syscalls:sys_enter_munmap",
+               "mmap": "syscalls:sys_enter_mmap"}
 
 
 # mmap_lock's tracepoints, with the tracepoints: which threads took it,
@@ -96,14 +101,17 @@ LOCK_EVENTS = ("mmap_lock:mmap_lock_start_locking",
                "mmap_lock:mmap_lock_acquire_returned")
 
 
-def events(source, madvise=False, locks=False):
-    """perf record's event options for a source (and the madvise calls'
-    and mmap_lock's tracepoints, with the tracepoints)."""
+def events(source, madvise=False, locks=False, calls=()):
+    """perf record's event options for a source (and the madvise calls',
+    the other mapping calls' (names of CALL_EVENTS) and mmap_lock's
+    tracepoints, with the tracepoints)."""
     if source == TRACEPOINTS:
+        more = ([MADVISE_EVENT] if madvise else []) + \
+            [CALL_EVENTS[c] for c in calls if c in CALL_EVENTS] + \
+            list(LOCK_EVENTS if locks else ())
         return ["-e", "exceptions:page_fault_user", "-e",
                 "exceptions:page_fault_kernel", "-e", "major-faults", "-d"] + \
-            (["-e", MADVISE_EVENT] if madvise else []) + \
-            [x for e in (LOCK_EVENTS if locks else ()) for x in ("-e", e)]
+            [x for e in more for x in ("-e", e)]
     return ["-e", "page-faults", "-e", "major-faults", "-d"]
 
 
@@ -118,6 +126,16 @@ def madvise_traceable():
     """Whether the kernel has the madvise syscall tracepoint (tracefs
     readable: the tracepoints' source)."""
     return traceable(MADVISE_EVENT)
+
+
+def calls_traceable():
+    """The mapping calls recorded with the tracepoints: none where the
+    kernel has no madvise tracepoint, else madvise and those of
+    CALL_EVENTS whose tracepoint it has."""
+    if not madvise_traceable():
+        return ()
+    return ("madvise",) + tuple(c for c, e in CALL_EVENTS.items()
+                                if traceable(e))
 
 
 def locks_traceable():

@@ -88,6 +88,9 @@ class Facts:
         self.times = {}         # key -> [(t, pid, tid)]
         self.vma_tids = {}      # key -> {(pid, VMA start): {tids}}
         self.forks = []         # (t, child pid, parent pid)
+        # The mapping calls, for a profile where perf recorded them
+        # (pft_survey.calls.join), else None.
+        self.calls = None
         self.exits = {}         # pid -> time
 
     def add_vma(self, key, pid, v, backing):

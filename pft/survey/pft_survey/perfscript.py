@@ -29,6 +29,24 @@ MADVISE = re.compile(r"^(?:(?P<period>\d+)\s+)?syscalls:sys_enter_madvise:"
                      r"\s+start:\s+0x(?P<start>[0-9a-f]+),\s+len_in:\s+"
                      r"0x(?P<len>[0-9a-f]+),\s+behavior:\s+"
                      r"0x(?P<advice>[0-9a-f]+)")
+# The other mapping calls, recorded where madvise is: mprotect(2)'s range
+# and protection, munmap(2)'s range, mmap(2)'s address (a hint, 0 for
+# none, unless MAP_FIXED), length, protection, flags, fd (-1 printed as
+# 2**64 - 1) and offset.
+MPROTECT = re.compile(r"^(?:(?P<period>\d+)\s+)?syscalls:sys_enter_mprotect:"
+                      r"\s+start:\s+0x(?P<start>[0-9a-f]+),\s+len:\s+"
+                      r"0x(?P<len>[0-9a-f]+),\s+prot:\s+"
+                      r"0x(?P<prot>[0-9a-f]+)")
+MUNMAP = re.compile(r"^(?:(?P<period>\d+)\s+)?syscalls:sys_enter_munmap:"
+                    r"\s+addr:\s+0x(?P<start>[0-9a-f]+),\s+len:\s+"
+                    r"0x(?P<len>[0-9a-f]+)")
+MMAP_CALL = re.compile(r"^(?:(?P<period>\d+)\s+)?syscalls:sys_enter_mmap:"
+                       r"\s+addr:\s+0x(?P<start>[0-9a-f]+),\s+len:\s+"
+                       r"0x(?P<len>[0-9a-f]+),\s+prot:\s+"
+                       r"0x(?P<prot>[0-9a-f]+),\s+flags:\s+"
+                       r"0x(?P<flags>[0-9a-f]+),\s+fd:\s+"
+                       r"0x(?P<fd>[0-9a-f]+),\s+off:\s+"
+                       r"0x(?P<off>[0-9a-f]+)")
 # mmap_lock's tracepoints (with the tracepoints, where the kernel has
 # them): an attempt to take it, and what came of it (a trylock that
 # failed: success=false).
@@ -84,6 +102,15 @@ class Record:
         self.exits = []         # (time_ns, pid, tid)
         self.madvises = []      # (time_ns, pid, start, length, advice, tid)
         self.madvise_recorded = False
+        # The other mapping calls, each (time_ns, pid, start, length,
+        # argument, tid): mprotect's protection, munmap's None, mmap's
+        # (prot, flags, fd, offset) (its start the address asked for).
+        self.mprotects = []
+        self.munmaps = []
+        self.mmap_calls = []
+        # The mapping calls perf recorded ("madvise", "mprotect",
+        # "munmap", "mmap"): none without the tracepoints.
+        self.calls_recorded = ()
         # mmap_lock per thread: tid -> {pid, read, write, trylock_failed,
         # fallbacks} (successful acquisitions; the read trylocks that
         # failed; the read acquisitions that followed a user fault).
@@ -193,6 +220,38 @@ def add_mmap(rec, t, mm):
         int(mm.group("ino") or 0), pgoff))
 
 
+def signed64(x):
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+def add_call(rec, m, t, rest):
+    """A mapping call's line (madvise, mprotect, munmap or mmap) into its
+    list; whether it was one.  An event after a fault: the fault did not
+    fall back (add_lock)."""
+    for regexp, calls in ((MADVISE, rec.madvises), (MPROTECT, rec.mprotects),
+                          (MUNMAP, rec.munmaps),
+                          (MMAP_CALL, rec.mmap_calls)):
+        c = regexp.match(rest)
+        if c:
+            break
+    else:
+        return False
+    tid = int(m.group("tid"))
+    rec.pending_fault.pop(tid, None)
+    if regexp is MADVISE:
+        arg = int(c.group("advice"), 16)
+    elif regexp is MPROTECT:
+        arg = int(c.group("prot"), 16)
+    elif regexp is MMAP_CALL:
+        arg = (int(c.group("prot"), 16), int(c.group("flags"), 16),
+               signed64(int(c.group("fd"), 16)), int(c.group("off"), 16))
+    else:
+        arg = None
+    calls.append((t, int(m.group("pid")), int(c.group("start"), 16),
+                  int(c.group("len"), 16), arg, tid))
+    return True
+
+
 def add_record(rec, t, rest):
     """A PERF_RECORD_ line of a name, a task or lost samples; whether it
     was one of those, or another record (not needed)."""
@@ -233,14 +292,7 @@ def add_line(rec, m):
     if lk:
         add_lock(rec, m, t, lk)
         return True
-    ma = MADVISE.match(rest)
-    if ma:
-        rec.pending_fault.pop(int(m.group("tid")), None)
-        rec.madvises.append((t, int(m.group("pid")),
-                             int(ma.group("start"), 16),
-                             int(ma.group("len"), 16),
-                             int(ma.group("advice"), 16),
-                             int(m.group("tid"))))
+    if "syscalls:sys_enter_" in rest and add_call(rec, m, t, rest):
         return True
     s = SAMPLE.match(rest)
     if s and not rest.startswith("PERF_RECORD"):

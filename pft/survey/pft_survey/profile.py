@@ -37,7 +37,10 @@ class Recording:
     "fork_ns", "exit_ns" (None: not seen), "objects" (keys), "command"};
     threads: tid -> {"pid", "start_ns", "end_ns", "name"}; events:
     (time_ns, tid, object key, kind, page of the object, faults);
-    without_event: (tid, kind, faults)."""
+    without_event: (tid, kind, faults); calls: the mapping calls, None
+    where they were not recorded, else (time_ns, tid, call, argument's
+    word or None, object key or None, first page of the object, pages),
+    its range in the object's pages (clipped to it when built)."""
 
     def __init__(self, source, period=1, page_size=4096):
         self.source = source
@@ -48,6 +51,7 @@ class Recording:
         self.threads = {}
         self.events = []
         self.without_event = []
+        self.calls = None
         self.threads_pid = {}   # tid -> pid, while it is made
         self.recorder = "pft-survey"
 
@@ -159,16 +163,22 @@ def merge_runs(rows):
     return out
 
 
+def kept_calls(r):
+    """The calls of threads the profile has (none where not recorded)."""
+    return [c for c in r.calls or () if c[1] in r.threads]
+
+
 def start_ns(r):
-    """The profile's start: its first fault, fork or thread start."""
-    times = [e[0] for e in r.events]
+    """The profile's start: its first fault, fork, thread start or
+    call."""
+    times = [e[0] for e in r.events] + [c[0] for c in kept_calls(r)]
     times += [p["fork_ns"] for p in r.processes.values() if p["fork_ns"]]
     times += [t["start_ns"] for t in r.threads.values() if t["start_ns"]]
     return min(times, default=0)
 
 
 def end_ns(r, t0):
-    times = [e[0] for e in r.events]
+    times = [e[0] for e in r.events] + [c[0] for c in kept_calls(r)]
     times += [p["exit_ns"] for p in r.processes.values() if p["exit_ns"]]
     times += [t["end_ns"] for t in r.threads.values() if t["end_ns"]]
     return max(times, default=t0)
@@ -252,6 +262,38 @@ def fault_rows(r, t0, bin_ns, tid_id, obj_id):
     return out
 
 
+def call_rows(r, t0, bin_ns, tid_id, obj_id):
+    """The calls rows: [thread, object, bin, call, arg, count, first,
+    pages], a row per (thread, object, bin, call, arg): its calls, the
+    lowest page of the object they covered and their pages summed, each
+    call's range clipped to the object (0 and 0 for no object); by bin,
+    thread, object (null first), call and arg.  None where the calls
+    were not recorded."""
+    if r.calls is None:
+        return None
+    groups = {}
+    for t, tid, call, arg, key, first, pages in kept_calls(r):
+        ob = obj_id.get(key)
+        lo = hi = 0
+        if ob is not None:
+            size = r.objects[key]["size"]
+            lo = max(0, first)
+            hi = min(first + pages, -(-size // r.page_size))
+            if hi <= lo:
+                ob, lo, hi = None, 0, 0
+        k = (tid_id[tid], ob, (t - t0) // bin_ns, call, arg)
+        g = groups.setdefault(k, [0, None, 0])
+        g[0] += 1
+        if ob is not None:
+            g[1] = lo if g[1] is None else min(g[1], lo)
+            g[2] += hi - lo
+    out = [[th, ob, b, call, arg, n, first or 0, pages]
+           for (th, ob, b, call, arg), (n, first, pages) in groups.items()]
+    out.sort(key=lambda x: (x[2], x[0], x[1] is not None, x[1] or 0, x[3],
+                            x[4] is not None, x[4] or ""))
+    return out
+
+
 def build(r, bin_ms=BIN_MS, names=False):
     """The profile (a dict) of Recording r, in bins of bin_ms."""
     t0 = start_ns(r)
@@ -275,7 +317,7 @@ def build(r, bin_ms=BIN_MS, names=False):
         "faults": fault_rows(r, t0, bin_ns, tid_id, obj_id),
         "without_event": [[th, kind, n] for (th, kind), n in
                           sorted(without.items()) if n > 0],
-        "calls": None,
+        "calls": call_rows(r, t0, bin_ns, tid_id, obj_id),
     }
 
 
@@ -297,7 +339,7 @@ def build_sized(r, names=False, limit=MAIL_BYTES):
 
 def dumps(prof):
     """The profile as text: its members one a line, the rows of faults
-    one a line (small, and readable with a pager or diff)."""
+    and calls one a line (small, and readable with a pager or diff)."""
     lines = []
     for k, v in prof.items():
         if isinstance(v, list) and v:

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pft_survey.readprofile - a fault profile (pft-profile/1) read back for
 # --compare and --plot: whatever is wrong with the file (truncated, not
-# JSON, a later version, a member missing or of the wrong type, a row
-# naming a thread or object the profile lacks) is one line naming the
-# member, a ProfileError.  Unknown members are ignored (forward
-# compatible within /1).
+# JSON, a later version, a member missing or of the wrong type, a row of
+# faults or calls naming a thread or object the profile lacks) is one
+# line naming the member, a ProfileError.  Unknown members are ignored
+# (forward compatible within /1).
 #
 # Copyright (C) 2026 The libfaultgen authors
 
@@ -12,6 +12,7 @@ import json
 import re
 
 from . import kinds as K
+from .calls import CALLS
 from .base import SurveyError
 from .profile import RANDOM, SCHEMA, SEQ, STRIDE
 
@@ -73,6 +74,13 @@ ROW = (("thread", NONNEG), ("object", NONNEG), ("bin", NONNEG),
        ("order", one_of(ORDERS)), ("stride", NONNEG))
 WITHOUT = (("thread", NONNEG), ("kind", one_of(WITHOUT_KINDS)),
            ("count", NONNEG))
+CALL = (("thread", NONNEG),
+        ("object", (lambda x: x is None or is_int(x) and x >= 0,
+                    "an object id or null")),
+        ("bin", NONNEG), ("call", one_of(CALLS)),
+        ("arg", (lambda x: x is None or isinstance(x, str),
+                 "a string or null")),
+        ("count", NONNEG), ("first", NONNEG), ("pages", NONNEG))
 
 
 def bad(path, member, what, value):
@@ -146,6 +154,21 @@ def check_ids(path, doc):
         if row[0] >= n["threads"]:
             raise bad(path, "without_event[%d][0]" % i, "one of the threads",
                       row[0])
+    for i, row in enumerate(doc["calls"] or ()):
+        for j, target in ((0, "threads"), (1, "objects")):
+            if row[j] is not None and row[j] >= n[target]:
+                raise bad(path, "calls[%d][%d]" % (i, j),
+                          "one of the %s" % target, row[j])
+
+
+def check_calls(path, doc):
+    """calls: null (not recorded) or a list of rows."""
+    if "calls" not in doc:
+        raise ProfileError("%s: member 'calls' missing" % path)
+    if doc["calls"] is not None:
+        if not isinstance(doc["calls"], list):
+            raise bad(path, "calls", "a list or null", doc["calls"])
+        check_list(path, doc, "calls", check_row, CALL)
 
 
 def check_schema(path, doc):
@@ -173,6 +196,7 @@ def check(path, doc):
     check_list(path, doc, "threads", check_members, THREAD)
     check_list(path, doc, "faults", check_row, ROW)
     check_list(path, doc, "without_event", check_row, WITHOUT)
+    check_calls(path, doc)
     check_ids(path, doc)
     return doc
 

@@ -101,14 +101,17 @@ class Perf:
             os.mkfifo(fifo)
         self.err = open(os.path.join(tmp, "perf.err"), "w+")
         self.source = source or kinds.PAGE_FAULTS
-        self.madvise = self.source == kinds.TRACEPOINTS and \
-            kinds.madvise_traceable()
+        # The mapping calls (a profile's calls): madvise, and mprotect,
+        # munmap and mmap where the kernel has their tracepoints.
+        self.calls = kinds.calls_traceable() \
+            if self.source == kinds.TRACEPOINTS else ()
+        self.madvise = "madvise" in self.calls
         # Fallbacks are told from the event before an acquisition: every
         # event, not a sample.
         self.locks = self.source == kinds.TRACEPOINTS and period == 1 and \
             kinds.locks_traceable()
         cmd = [perf, "record"] + kinds.events(self.source, self.madvise,
-                                              self.locks) + [
+                                              self.locks, self.calls) + [
                "-c", str(period),
                "-k", "CLOCK_MONOTONIC", "-o", self.data, "-D", "-1",
                "--control", "fifo:%s,%s" % (ctl, ack), "-p",
@@ -220,6 +223,7 @@ class Perf:
             rec = parse_script(f)
         rec.source = getattr(self, "source", None)
         rec.madvise_recorded = getattr(self, "madvise", False)
+        rec.calls_recorded = tuple(getattr(self, "calls", ()))
         rec.locks_recorded = getattr(self, "locks", False)
         rec.lost_totals = max(rec.lost_totals, self.kernel_lost(perf))
         return rec

@@ -326,21 +326,25 @@ class VmaIndex:
                 r["object"] = v.get("object")
                 r["moved_to"] = v["history"][0][1:]
 
+    def overlapping(self, lo, hi):
+        """The VMAs that overlap [lo, hi), highest start first."""
+        i = bisect.bisect_left(self.starts, hi)
+        out = []
+        while i > 0:
+            i -= 1
+            v = self.vmas[i]
+            if v["start"] < lo - self.maxlen:
+                break
+            if v["end"] > lo:
+                out.append(v)
+        return out
+
     def candidates(self, addr):
         b = addr // self.BLOCK
         c = self.blocks.get(b)
         if c is None:
-            lo, hi = b * self.BLOCK, (b + 1) * self.BLOCK
-            i = bisect.bisect_left(self.starts, hi)
-            c = []
-            while i > 0:
-                i -= 1
-                v = self.vmas[i]
-                if v["start"] < lo - self.maxlen:
-                    break
-                if v["end"] > lo:
-                    c.append(v)
-            self.blocks[b] = c
+            c = self.blocks[b] = self.overlapping(b * self.BLOCK,
+                                                  (b + 1) * self.BLOCK)
         return c
 
     def find(self, addr, t=None):
