@@ -1160,7 +1160,7 @@ struct fg_pcall {
 	uint32_t bin;
 	enum fg_call call;
 	int arg; /* madvise: the advice; mprotect: PROT_*; else 0 */
-	uint64_t count, first_page, pages;
+	uint64_t count, first_page, last_page, pages;
 };
 struct fg_profile {
 	uint64_t period, page_size;

@@ -811,7 +811,8 @@ static int call_object(struct ck *c, uint32_t n, struct fg_pcall *cl)
 	return 0;
 }
 
-/* calls' row r: [thread, object, bin, call, arg, count, first, pages]. */
+/* calls' row r: [thread, object, bin, call, arg, count, first, last,
+ * pages]. */
 static int read_call(struct ck *c, uint32_t arr, unsigned int r,
 		     struct fg_pcall *cl)
 {
@@ -822,8 +823,8 @@ static int read_call(struct ck *c, uint32_t arr, unsigned int r,
 	at(c, "calls[%u]", r);
 	if (want_type(c, arr, FG_JSON_ARRAY, "an array"))
 		return -EINVAL;
-	if (node(c, arr)->count != 8)
-		return bad(c, -EINVAL, "%u elements, not 8",
+	if (node(c, arr)->count != 9)
+		return bad(c, -EINVAL, "%u elements, not 9",
 			   node(c, arr)->count);
 	if (want_ref(c, cell(c, &e, "calls", r, 0), c->thread_at,
 		     c->nthread_at, "thread", &cl->thread) ||
@@ -845,9 +846,12 @@ static int read_call(struct ck *c, uint32_t arr, unsigned int r,
 		      MAX_WHOLE / c->pr->period, &cl->count) ||
 	    want_uint(c, cell(c, &e, "calls", r, 6), pages ? pages - 1 : 0,
 		      &cl->first_page) ||
-	    want_uint(c, cell(c, &e, "calls", r, 7), MAX_WHOLE, &cl->pages))
+	    want_uint(c, cell(c, &e, "calls", r, 7), pages ? pages - 1 : 0,
+		      &cl->last_page))
 		return -EINVAL;
-	return 0;
+	if (cl->last_page < cl->first_page)
+		return bad(c, -EINVAL, "below first");
+	return want_uint(c, cell(c, &e, "calls", r, 8), MAX_WHOLE, &cl->pages);
 }
 
 /* "calls": null (not recorded), or the mapping calls' rows. */

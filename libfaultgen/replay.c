@@ -114,10 +114,19 @@ struct chunk {
 /* A thread's own pages its calls are made on (the calls on no object,
  * and mprotect, mmap and munmap), and the pages its mmaps mapped. */
 #define CALL_MAPS 64
+#define CALL_PENDING 16
 struct caller {
 	char *page;
 	char *maps[CALL_MAPS];
 	unsigned int nr_maps;
+	/* The bin's calls that give pages back, made when a fault finds
+	 * present a page the next of them gives back, or at the bin's
+	 * end: call i of n of row cl. */
+	struct pending {
+		const struct fg_pcall *cl;
+		uint64_t i, n;
+	} pend[CALL_PENDING];
+	unsigned int nr_pend;
 };
 
 /* The pattern's state (the run's, in the calling process). */
@@ -1170,43 +1179,6 @@ static int before_fault(struct replay_state *st, const struct bin_pos *at,
 	return ret;
 }
 
-static int replay_chunk(struct replay_state *st, const struct chunk *c,
-			struct bin_pos *at, unsigned char stamp,
-			uint64_t *faults)
-{
-	const struct fg_prow *row = &st->pr->rows[c->row];
-	struct mapped *m = &st->obj[row->object];
-	uint64_t n = share_of(st, c->row, c->bin);
-	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
-	enum fg_replay_kind kind = kind_of(st, row);
-	unsigned int cls = class_of(at, row);
-	int ret;
-
-	if (kind != row->kind)
-		atomic_fetch_add(&st->sh->major_as_read, n);
-	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
-		uint64_t pg;
-
-		ret = before_fault(st, at, cls);
-		if (ret)
-			return ret;
-		pg = pick_page(st, c->row, kind);
-		ret = unmap_mapped(st, row, kind, pg);
-		if (!ret)
-			ret = fault_one(st, m, kind, m->addr + pg * st->ps,
-					stamp);
-		if (ret)
-			return ret;
-		mark_pages(st, m, pg, span, kind);
-		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
-		    atomic_load(&st->sh->cancel))
-			return -ECANCELED;
-	}
-	atomic_fetch_add(&st->sh->done[kind], n);
-	*faults += n;
-	return 0;
-}
-
 /* ---- the mapping calls -------------------------------------------- */
 
 /*
@@ -1277,39 +1249,61 @@ static void advised(const struct replay_state *st, struct mapped *m,
 }
 
 /*
- * The i-th of a row's n madvise calls on its object: the pages [first,
- * first + pages) (scaled, within the object as mapped) split in n
- * pieces, piece i (a page of them each where the pages are fewer than
- * the calls); whole huge pages for a hugetlb object.
+ * The pages [*a, *e) of the i-th of a row's n madvise calls on its
+ * object: each call over pages / n of them (rounded up), their starts
+ * spread evenly from first to last + 1 less that length (the same
+ * pages each time where the calls covered last - first + 1 in all),
+ * scaled, within the object as mapped; whole huge pages for a hugetlb
+ * object.  -EINVAL for an object of no page.
  */
+static int call_pages(const struct replay_state *st, const struct fg_pcall *cl,
+		      uint64_t i, uint64_t n, uint64_t *a, uint64_t *e)
+{
+	const struct fg_pobject *ob = &st->pr->objects[cl->object];
+	uint64_t limit = st->obj[cl->object].len / st->ps, lo, hi, len;
+	double d;
+
+	lo = scaled_index(st, cl->first_page);
+	hi = scaled_pages(st, cl->last_page + 1);
+	if (hi > limit)
+		hi = limit;
+	if (lo >= hi)
+		lo = hi ? hi - 1 : 0;
+	if (hi <= lo)
+		return -EINVAL;
+	d = (double)cl->pages * st->scale / (double)n;
+	len = (uint64_t)d;
+	if ((double)len < d || !len)
+		len++;
+	if (len > hi - lo)
+		len = hi - lo;
+	*a = lo;
+	if (n > 1)
+		*a += (uint64_t)((double)(hi - lo - len) * (double)i /
+				 (double)(n - 1));
+	*e = *a + len;
+	if (ob->backing == FG_OBJ_HUGETLB) {
+		uint64_t unit = st->hps / st->ps;
+
+		*a = *a / unit * unit;
+		*e = (*e + unit - 1) / unit * unit;
+		if (*e > limit)
+			*e = limit;
+	}
+	return 0;
+}
+
+/* The i-th of a row's n madvise calls on its object. */
 static int advise_object(const struct replay_state *st,
 			 const struct fg_pcall *cl, uint64_t i, uint64_t n)
 {
 	const struct fg_pobject *ob = &st->pr->objects[cl->object];
 	struct mapped *m = &st->obj[cl->object];
-	uint64_t limit = m->len / st->ps, unit = 1, lo, pages, a, e;
+	uint64_t a, e;
+	int ret = call_pages(st, cl, i, n, &a, &e);
 
-	lo = scaled_index(st, cl->first_page);
-	if (lo >= limit)
-		lo = limit - 1;
-	pages = cl->pages ? scaled_pages(st, cl->pages) : 1;
-	if (pages > limit - lo)
-		pages = limit - lo;
-	if (!pages) /* an object of no page */
-		return -EINVAL;
-	a = lo + (uint64_t)((double)pages * (double)i / (double)n);
-	e = lo + (uint64_t)((double)pages * (double)(i + 1) / (double)n);
-	if (e <= a) {
-		a = lo + i % pages;
-		e = a + 1;
-	}
-	if (ob->backing == FG_OBJ_HUGETLB) {
-		unit = st->hps / st->ps;
-		a = a / unit * unit;
-		e = (e + unit - 1) / unit * unit;
-		if (e > limit)
-			e = limit;
-	}
+	if (ret)
+		return ret;
 	if (madvise(m->addr + a * st->ps, (e - a) * st->ps, cl->arg) < 0)
 		return -errno;
 	advised(st, m, ob->backing, a, e - a, cl->arg);
@@ -1401,23 +1395,124 @@ static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 	return madvise(page, st->ps, cl->arg) < 0 ? -errno : 0;
 }
 
-/* A chunk of calls: count x period of them, at the start of their bin,
- * before its faults.  A call that fails is counted (calls_failed); the
- * replay goes on. */
+/* Calls [i, end) of the n of row cl.  A call that fails is counted
+ * (calls_failed); the replay goes on. */
+static int make_calls(struct replay_state *st, const struct fg_pcall *cl,
+		      uint64_t i, uint64_t end, uint64_t n, struct caller *cr)
+{
+	for (uint64_t k = i; k < end; k++) {
+		if (make_call(st, cl, k, n, cr) < 0)
+			atomic_fetch_add(&st->sh->calls_failed, 1);
+		atomic_fetch_add(&st->sh->calls[cl->call], 1);
+		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
+		    atomic_load(&st->sh->cancel))
+			return -ECANCELED;
+	}
+	return 0;
+}
+
+/* Whether a row of calls gives pages of its object back (made when a
+ * fault needs one of them given back, or at the end of its bin). */
+static bool gives_back(const struct replay_state *st, const struct fg_pcall *cl)
+{
+	const struct fg_pobject *ob;
+
+	if (cl->call != FG_CALL_MADVISE || cl->object < 0)
+		return false;
+	ob = &st->pr->objects[cl->object];
+	if (!advice_on_object(ob, cl->arg))
+		return false;
+	return cl->arg == MADV_DONTNEED || cl->arg == MADV_REMOVE ||
+	       cl->arg == 24 /* MADV_DONTNEED_LOCKED */ ||
+	       (cl->arg == 21 /* MADV_PAGEOUT */ && ob->backing != FG_OBJ_ANON);
+}
+
+/* A chunk of calls, at the start of its bin: count x period of them;
+ * those that give pages back wait for the bin's faults (pending). */
 static int replay_calls(struct replay_state *st, const struct chunk *c,
 			struct caller *cr)
 {
 	const struct fg_pcall *cl = &st->pr->calls[c->row - st->pr->nr_rows];
 	uint64_t n = cl->count * st->pr->period;
 
-	for (uint64_t i = 0; i < n; i++) {
-		if (make_call(st, cl, i, n, cr) < 0)
-			atomic_fetch_add(&st->sh->calls_failed, 1);
-		if (i % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
+	if (gives_back(st, cl) && cr->nr_pend < CALL_PENDING) {
+		cr->pend[cr->nr_pend++] = (struct pending){ cl, 0, n };
+		return 0;
+	}
+	return make_calls(st, cl, 0, n, n, cr);
+}
+
+/*
+ * A fault of object o's page p found it present: where the next call
+ * of a pending row gives it back, that call is made now (a program that
+ * gave pages back between two passes over them: the bin holds both
+ * passes and the calls between).
+ */
+static void give_back_for(struct replay_state *st, struct caller *cr,
+			  unsigned int o, uint64_t p)
+{
+	for (unsigned int k = 0; k < cr->nr_pend; k++) {
+		struct pending *q = &cr->pend[k];
+		uint64_t a, e;
+
+		if (q->cl->object != (int)o || q->i == q->n ||
+		    call_pages(st, q->cl, q->i, q->n, &a, &e) || p < a ||
+		    p >= e)
+			continue;
+		make_calls(st, q->cl, q->i, q->i + 1, q->n, cr);
+		q->i++;
+		return;
+	}
+}
+
+/* The end of the bin: the pending calls not made yet. */
+static int flush_pending(struct replay_state *st, struct caller *cr)
+{
+	int ret = 0;
+
+	for (unsigned int k = 0; k < cr->nr_pend && !ret; k++)
+		ret = make_calls(st, cr->pend[k].cl, cr->pend[k].i,
+				 cr->pend[k].n, cr->pend[k].n, cr);
+	cr->nr_pend = 0;
+	return ret;
+}
+
+static int replay_chunk(struct replay_state *st, const struct chunk *c,
+			struct bin_pos *at, struct caller *cr,
+			unsigned char stamp, uint64_t *faults)
+{
+	const struct fg_prow *row = &st->pr->rows[c->row];
+	struct mapped *m = &st->obj[row->object];
+	uint64_t n = share_of(st, c->row, c->bin);
+	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
+	enum fg_replay_kind kind = kind_of(st, row);
+	unsigned int cls = class_of(at, row);
+	int ret;
+
+	if (kind != row->kind)
+		atomic_fetch_add(&st->sh->major_as_read, n);
+	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
+		uint64_t pg;
+
+		ret = before_fault(st, at, cls);
+		if (ret)
+			return ret;
+		pg = pick_page(st, c->row, kind);
+		if (cr->nr_pend && !page_faults(st, row, kind, pg))
+			give_back_for(st, cr, row->object, pg);
+		ret = unmap_mapped(st, row, kind, pg);
+		if (!ret)
+			ret = fault_one(st, m, kind, m->addr + pg * st->ps,
+					stamp);
+		if (ret)
+			return ret;
+		mark_pages(st, m, pg, span, kind);
+		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;
 	}
-	atomic_fetch_add(&st->sh->calls[cl->call], n);
+	atomic_fetch_add(&st->sh->done[kind], n);
+	*faults += n;
 	return 0;
 }
 
@@ -1453,7 +1548,9 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 			if (!is_call(st, &st->chunks[x]) &&
 			    class_of(&at, &st->pr->rows[st->chunks[x].row]) == k)
 				ret = replay_chunk(st, &st->chunks[x], &at,
-						   stamp, faults);
+						   cr, stamp, faults);
+	if (!ret)
+		ret = flush_pending(st, cr);
 	if (!ret)
 		bin_done(st, at.bin);
 	return ret;

@@ -294,7 +294,18 @@ static const char given_back[] = HEAD
 	"\"faults\":[[0,0,0,1,\"first-touch\",1024,0,1023,\"seq\",1],"
 	"[0,0,2,1,\"first-touch\",128,256,383,\"seq\",1],"
 	"[0,0,3,1,\"read\",64,256,511,\"random\",1]],"
-	"\"calls\":[[0,0,1,\"madvise\",\"dontneed\",4,256,256]]}";
+	"\"calls\":[[0,0,1,\"madvise\",\"dontneed\",4,256,511,256]]}";
+
+/* Three passes over 256 pages in one bin, the pages given back between
+ * them (2 calls, each over the 256): as pft --rounds. */
+static const char passes_in_a_bin[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":1048576,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",768,0,255,\"seq\",1]],"
+	"\"calls\":[[0,0,0,\"madvise\",\"dontneed\",2,0,255,512]]}";
 
 /* Calls of the thread's own (mmap, munmap, mprotect, an advice on no
  * object) and an advice on the object that would take it from a child
@@ -310,12 +321,12 @@ static const char own_calls[] = HEAD
 	"{\"id\":1,\"process\":1,\"start_ms\":20}],"
 	"\"faults\":[[0,0,0,1,\"first-touch\",256,0,255,\"seq\",1],"
 	"[1,0,3,1,\"cow\",256,0,255,\"seq\",1]],"
-	"\"calls\":[[0,null,0,\"mmap\",null,3,0,0],"
-	"[0,null,0,\"munmap\",null,5,0,0],"
-	"[0,null,1,\"mprotect\",\"r\",2,0,0],"
-	"[0,0,1,\"madvise\",\"dontfork\",1,0,256],"
-	"[0,null,1,\"madvise\",\"willneed\",2,0,0],"
-	"[1,0,3,\"mprotect\",\"rw\",1,0,4]]}";
+	"\"calls\":[[0,null,0,\"mmap\",null,3,0,0,0],"
+	"[0,null,0,\"munmap\",null,5,0,0,0],"
+	"[0,null,1,\"mprotect\",\"r\",2,0,0,0],"
+	"[0,0,1,\"madvise\",\"dontfork\",1,0,255,256],"
+	"[0,null,1,\"madvise\",\"willneed\",2,0,0,0],"
+	"[1,0,3,\"mprotect\",\"rw\",1,0,3,4]]}";
 
 /* 256 first touches in a random order over 1024 pages, then 512 in
  * page order over the upper half: the random ones fell on pages the
@@ -573,6 +584,7 @@ START_TEST(calls_read)
 	ck_assert_int_eq(pr.calls[3].arg, MADV_DONTFORK);
 	ck_assert_int_eq(pr.calls[3].object, 0);
 	ck_assert_uint_eq(pr.calls[3].pages, 256);
+	ck_assert_uint_eq(pr.calls[3].last_page, 255);
 	ck_assert_int_eq(pr.calls[4].arg, MADV_WILLNEED);
 	ck_assert_int_eq(pr.calls[5].arg, PROT_READ | PROT_WRITE);
 	ck_assert_uint_eq(pr.calls[5].thread, 1);
@@ -584,6 +596,27 @@ START_TEST(calls_read)
 	ck_assert(!pr.calls_recorded);
 	ck_assert_uint_eq(pr.nr_calls, 0);
 	fg_profile_free(&pr);
+}
+END_TEST
+
+/* The calls that give pages back are made when a fault finds present
+ * a page they give back: three passes and the two calls between them
+ * in one bin, 768 faults (256 where the calls came first). */
+START_TEST(pages_given_back_between_passes_in_a_bin)
+{
+	struct faultgen_attr *a = replay_attr(passes_in_a_bin);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_msg(w.minflt >= 768 && w.minflt <= 768 + 32,
+		      "%llu faults: 3 passes over 256 pages given back between",
+		      (unsigned long long)w.minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 2);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
 }
 END_TEST
 
@@ -1043,23 +1076,25 @@ static const struct {
 	{ ",\"seq\",1]", ",\"seq\"]", -EINVAL, "faults[0]: 9 elements" },
 	{ "\"calls\":null", "\"calls\":[1]", -EINVAL, "calls[0]: not an array" },
 	{ "\"calls\":null", "\"calls\":{}", -EINVAL, "calls: not an array" },
-	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,0]]",
-	  -EINVAL, "calls[0]: 7 elements, not 8" },
-	{ "\"calls\":null", "\"calls\":[[0,0,0,\"brk\",null,1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,0,0]]",
+	  -EINVAL, "calls[0]: 8 elements, not 9" },
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"brk\",null,1,0,0,0]]",
 	  -EINVAL, "calls[0][3]: unknown call \"brk\"" },
-	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"dontned\",1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"dontned\",1,0,0,0]]",
 	  -EINVAL, "calls[0][4]: unknown advice \"dontned\"" },
-	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"100\",1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"100\",1,0,0,0]]",
 	  -EINVAL, "calls[0][4]: advice 100 (a page taken out of use)" },
-	{ "\"calls\":null", "\"calls\":[[0,0,0,\"mprotect\",\"wr\",1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"mprotect\",\"wr\",1,0,0,0]]",
 	  -EINVAL, "calls[0][4]: unknown protection \"wr\"" },
-	{ "\"calls\":null", "\"calls\":[[0,null,0,\"mmap\",\"rw\",1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,null,0,\"mmap\",\"rw\",1,0,0,0]]",
 	  -EINVAL, "calls[0][4]: not null" },
-	{ "\"calls\":null", "\"calls\":[[0,3,0,\"munmap\",null,1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,3,0,\"munmap\",null,1,0,0,0]]",
 	  -EINVAL, "calls[0][1]: no object has id 3" },
-	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,2048,1]]",
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,2048,2048,1]]",
 	  -EINVAL, "calls[0][6]: 2048 is more than 2047" },
-	{ "\"calls\":null", "\"calls\":[[5,0,0,\"mmap\",null,1,0,0]]",
+	{ "\"calls\":null", "\"calls\":[[0,0,0,\"madvise\",\"free\",1,8,7,1]]",
+	  -EINVAL, "calls[0][7]: below first" },
+	{ "\"calls\":null", "\"calls\":[[5,0,0,\"mmap\",null,1,0,0,0]]",
 	  -EINVAL, "calls[0][0]: no thread" },
 	{ "\"parent\":null", "\"parent\":0", -EINVAL, "processes[0].parent" },
 	{ "}]", "},]", -EINVAL, "line 1, column" },
@@ -1363,6 +1398,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pacing_counts_bins);
 	tcase_add_test(tc, scale_scales_pages_and_counts);
 	tcase_add_test(tc, pages_given_back_fault_again);
+	tcase_add_test(tc, pages_given_back_between_passes_in_a_bin);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
 	tcase_add_test(tc, calls_read);
