@@ -18,7 +18,8 @@
 #
 # CASEs: the pft patterns (shared-vma per-thread-vma processes share
 # sysv memfd file hugetlb thp populate read cow-reads cow-writes
-# pretouch qemu-prealloc; all of them by default), and the programs
+# pretouch qemu-prealloc, and rounds: pages given back between passes,
+# MADV_DONTNEED; all of them by default), and the programs
 # jvm-g1 jvm-parallel (a JDK 17), qemu (qemu-system-x86_64), redis
 # (redis-server, redis-benchmark) and pg (PostgreSQL 15, pgbench).
 # Environment: PFT (default pft/.libs/pft of this tree, with
@@ -126,6 +127,7 @@ pft_case() {
 	cow-writes) args="--pattern=cow-fork -t 1 -m 32M --cow-child=writes" ;;
 	pretouch) args="--pattern=pretouch -t 2 -m 128M" ;;
 	qemu-prealloc) args="--pattern=qemu-prealloc -t 2 -m 128M" ;;
+	rounds) args="-t 2 -m 16M --rounds=3" ;;
 	*) echo "| $1 | no such case |"; return 0 ;;
 	esac
 	mkdir -p "$OUT/pftfiles"
@@ -185,7 +187,7 @@ case_of() {
 
 [ $# -gt 0 ] || set -- shared-vma per-thread-vma processes share sysv memfd \
 	file hugetlb thp populate read cow-reads cow-writes pretouch \
-	qemu-prealloc
+	qemu-prealloc rounds
 echo "Results in $OUT"
 echo
 echo "| case | largest object of A | faults by kind, A / B = B/A | threads | processes | most concurrent | time shape: profile bins; 100 ms | A against A2 (SELF=1): profile bins | without an event |"
