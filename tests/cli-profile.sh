@@ -4,7 +4,8 @@
 # itself: "pft -t 2 -m 8M" recorded as a fault profile holds the
 # survey's own faults (in all, and per kind on the 8 MiB object), from
 # 2 threads, and with the syscall tracepoints the mapping calls (pft's
-# munmap of the 8 MiB object, on its 2048 pages; null without them),
+# munmap of the 8 MiB object, on its 2048 pages, a row from its first
+# page, 0, to its last, 2047; null without them),
 # no names unless --keep-names, and validates against the
 # installed JSON Schema (man/man5/pft-profile.schema.json); a sampled
 # recording carries its period; --compare of a profile with itself gives
@@ -64,9 +65,11 @@ def on(p, size):
 def threads_on(p, size):
     o = [o["id"] for o in p["objects"] if o["size"] == size]
     return len({r[0] for r in p["faults"] if r[1] in o})
-def munmapped(p, size):
+def munmaps(p, size):
     o = [o["id"] for o in p["objects"] if o["size"] == size]
-    return sum(c[7] for c in p["calls"] if c[3] == "munmap" and c[1] in o)
+    return [c for c in p["calls"] if c[3] == "munmap" and c[1] in o]
+def munmapped(p, size):
+    return sum(c[8] for c in munmaps(p, size))
 big = next(o for o in d["objects"] if o["size"] == 8 * MiB and
            o["backing"] == "anonymous")
 bad = [c for c in sys.argv[3:] if not eval(c)]
@@ -94,7 +97,8 @@ check "$tmp/a.out" "$tmp/a.json" \
 	'not p["names"] and "pft" not in text.replace("pft-profile", "").replace("pft-survey", "")' \
 	'all(k not in text for k in ("\"path\"", "\"command\"", "\"name\""))' \
 	'(p["calls"] is not None) == ("syscalls:sys_enter_madvise" in d["events"])' \
-	'p["calls"] is None or munmapped(p, 8 * MiB) == 2048'
+	'p["calls"] is None or munmapped(p, 8 * MiB) == 2048' \
+	'p["calls"] is None or [c[6:8] for c in munmaps(p, 8 * MiB)] == [[0, 2047]]'
 validate "$tmp/a.json"
 
 # Names when asked; wider bins.

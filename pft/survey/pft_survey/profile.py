@@ -264,11 +264,12 @@ def fault_rows(r, t0, bin_ns, tid_id, obj_id):
 
 def call_rows(r, t0, bin_ns, tid_id, obj_id):
     """The calls rows: [thread, object, bin, call, arg, count, first,
-    pages], a row per (thread, object, bin, call, arg): its calls, the
-    lowest page of the object they covered and their pages summed, each
-    call's range clipped to the object (0 and 0 for no object); by bin,
-    thread, object (null first), call and arg.  None where the calls
-    were not recorded."""
+    last, pages], a row per (thread, object, bin, call, arg): its calls,
+    the lowest and the highest page of the object they covered and their
+    pages summed, each call's range clipped to the object (0, 0 and 0
+    for no object); by bin, thread, object (null first), call and arg.
+    Calls over the same pages twice have pages above last - first + 1.
+    None where the calls were not recorded."""
     if r.calls is None:
         return None
     groups = {}
@@ -282,13 +283,15 @@ def call_rows(r, t0, bin_ns, tid_id, obj_id):
             if hi <= lo:
                 ob, lo, hi = None, 0, 0
         k = (tid_id[tid], ob, (t - t0) // bin_ns, call, arg)
-        g = groups.setdefault(k, [0, None, 0])
+        g = groups.setdefault(k, [0, None, 0, 0])
         g[0] += 1
         if ob is not None:
             g[1] = lo if g[1] is None else min(g[1], lo)
-            g[2] += hi - lo
-    out = [[th, ob, b, call, arg, n, first or 0, pages]
-           for (th, ob, b, call, arg), (n, first, pages) in groups.items()]
+            g[2] = max(g[2], hi - 1)
+            g[3] += hi - lo
+    out = [[th, ob, b, call, arg, n, first or 0, last, pages]
+           for (th, ob, b, call, arg), (n, first, last, pages)
+           in groups.items()]
     out.sort(key=lambda x: (x[2], x[0], x[1] is not None, x[1] or 0, x[3],
                             x[4] is not None, x[4] or ""))
     return out

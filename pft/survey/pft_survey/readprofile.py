@@ -2,9 +2,10 @@
 # pft_survey.readprofile - a fault profile (pft-profile/1) read back for
 # --compare and --plot: whatever is wrong with the file (truncated, not
 # JSON, a later version, a member missing or of the wrong type, a row of
-# faults or calls naming a thread or object the profile lacks) is one
-# line naming the member, a ProfileError.  Unknown members are ignored
-# (forward compatible within /1).
+# faults or calls naming a thread or object the profile lacks, a call's
+# last page below its first) is one line naming the member, a
+# ProfileError.  Unknown members are ignored (forward compatible within
+# /1).
 #
 # Copyright (C) 2026 The libfaultgen authors
 
@@ -80,7 +81,8 @@ CALL = (("thread", NONNEG),
         ("bin", NONNEG), ("call", one_of(CALLS)),
         ("arg", (lambda x: x is None or isinstance(x, str),
                  "a string or null")),
-        ("count", NONNEG), ("first", NONNEG), ("pages", NONNEG))
+        ("count", NONNEG), ("first", NONNEG), ("last", NONNEG),
+        ("pages", NONNEG))
 
 
 def bad(path, member, what, value):
@@ -162,13 +164,21 @@ def check_ids(path, doc):
 
 
 def check_calls(path, doc):
-    """calls: null (not recorded) or a list of rows."""
+    """calls: null (not recorded) or a list of rows, each on an object
+    with its last page at its first or above."""
     if "calls" not in doc:
         raise ProfileError("%s: member 'calls' missing" % path)
-    if doc["calls"] is not None:
-        if not isinstance(doc["calls"], list):
-            raise bad(path, "calls", "a list or null", doc["calls"])
-        check_list(path, doc, "calls", check_row, CALL)
+    if doc["calls"] is None:
+        return
+    if not isinstance(doc["calls"], list):
+        raise bad(path, "calls", "a list or null", doc["calls"])
+    check_list(path, doc, "calls", check_row, CALL)
+    for i, row in enumerate(doc["calls"]):
+        if row[1] is not None and row[7] < row[6]:
+            raise ProfileError(
+                "%s: member 'calls[%d][7]': last of first (%d) or more "
+                "expected where an object is given, not %d" %
+                (path, i, row[6], row[7]))
 
 
 def check_schema(path, doc):

@@ -2,8 +2,9 @@
 # The mapping calls of a fault profile (pft-profile/1's "calls"): perf
 # script's lines of the syscall tracepoints read back, the events asked
 # of perf, each call's argument's word, its range joined to the VMAs it
-# covered, the profile's rows (bins, objects, clipping, first page and
-# pages, no object, order; null where not recorded), the reader's errors
+# covered, the profile's rows (bins, objects, clipping, first and last
+# page and pages, the same pages twice, no object, order; null where not
+# recorded), the reader's errors (a row of 8, last below first)
 # and --compare's rows per call and argument.
 #
 # Copyright (C) 2026 The libfaultgen authors
@@ -236,10 +237,10 @@ class FromSurvey(unittest.TestCase):
         self.assertEqual([(t["id"], t["main"]) for t in prof["threads"]],
                          [(0, True), (1, False)])
         self.assertEqual(prof["calls"], [
-            [0, None, 0, "mmap", None, 1, 0, 0],
-            [0, 0, 1, "madvise", "dontneed", 1, 256, 256],
-            [0, 0, 1, "mprotect", "r", 1, 0, 1],
-            [1, 0, 2, "munmap", None, 1, 768, 256]])
+            [0, None, 0, "mmap", None, 1, 0, 0, 0],
+            [0, 0, 1, "madvise", "dontneed", 1, 256, 511, 256],
+            [0, 0, 1, "mprotect", "r", 1, 0, 0, 1],
+            [1, 0, 2, "munmap", None, 1, 768, 1023, 256]])
         self.assertEqual(prof["faults"][0][:3], [0, 0, 0])
         self.assertEqual(prof["duration_ms"], 25.0)
 
@@ -302,15 +303,15 @@ class Rows(unittest.TestCase):
             (T0 + 8 * MS, 10, "mmap", None, None, 0, 0),
             (T0 + 9 * MS, 10, "mmap", None, None, 0, 0),
         ])["calls"]
-        # Two dontneed calls of bin 0: from page 1, 4 pages in all.
+        # Two dontneed calls of bin 0: pages 1 to 5, 4 pages in all.
         self.assertEqual(rows, [
-            [0, None, 0, "mmap", None, 2, 0, 0],
-            [0, None, 0, "munmap", None, 1, 0, 0],
-            [0, 0, 0, "madvise", "dontneed", 2, 1, 4],
-            [0, 0, 0, "madvise", "willneed", 1, 0, 16],
-            [1, 0, 0, "mprotect", "none", 1, 8, 1],
-            [1, 1, 0, "mprotect", "rw", 1, 2, 1],
-            [0, 0, 1, "madvise", "dontneed", 1, 0, 1]])
+            [0, None, 0, "mmap", None, 2, 0, 0, 0],
+            [0, None, 0, "munmap", None, 1, 0, 0, 0],
+            [0, 0, 0, "madvise", "dontneed", 2, 1, 5, 4],
+            [0, 0, 0, "madvise", "willneed", 1, 0, 15, 16],
+            [1, 0, 0, "mprotect", "none", 1, 8, 8, 1],
+            [1, 1, 0, "mprotect", "rw", 1, 2, 2, 1],
+            [0, 0, 1, "madvise", "dontneed", 1, 0, 0, 1]])
 
     def test_ranges_clipped_to_the_object(self):
         _, a, f = a_recording()
@@ -321,9 +322,24 @@ class Rows(unittest.TestCase):
             (T0, 11, "mprotect", "r", f, -3, 2),        # below it
         ])["calls"]
         self.assertEqual(rows, [
-            [0, 0, 0, "munmap", None, 1, 0, 4],
-            [1, None, 0, "mprotect", "r", 2, 0, 0],
-            [1, 1, 0, "munmap", None, 1, 2, 2]])
+            [0, 0, 0, "munmap", None, 1, 0, 3, 4],
+            [1, None, 0, "mprotect", "r", 2, 0, 0, 0],
+            [1, 1, 0, "munmap", None, 1, 2, 3, 2]])
+
+    def test_last_tells_the_same_pages_twice_from_others(self):
+        _, a, _ = a_recording()
+        rows = self.build([
+            # The same 8 pages given back twice (a program zapping the
+            # pages it faulted again between two passes).
+            (T0, 10, "madvise", "dontneed", a, 4, 8),
+            (T0 + 5 * MS, 10, "madvise", "dontneed", a, 4, 8),
+            # Two disjoint ranges, the higher first: last is its end.
+            (T0, 11, "madvise", "free", a, 10, 3),          # pages 10-12
+            (T0 + MS, 11, "madvise", "free", a, 0, 2),      # pages 0-1
+        ])["calls"]
+        self.assertEqual(rows, [
+            [0, 0, 0, "madvise", "dontneed", 2, 4, 11, 16],
+            [1, 0, 0, "madvise", "free", 2, 0, 12, 5]])
 
     def test_calls_of_unknown_threads_and_objects(self):
         _, a, _ = a_recording()
@@ -331,12 +347,13 @@ class Rows(unittest.TestCase):
             (T0, 99, "munmap", None, a, 0, 1),              # no thread
             (T0, 10, "munmap", None, ("vma", 10, 9), 0, 1),  # no object
         ])["calls"]
-        self.assertEqual(rows, [[0, None, 0, "munmap", None, 1, 0, 0]])
+        self.assertEqual(rows, [[0, None, 0, "munmap", None, 1, 0, 0, 0]])
 
     def test_a_call_before_the_first_fault_starts_the_profile(self):
         _, a, _ = a_recording()
         prof = self.build([(T0 - 25 * MS, 10, "mmap", None, None, 0, 0)])
-        self.assertEqual(prof["calls"], [[0, None, 0, "mmap", None, 1, 0, 0]])
+        self.assertEqual(prof["calls"],
+                         [[0, None, 0, "mmap", None, 1, 0, 0, 0]])
         self.assertEqual([r[2] for r in prof["faults"]], [2, 2])
         self.assertEqual(prof["duration_ms"], 26.0)
 
@@ -373,10 +390,10 @@ def a_profile(cs, period=1):
             "without_event": [], "calls": cs}
 
 
-ROWS = [[0, None, 0, "mmap", None, 1, 0, 0],
-        [0, 0, 1, "madvise", "dontneed", 2, 256, 512],
-        [0, 0, 2, "madvise", "dontneed", 1, 0, 1],
-        [0, 0, 2, "mprotect", "r", 3, 0, 3]]
+ROWS = [[0, None, 0, "mmap", None, 1, 0, 0, 0],
+        [0, 0, 1, "madvise", "dontneed", 2, 128, 255, 256],
+        [0, 0, 2, "madvise", "dontneed", 1, 0, 0, 1],
+        [0, 0, 2, "mprotect", "r", 3, 0, 2, 3]]
 
 
 class Read(unittest.TestCase):
@@ -400,7 +417,12 @@ class Read(unittest.TestCase):
         self.refused(lambda d: d.update(calls={}),
                      "member 'calls': a list or null expected")
         self.refused(lambda d: d["calls"][1].pop(),
-                     "member 'calls[1]': a list of 8 values")
+                     "member 'calls[1]': a list of 9 values")
+        # A row of before last was given (first, then pages).
+        self.refused(lambda d: d["calls"].__setitem__(
+            1, [0, 0, 1, "madvise", "dontneed", 2, 128, 256]),
+                     "member 'calls[1]': a list of 9 values (thread, "
+                     "object, bin, call, arg, count, first, last, pages)")
         self.refused(lambda d: d["calls"][1].__setitem__(3, "mremap"),
                      "member 'calls[1][3]': one of madvise")
         self.refused(lambda d: d["calls"][1].__setitem__(4, 4),
@@ -409,18 +431,35 @@ class Read(unittest.TestCase):
                      "member 'calls[2][5]'")
         self.refused(lambda d: d["calls"][2].__setitem__(6, 1.5),
                      "member 'calls[2][6]'")
+        self.refused(lambda d: d["calls"][2].__setitem__(7, -1),
+                     "member 'calls[2][7]': an integer of 0 or more (last)")
+        self.refused(lambda d: d["calls"][3].__setitem__(8, "3"),
+                     "member 'calls[3][8]': an integer of 0 or more (pages)")
         self.refused(lambda d: d["calls"][1].__setitem__(1, 1),
                      "member 'calls[1][1]': one of the objects")
         self.refused(lambda d: d["calls"][3].__setitem__(0, 2),
                      "member 'calls[3][0]': one of the threads")
 
+    def test_last_below_first_refused_where_an_object_is_given(self):
+        self.refused(lambda d: d["calls"][1].__setitem__(7, 127),
+                     "member 'calls[1][7]': last of first (128) or more "
+                     "expected where an object is given, not 127")
+        self.refused(lambda d: d["calls"][3].__setitem__(6, 3),
+                     "member 'calls[3][7]': last of first (3) or more")
+        # No object: first and last say nothing.
+        doc = a_profile([[0, None, 0, "munmap", None, 1, 0, 0, 0]])
+        self.assertIs(readprofile.check("p.json", doc), doc)
+
     def test_the_schema_refuses_them_too(self):
         schema = schemacheck.load_schema()
-        for i, v in ((3, "mremap"), (4, 4), (1, -1), (7, None)):
+        for i, v in ((3, "mremap"), (4, 4), (1, -1), (7, None), (8, -1)):
             row = list(ROWS[1])
             row[i] = v
             self.assertNotEqual(schemacheck.validate(
                 a_profile([row]), schema), [], (i, v))
+        for row in (ROWS[1][:8], ROWS[1] + [0]):
+            self.assertNotEqual(schemacheck.validate(
+                a_profile([row]), schema), [], row)
 
 
 class Compare(unittest.TestCase):
