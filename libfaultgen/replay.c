@@ -1310,6 +1310,41 @@ static int advise_object(const struct replay_state *st,
 	return 0;
 }
 
+/* Whether an mmap or munmap of the object maps its pages afresh: an
+ * anonymous object's, whose pages the program's new mapping over them
+ * (MAP_FIXED: a JVM's heap committed again) gave back. */
+static bool remaps(const struct replay_state *st, const struct fg_pcall *cl)
+{
+	return (cl->call == FG_CALL_MMAP || cl->call == FG_CALL_MUNMAP) &&
+	       cl->object >= 0 &&
+	       st->pr->objects[cl->object].backing == FG_OBJ_ANON;
+}
+
+/* The i-th of a row's n mmap or munmap calls on an anonymous object:
+ * its pages mapped afresh in place (MAP_FIXED), with the object's
+ * protection and huge-page advice. */
+static int remap_object(const struct replay_state *st,
+			const struct fg_pcall *cl, uint64_t i, uint64_t n)
+{
+	const struct fg_pobject *ob = &st->pr->objects[cl->object];
+	struct mapped *m = &st->obj[cl->object];
+	int prot = ob->writable ? PROT_READ | PROT_WRITE : PROT_READ;
+	uint64_t a, e;
+	char *at;
+	int ret = call_pages(st, cl, i, n, &a, &e);
+
+	if (ret)
+		return ret;
+	at = m->addr + a * st->ps;
+	if (mmap(at, (e - a) * st->ps, prot,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		return -errno;
+	(void)madvise(at, (e - a) * st->ps,
+		      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	advised(st, m, ob->backing, a, e - a, MADV_DONTNEED);
+	return 0;
+}
+
 /* The thread's own page its calls on no object of the profile are
  * made on. */
 static char *caller_page(const struct replay_state *st, struct caller *cr)
@@ -1374,6 +1409,8 @@ static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 {
 	char *page;
 
+	if (remaps(st, cl))
+		return remap_object(st, cl, i, n);
 	switch (cl->call) {
 	case FG_CALL_MMAP:
 		return caller_mmap(st, cr);
@@ -1417,6 +1454,8 @@ static bool gives_back(const struct replay_state *st, const struct fg_pcall *cl)
 {
 	const struct fg_pobject *ob;
 
+	if (remaps(st, cl))
+		return true;
 	if (cl->call != FG_CALL_MADVISE || cl->object < 0)
 		return false;
 	ob = &st->pr->objects[cl->object];

@@ -296,6 +296,22 @@ static const char given_back[] = HEAD
 	"[0,0,3,1,\"read\",64,256,511,\"random\",1]],"
 	"\"calls\":[[0,0,1,\"madvise\",\"dontneed\",4,256,511,256]]}";
 
+/* An anonymous object mapped afresh over 256 of its pages (mmap
+ * MAP_FIXED: a JVM's heap committed again) and over 128 others
+ * (munmap, then mapped again), then read and written again. */
+static const char mapped_afresh[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",1024,0,1023,\"seq\",1],"
+	"[0,0,2,1,\"read\",64,256,383,\"random\",1],"
+	"[0,0,2,1,\"first-touch\",128,384,511,\"seq\",1],"
+	"[0,0,4,1,\"first-touch\",128,0,127,\"seq\",1]],"
+	"\"calls\":[[0,0,1,\"mmap\",null,1,256,511,256],"
+	"[0,0,3,\"munmap\",null,1,0,127,128]]}";
+
 /* Three passes over 256 pages in one bin, the pages given back between
  * them (2 calls, each over the 256): as pft --rounds. */
 static const char passes_in_a_bin[] = HEAD
@@ -596,6 +612,29 @@ START_TEST(calls_read)
 	ck_assert(!pr.calls_recorded);
 	ck_assert_uint_eq(pr.nr_calls, 0);
 	fg_profile_free(&pr);
+}
+END_TEST
+
+/* An mmap or munmap over an anonymous object's pages maps them
+ * afresh: the rows after it fault them again (1024 + 64 + 128 + 128). */
+START_TEST(pages_mapped_afresh_fault_again)
+{
+	struct faultgen_attr *a = replay_attr(mapped_afresh);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_msg(w.minflt >= 1344 && w.minflt <= 1344 + 32,
+		      "%llu faults: 1024, then 64 reads and 128 and 128 "
+		      "first touches of pages mapped afresh",
+		      (unsigned long long)w.minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "mmap", -1), 1);
+	ck_assert_double_eq(fgc_figure_or(run, "munmap", -1), 1);
+	ck_assert_double_eq(fgc_figure_or(run, "calls_failed", -1), -1);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
 }
 END_TEST
 
@@ -1399,6 +1438,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, scale_scales_pages_and_counts);
 	tcase_add_test(tc, pages_given_back_fault_again);
 	tcase_add_test(tc, pages_given_back_between_passes_in_a_bin);
+	tcase_add_test(tc, pages_mapped_afresh_fault_again);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
 	tcase_add_test(tc, calls_read);
