@@ -532,24 +532,36 @@ START_TEST(copies_of_pages_present_before_the_recording)
 }
 END_TEST
 
+/* A run of profile (one thread) without pacing, its attr in *a: the
+ * thread's minor faults from `faults` to 32 more (what: what they are). */
+static struct faultgen_run *one_thread(const char *profile, uint64_t faults,
+				       const char *what,
+				       struct faultgen_attr **a)
+{
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	*a = replay_attr(profile);
+	set_pacing(*a, "none");
+	run = run_ok(*a);
+	worker(run, 0, &w);
+	ck_assert_msg(w.minflt >= faults && w.minflt <= faults + 32,
+		      "%llu faults: %s", (unsigned long long)w.minflt, what);
+	return run;
+}
+
 /* Pages given back by the recorded madvise calls fault again: the
  * rows after the calls, exact (first touches of pages given back) and
  * in a random order (reads of pages not present: of the 128 given
  * back and not written again), fault as recorded. */
 START_TEST(pages_given_back_fault_again)
 {
-	struct faultgen_attr *a = replay_attr(given_back);
-	struct faultgen_worker_result w;
-	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		given_back, 1024 + 128 + 64,
+		"1024 first touches, 128 again after 256 pages given back, "
+		"64 reads", &a);
 
-	set_pacing(a, "none");
-	run = run_ok(a);
-	worker(run, 0, &w);
-	ck_assert_msg(w.minflt >= 1024 + 128 + 64 &&
-			      w.minflt <= 1024 + 128 + 64 + 32,
-		      "%llu faults: 1024 first touches, 128 again after 256 "
-		      "pages given back, 64 reads",
-		      (unsigned long long)w.minflt);
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 4);
 	ck_assert_double_eq(fgc_figure_or(run, "calls_failed", -1), -1);
 	ck_assert_double_eq(fgc_figure_or(run, "read", -1), 64);
@@ -619,17 +631,12 @@ END_TEST
  * afresh: the rows after it fault them again (1024 + 64 + 128 + 128). */
 START_TEST(pages_mapped_afresh_fault_again)
 {
-	struct faultgen_attr *a = replay_attr(mapped_afresh);
-	struct faultgen_worker_result w;
-	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		mapped_afresh, 1344,
+		"1024, then 64 reads and 128 and 128 first touches of pages "
+		"mapped afresh", &a);
 
-	set_pacing(a, "none");
-	run = run_ok(a);
-	worker(run, 0, &w);
-	ck_assert_msg(w.minflt >= 1344 && w.minflt <= 1344 + 32,
-		      "%llu faults: 1024, then 64 reads and 128 and 128 "
-		      "first touches of pages mapped afresh",
-		      (unsigned long long)w.minflt);
 	ck_assert_double_eq(fgc_figure_or(run, "mmap", -1), 1);
 	ck_assert_double_eq(fgc_figure_or(run, "munmap", -1), 1);
 	ck_assert_double_eq(fgc_figure_or(run, "calls_failed", -1), -1);
@@ -643,16 +650,11 @@ END_TEST
  * in one bin, 768 faults (256 where the calls came first). */
 START_TEST(pages_given_back_between_passes_in_a_bin)
 {
-	struct faultgen_attr *a = replay_attr(passes_in_a_bin);
-	struct faultgen_worker_result w;
-	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		passes_in_a_bin, 768,
+		"3 passes over 256 pages given back between", &a);
 
-	set_pacing(a, "none");
-	run = run_ok(a);
-	worker(run, 0, &w);
-	ck_assert_msg(w.minflt >= 768 && w.minflt <= 768 + 32,
-		      "%llu faults: 3 passes over 256 pages given back between",
-		      (unsigned long long)w.minflt);
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 2);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
@@ -664,16 +666,11 @@ END_TEST
  * share of the upper half). */
 START_TEST(random_rows_leave_pages_later_rows_need)
 {
-	struct faultgen_attr *a = replay_attr(random_then_seq);
-	struct faultgen_worker_result w;
-	struct faultgen_run *run;
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		random_then_seq, 256 + 512,
+		"256 in a random order, 512 in page order", &a);
 
-	set_pacing(a, "none");
-	run = run_ok(a);
-	worker(run, 0, &w);
-	ck_assert_msg(w.minflt >= 256 + 512 && w.minflt <= 256 + 512 + 32,
-		      "%llu faults: 256 in a random order, 512 in page order",
-		      (unsigned long long)w.minflt);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
