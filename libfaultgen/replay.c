@@ -147,6 +147,10 @@ struct replay_state {
 	 * for its process's threads to be at its time (wait_for_threads),
 	 * and they wait for the fork (next_fork_ns) before going past it. */
 	_Atomic int64_t *progress;
+	/* Per thread, the end (profile ns) of the bin of its next call
+	 * that gives pages back, not made yet (INT64_MAX for none): the
+	 * other threads of its process go no further before it is made. */
+	_Atomic int64_t *giveback_ns;
 	/* Per thread, set once it runs its own code (its C library's and
 	 * a sanitizer's start done): a fork waits for it (settle). */
 	_Atomic unsigned char *running;
@@ -720,6 +724,8 @@ static int chunk_cmp(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
+static void next_giveback(struct replay_state *st, unsigned int t, size_t c);
+
 /* Each thread's (row, bin) chunks in the order of the bins. */
 static int plan_chunks(struct replay_state *st)
 {
@@ -742,9 +748,11 @@ static int plan_chunks(struct replay_state *st)
 	st->row_next = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_x = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->progress = calloc(pr->nr_threads + 1, sizeof(*st->progress));
+	st->giveback_ns = calloc(pr->nr_threads + 1, sizeof(*st->giveback_ns));
 	st->running = calloc(pr->nr_threads + 1, sizeof(*st->running));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
-	    !st->row_next || !st->row_x || !st->progress || !st->running) {
+	    !st->row_next || !st->row_x || !st->progress || !st->running ||
+	    !st->giveback_ns) {
 		free(at);
 		return -ENOMEM;
 	}
@@ -776,6 +784,7 @@ static int plan_chunks(struct replay_state *st)
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
 		struct bin_pos at;
 
+		next_giveback(st, t, st->first[t]);
 		if (st->first[t] == st->first[t + 1]) {
 			atomic_store(&st->progress[t], INT64_MAX);
 			continue;
@@ -1148,6 +1157,21 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 	return row->kind;
 }
 
+/* Whether thread t's fault at profile time ns waits for another thread
+ * of its process to give pages back before it. */
+static bool held_for_giveback(const struct replay_state *st, unsigned int t,
+			      int64_t ns)
+{
+	const struct fg_profile *pr = st->pr;
+	unsigned int p = pr->threads[t].process;
+
+	for (unsigned int u = 0; u < pr->nr_threads; u++)
+		if (u != t && pr->threads[u].process == p &&
+		    atomic_load(&st->giveback_ns[u]) < ns)
+			return true;
+	return false;
+}
+
 /* A wait's pause of 200 us, for another thread or process to go on;
  * -ECANCELED where the replay is cancelled or failed. */
 static int pause_briefly(const struct replay_state *st)
@@ -1174,7 +1198,8 @@ static int before_fault(struct replay_state *st, const struct bin_pos *at,
 	int ret = 0;
 
 	atomic_store(&st->progress[at->t], t);
-	while (!ret && t >= atomic_load(&st->next_fork_ns))
+	while (!ret && (t >= atomic_load(&st->next_fork_ns) ||
+			held_for_giveback(st, at->t, t)))
 		ret = pause_briefly(st);
 	return ret;
 }
@@ -1432,11 +1457,26 @@ static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 	return madvise(page, st->ps, cl->arg) < 0 ? -errno : 0;
 }
 
+static int wait_for_threads(struct replay_state *st, unsigned int p,
+			    int64_t ns);
+static bool gives_back(const struct replay_state *st,
+		       const struct fg_pcall *cl);
+
 /* Calls [i, end) of the n of row cl.  A call that fails is counted
- * (calls_failed); the replay goes on. */
+ * (calls_failed); the replay goes on.  Calls that give pages back wait
+ * for the other threads of the process to be at the thread's time
+ * (its progress): their faults before it are of the pages before they
+ * were given back, as in the recording. */
 static int make_calls(struct replay_state *st, const struct fg_pcall *cl,
 		      uint64_t i, uint64_t end, uint64_t n, struct caller *cr)
 {
+	int ret = 0;
+
+	if (i < end && gives_back(st, cl))
+		ret = wait_for_threads(st, st->pr->threads[cl->thread].process,
+				       atomic_load(&st->progress[cl->thread]));
+	if (ret)
+		return ret;
 	for (uint64_t k = i; k < end; k++) {
 		if (make_call(st, cl, k, n, cr) < 0)
 			atomic_fetch_add(&st->sh->calls_failed, 1);
@@ -1504,16 +1544,41 @@ static void give_back_for(struct replay_state *st, struct caller *cr,
 	}
 }
 
-/* The end of the bin: the pending calls not made yet. */
-static int flush_pending(struct replay_state *st, struct caller *cr)
+/* The end of bin b: the pending calls not made yet (at the bin's end
+ * in the thread's progress). */
+static int flush_pending(struct replay_state *st, struct caller *cr,
+			 unsigned int t, uint32_t b)
 {
 	int ret = 0;
+
+	if (cr->nr_pend)
+		atomic_store(&st->progress[t],
+			     (int64_t)((double)(b + 1) * st->pr->bin_ms * 1e6) - 1);
 
 	for (unsigned int k = 0; k < cr->nr_pend && !ret; k++)
 		ret = make_calls(st, cr->pend[k].cl, cr->pend[k].i,
 				 cr->pend[k].n, cr->pend[k].n, cr);
 	cr->nr_pend = 0;
 	return ret;
+}
+
+/* Thread t's next call that gives pages back, from its chunk c on:
+ * the end of its bin in giveback_ns. */
+static void next_giveback(struct replay_state *st, unsigned int t, size_t c)
+{
+	int64_t ns = INT64_MAX;
+
+	for (; c < st->first[t + 1]; c++) {
+		const struct chunk *k = &st->chunks[c];
+
+		if (is_call(st, k) &&
+		    gives_back(st, &st->pr->calls[k->row - st->pr->nr_rows])) {
+			ns = (int64_t)((double)(k->bin + 1) * st->pr->bin_ms *
+				       1e6) - 1;
+			break;
+		}
+	}
+	atomic_store(&st->giveback_ns[t], ns);
 }
 
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
@@ -1588,8 +1653,11 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 			    class_of(&at, &st->pr->rows[st->chunks[x].row]) == k)
 				ret = replay_chunk(st, &st->chunks[x], &at,
 						   cr, stamp, faults);
-	if (!ret)
-		ret = flush_pending(st, cr);
+	if (!ret && cr->nr_pend)
+		ret = flush_pending(st, cr, t, at.bin);
+	if (!ret && atomic_load(&st->giveback_ns[t]) <
+			    (int64_t)((double)(at.bin + 1) * st->pr->bin_ms * 1e6))
+		next_giveback(st, t, end);
 	if (!ret)
 		bin_done(st, at.bin);
 	return ret;
@@ -1633,6 +1701,7 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 	fg_stat_begin(w, &at, false);
 	ret = thread_chunks(st, t, stamp, &faults);
 	atomic_store(&st->progress[t], INT64_MAX);
+	atomic_store(&st->giveback_ns[t], INT64_MAX);
 	w->pages = faults;
 	w->rounds = 1;
 	fg_stat_end(w, &at, false);
@@ -2169,6 +2238,7 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_x);
 	free(st->progress);
 	st->progress = NULL;
+	free(st->giveback_ns);
 	free(st->running);
 	st->running = NULL;
 	if (st->pagemap_fd >= 0)

@@ -312,6 +312,19 @@ static const char mapped_afresh[] = HEAD
 	"\"calls\":[[0,0,1,\"mmap\",null,1,256,511,256],"
 	"[0,0,3,\"munmap\",null,1,0,127,128]]}";
 
+/* Thread 0 writes 512 pages over 5 bins and again over 5 more; thread
+ * 1 of the same process gives them back in the bin between. */
+static const char given_back_by_another[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":2097152,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,5,\"first-touch\",512,0,511,\"seq\",1],"
+	"[0,0,6,5,\"first-touch\",512,0,511,\"seq\",1]],"
+	"\"calls\":[[1,0,5,\"madvise\",\"dontneed\",1,0,511,512]]}";
+
 /* Three passes over 256 pages in one bin, the pages given back between
  * them (2 calls, each over the 256): as pft --rounds. */
 static const char passes_in_a_bin[] = HEAD
@@ -656,6 +669,28 @@ START_TEST(pages_given_back_between_passes_in_a_bin)
 		"3 passes over 256 pages given back between", &a);
 
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 2);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A thread's call that gives pages back waits for the other threads
+ * of its process to be at its time, and they wait for it: the first
+ * pass before it, the second after (1024 faults; 512 where the call
+ * came first, as fast as the threads go). */
+START_TEST(a_call_giving_pages_back_keeps_its_place_among_threads)
+{
+	struct faultgen_attr *a = replay_attr(given_back_by_another);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_msg(w.minflt >= 1024 && w.minflt <= 1024 + 32,
+		      "%llu faults: 2 passes over 512 pages, given back "
+		      "between by another thread",
+		      (unsigned long long)w.minflt);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -1436,6 +1471,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pages_given_back_fault_again);
 	tcase_add_test(tc, pages_given_back_between_passes_in_a_bin);
 	tcase_add_test(tc, pages_mapped_afresh_fault_again);
+	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
 	tcase_add_test(tc, calls_read);
