@@ -1988,30 +1988,70 @@ static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
 		     uint64_t pages)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
-	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1, lo, hi;
-	uint64_t tries = st->row_faults[r];
+	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
 
-	row_range(st, r, &lo, &hi);
-	if (row->kind == FG_KIND_COW && row->order == FG_ORDER_RANDOM)
-		tries = hi - lo + 1;
-	for (uint64_t k = 0, made = 0; k < tries; k++) {
+	for (uint64_t k = 0; k < st->row_faults[r]; k++) {
 		uint64_t p = next_page(st, r);
 
-		if (row->kind == FG_KIND_COW) {
-			if (p < pages && !fg_bit_test(map, p)) {
-				fg_bit_set(map, p);
-				if (st->obj[row->object].state[p] != PAGE_WRITABLE)
-					present_now(st, row->object, p);
-				if (++made == st->row_faults[r])
-					break;
-			}
-			continue;
-		}
 		for (uint64_t q = p; q < p + span && q < pages; q++)
 			fg_bit_set(map, q);
 	}
 	st->row_next[r] = 0;
 	st->row_x[r] = 0;
+}
+
+/*
+ * The pages cow row r copies made present (those not in map: not
+ * another row's), as many as it copies, in its order: in a random
+ * order, first those not in avoid (the spans of the rows in a random
+ * order that fault pages not present: their pages were not present in
+ * the recording), then any.
+ */
+static void walk_copies(struct replay_state *st, size_t r, unsigned long *map,
+			uint64_t pages, const unsigned long *avoid)
+{
+	const struct fg_prow *row = &st->pr->rows[r];
+	uint64_t lo, hi, tries = st->row_faults[r], made = 0;
+	bool random = row->order == FG_ORDER_RANDOM;
+
+	row_range(st, r, &lo, &hi);
+	if (random)
+		tries = hi - lo + 1;
+	for (int pass = random ? 0 : 1; pass < 2; pass++) {
+		for (uint64_t k = 0; k < tries && made < st->row_faults[r];
+		     k++) {
+			uint64_t p = next_page(st, r);
+
+			if (p >= pages || fg_bit_test(map, p) ||
+			    (!pass && fg_bit_test(avoid, p)))
+				continue;
+			fg_bit_set(map, p);
+			if (st->obj[row->object].state[p] != PAGE_WRITABLE)
+				present_now(st, row->object, p);
+			made++;
+		}
+		st->row_next[r] = 0;
+		st->row_x[r] = 0;
+	}
+}
+
+/* The spans of object o's rows in a random order that fault pages not
+ * present, into avoid. */
+static void random_absent_spans(struct replay_state *st, unsigned int o,
+				unsigned long *avoid)
+{
+	for (size_t r = 0; r < st->pr->nr_rows; r++) {
+		const struct fg_prow *row = &st->pr->rows[r];
+		uint64_t lo, hi;
+
+		if (row->object != o || row->order != FG_ORDER_RANDOM ||
+		    !faults_on(row->kind, PAGE_ABSENT) ||
+		    faults_on(row->kind, PAGE_WRITABLE))
+			continue;
+		row_range(st, r, &lo, &hi);
+		for (uint64_t p = lo; p <= hi; p++)
+			fg_bit_set(avoid, p);
+	}
 }
 
 /* Whether process q is p or an ancestor of p. */
@@ -2098,24 +2138,35 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 {
 	const struct fg_profile *pr = st->pr;
 	uint64_t pages = st->obj[o].len / st->ps;
-	unsigned long *map = NULL;
+	unsigned long *map = NULL, *avoid = NULL;
 
 	if (!has_kind(pr, o, FG_KIND_COW))
 		return 0;
 	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
-	if (!map)
+	avoid = calloc(fg_bitmap_longs(pages), sizeof(*avoid));
+	if (!map || !avoid) {
+		free(map);
+		free(avoid);
 		return -ENOMEM;
+	}
+	random_absent_spans(st, o, avoid);
 	for (unsigned int p = 0; p < pr->nr_processes; p++) {
 		if (!copies_in(pr, o, p))
 			continue;
 		memset(map, 0, fg_bitmap_longs(pages) * sizeof(*map));
 		for (int pass = 0; pass < 3; pass++)
-			for (size_t r = 0; r < pr->nr_rows; r++)
-				if (pr->rows[r].object == o &&
-				    walk_pass(pr, &pr->rows[r], p) == pass)
+			for (size_t r = 0; r < pr->nr_rows; r++) {
+				if (pr->rows[r].object != o ||
+				    walk_pass(pr, &pr->rows[r], p) != pass)
+					continue;
+				if (pr->rows[r].kind == FG_KIND_COW)
+					walk_copies(st, r, map, pages, avoid);
+				else
 					walk_row(st, r, map, pages);
+			}
 	}
 	free(map);
+	free(avoid);
 	return 0;
 }
 

@@ -325,6 +325,24 @@ static const char given_back_by_another[] = HEAD
 	"[0,0,6,5,\"first-touch\",512,0,511,\"seq\",1]],"
 	"\"calls\":[[1,0,5,\"madvise\",\"dontneed\",1,0,511,512]]}";
 
+/* Attached to a running program: after a fork, 256 copies in a random
+ * order over 1024 pages present before the recording, then twice 128
+ * first touches in a random order over the first 256 (not present,
+ * then: the copies were of the others). */
+static const char copies_and_first_touches[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":5}],"
+	"\"faults\":[[0,0,1,1,\"cow\",256,0,1023,\"random\",1],"
+	"[0,0,2,1,\"first-touch\",128,0,255,\"random\",1],"
+	"[0,0,3,1,\"first-touch\",128,0,255,\"random\",1],"
+	"[1,0,3,1,\"read\",1,1023,1023,\"seq\",1]],"
+	"\"calls\":null}";
+
 /* Three passes over 256 pages in one bin, the pages given back between
  * them (2 calls, each over the 256): as pft --rounds. */
 static const char passes_in_a_bin[] = HEAD
@@ -691,6 +709,23 @@ START_TEST(a_call_giving_pages_back_keeps_its_place_among_threads)
 		      "%llu faults: 2 passes over 512 pages, given back "
 		      "between by another thread",
 		      (unsigned long long)w.minflt);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* The pages made present for copies in a random order are first
+ * those outside the spans of the rows in a random order that fault
+ * pages not present: 256 copies, then 256 first touches (fewer where
+ * the copies' pages took some of the first 256). */
+START_TEST(pages_present_for_copies_leave_first_touches_theirs)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		copies_and_first_touches, 256 + 256,
+		"256 copies, 256 first touches", &a);
+
+	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1), 256);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -1471,6 +1506,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pages_given_back_fault_again);
 	tcase_add_test(tc, pages_given_back_between_passes_in_a_bin);
 	tcase_add_test(tc, pages_mapped_afresh_fault_again);
+	tcase_add_test(tc, pages_present_for_copies_leave_first_touches_theirs);
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
