@@ -487,8 +487,11 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 		return bad(c, -EINVAL, "write-notify faults in objects[%u], "
 			   "%s, not a shared file: not replayed", row->object,
 			   backing_names[ob->backing]);
+	/* A user fault or a refault (the page-faults event: read or
+	 * write untold) of an object not writable was a read. */
 	if (!ob->writable && row->kind != FG_KIND_READ &&
-	    row->kind != FG_KIND_MAJOR)
+	    row->kind != FG_KIND_MAJOR && row->kind != FG_KIND_USER &&
+	    row->kind != FG_KIND_REFAULT)
 		return bad(c, -EINVAL, "a write (%s) to an object not "
 			   "writable", fg_kind_names[row->kind]);
 	return 0;

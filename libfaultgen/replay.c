@@ -90,6 +90,7 @@ struct mapped {
 	size_t len;
 	struct fg_resv resv;
 	int fd; /* a file object's, for its writeback (write-notify); or -1 */
+	bool readonly; /* mapped PROT_READ: its faults read */
 	/* Per page, as this process maps it (PAGE_*): what a fault of a
 	 * row in a random order looks for (pick_page).  Each process has
 	 * its own copy (fork copies it, fork_states mends it). */
@@ -566,6 +567,7 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	int ret;
 
 	m->len = (size_t)(scaled_pages(st, ob->pages) * st->ps);
+	m->readonly = !ob->writable;
 	if (huge)
 		m->len = fg_round_up(m->len, st->hps);
 	m->state = calloc(m->len / st->ps, 1);
@@ -1096,7 +1098,10 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 	case FG_KIND_REFAULT:
 		if (madvise(p, st->ps, MADV_DONTNEED) < 0)
 			return -errno;
-		*(volatile unsigned char *)p = stamp;
+		if (m->readonly)
+			(void)*(volatile char *)p;
+		else
+			*(volatile unsigned char *)p = stamp;
 		return 0;
 	case FG_KIND_GUP:
 	case FG_KIND_KERNEL_SIDE:
@@ -1155,6 +1160,18 @@ static enum fg_replay_kind kind_of(const struct replay_state *st,
 	    st->pr->objects[row->object].backing != FG_OBJ_FILE)
 		return FG_KIND_READ;
 	return row->kind;
+}
+
+/* How a fault of kind k of row is made: a user fault (the page-faults
+ * event: read or write untold) of an object not writable as a read,
+ * counted as the user fault it is. */
+static enum fg_replay_kind made_as(const struct replay_state *st,
+				   const struct fg_prow *row,
+				   enum fg_replay_kind k)
+{
+	if (k == FG_KIND_USER && !st->pr->objects[row->object].writable)
+		return FG_KIND_READ;
+	return k;
 }
 
 /* Whether thread t's fault at profile time ns waits for another thread
@@ -1589,28 +1606,29 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	struct mapped *m = &st->obj[row->object];
 	uint64_t n = share_of(st, c->row, c->bin);
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
-	enum fg_replay_kind kind = kind_of(st, row);
+	enum fg_replay_kind kind = kind_of(st, row), how;
 	unsigned int cls = class_of(at, row);
 	int ret;
 
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
+	how = made_as(st, row, kind);
 	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
 		uint64_t pg;
 
 		ret = before_fault(st, at, cls);
 		if (ret)
 			return ret;
-		pg = pick_page(st, c->row, kind);
-		if (cr->nr_pend && !page_faults(st, row, kind, pg))
+		pg = pick_page(st, c->row, how);
+		if (cr->nr_pend && !page_faults(st, row, how, pg))
 			give_back_for(st, cr, row->object, pg);
-		ret = unmap_mapped(st, row, kind, pg);
+		ret = unmap_mapped(st, row, how, pg);
 		if (!ret)
-			ret = fault_one(st, m, kind, m->addr + pg * st->ps,
+			ret = fault_one(st, m, how, m->addr + pg * st->ps,
 					stamp);
 		if (ret)
 			return ret;
-		mark_pages(st, m, pg, span, kind);
+		mark_pages(st, m, pg, span, how);
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;

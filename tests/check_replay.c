@@ -343,6 +343,18 @@ static const char copies_and_first_touches[] = HEAD
 	"[1,0,3,1,\"read\",1,1023,1023,\"seq\",1]],"
 	"\"calls\":null}";
 
+/* Recorded with the page-faults event (read or write untold): user
+ * faults and refaults of an object not writable, reads then. */
+static const char user_faults_read_only[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":1048576,"
+	"\"writable\":false}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"user\",128,0,127,\"seq\",1],"
+	"[0,0,1,1,\"refault\",64,0,63,\"seq\",1]],"
+	"\"calls\":null}";
+
 /* Three passes over 256 pages in one bin, the pages given back between
  * them (2 calls, each over the 256): as pft --rounds. */
 static const char passes_in_a_bin[] = HEAD
@@ -726,6 +738,23 @@ START_TEST(pages_present_for_copies_leave_first_touches_theirs)
 		"256 copies, 256 first touches", &a);
 
 	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1), 256);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* User faults and refaults of an object not writable are reads: 128 +
+ * 64 faults (the profile was refused: "a write (user) to an object not
+ * writable"). */
+START_TEST(user_faults_of_an_object_not_writable_read)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(user_faults_read_only, 128 + 64,
+					      "128 user faults, 64 refaults",
+					      &a);
+
+	ck_assert_double_eq(fgc_figure_or(run, "user", -1), 128);
+	ck_assert_double_eq(fgc_figure_or(run, "refault", -1), 64);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -1506,6 +1535,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pages_given_back_fault_again);
 	tcase_add_test(tc, pages_given_back_between_passes_in_a_bin);
 	tcase_add_test(tc, pages_mapped_afresh_fault_again);
+	tcase_add_test(tc, user_faults_of_an_object_not_writable_read);
 	tcase_add_test(tc, pages_present_for_copies_leave_first_touches_theirs);
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
