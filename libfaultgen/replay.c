@@ -728,6 +728,12 @@ static int chunk_cmp(const void *a, const void *b)
 
 static void next_giveback(struct replay_state *st, unsigned int t, size_t c);
 
+/* The last nanosecond of bin b, in profile time. */
+static int64_t bin_last_ns(const struct replay_state *st, uint32_t b)
+{
+	return (int64_t)((double)(b + 1) * st->pr->bin_ms * 1e6) - 1;
+}
+
 /* Each thread's (row, bin) chunks in the order of the bins. */
 static int plan_chunks(struct replay_state *st)
 {
@@ -1569,8 +1575,7 @@ static int flush_pending(struct replay_state *st, struct caller *cr,
 	int ret = 0;
 
 	if (cr->nr_pend)
-		atomic_store(&st->progress[t],
-			     (int64_t)((double)(b + 1) * st->pr->bin_ms * 1e6) - 1);
+		atomic_store(&st->progress[t], bin_last_ns(st, b));
 
 	for (unsigned int k = 0; k < cr->nr_pend && !ret; k++)
 		ret = make_calls(st, cr->pend[k].cl, cr->pend[k].i,
@@ -1590,8 +1595,7 @@ static void next_giveback(struct replay_state *st, unsigned int t, size_t c)
 
 		if (is_call(st, k) &&
 		    gives_back(st, &st->pr->calls[k->row - st->pr->nr_rows])) {
-			ns = (int64_t)((double)(k->bin + 1) * st->pr->bin_ms *
-				       1e6) - 1;
+			ns = bin_last_ns(st, k->bin);
 			break;
 		}
 	}
@@ -1673,8 +1677,7 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 						   cr, stamp, faults);
 	if (!ret && cr->nr_pend)
 		ret = flush_pending(st, cr, t, at.bin);
-	if (!ret && atomic_load(&st->giveback_ns[t]) <
-			    (int64_t)((double)(at.bin + 1) * st->pr->bin_ms * 1e6))
+	if (!ret && atomic_load(&st->giveback_ns[t]) <= bin_last_ns(st, at.bin))
 		next_giveback(st, t, end);
 	if (!ret)
 		bin_done(st, at.bin);
