@@ -2010,12 +2010,26 @@ static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
 {
 	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
+	uint64_t lo, hi, tries = st->row_faults[r], made = 0;
+	bool distinct = span == 1 && row->order == FG_ORDER_RANDOM &&
+			faults_on(row->kind, PAGE_ABSENT) &&
+			!faults_on(row->kind, PAGE_WRITABLE);
 
-	for (uint64_t k = 0; k < st->row_faults[r]; k++) {
+	/* A row in a random order faulting absent pages faulted pages no
+	 * other such row had made present: as many pages of its range
+	 * past those in map (rows over one range walk the same order). */
+	if (distinct) {
+		row_range(st, r, &lo, &hi);
+		tries = hi - lo + 1;
+	}
+	for (uint64_t k = 0; k < tries && made < st->row_faults[r]; k++) {
 		uint64_t p = next_page(st, r);
 
+		if (distinct && (p >= pages || fg_bit_test(map, p)))
+			continue;
 		for (uint64_t q = p; q < p + span && q < pages; q++)
 			fg_bit_set(map, q);
+		made++;
 	}
 	st->row_next[r] = 0;
 	st->row_x[r] = 0;

@@ -343,6 +343,29 @@ static const char copies_and_first_touches[] = HEAD
 	"[1,0,3,1,\"read\",1,1023,1023,\"seq\",1]],"
 	"\"calls\":null}";
 
+/* Attached to a running program forking twice: 600 copies in a random
+ * order over 1024 pages present before the recording after each fork
+ * (more than the pages: the second fork's copies are of pages copied
+ * after the first), then twice 62 first touches in a random order over
+ * the 1024 (the pages neither fork's copies took). */
+static const char two_forks_copies_and_first_touches[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":5,\"exit_ms\":25,\"objects\":[0]},{\"id\":2,"
+	"\"parent\":0,\"fork_ms\":25,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":5},"
+	"{\"id\":2,\"process\":2,\"start_ms\":25}],"
+	"\"faults\":[[0,0,1,1,\"cow\",600,0,1023,\"random\",1],"
+	"[0,0,3,1,\"cow\",600,0,1023,\"random\",1],"
+	"[0,0,4,1,\"first-touch\",62,0,1023,\"random\",1],"
+	"[0,0,5,1,\"first-touch\",62,0,1023,\"random\",1],"
+	"[1,0,1,1,\"read\",1,1023,1023,\"seq\",1],"
+	"[2,0,3,1,\"read\",1,1023,1023,\"seq\",1]],"
+	"\"calls\":null}";
+
 /* Recorded with the page-faults event (read or write untold): user
  * faults and refaults of an object not writable, reads then. */
 static const char user_faults_read_only[] = HEAD
@@ -733,6 +756,24 @@ START_TEST(pages_present_for_copies_leave_first_touches_theirs)
 		"256 copies, 256 first touches", &a);
 
 	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1), 256);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Rows in a random order over the same pages that fault pages not
+ * present each had pages of their own, which the pages made present
+ * for copies leave them: 2 x 600 copies, then 2 x 62 first touches
+ * (62 where the two rows were given the same 62 pages). */
+START_TEST(random_first_touches_over_one_span_keep_pages_each)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		two_forks_copies_and_first_touches, 2 * 600 + 2 * 62,
+		"1200 copies, 124 first touches", &a);
+
+	ck_assert_double_eq(fgc_figure_or(run, "present_at_start", -1),
+			    1024 - 2 * 62);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -1534,6 +1575,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pages_present_for_copies_leave_first_touches_theirs);
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
+	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
 	tcase_add_test(tc, calls_read);
 	tcase_add_loop_test(tc, bad_profile_refused_naming_the_member, 0,
