@@ -95,9 +95,12 @@ struct mapped {
 	 * row in a random order looks for (pick_page).  Each process has
 	 * its own copy (fork copies it, fork_states mends it). */
 	unsigned char *state;
-	/* The pages rows in page order fault not present (bits), which a
-	 * row in a random order takes last (pick_page); NULL for none. */
-	unsigned long *reserved;
+	/* Per page, the index + 1 of the row of the earliest bin that
+	 * faults it not present (0: none), which a row in a random order
+	 * of an earlier bin takes last (pick_page), and which the copies
+	 * leave absent (present_at_start); NULL where no row in a random
+	 * order faults pages not present. */
+	uint32_t *reserved;
 };
 
 /* A page as the process maps it: not present, present but a write
@@ -901,6 +904,13 @@ static bool faults_on(enum fg_replay_kind k, unsigned char state)
 	}
 }
 
+/* Whether row's faults are of pages not present (only). */
+static bool absent_row(const struct fg_prow *row)
+{
+	return faults_on(row->kind, PAGE_ABSENT) &&
+	       !faults_on(row->kind, PAGE_WRITABLE);
+}
+
 /* Whether this process maps page p of object o (its page table: a
  * read of a shared object's page maps its neighbours in the page cache
  * with it, fault-around); -1 where pagemap cannot tell. */
@@ -967,12 +977,13 @@ static int unmap_mapped(const struct replay_state *st,
 #define PICK_TRIES 4096
 #define PICK_UNRESERVED_TRIES 256
 
-static bool reserved_page(const struct replay_state *st, unsigned int o,
-			  uint64_t p)
+/* Whether page p of row's object is kept for a row of a later bin. */
+static bool reserved_page(const struct replay_state *st,
+			  const struct fg_prow *row, uint64_t p)
 {
-	const unsigned long *map = st->obj[o].reserved;
+	const uint32_t *kept = st->obj[row->object].reserved;
 
-	return map && fg_bit_test(map, p);
+	return kept && kept[p] && st->pr->rows[kept[p] - 1].bin > row->bin;
 }
 
 /*
@@ -993,7 +1004,7 @@ static uint64_t pick_page(struct replay_state *st, size_t r,
 	row_range(st, r, &lo, &hi);
 	for (uint64_t n = 0, p = first;; p = next_page(st, r)) {
 		if (page_faults(st, row, k, p)) {
-			if (!reserved_page(st, row->object, p))
+			if (!reserved_page(st, row, p))
 				return p;
 			if (found == UINT64_MAX) {
 				found = p;
@@ -2003,33 +2014,25 @@ FG_NO_ASAN static void present_now(struct replay_state *st, unsigned int o,
  * first touches.  A copy-on-write row in a random order copied as many
  * pages as its count, each once: as many pages of its range made
  * present, past those of the other rows (pick_page takes any).  Each
- * row's walk is undone after (row_next, row_x back to 0).
+ * row's walk is undone after (row_next, row_x back to 0).  Where kept
+ * is not NULL, each page walked is kept for the row of the earliest
+ * bin that walks it (reserve_pages).
  */
 static void walk_row(struct replay_state *st, size_t r, unsigned long *map,
-		     uint64_t pages)
+		     uint64_t pages, uint32_t *kept)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
-	uint64_t lo, hi, tries = st->row_faults[r], made = 0;
-	bool distinct = span == 1 && row->order == FG_ORDER_RANDOM &&
-			faults_on(row->kind, PAGE_ABSENT) &&
-			!faults_on(row->kind, PAGE_WRITABLE);
 
-	/* A row in a random order faulting absent pages faulted pages no
-	 * other such row had made present: as many pages of its range
-	 * past those in map (rows over one range walk the same order). */
-	if (distinct) {
-		row_range(st, r, &lo, &hi);
-		tries = hi - lo + 1;
-	}
-	for (uint64_t k = 0; k < tries && made < st->row_faults[r]; k++) {
+	for (uint64_t k = 0; k < st->row_faults[r]; k++) {
 		uint64_t p = next_page(st, r);
 
-		if (distinct && (p >= pages || fg_bit_test(map, p)))
-			continue;
-		for (uint64_t q = p; q < p + span && q < pages; q++)
+		for (uint64_t q = p; q < p + span && q < pages; q++) {
 			fg_bit_set(map, q);
-		made++;
+			if (kept && (!kept[q] ||
+				     st->pr->rows[kept[q] - 1].bin > row->bin))
+				kept[q] = (uint32_t)r + 1;
+		}
 	}
 	st->row_next[r] = 0;
 	st->row_x[r] = 0;
@@ -2080,8 +2083,7 @@ static void random_absent_spans(struct replay_state *st, unsigned int o,
 		uint64_t lo, hi;
 
 		if (row->object != o || row->order != FG_ORDER_RANDOM ||
-		    !faults_on(row->kind, PAGE_ABSENT) ||
-		    faults_on(row->kind, PAGE_WRITABLE))
+		    !absent_row(row))
 			continue;
 		row_range(st, r, &lo, &hi);
 		for (uint64_t p = lo; p <= hi; p++)
@@ -2128,47 +2130,172 @@ static int walk_pass(const struct fg_profile *pr, const struct fg_prow *row,
 	return populated_kind(row->kind) ? 0 : 1;
 }
 
-/* Object o's pages present at the start (walk_row), for the copies of
- * each process that makes some. */
-/* Whether row's faults are of pages not present, in page order (seq,
- * stride): the pages its order gives, which a row in a random order
- * would take from it. */
-static bool exact_absent_row(const struct fg_prow *row)
+/* A row in a random order being given pages (reserve_pages). */
+struct claim {
+	uint64_t lo, hi, need;
+	size_t row;
+};
+
+static int by_first_page(const void *a, const void *b)
 {
-	return row->order != FG_ORDER_RANDOM && faults_on(row->kind, PAGE_ABSENT) &&
-	       !faults_on(row->kind, PAGE_WRITABLE);
+	const struct claim *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The heap of claims (by their last page, the least first). */
+static void claim_down(struct claim **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct claim *t;
+
+		if (l < n && h[l]->hi < h[m]->hi)
+			m = l;
+		if (l + 1 < n && h[l + 1]->hi < h[m]->hi)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void claim_push(struct claim **h, size_t *n, struct claim *c)
+{
+	size_t i = (*n)++;
+
+	h[i] = c;
+	while (i && h[(i - 1) / 2]->hi > h[i]->hi) {
+		struct claim *t = h[i];
+
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void claim_pop(struct claim **h, size_t *n)
+{
+	h[0] = h[--*n];
+	claim_down(h, *n, 0);
 }
 
 /*
- * The pages of object o that its rows in page order fault not present
- * (walked as they will be), where a row in a random order faults pages
- * not present too: that row takes other pages first (a program's
- * random writes fell on pages its later sequential writes did not
- * need, or they would not have faulted).
+ * The pages of the rows in a random order (c[0..n)) given them: page
+ * by page, to the row whose range ends first of those over it that
+ * need pages, past the pages in map (the rows in page order): as many
+ * rows given all their pages as can be.
+ */
+static int give_pages(struct claim *c, size_t n, const unsigned long *map,
+		      uint32_t *kept)
+{
+	struct claim **h = calloc(n, sizeof(*h));
+	size_t next = 0, nh = 0;
+
+	if (!h)
+		return -ENOMEM;
+	qsort(c, n, sizeof(*c), by_first_page);
+	for (uint64_t p = n ? c[0].lo : 0; next < n || nh; p++) {
+		while (next < n && c[next].lo <= p)
+			claim_push(h, &nh, &c[next++]);
+		while (nh && (h[0]->hi < p || !h[0]->need))
+			claim_pop(h, &nh);
+		if (!nh) {
+			if (next < n)
+				p = c[next].lo - 1;
+			continue;
+		}
+		if (fg_bit_test(map, p))
+			continue;
+		kept[p] = (uint32_t)h[0]->row + 1;
+		h[0]->need--;
+	}
+	free(h);
+	return 0;
+}
+
+/* Whether row r is one in a random order given pages (reserve_pages). */
+static bool given_pages(const struct replay_state *st, size_t r)
+{
+	const struct fg_prow *row = &st->pr->rows[r];
+
+	return row->order == FG_ORDER_RANDOM && absent_row(row) &&
+	       !maps_huge(st, row);
+}
+
+/*
+ * The pages of object o that its rows fault not present, each kept for
+ * one row, where a row in a random order faults pages not present: a
+ * row of an earlier bin takes other pages first (a program's random
+ * writes fell on pages its later writes did not need, or they would not
+ * have faulted).  The rows in page order keep the pages their order
+ * gives (the earliest of them), those in a random order as many pages
+ * of their ranges past those as they fault (give_pages).
  */
 static int reserve_pages(struct replay_state *st, unsigned int o)
 {
 	const struct fg_profile *pr = st->pr;
 	uint64_t pages = st->obj[o].len / st->ps;
-	unsigned long *map;
-	bool random = false;
+	unsigned long *map = NULL;
+	uint32_t *kept = NULL;
+	struct claim *random = NULL;
+	size_t n = 0;
+	int ret;
 
-	for (size_t r = 0; r < pr->nr_rows && !random; r++)
-		random = pr->rows[r].object == o &&
-			 pr->rows[r].order == FG_ORDER_RANDOM &&
-			 faults_on(pr->rows[r].kind, PAGE_ABSENT);
-	if (!random)
-		return 0;
-	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
-	if (!map)
-		return -ENOMEM;
 	for (size_t r = 0; r < pr->nr_rows; r++)
-		if (pr->rows[r].object == o && exact_absent_row(&pr->rows[r]))
-			walk_row(st, r, map, pages);
-	st->obj[o].reserved = map;
-	return 0;
+		n += pr->rows[r].object == o && given_pages(st, r);
+	if (!n)
+		return 0;
+	random = calloc(n, sizeof(*random));
+	map = calloc(fg_bitmap_longs(pages), sizeof(*map));
+	kept = calloc(pages, sizeof(*kept));
+	if (!random || !map || !kept) {
+		free(random);
+		free(map);
+		free(kept);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		if (pr->rows[r].object != o || !absent_row(&pr->rows[r]))
+			continue;
+		if (given_pages(st, r)) {
+			row_range(st, r, &random[n].lo, &random[n].hi);
+			random[n].need = st->row_faults[r];
+			random[n++].row = r;
+		} else {
+			walk_row(st, r, map, pages, kept);
+		}
+	}
+	ret = give_pages(random, n, map, kept);
+	free(random);
+	free(map);
+	if (ret)
+		free(kept);
+	else
+		st->obj[o].reserved = kept;
+	return ret;
 }
 
+/* The pages kept for row r (reserve_pages), into map. */
+static void kept_pages(const struct replay_state *st, size_t r,
+		       unsigned long *map)
+{
+	const uint32_t *kept = st->obj[st->pr->rows[r].object].reserved;
+	uint64_t lo, hi;
+
+	row_range(st, r, &lo, &hi);
+	for (uint64_t p = lo; kept && p <= hi; p++)
+		if (kept[p] == r + 1)
+			fg_bit_set(map, p);
+}
+
+/* Object o's pages present at the start (walk_row; those kept for the
+ * rows in a random order, reserve_pages), for the copies of each
+ * process that makes some. */
 static int present_at_start(struct replay_state *st, unsigned int o)
 {
 	const struct fg_profile *pr = st->pr;
@@ -2196,8 +2323,10 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 					continue;
 				if (pr->rows[r].kind == FG_KIND_COW)
 					walk_copies(st, r, map, pages, avoid);
+				else if (given_pages(st, r))
+					kept_pages(st, r, map);
 				else
-					walk_row(st, r, map, pages);
+					walk_row(st, r, map, pages, NULL);
 			}
 	}
 	free(map);
@@ -2244,9 +2373,9 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = map_object(run, st, o);
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
-		ret = present_at_start(st, o);
-	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = reserve_pages(st, o);
+	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
+		ret = present_at_start(st, o);
 	return ret;
 }
 

@@ -343,6 +343,19 @@ static const char copies_and_first_touches[] = HEAD
 	"[1,0,3,1,\"read\",1,1023,1023,\"seq\",1]],"
 	"\"calls\":null}";
 
+/* 256 first touches in a random order over 1024 pages, then 256 reads
+ * in a random order over the upper 256: the first fell on pages the
+ * reads did not need (each of the 512 faulted). */
+static const char random_then_random[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":4194304,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",256,0,1023,\"random\",1],"
+	"[0,0,2,1,\"read\",256,768,1023,\"random\",1]],"
+	"\"calls\":null}";
+
 /* Attached to a running program forking twice: 600 copies in a random
  * order over 1024 pages present before the recording after each fork
  * (more than the pages: the second fork's copies are of pages copied
@@ -805,6 +818,21 @@ START_TEST(random_rows_leave_pages_later_rows_need)
 	struct faultgen_run *run = one_thread(
 		random_then_seq, 256 + 512,
 		"256 in a random order, 512 in page order", &a);
+
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A row in a random order leaves the pages a later row in a random
+ * order needs: 256 first touches over 1024 pages, 256 reads over the
+ * upper 256 (a quarter of them where the first took pages at random). */
+START_TEST(random_rows_leave_pages_later_random_rows_need)
+{
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		random_then_random, 256 + 256,
+		"256 first touches, 256 reads, each in a random order", &a);
 
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
@@ -1575,6 +1603,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pages_present_for_copies_leave_first_touches_theirs);
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
+	tcase_add_test(tc, random_rows_leave_pages_later_random_rows_need);
 	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
 	tcase_add_test(tc, calls_read);
