@@ -155,6 +155,10 @@ struct replay_state {
 	 * that gives pages back, not made yet (INT64_MAX for none): the
 	 * other threads of its process go no further before it is made. */
 	_Atomic int64_t *giveback_ns;
+	/* The threads with such calls, by process: process p's are
+	 * givers[giver_first[p] .. giver_first[p + 1]). */
+	unsigned int *givers;
+	size_t *giver_first;
 	/* Per thread, set once it runs its own code (its C library's and
 	 * a sanitizer's start done): a fork waits for it (settle). */
 	_Atomic unsigned char *running;
@@ -738,6 +742,29 @@ static int64_t bin_last_ns(const struct replay_state *st, uint32_t b)
 }
 
 /* Each thread's (row, bin) chunks in the order of the bins. */
+/* The threads with calls that give pages back, by process (givers),
+ * which held_for_giveback looks at, rather than every thread. */
+static int plan_givers(struct replay_state *st)
+{
+	const struct fg_profile *pr = st->pr;
+	size_t n = 0;
+
+	st->giver_first = calloc(pr->nr_processes + 1,
+				 sizeof(*st->giver_first));
+	st->givers = calloc(pr->nr_threads + 1, sizeof(*st->givers));
+	if (!st->giver_first || !st->givers)
+		return -ENOMEM;
+	for (unsigned int p = 0; p < pr->nr_processes; p++) {
+		st->giver_first[p] = n;
+		for (unsigned int t = 0; t < pr->nr_threads; t++)
+			if (pr->threads[t].process == p &&
+			    atomic_load(&st->giveback_ns[t]) != INT64_MAX)
+				st->givers[n++] = t;
+	}
+	st->giver_first[pr->nr_processes] = n;
+	return 0;
+}
+
 static int plan_chunks(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
@@ -804,7 +831,7 @@ static int plan_chunks(struct replay_state *st)
 		atomic_store(&st->progress[t], first_time(&at));
 	}
 	free(at);
-	return 0;
+	return plan_givers(st);
 }
 
 /* ---- the faults --------------------------------------------------- */
@@ -1196,12 +1223,11 @@ static enum fg_replay_kind made_as(const struct replay_state *st,
 static bool held_for_giveback(const struct replay_state *st, unsigned int t,
 			      int64_t ns)
 {
-	const struct fg_profile *pr = st->pr;
-	unsigned int p = pr->threads[t].process;
+	unsigned int p = st->pr->threads[t].process;
 
-	for (unsigned int u = 0; u < pr->nr_threads; u++)
-		if (u != t && pr->threads[u].process == p &&
-		    atomic_load(&st->giveback_ns[u]) < ns)
+	for (size_t i = st->giver_first[p]; i < st->giver_first[p + 1]; i++)
+		if (st->givers[i] != t &&
+		    atomic_load(&st->giveback_ns[st->givers[i]]) < ns)
 			return true;
 	return false;
 }
@@ -2454,6 +2480,8 @@ static void replay_release(struct faultgen_run *run)
 	free(st->progress);
 	st->progress = NULL;
 	free(st->giveback_ns);
+	free(st->givers);
+	free(st->giver_first);
 	free(st->running);
 	st->running = NULL;
 	if (st->pagemap_fd >= 0)
