@@ -1018,19 +1018,23 @@ static bool reserved_page(const struct replay_state *st,
  * recorded faults on pages each of which faulted: its next pages that
  * would fault nothing as k here (already copied, already present:
  * another row's, or an earlier pass's) are passed over, up to
- * PICK_TRIES of them, else the first is taken.
+ * PICK_TRIES of them, else the first is taken.  *faults is set where
+ * the page was found to fault as k (its state and, for a shared
+ * object, the page table read), else cleared.
  */
 static uint64_t pick_page(struct replay_state *st, size_t r,
-			  enum fg_replay_kind k)
+			  enum fg_replay_kind k, bool *faults)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t first = next_page(st, r), lo, hi, found = UINT64_MAX, at = 0;
 
+	*faults = false;
 	if (row->order != FG_ORDER_RANDOM || row->kind == FG_KIND_HUGE)
 		return first;
 	row_range(st, r, &lo, &hi);
 	for (uint64_t n = 0, p = first;; p = next_page(st, r)) {
 		if (page_faults(st, row, k, p)) {
+			*faults = true;
 			if (!reserved_page(st, row, p))
 				return p;
 			if (found == UINT64_MAX) {
@@ -1649,6 +1653,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
 	enum fg_replay_kind kind = kind_of(st, row), how;
 	unsigned int cls = class_of(at, row);
+	bool faults_here;
 	int ret;
 
 	if (kind != row->kind)
@@ -1660,10 +1665,12 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		ret = before_fault(st, at, cls);
 		if (ret)
 			return ret;
-		pg = pick_page(st, c->row, how);
-		if (cr->nr_pend && !page_faults(st, row, how, pg))
+		pg = pick_page(st, c->row, how, &faults_here);
+		if (cr->nr_pend && !faults_here &&
+		    !page_faults(st, row, how, pg))
 			give_back_for(st, cr, row->object, pg);
-		ret = unmap_mapped(st, row, how, pg);
+		/* A page found to fault is not mapped here. */
+		ret = faults_here ? 0 : unmap_mapped(st, row, how, pg);
 		if (!ret)
 			ret = fault_one(st, m, how, m->addr + pg * st->ps,
 					stamp);
