@@ -2225,7 +2225,7 @@ static void claim_pop(struct claim **h, size_t *n)
 static int give_pages(struct claim *c, size_t n, const unsigned long *map,
 		      uint32_t *kept)
 {
-	struct claim **h = calloc(n, sizeof(*h));
+	struct claim **h = calloc(n, sizeof(struct claim *));
 	size_t next = 0, nh = 0;
 
 	if (!h)
