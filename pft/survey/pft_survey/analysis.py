@@ -134,14 +134,18 @@ def join_faults(rec, index, parents, mounts):
 
 
 def vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts):
-    """(pid, start, end) -> the VMA's faults, bytes, kinds, threads and
-    times; each fault added to its object in facts."""
+    """(pid, start, end, object) -> the VMA's faults, bytes, kinds,
+    threads and times; each fault added to its object in facts.  Two
+    VMAs of one range over a run (a library's reservation seen by a
+    snapshot, then the anonymous memory mapped over it) are each their
+    own object: a fault's object and its page are of the VMA it joined."""
     per_vma = {}
     for i, (t, pid, tid, addr, per) in enumerate(rec.faults):
         v = vma_of[i]
         if v is None:
             continue
-        key = (pid, v["start"], v["end"])
+        obj = objects.object_key(pid, v)
+        key = (pid, v["start"], v["end"], obj)
         e = per_vma.get(key)
         if e is None:
             hugetlb = kinds.hugetlb_page(v) is not None
@@ -150,7 +154,7 @@ def vma_tallies(rec, vma_of, fkinds, fbytes, mounts, facts):
                 "tids": {}, "times": [], "kinds": {},
                 "backing": backing(v.get("path", ""), v.get("perms", ""),
                                    hugetlb, mounts)}
-            e["object"] = objects.object_key(pid, v)
+            e["object"] = obj
             facts.add_vma(e["object"], pid, v, e["backing"])
         e["faults"] += per
         e["samples"] += 1
@@ -176,7 +180,7 @@ def vma_reports(per_vma, tname):
     """The VMAs' reports, by bytes faulted (a huge page's fault is 512 of
     a 4 KiB page's)."""
     vmas = []
-    for (pid, start, end), e in per_vma.items():
+    for (pid, start, end, _obj), e in per_vma.items():
         v = e["vma"]
         most, med = concurrency(e["times"])
         ts = [t for t, _ in e["times"]]

@@ -14,8 +14,8 @@ import tempfile
 import unittest
 from unittest import mock
 
-from pft_survey import (analysis, base, cli, kinds, objects, perfscript, proc,
-                        render, verdict)
+from pft_survey import (analysis, base, cli, fromsurvey, kinds, objects,
+                        perfscript, proc, render, verdict)
 from pft_survey import record as recording
 from pft_survey.vmas import VmaIndex, mmap_vmas
 
@@ -235,6 +235,44 @@ class Sightings(unittest.TestCase):
         for t in (1500, 2400, 2600, 5000):
             self.assertEqual(idx.find(0x28000, t)["start"], 0x10000)
         self.assertEqual(idx.find(0x18000, 2400)["start"], 0x10000)
+
+
+class OneRangeTwoVmas(unittest.TestCase):
+    """A library's tail seen mapped from its file by a snapshot taken
+    while the dynamic loader mapped it (its reservation), then the same
+    range anonymous (its .bss, mapped over it): two VMAs of one range,
+    a fault on each."""
+
+    LIB = ("00007f2e8b3b4000-00007f2e8b3c1000 r--p 001d5000 08:01 77 "
+           "/lib/libc.so.6\n")
+    BSS = "00007f2e8b3b4000-00007f2e8b3c1000 rw-p 00000000 00:00 0 \n"
+
+    def analysed(self):
+        snaps = snapshots_of([self.LIB, self.BSS], smaps=False)
+        snaps.procs = {}
+        # Faults at 1.2 and 2.5 us: on either side of the second view.
+        rec = perfscript.parse_script([
+            "  pft  5/5  0.0000012: 1 page-faults:  7f2e8b3b5000\n",
+            "  pft  5/5  0.0000025: 1 page-faults:  7f2e8b3b6000\n"])
+        keep = {}
+        doc = analysis.analyse(rec, snaps, None, 1, True, keep)
+        return doc, keep["facts"], rec
+
+    def test_each_fault_on_the_object_of_its_own_vma(self):
+        _, facts, _ = self.analysed()
+        lib = ("file", "08:01", 77)
+        self.assertEqual({e[3][0] for e in facts.events}, {"file", "vma"})
+        # The file's page: its offset's, never the address's.
+        self.assertEqual([e[5] for e in facts.events if e[3] == lib],
+                         [0x1d5000 // 4096 + 1])
+        self.assertEqual([e[5] for e in facts.events if e[3] != lib],
+                         [0x7f2e8b3b6])
+
+    def test_the_file_object_is_no_larger_than_its_mapping(self):
+        doc, facts, rec = self.analysed()
+        r = fromsurvey.recording(facts, rec, doc, 5, ["pft"], 1, 4096)
+        self.assertEqual(r.objects[("file", "08:01", 77)]["size"],
+                         0xd000)
 
 
 class Figures(unittest.TestCase):
