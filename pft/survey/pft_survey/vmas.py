@@ -201,7 +201,7 @@ def mmap_vmas(mmaps, files=None):
             [s2 for s in spans if not (s[1] <= start or s[0] >= end)
              for s2 in ((s[0], start) + s[2:], (end, s[1]) + s[2:])
              if s2[0] < s2[1]]
-        spans.append((start, end, prot, path, f, t))
+        spans.append((start, end, prot, path, f, t, start))
     spans.sort()
     out = []
     for s in spans:
@@ -212,12 +212,16 @@ def mmap_vmas(mmaps, files=None):
         else:
             out.append(s)
     vmas = []
-    for (start, end, prot, path, f, t) in out:
+    for (start, end, prot, path, f, t, mapped) in out:
         v = {"start": start, "end": end, "perms": prot, "path": path,
              "source": "perf MMAP records", "mmap_ns": t}
         if f is not None and f[1]:
-            # A file's offset at the start of this piece.
+            # The file, and its offset at the start of this piece (a
+            # record's pgoff is at its own start, a piece of it left
+            # by a later record can begin further on).  An anonymous
+            # record's pgoff is its address's: no offset.
             v["dev"], v["ino"] = f[0], f[1]
+            v["off"] = f[2] + start - mapped
         vmas.append(v)
     return vmas
 

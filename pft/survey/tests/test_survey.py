@@ -130,6 +130,20 @@ class Maps(unittest.TestCase):
                          [(0x10000, 0x20000, "/a"), (0x20000, 0x30000, "/b"),
                           (0x30000, 0x40000, "/a")])
 
+    def test_a_files_records_pieces_at_their_own_offsets(self):
+        # A library mapped whole from offset 0x26000 (the loader's
+        # reservation), its middle mapped over: each piece left is at
+        # its own offset in the file, an anonymous record at none.
+        m = [(1, 5, 0x10000, 0x40000, "r--p", "/lib/x"),
+             (2, 5, 0x20000, 0x30000, "rw-p", "//anon")]
+        files = [("8:1", 77, 0x26000), ("0:0", 0, 0x20000)]
+        vmas = mmap_vmas(m, files)
+        self.assertEqual([(v["start"], v.get("off")) for v in vmas],
+                         [(0x10000, 0x26000), (0x20000, None),
+                          (0x30000, 0x46000)])
+        self.assertEqual(objects.page_index(vmas[2], 0x31000),
+                         (0x46000 + 0x1000) // 4096)
+
     def test_snapshots_win_over_mmap_records(self):
         snap = [{"start": 0x10000, "end": 0x30000, "perms": "rw-p",
                  "path": "", "last_ns": 5}]
