@@ -90,23 +90,23 @@ def sampling_error(samples, period):
 def vma_indexes(rec, snaps):
     """pid -> VmaIndex of its sightings and MMAP records (those after its
     exec), and the parents of processes forked (pid -> (parent, time))."""
-    pids = sorted({f[1] for f in rec.faults} | set(snaps.vmas))
-    index = {}
-    for pid in pids:
+    def vma_index(pid):
         mine = [i for i, m in enumerate(rec.mmaps) if m[1] == pid and
                 m[0] >= rec.execs.get(pid, -1)]
-        index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
-                              [rec.mmaps[i] for i in mine],
-                              [rec.mmap_files[i] for i in mine]
-                              if rec.mmap_files else None)
+        return VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                        [rec.mmaps[i] for i in mine],
+                        [rec.mmap_files[i] for i in mine]
+                        if rec.mmap_files else None)
+    pids = sorted({f[1] for f in rec.faults} | set(snaps.vmas))
+    index = {pid: vma_index(pid) for pid in pids}
     # A process forked and never seen by a snapshot (a shell's subshell)
-    # faults the VMAs it inherited: its parent's at the fork.
+    # faults the VMAs it inherited: its parent's at the fork (its files
+    # and their offsets, as any process's).
     parents = {f[1]: (f[3], f[0]) for f in rec.forks
                if f[1] == f[2] and f[1] != f[3]}
     for pid in set(parents) | {p for p, _ in parents.values()}:
         if pid not in index:
-            index[pid] = VmaIndex(list(snaps.vmas.get(pid, {}).values()),
-                                  [m for m in rec.mmaps if m[1] == pid])
+            index[pid] = vma_index(pid)
     return index, parents
 
 

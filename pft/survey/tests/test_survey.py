@@ -289,6 +289,22 @@ class OneRangeTwoVmas(unittest.TestCase):
                          0xd000)
 
 
+class ForkedUnseen(unittest.TestCase):
+    def test_a_childs_fault_on_its_parents_file_is_on_the_file(self):
+        # Process 5 maps a file (offset 0x26000) and forks 6; neither
+        # is seen by a snapshot, 5 takes no fault: 6's fault is on the
+        # file's page, as 5's would be.
+        rec = perfscript.parse_script([
+            "  pft  5/5  0.000001: PERF_RECORD_MMAP2 5/5: [0x7f0000010000"
+            "(0x10000) @ 0x26000 08:01 77 0]: r--p /lib/x\n",
+            "  pft  6/6  0.000002: PERF_RECORD_FORK(6:6):(5:5)\n",
+            "  pft  6/6  0.000003: 1 page-faults:  7f0000011000\n"])
+        keep = {}
+        analysis.analyse(rec, Snaps(), None, 1, True, keep)
+        self.assertEqual([(e[3], e[5]) for e in keep["facts"].events],
+                         [(("file", "8:1", 77), 0x27)])
+
+
 class Figures(unittest.TestCase):
     def test_concurrency_counts_distinct_threads_per_millisecond(self):
         ms = objects.WINDOW_NS
