@@ -88,12 +88,16 @@ def sampling_error(samples, period):
 
 
 def vma_indexes(rec, snaps):
-    """pid -> VmaIndex of its sightings and MMAP records (those after its
+    """pid -> VmaIndex of its sightings and MMAP records (those since its
     exec), and the parents of processes forked (pid -> (parent, time))."""
     def vma_index(pid):
+        # Those of the program it was before its exec (a snapshot that
+        # saw the survey's own child before it exec'd) are none of its.
+        since = rec.execs.get(pid, -1)
         mine = [i for i, m in enumerate(rec.mmaps) if m[1] == pid and
-                m[0] >= rec.execs.get(pid, -1)]
-        return VmaIndex(list(snaps.vmas.get(pid, {}).values()),
+                m[0] >= since]
+        return VmaIndex([v for v in snaps.vmas.get(pid, {}).values()
+                         if v.get("last_ns", since) >= since],
                         [rec.mmaps[i] for i in mine],
                         [rec.mmap_files[i] for i in mine]
                         if rec.mmap_files else None)

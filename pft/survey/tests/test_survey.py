@@ -305,6 +305,26 @@ class ForkedUnseen(unittest.TestCase):
                          [(("file", "8:1", 77), 0x27)])
 
 
+class Exec(unittest.TestCase):
+    def test_a_fault_after_the_exec_is_on_no_vma_of_before_it(self):
+        # The survey's child seen before its exec with a file where,
+        # after it, the program maps anonymous memory (an MMAP record
+        # alone saw): the fault is on that.
+        pre = ("00007f0000010000-00007f0000020000 r--p 00000000 08:01 99 "
+               "/usr/bin/python3\n")
+        snaps = snapshots_of([pre, ""], smaps=False)
+        snaps.procs = {}
+        rec = perfscript.parse_script([
+            "  pft  5/5  0.0000015: PERF_RECORD_COMM exec: pft:5/5\n",
+            "  pft  5/5  0.0000016: PERF_RECORD_MMAP2 5/5: [0x7f0000010000"
+            "(0x10000) @ 0x7f0000010000 00:00 0 0]: rw-p //anon\n",
+            "  pft  5/5  0.0000017: 1 page-faults:  7f0000011000\n"])
+        keep = {}
+        analysis.analyse(rec, snaps, None, 1, True, keep)
+        self.assertEqual([(e[3][0], e[5]) for e in keep["facts"].events],
+                         [("vma", 0x7f0000011)])
+
+
 class Figures(unittest.TestCase):
     def test_concurrency_counts_distinct_threads_per_millisecond(self):
         ms = objects.WINDOW_NS
