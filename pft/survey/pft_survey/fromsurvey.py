@@ -68,6 +68,18 @@ def inherited_keys(facts, execs):
     return out
 
 
+def vma_pages(key, v, start, end, page):
+    """The first and last page of its object a VMA of it maps: its
+    addresses' for private memory; a file's offsets, as a fault's page
+    is told (pft_survey.objects.page_index: the offset maps showed last,
+    at the start it showed last)."""
+    if key[0] == "vma":
+        return start // page, (end - 1) // page
+    at = v["cur"][0] if v.get("cur") else start
+    off = v.get("off") or 0
+    return (off + start - at) // page, (off + end - 1 - at) // page
+
+
 def object_bases(facts, same, page):
     """Each profile object's first page (its pages are counted from it)
     and last page seen: the lowest VMA start of a private object, the
@@ -76,11 +88,7 @@ def object_bases(facts, same, page):
     for key, o in facts.objects.items():
         k = same[key]
         for (_pid, start, end), v in o["vmas"].items():
-            if key[0] == "vma":
-                lo, hi = start // page, (end - 1) // page
-            else:
-                lo = (v.get("off") or 0) // page
-                hi = lo + (end - start - 1) // page
+            lo, hi = vma_pages(key, v, start, end, page)
             base[k] = min(base.get(k, lo), lo)
             top[k] = max(top.get(k, hi), hi)
     for (_t, _pid, _tid, key, _kind, pg, _n) in facts.events:

@@ -303,6 +303,22 @@ class FromSurvey(unittest.TestCase):
         self.assertEqual(sorted(o["writable"] for o in prof["objects"]),
                          [False, True, True])
 
+    def test_a_files_vma_is_at_the_offsets_its_faults_are(self):
+        # A library's VMA seen at 0x30000-0x40000 (offset 0x100000)
+        # after 0x10000-0x40000 (its widest): its pages are the
+        # offsets' 0xe0-0x10f, as a fault below its last start is told.
+        key = ("file", "08:01", 77)
+        facts = objects.Facts(kinds.TRACEPOINTS, events=True)
+        v = {"start": 0x10000, "end": 0x40000, "cur": (0x30000, 0x40000),
+             "off": 0x100000, "ino": 77, "dev": "08:01", "perms": "r--p",
+             "path": "/lib/x", "first_ns": T0}
+        facts.add_vma(key, 5, v, "file")
+        facts.add(key, 5, 5, kinds.READ, T0, 1, 4096,
+                  objects.page_index(v, 0x10000))
+        r = recording(facts, Rec(), {}, 5, ["prog"], 1, 4096)
+        self.assertEqual(r.objects[key]["size"], 0x30000)
+        self.assertEqual(r.events[0][4], 0)
+
     def test_a_process_forked_before_the_recording_is_the_roots_child(self):
         # Attached to 5 after it forked 6: no fork record of 6.
         child = {"start": 0x30000, "end": 0x40000, "perms": "rw-p",
