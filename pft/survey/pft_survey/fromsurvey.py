@@ -12,7 +12,10 @@
 # the survey saw the same VMA (the same start) or the same sighting in
 # both.
 
+import os
+
 from . import kinds as K
+from .base import msg
 from .profile import Recording
 from .verdict import EXEC_GUP
 
@@ -80,28 +83,90 @@ def vma_pages(key, v, start, end, page):
     return (off + start - at) // page, (off + end - 1 - at) // page
 
 
+# The pages a private object's faults can lie below its VMAs: a stack
+# grown down since a snapshot last saw it (the default stack limit).
+GROWN_DOWN_PAGES = (8 << 20) // 4096
+
+
+def file_pages(key, o, page):
+    """The pages of a file object's file where its path still names it
+    (the same inode), else 0."""
+    path = o.get("path") or ""
+    if key[0] != "file" or not path.startswith("/"):
+        return 0
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return 0
+    return -(-st.st_size // page) if st.st_ino == key[2] else 0
+
+
 def object_bases(facts, same, page):
     """Each profile object's first page (its pages are counted from it)
     and last page seen: the lowest VMA start of a private object, the
-    lowest file offset of a file's; the faults' pages widen both."""
-    base, top = {}, {}
+    lowest file offset of a file's; the faults' pages widen both, within
+    what its VMAs could hold (sane_span).  Also the objects whose
+    faults' pages went beyond that: key -> the pages their faults are
+    kept in."""
+    base, top, mapped, most = {}, {}, {}, {}
     for key, o in facts.objects.items():
         k = same[key]
         for (_pid, start, end), v in o["vmas"].items():
             lo, hi = vma_pages(key, v, start, end, page)
             base[k] = min(base.get(k, lo), lo)
             top[k] = max(top.get(k, hi), hi)
+            mapped[k] = mapped.get(k, 0) + hi - lo + 1
+        most[k] = max(most.get(k, 0), file_pages(key, o, page))
+    vbase, vtop = dict(base), dict(top)
     for (_t, _pid, _tid, key, _kind, pg, _n) in facts.events:
         k = same[key]
         if pg is not None:
             base[k] = min(base.get(k, pg), pg)
             top[k] = max(top.get(k, pg), pg)
-    return base, top
+    clipped = sane_span(facts, same, (base, top), (vbase, vtop),
+                        (mapped, most))
+    return base, top, clipped
+
+
+def sane_span(facts, same, seen, vmas, could):
+    """An object whose faults' pages span more than its VMAs could hold
+    (the span of their pages, the total of its mappings' sizes, the
+    file's size where known; a private object's a stack's growth more)
+    was given a page of another object (a virtual address taken for a
+    file offset): said on standard error, the object is sized from its
+    VMAs, and its faults outside their pages are left out.  Returns key
+    -> (first, last page) of those objects; base and top (seen) set to
+    their VMAs' (vmas)."""
+    base, top = seen
+    vbase, vtop = vmas
+    mapped, most = could
+    clipped = {}
+    for k in list(base):
+        if k not in vbase:
+            continue
+        grow = GROWN_DOWN_PAGES if k[0] == "vma" else 0
+        limit = max(vtop[k] - vbase[k] + 1, mapped[k], most.get(k, 0)) + \
+            grow
+        if top[k] - base[k] + 1 <= limit:
+            continue
+        clipped[k] = (vbase[k] - grow, vtop[k])
+        out = sum(1 for e in facts.events if same[e[3]] == k and
+                  e[5] is not None and
+                  not clipped[k][0] <= e[5] <= clipped[k][1])
+        path = facts.objects[k]["path"] if k in facts.objects else ""
+        msg("object %s%s: its faults' pages span %d pages, more than its "
+            "mappings could (%d): sized from its mappings, %d fault "
+            "event%s outside them left out of the profile" % (
+                "%s:%s:%s" % k, " (%s)" % path if path else "",
+                top[k] - base[k] + 1, limit, out, "" if out == 1 else "s"))
+        base[k] = max(vbase[k] - grow, base[k])
+        top[k] = vtop[k]
+    return clipped
 
 
 def add_objects(r, facts, same):
     """The objects of the profile into r; returns their first pages."""
-    base, top = object_bases(facts, same, r.page_size)
+    base, top, clipped = object_bases(facts, same, r.page_size)
     huge_keys = {same[e[3]] for e in facts.events if e[4] == K.HUGE_KIND}
     for key, o in facts.objects.items():
         k = same[key]
@@ -122,14 +187,19 @@ def add_objects(r, facts, same):
                 x["first_ns"], x["creator"] = (t, pid), pid
         if k[0] == "vma":
             x["creator"] = k[1]
-    return base
+    return base, clipped
 
 
-def add_events(r, facts, same, base):
+def add_events(r, facts, same, base, clipped=None):
     """Each fault event, its page counted from its object's first: one
-    sample (the facts count a sample as the period's faults)."""
+    sample (the facts count a sample as the period's faults); those of
+    an object clipped (sane_span) outside its pages left out."""
+    clipped = clipped or {}
     for (t, _pid, tid, key, kind, pg, n) in facts.events:
         k = same[key]
+        if k in clipped and pg is not None and \
+                not clipped[k][0] <= pg <= clipped[k][1]:
+            continue
         r.events.append((t, tid, k, kind, (pg or 0) - base.get(k, 0),
                          max(1, round(n / r.period))))
 
@@ -318,8 +388,8 @@ def recording(facts, rec, doc, root, command=None, period=1, page=4096):
     line (None when attached)."""
     r = Recording(facts.source, period, page)
     same = inherited_keys(facts, rec.execs)
-    base = add_objects(r, facts, same)
-    add_events(r, facts, same, base)
+    base, clipped = add_objects(r, facts, same)
+    add_events(r, facts, same, base, clipped)
     names = dict(rec.names)
     add_threads(r, facts, rec, names)
     add_processes(r, facts, rec, root, command)

@@ -7,6 +7,8 @@
 #
 # Copyright (C) 2026 The libfaultgen authors
 
+import contextlib
+import io
 import json
 import os
 import tempfile
@@ -318,6 +320,48 @@ class FromSurvey(unittest.TestCase):
         r = recording(facts, Rec(), {}, 5, ["prog"], 1, 4096)
         self.assertEqual(r.objects[key]["size"], 0x30000)
         self.assertEqual(r.events[0][4], 0)
+
+    def test_pages_beyond_what_its_mappings_could_hold_are_said(self):
+        # A file object given a page at a virtual address: said on
+        # standard error, the object sized from its mapping (13 pages
+        # at offset 0x1d5000), the event left out; its own kept.
+        key = ("file", "08:01", 77)
+        facts = objects.Facts(kinds.TRACEPOINTS, events=True)
+        v = {"start": 0x7f2e8b3b4000, "end": 0x7f2e8b3c1000,
+             "off": 0x1d5000, "ino": 77, "dev": "08:01", "perms": "r--p",
+             "path": "/nonexistent/libc.so.6", "first_ns": T0}
+        facts.add_vma(key, 5, v, "file")
+        facts.add(key, 5, 5, kinds.READ, T0, 1, 4096, 0x1d5 + 1)
+        facts.add(key, 5, 5, kinds.FIRST_TOUCH, T0 + 1000, 1, 4096,
+                  0x7f2e8b3b6)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            r = recording(facts, Rec(), {}, 5, ["prog"], 1, 4096)
+        self.assertEqual(r.objects[key]["size"], 0xd000)
+        self.assertEqual([e[4] for e in r.events], [1])
+        self.assertEqual(err.getvalue(),
+                         "pft-survey: object file:08:01:77 "
+                         "(/nonexistent/libc.so.6): its faults' pages "
+                         "span %d pages, more than its mappings could "
+                         "(13): sized from its mappings, 1 fault event "
+                         "outside them left out of the profile\n"
+                         % (0x7f2e8b3b6 - 0x1d5 + 1))
+        valid(self, profile.build(r))
+
+    def test_a_stack_grown_below_its_vma_is_no_absurd_span(self):
+        key = ("vma", 5, 1)
+        facts = objects.Facts(kinds.TRACEPOINTS, events=True)
+        v = {"start": 0x7ff000100000, "end": 0x7ff000121000,
+             "perms": "rw-p", "path": "[stack]", "object": 1,
+             "first_ns": T0}
+        facts.add_vma(key, 5, v, "stack")
+        facts.add(key, 5, 5, kinds.FIRST_TOUCH, T0, 1, 4096,
+                  0x7ff000100000 // 4096 - 16)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            r = recording(facts, Rec(), {}, 5, ["prog"], 1, 4096)
+        self.assertEqual((err.getvalue(), r.objects[key]["size"]),
+                         ("", 0x21000 + 16 * 4096))
 
     def test_a_process_forked_before_the_recording_is_the_roots_child(self):
         # Attached to 5 after it forked 6: no fork record of 6.
