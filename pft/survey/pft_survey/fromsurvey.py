@@ -111,7 +111,8 @@ def object_bases(facts, same, page):
     base, top, mapped, most = {}, {}, {}, {}
     for key, o in facts.objects.items():
         k = same[key]
-        for (_pid, start, end), v in o["vmas"].items():
+        for (_pid, start, end), v in list(o["vmas"].items()) + \
+                o.get("remapped", []):
             lo, hi = vma_pages(key, v, start, end, page)
             base[k] = min(base.get(k, lo), lo)
             top[k] = max(top.get(k, hi), hi)

@@ -54,6 +54,12 @@ def page_index(v, addr):
     return addr // K.PAGE
 
 
+def file_at(v):
+    """Where a VMA maps its file: its offset, at the start maps showed
+    last (page_index)."""
+    return v.get("off"), v["cur"][0] if v.get("cur") else v["start"]
+
+
 class Cell:
     """The faults of one object, process, thread and kind."""
 
@@ -107,6 +113,11 @@ class Facts:
             o["vmas"][vk] = v
             o["size"] = max(o["size"], v["end"] - v["start"])
             o["huge_seen"] = max(o["huge_seen"], v.get("huge_max", 0))
+        elif file_at(o["vmas"][vk]) != file_at(v) and \
+                all(file_at(x) != file_at(v) for _, x in o.get("remapped", ())):
+            # The same range of the file mapped again at another offset
+            # (a remap over it): its pages too.
+            o.setdefault("remapped", []).append((vk, v))
         return o
 
     def add(self, key, pid, tid, kind, t, faults, nbytes, page, vma=None):

@@ -348,6 +348,26 @@ class FromSurvey(unittest.TestCase):
                          % (0x7f2e8b3b6 - 0x1d5 + 1))
         valid(self, profile.build(r))
 
+    def test_a_range_mapped_again_at_another_offset_spans_both(self):
+        # A memfd's first 16 pages mapped, then its pages at 1 GiB over
+        # the same range: both offsets are the object's.
+        key = ("file", "00:01", 9)
+        facts = objects.Facts(kinds.TRACEPOINTS, events=True)
+        for i, off in enumerate((0, 1 << 30)):
+            v = {"start": 0x7f0000000000, "end": 0x7f0000010000,
+                 "off": off, "ino": 9, "dev": "00:01", "perms": "rw-s",
+                 "path": "/memfd:x (deleted)", "first_ns": T0 + i}
+            facts.add_vma(key, 5, v, "memfd/shmem")
+            facts.add(key, 5, 5, kinds.FIRST_TOUCH, T0 + i * 1000, 1,
+                      4096, objects.page_index(v, 0x7f000000f000))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            r = recording(facts, Rec(), {}, 5, ["prog"], 1, 4096)
+        self.assertEqual((err.getvalue(), r.objects[key]["size"],
+                          [e[4] for e in r.events]),
+                         ("", (1 << 30) + 0x10000,
+                          [15, ((1 << 30) >> 12) + 15]))
+
     def test_a_stack_grown_below_its_vma_is_no_absurd_span(self):
         key = ("vma", 5, 1)
         facts = objects.Facts(kinds.TRACEPOINTS, events=True)
