@@ -2,10 +2,11 @@
 # pft_survey.readprofile - a fault profile (pft-profile/1) read back for
 # --compare and --plot: whatever is wrong with the file (truncated, not
 # JSON, a later version, a member missing or of the wrong type, a row of
-# faults or calls naming a thread or object the profile lacks, a call's
-# last page below its first) is one line naming the member, a
-# ProfileError.  Unknown members are ignored (forward compatible within
-# /1).
+# faults or calls naming a thread or object the profile lacks, a row's
+# last page below its first, a page beyond its object's size, an object
+# not a whole number of pages) is one line naming the member, a
+# ProfileError, as libfaultgen's reader (profile.c) refuses them.
+# Unknown members are ignored (forward compatible within /1).
 #
 # Copyright (C) 2026 The libfaultgen authors
 
@@ -164,8 +165,8 @@ def check_ids(path, doc):
 
 
 def check_calls(path, doc):
-    """calls: null (not recorded) or a list of rows, each on an object
-    with its last page at its first or above."""
+    """calls: null (not recorded) or a list of rows (their pages:
+    check_pages)."""
     if "calls" not in doc:
         raise ProfileError("%s: member 'calls' missing" % path)
     if doc["calls"] is None:
@@ -173,12 +174,43 @@ def check_calls(path, doc):
     if not isinstance(doc["calls"], list):
         raise bad(path, "calls", "a list or null", doc["calls"])
     check_list(path, doc, "calls", check_row, CALL)
-    for i, row in enumerate(doc["calls"]):
-        if row[1] is not None and row[7] < row[6]:
+
+
+def check_sizes(path, doc):
+    """Each object a whole number of pages, 1 or more."""
+    page = doc["page_size"]
+    for i, o in enumerate(doc["objects"]):
+        if o["size"] < page or o["size"] % page:
+            raise bad(path, "objects[%d].size" % i,
+                      "a whole number of pages of %d bytes, 1 or more" %
+                      page, o["size"])
+
+
+def check_pages(path, doc):
+    """A faults row's first_page and last_page, a calls row's first and
+    last (where it names an object), are pages of its object (0 to its
+    size / page_size - 1), the last at the first or above."""
+    page = doc["page_size"]
+    pages = [o["size"] // page for o in doc["objects"]]
+    rows = [("faults", r, 6) for r in enumerate(doc["faults"])] + \
+        [("calls", r, 6) for r in enumerate(doc["calls"] or ())
+         if r[1][1] is not None]
+    for name, (i, row), at in rows:
+        n = pages[row[1]]
+        for j in (at, at + 1):
+            if row[j] >= n:
+                raise bad(path, "%s[%d][%d]" % (name, i, j),
+                          "a page of object %d (0 to %d: %d bytes)" % (
+                              row[1], n - 1, doc["objects"][row[1]]["size"]),
+                          row[j])
+        if row[at + 1] < row[at]:
             raise ProfileError(
-                "%s: member 'calls[%d][7]': last of first (%d) or more "
-                "expected where an object is given, not %d" %
-                (path, i, row[6], row[7]))
+                "%s: member '%s[%d][%d]': %s (%d) or more expected%s, "
+                "not %d" % (path, name, i, at + 1,
+                            "last_page of first_page" if name == "faults"
+                            else "last of first", row[at],
+                            "" if name == "faults" else
+                            " where an object is given", row[at + 1]))
 
 
 def check_schema(path, doc):
@@ -208,6 +240,8 @@ def check(path, doc):
     check_list(path, doc, "without_event", check_row, WITHOUT)
     check_calls(path, doc)
     check_ids(path, doc)
+    check_sizes(path, doc)
+    check_pages(path, doc)
     return doc
 
 

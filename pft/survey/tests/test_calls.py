@@ -450,6 +450,34 @@ class Read(unittest.TestCase):
         doc = a_profile([[0, None, 0, "munmap", None, 1, 0, 0, 0]])
         self.assertIs(readprofile.check("p.json", doc), doc)
 
+    def test_first_and_last_within_the_objects_size(self):
+        # The object: 1 MiB, pages 0 to 255 (libfaultgen's reader
+        # refuses a page beyond them too).
+        self.refused(lambda d: d["calls"][1].__setitem__(7, 256),
+                     "member 'calls[1][7]': a page of object 0 (0 to 255: "
+                     "1048576 bytes) expected, not 256")
+        self.refused(lambda d: d["calls"][1][6:8].__len__() and
+                     d["calls"][1].__setitem__(6, 1 << 40),
+                     "member 'calls[1][6]': a page of object 0 (0 to 255")
+        self.refused(lambda d: d["faults"][0].__setitem__(7, 256),
+                     "member 'faults[0][7]': a page of object 0 (0 to 255")
+        self.refused(lambda d: d["faults"][0].__setitem__(6, 300),
+                     "member 'faults[0][6]': a page of object 0 (0 to 255")
+        self.refused(lambda d: d["faults"][0].__setitem__(6, 4),
+                     "member 'faults[0][7]': last_page of first_page (4) "
+                     "or more expected, not 3")
+        self.refused(lambda d: d["objects"][0].__setitem__("size", 6000),
+                     "member 'objects[0].size': a whole number of pages "
+                     "of 4096 bytes, 1 or more expected, not 6000")
+        self.refused(lambda d: d["objects"][0].__setitem__("size", 0),
+                     "member 'objects[0].size'")
+        # Its last page, and any pages where no object is given.
+        doc = a_profile([[0, 0, 0, "madvise", "dontneed", 1, 255, 255, 1],
+                         [0, None, 0, "munmap", None, 1, 1 << 40,
+                          1 << 41, 0]])
+        doc["faults"][0][6:8] = [255, 255]
+        self.assertIs(readprofile.check("p.json", doc), doc)
+
     def test_the_schema_refuses_them_too(self):
         schema = schemacheck.load_schema()
         for i, v in ((3, "mremap"), (4, 4), (1, -1), (7, None), (8, -1)):

@@ -75,8 +75,9 @@ class Compare(unittest.TestCase):
         self.assertEqual(d["processes"]["ratio"], 2.0)
 
     def test_a_sampled_profiles_counts_are_scaled_by_its_period(self):
-        a = prof([row(0, 0, 0, 1600)])
-        b = prof([row(0, 0, 0, 100)], period=16)
+        objs = (("anonymous", 8 << 20),)
+        a = prof([row(0, 0, 0, 1600)], objects=objs)
+        b = prof([row(0, 0, 0, 100)], objects=objs, period=16)
         self.assertEqual(dims(compare.compare(a, b))["dimensions"]
                          ["faults"]["ratio"], 1.0)
 
@@ -157,8 +158,8 @@ class Compare(unittest.TestCase):
 
     def test_objects_matched_by_backing_and_size(self):
         objs_a = (("anonymous", 8 << 20), ("anonymous", 1 << 20),
-                  ("file", 65536))
-        objs_b = (("file", 65536), ("anonymous", 1 << 20),
+                  ("file", 131072))
+        objs_b = (("file", 131072), ("anonymous", 1 << 20),
                   ("anonymous", 8 << 20))
         a = prof([row(0, 0, 0, 10), row(0, 1, 0, 20), row(0, 2, 0, 30)],
                  objects=objs_a)
@@ -189,7 +190,7 @@ class Compare(unittest.TestCase):
     def test_an_object_one_side_lacks_has_no_ratio(self):
         a = prof([row(0, 0, 0, 10)])
         b = prof([row(0, 0, 0, 10), row(0, 1, 0, 5)],
-                 objects=(("anonymous", 1 << 20), ("memfd", 4096)))
+                 objects=(("anonymous", 1 << 20), ("memfd", 20480)))
         doc = compare.compare(a, b)
         memfd = next(o for o in doc["objects"] if o["backing"] == "memfd")
         self.assertIsNone(memfd["a"])
@@ -197,7 +198,7 @@ class Compare(unittest.TestCase):
 
     def test_a_profile_beside_itself_is_1_everywhere(self):
         a = prof(series([5, 0, 7, 9]) + [row(1, 1, 1, 3, "read")],
-                 objects=(("anonymous", 1 << 20), ("file", 8192)),
+                 objects=(("anonymous", 1 << 20), ("file", 12288)),
                  threads=(0, 1), without=[(1, "gup", 64)])
         doc = compare.compare(a, a)
         ratios = [v["ratio"] for o in doc["objects"] for k in o["kinds"]
