@@ -83,9 +83,9 @@ def vma_pages(key, v, start, end, page):
     return (off + start - at) // page, (off + end - 1 - at) // page
 
 
-# The pages a private object's faults can lie below its VMAs: a stack
+# The bytes a private object's faults can lie below its VMAs: a stack
 # grown down since a snapshot last saw it (the default stack limit).
-GROWN_DOWN_PAGES = (8 << 20) // 4096
+GROWN_DOWN_BYTES = 8 << 20
 
 
 def file_pages(key, o, page):
@@ -125,11 +125,11 @@ def object_bases(facts, same, page):
             base[k] = min(base.get(k, pg), pg)
             top[k] = max(top.get(k, pg), pg)
     clipped = sane_span(facts, same, (base, top), (vbase, vtop),
-                        (mapped, most))
+                        (mapped, most), GROWN_DOWN_BYTES // page)
     return base, top, clipped
 
 
-def sane_span(facts, same, seen, vmas, could):
+def sane_span(facts, same, seen, vmas, could, grown_down):
     """An object whose faults' pages span more than its VMAs could hold
     (the span of their pages, the total of its mappings' sizes, the
     file's size where known; a private object's a stack's growth more)
@@ -145,7 +145,7 @@ def sane_span(facts, same, seen, vmas, could):
     for k in list(base):
         if k not in vbase:
             continue
-        grow = GROWN_DOWN_PAGES if k[0] == "vma" else 0
+        grow = grown_down if k[0] == "vma" else 0
         limit = max(vtop[k] - vbase[k] + 1, mapped[k], most.get(k, 0)) + \
             grow
         if top[k] - base[k] + 1 <= limit:
@@ -166,7 +166,8 @@ def sane_span(facts, same, seen, vmas, could):
 
 
 def add_objects(r, facts, same):
-    """The objects of the profile into r; returns their first pages."""
+    """The objects of the profile into r; returns their first pages and
+    the objects clipped to their mappings (sane_span)."""
     base, top, clipped = object_bases(facts, same, r.page_size)
     huge_keys = {same[e[3]] for e in facts.events if e[4] == K.HUGE_KIND}
     for key, o in facts.objects.items():
