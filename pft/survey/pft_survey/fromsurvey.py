@@ -277,13 +277,26 @@ def add_main_threads(r, rec, names):
             r.threads_pid[pid] = pid
 
 
+def late_owner(r, doc, root):
+    """The process the faults no reading of the counters held are put
+    on: the one whose resident memory grew most beyond its fault events
+    (populated, the faults without an event of a process ended between
+    two readings), else the root."""
+    best, most = root, 0
+    for g in doc.get("resident") or []:
+        extra = (g.get("grown") or 0) - (g.get("event_bytes") or 0)
+        if g.get("pid") in r.processes and extra > most:
+            best, most = g["pid"], extra
+    return best
+
+
 def add_without_event(r, doc, execs, root=None):
     """The faults each thread's counters hold beyond its events
     (doc["kernel_side_threads"]), the rest of its process's
     (doc["kernel_side_processes"]) on its main thread; an exec'd
     process's main thread less what its exec took (up to
-    verdict.EXEC_GUP); those no reading held on the root's main
-    thread."""
+    verdict.EXEC_GUP); those no reading held on the main thread of the
+    process that populated most (late_owner)."""
     kind = K.GUP if r.source == K.TRACEPOINTS else K.KERNEL_SIDE
     per_pid = {}
     for t in doc.get("kernel_side_threads") or []:
@@ -305,11 +318,14 @@ def add_without_event(r, doc, execs, root=None):
         if pid in r.processes and rest > 8:
             r.without_event.append((pid, kind, rest))
     # Those no reading of a process's counters held (taken after the
-    # last, by threads that ended unseen): on the root's main thread,
-    # whose they were not told to be, so that the replay has them.
+    # last, by threads that ended unseen): whose they were is not told;
+    # on the main thread of the process whose memory grew most without
+    # events (a short-lived process that populated memory), else the
+    # root's, so that the replay has them where it can make them.
     late = doc.get("kernel_side_after_last_readings") or 0
-    if late > 8 and root in r.processes:
-        r.without_event.append((root, kind, late))
+    owner = late_owner(r, doc, root)
+    if late > 8 and owner in r.processes:
+        r.without_event.append((owner, kind, late))
 
 
 def key_of(text):

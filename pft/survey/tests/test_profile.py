@@ -430,6 +430,25 @@ class FromSurvey(unittest.TestCase):
                           {"kernel_side_after_last_readings": 8})
         self.assertEqual(prof["without_event"], [])
 
+    def test_faults_no_reading_held_go_to_the_process_that_populated(self):
+        # The child (6) grew 64 MiB resident with no event on it: the
+        # 16384 faults no reading held are its, not the root's.
+        child = {"start": 0x30000, "end": 0x40000, "perms": "rw-p",
+                 "path": "", "object": 7, "first_ns": T0 + 12 * MS}
+        rec = Rec([(T0 + 10 * MS, 6, 6, 5, 5)], [(T0 + 20 * MS, 6, 6)])
+        doc = {"kernel_side_after_last_readings": 16384,
+               "resident": [{"pid": 6, "start": "%x" % (40 << 24),
+                             "end": "%x" % ((40 << 24) + (64 << 20)),
+                             "size": 64 << 20, "backing": "anonymous",
+                             "path": "", "grown": 64 << 20,
+                             "event_bytes": 0, "writable": True,
+                             "huge_bytes": 0, "object": "vma:6:40"}]}
+        prof = self.build(self.facts(child), rec, doc)
+        main = [t["id"] for t in prof["threads"]
+                if prof["processes"][t["process"]]["parent"] == 0 and
+                t["main"]]
+        self.assertEqual(prof["without_event"], [[main[0], "gup", 16384]])
+
     def test_a_childs_copies_fall_on_its_parents_object(self):
         child = {"start": 0x10000, "end": 0x20000, "perms": "rw-p",
                  "path": "", "object": 7, "first_ns": T0 + 12 * MS}
