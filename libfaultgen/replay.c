@@ -91,6 +91,10 @@ struct mapped {
 	struct fg_resv resv;
 	int fd; /* a file object's, for its writeback (write-notify); or -1 */
 	bool readonly; /* mapped PROT_READ: its faults read */
+	/* A file's object whose writes the recording told copies (its
+	 * VMAs private: a shared mapping's are write-notify faults):
+	 * mapped MAP_PRIVATE. */
+	bool private_file;
 	/* Per page, as this process maps it (PAGE_*): what a fault of a
 	 * row in a random order looks for (pick_page).  Each process has
 	 * its own copy (fork copies it, fork_states mends it). */
@@ -476,7 +480,8 @@ static int map_file(const struct faultgen_run *run, struct mapped *m,
 	if (!ret)
 		ret = cache_file(fd, m->len);
 	if (!ret)
-		ret = map_fixed(m, prot, MAP_SHARED, fd);
+		ret = map_fixed(m, prot, m->private_file ? MAP_PRIVATE : MAP_SHARED,
+				fd);
 	if (ret)
 		close(fd);
 	else
@@ -575,6 +580,9 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 
 	m->len = (size_t)(scaled_pages(st, ob->pages) * st->ps);
 	m->readonly = !ob->writable;
+	m->private_file = ob->backing == FG_OBJ_FILE &&
+			  has_kind(st->pr, o, FG_KIND_COW) &&
+			  !has_kind(st->pr, o, FG_KIND_WRITE_NOTIFY);
 	if (huge)
 		m->len = fg_round_up(m->len, st->hps);
 	m->state = calloc(m->len / st->ps, 1);
@@ -977,6 +985,12 @@ static bool page_faults(const struct replay_state *st,
 		mapped = mapped_here(st, row->object, p);
 	if (mapped >= 0)
 		return !mapped;
+	/* A private file's page is mapped read-only by a neighbour's read
+	 * too (fault-around): a write copies a page mapped, not written. */
+	if (k == FG_KIND_COW && st->obj[row->object].private_file &&
+	    (mapped = mapped_here(st, row->object, p)) >= 0)
+		return mapped && __atomic_load_n(&state[p], __ATOMIC_RELAXED) !=
+					 PAGE_WRITABLE;
 	return faults_on(k, __atomic_load_n(&state[p], __ATOMIC_RELAXED));
 }
 
@@ -1079,7 +1093,8 @@ static void fork_states(struct replay_state *st, bool child)
 	for (unsigned int o = 0; o < st->pr->nr_objects; o++) {
 		enum fg_obj_backing b = st->pr->objects[o].backing;
 		struct mapped *m = &st->obj[o];
-		bool private = b == FG_OBJ_ANON || b == FG_OBJ_HUGETLB;
+		bool private = b == FG_OBJ_ANON || b == FG_OBJ_HUGETLB ||
+			       m->private_file;
 
 		if (!private && !child)
 			continue;
@@ -1643,6 +1658,23 @@ static void next_giveback(struct replay_state *st, unsigned int t, size_t c)
 	atomic_store(&st->giveback_ns[t], ns);
 }
 
+/*
+ * A copy of page pg of a private file's object o, where this process
+ * does not map the page (no read and no neighbour's fault-around mapped
+ * it here): mapped read-only first (MADV_POPULATE_READ, a fault without
+ * an event), so that the write copies it as recorded, rather than
+ * faults it in and copies it at once (a write to a page not present).
+ */
+static void map_to_copy(const struct replay_state *st, unsigned int o,
+			uint64_t pg)
+{
+	char *at = st->obj[o].addr + pg * st->ps;
+
+	if (mapped_here(st, o, pg) == 0 &&
+	    madvise(at, st->ps, MADV_POPULATE_READ) < 0)
+		(void)*(volatile char *)at;
+}
+
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			struct bin_pos *at, struct caller *cr,
 			unsigned char stamp, uint64_t *faults)
@@ -1671,6 +1703,8 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			give_back_for(st, cr, row->object, pg);
 		/* A page found to fault is not mapped here. */
 		ret = faults_here ? 0 : unmap_mapped(st, row, how, pg);
+		if (!ret && how == FG_KIND_COW && m->private_file)
+			map_to_copy(st, row->object, pg);
 		if (!ret)
 			ret = fault_one(st, m, how, m->addr + pg * st->ps,
 					stamp);
@@ -2023,13 +2057,25 @@ static int run_all(struct faultgen_run *run, struct replay_state *st)
  * Makes page p (of object o, as mapped) present once, before the clock:
  * populated (MADV_POPULATE_WRITE, which raises no fault event: a survey
  * of the replay counts these apart from the replayed faults, as faults
- * without an event), or written where the kernel cannot (before 5.14).
+ * without an event), or written where the kernel cannot (before 5.14);
+ * a private file's page mapped read-only (MADV_POPULATE_READ, or read),
+ * which a write copies.
  */
 FG_NO_ASAN static void present_now(struct replay_state *st, unsigned int o,
 				   uint64_t p)
 {
 	char *at = st->obj[o].addr + p * st->ps;
 
+	if (st->obj[o].private_file) {
+		/* Its file's page mapped, not copied: a write copies it. */
+		if (st->obj[o].state[p] != PAGE_ABSENT)
+			return;
+		if (madvise(at, st->ps, MADV_POPULATE_READ) < 0)
+			(void)*(volatile char *)at;
+		st->obj[o].state[p] = PAGE_READONLY;
+		st->present_at_start++;
+		return;
+	}
 	if (madvise(at, st->ps, MADV_POPULATE_WRITE) < 0)
 		*(volatile char *)at = 1;
 	st->obj[o].state[p] = PAGE_WRITABLE;

@@ -5,7 +5,9 @@
 # --record=B -- pft --replay=A, pft-survey --compare A B.  The programs
 # (4 MiB each): a fork whose child writes copies (cow-fork), an object
 # shared by two processes (--share), a file's pages read
-# (--backing=file, --touch=read), and with the syscall tracepoints pages
+# (--backing=file, --touch=read), a file mapped private, its pages read
+# then written (copies of the file's pages: 8 MiB, a Python program),
+# and with the syscall tracepoints pages
 # given back between passes (--rounds, MADV_DONTNEED: the profile's
 # calls).  For the object of A with the most faults, each kind's faults
 # in B are within 2% of A's (with the tracepoints; without them, the
@@ -24,13 +26,18 @@ if [ -x "$(dirname "$PFT")/.libs/pft" ]; then
 	export LD_LIBRARY_PATH
 fi
 
-# roundtrip NAME PFT-ARGS...: A, B and their comparison in $tmp/NAME.*,
-# checked.
+# roundtrip NAME PFT-ARGS... (or NAME -- COMMAND...): A, B and their
+# comparison in $tmp/NAME.*, checked.
 roundtrip() {
 	name=$1
 	shift
+	if [ "$1" = -- ]; then
+		shift
+	else
+		set -- "$prog" "$@"
+	fi
 	mkdir -p "$tmp/$name.files"
-	if ! "$survey" --record="$tmp/$name.A.json" -- "$prog" "$@" \
+	if ! "$survey" --record="$tmp/$name.A.json" -- "$@" \
 		>"$tmp/$name.a.out" 2>&1; then
 		fail "$name: recording A failed: $(tail -n 2 "$tmp/$name.a.out")"
 		return
@@ -88,6 +95,24 @@ roundtrip cow --pattern=cow-fork -t 1 -m 4M --cow-child=writes $thp
 roundtrip share -n 2 -m 4M --share $thp $over
 mkdir -p "$tmp/pftfiles"
 roundtrip file-read -t 1 -m 4M --touch=read --backing=file:"$tmp/pftfiles" $thp
+# A file mapped private, read, then written: the writes copy the file's
+# pages (a program's data segment), which a replay of the file mapped
+# shared made write-notify faults.
+cat >"$tmp/private-write.py" <<'EOF'
+import mmap, os, sys
+path, size = os.path.join(sys.argv[1], "f"), 8 << 20
+fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+os.unlink(path)
+os.ftruncate(fd, size)
+m = mmap.mmap(fd, size, flags=mmap.MAP_PRIVATE,
+              prot=mmap.PROT_READ | mmap.PROT_WRITE)
+seen = sum(m[i] for i in range(0, size, 4096))
+for i in range(0, size, 4096):
+    m[i] = 1
+EOF
+mkdir -p "$tmp/private-write.dir"
+roundtrip file-private-write -- python3 "$tmp/private-write.py" \
+	"$tmp/private-write.dir"
 # Pages given back and faulted again: their faults replayed only with
 # the calls, recorded only with the syscall tracepoints (root, tracefs).
 calls=
