@@ -497,17 +497,26 @@ static int read_row(struct ck *c, uint32_t arr, unsigned int r,
 	return 0;
 }
 
-/* The largest writable object the process maps, or -1. */
+/* The largest writable object the process maps, one not a file's
+ * first (a populated page of a file mapped shared is a read and a
+ * write-notify fault, of memory one), or -1. */
 static int largest_object(const struct ck *c, unsigned int process)
 {
+	const struct fg_pobject *obs = c->pr->objects;
 	int best = -1;
 
-	for (unsigned int o = 0; o < c->pr->nr_objects; o++)
-		if (c->maps[(size_t)process * c->pr->nr_objects + o] &&
-		    c->pr->objects[o].writable &&
-		    (best < 0 ||
-		     c->pr->objects[o].pages > c->pr->objects[best].pages))
+	for (unsigned int o = 0; o < c->pr->nr_objects; o++) {
+		bool file = obs[o].backing == FG_OBJ_FILE;
+
+		if (!c->maps[(size_t)process * c->pr->nr_objects + o] ||
+		    !obs[o].writable)
+			continue;
+		if (best < 0 ||
+		    (obs[best].backing == FG_OBJ_FILE && !file) ||
+		    ((obs[best].backing == FG_OBJ_FILE) == file &&
+		     obs[o].pages > obs[best].pages))
 			best = (int)o;
+	}
 	return best;
 }
 

@@ -1009,7 +1009,13 @@ static int unmap_mapped(const struct replay_state *st,
 	if (!shared_presence(st, row, k) ||
 	    mapped_here(st, row->object, p) != 1)
 		return 0;
-	return madvise(at, st->ps, MADV_DONTNEED) < 0 ? -errno : 0;
+	if (madvise(at, st->ps, MADV_DONTNEED) < 0)
+		return -errno;
+	/* A private file's copy of the page, if any, is gone with it. */
+	if (st->obj[row->object].private_file)
+		__atomic_store_n(&st->obj[row->object].state[p], PAGE_ABSENT,
+				 __ATOMIC_RELAXED);
+	return 0;
 }
 
 /* The most pages a fault of a row in a random order looks at, and

@@ -706,6 +706,35 @@ START_TEST(calls_read)
 }
 END_TEST
 
+/* A process's faults without an event are populated in its largest
+ * writable object that is not a file's where it maps one (a page of a
+ * file mapped shared populated is two faults): the anonymous object of
+ * 256 pages, not the file's of 1024. */
+START_TEST(faults_without_an_event_populate_memory_before_files)
+{
+	static const char profile[] = HEAD
+		"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":4194304,"
+		"\"writable\":true},{\"id\":1,\"backing\":\"anonymous\","
+		"\"size\":1048576,\"writable\":true},{\"id\":2,"
+		"\"backing\":\"anonymous\",\"size\":8388608,"
+		"\"writable\":false}],"
+		"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+		"\"exit_ms\":null,\"objects\":[0,1,2]}],"
+		"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+		"\"faults\":[[0,0,0,1,\"read\",16,0,15,\"seq\",1]],"
+		"\"without_event\":[[0,\"gup\",128]],\"calls\":null}";
+	struct fg_profile pr;
+	char err[FG_PROFILE_ERROR_LEN];
+
+	ck_assert_int_eq(fg_profile_parse(profile, strlen(profile), &pr, err,
+					  sizeof(err)), 0);
+	ck_assert_uint_eq(pr.nr_rows, 2);
+	ck_assert_int_eq(pr.rows[1].kind, FG_KIND_GUP);
+	ck_assert_uint_eq(pr.rows[1].object, 1);
+	fg_profile_free(&pr);
+}
+END_TEST
+
 /* An mmap or munmap over an anonymous object's pages maps them
  * afresh: the rows after it fault them again (1024 + 64 + 128 + 128). */
 START_TEST(pages_mapped_afresh_fault_again)
@@ -1032,6 +1061,47 @@ START_TEST(file_object_read)
 	/* Read faults counted (fault-around may map several at once). */
 	ck_assert_uint_gt(w.minflt + w.majflt, 0);
 	ck_assert_uint_le(w.minflt + w.majflt, 512 + 64);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A file object mapped private (copies recorded): 64 pages read, then
+ * copied, the first 32 read again (the copies dropped, the file's pages
+ * mapped), then 32 copies in a random order: of those 32 pages, the
+ * others are copies already (64 + 64 + 32 + 32 faults; fewer where the
+ * state of a dropped copy stayed written). */
+static const char file_private[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":262144,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"read\",64,0,63,\"seq\",1],"
+	"[0,0,1,1,\"cow\",64,0,63,\"seq\",1],"
+	"[0,0,2,1,\"read\",32,0,31,\"seq\",1],"
+	"[0,0,3,1,\"cow\",32,0,63,\"random\",1]],\"calls\":null}";
+
+START_TEST(file_object_private_copies)
+{
+	struct faultgen_attr *a = replay_attr(file_private);
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/fg-replay.XXXXXX", tmp);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	set_pacing(a, "none");
+	run = run_ok(a);
+	worker(run, 0, &w);
+	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 96);
+	ck_assert_msg(w.minflt + w.majflt >= 192 && w.minflt + w.majflt <= 192 + 16,
+		      "%llu faults: 96 reads, 96 copies",
+		      (unsigned long long)(w.minflt + w.majflt));
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	ck_assert_int_eq(rmdir(dir), 0);
@@ -1593,6 +1663,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, write_notify_refused_on_tmpfs);
 	tcase_add_test(tc, shared_object_of_two_processes);
 	tcase_add_test(tc, file_object_read);
+	tcase_add_test(tc, file_object_private_copies);
 	tcase_add_test(tc, file_object_minor_faults_stay_minor);
 	tcase_add_test(tc, pacing_counts_bins);
 	tcase_add_test(tc, scale_scales_pages_and_counts);
@@ -1607,6 +1678,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
 	tcase_add_test(tc, own_calls_made_on_a_page_of_the_thread);
 	tcase_add_test(tc, calls_read);
+	tcase_add_test(tc, faults_without_an_event_populate_memory_before_files);
 	tcase_add_loop_test(tc, bad_profile_refused_naming_the_member, 0,
 			    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, truncated_profile_refused);
