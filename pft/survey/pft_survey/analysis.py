@@ -60,10 +60,14 @@ def backing(path, perms="", hugetlb=False, mounts=()):
 def inherited(index, parents, pid, addr, execs):
     """The VMA a forked process inherited that holds addr: its parent's
     (or an ancestor's) at the time of the fork, unless the process
-    exec'd since."""
+    exec'd since; none where the parent exec'd after the fork (its
+    VMAs then were another program's, which its index does not hold: a
+    shell's child forked before the shell exec'd the program)."""
     depth = 0
     while pid in parents and pid not in execs and depth < 64:
         pid, t = parents[pid]
+        if execs.get(pid, t) > t:
+            return None
         v = index[pid].find(addr, t) if pid in index else None
         if v is not None:
             return v

@@ -305,6 +305,22 @@ class ForkedUnseen(unittest.TestCase):
                          [(("file", "8:1", 77), 0x27)])
 
 
+class ForkedBeforeItsParentsExec(unittest.TestCase):
+    def test_a_childs_fault_is_on_no_vma_of_the_program_after_it(self):
+        # Process 5 (a shell) forks 6 and then execs the program, which
+        # maps memory at 6's address: 6's fault was on the shell's
+        # memory, not on the program's mapped after the fork.
+        rec = perfscript.parse_script([
+            "  pft  6/6  0.000002: PERF_RECORD_FORK(6:6):(5:5)\n",
+            "  pft  5/5  0.000003: PERF_RECORD_COMM exec: pft:5/5\n",
+            "  pft  5/5  0.000004: PERF_RECORD_MMAP2 5/5: [0x7f0000010000"
+            "(0x10000) @ 0x7f0000010000 00:00 0 0]: rw-p //anon\n",
+            "  pft  6/6  0.000005: 1 page-faults:  7f0000011000\n"])
+        keep = {}
+        analysis.analyse(rec, Snaps(), None, 1, True, keep)
+        self.assertEqual(keep["facts"].events, [])
+
+
 class Exec(unittest.TestCase):
     def test_a_fault_after_the_exec_is_on_no_vma_of_before_it(self):
         # The survey's child seen before its exec with a file where,
