@@ -58,6 +58,14 @@ def parse_stat(text):
         return None
 
 
+def exe_of(pid):
+    """The program process pid runs (its /proc exe link), or None."""
+    try:
+        return os.readlink("/proc/%d/exe" % pid)
+    except OSError:
+        return None
+
+
 def read(path):
     """A /proc file's text, or None.  Bytes that are not UTF-8 (a mapped
     file's name, a thread's) are kept as surrogate escapes: the line and
@@ -148,7 +156,8 @@ class Snapshots:
                 if tr is None:
                     tr = self.trackers[pid] = Sightings(self.objects)
                     self.vmas[pid] = tr.all
-                if tr.update(parse_maps(text), now, full) and not full:
+                if tr.update(parse_maps(text), now, full,
+                             exe_of(pid)) and not full:
                     self.smaps_soon.add(pid)
             self.read_counters(pid)
 

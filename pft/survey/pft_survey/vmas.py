@@ -44,6 +44,8 @@ class Sightings:
     def __init__(self, objects=None):
         self.all = {}
         self.current = {}
+        # The program the process ran at the last snapshot (its exe).
+        self.exe = None
         # Object numbers, shared by the processes of a survey.
         self.objects = objects if objects is not None else [0]
 
@@ -51,10 +53,16 @@ class Sightings:
         self.objects[0] += 1
         return self.objects[0]
 
-    def update(self, views, now, smaps):
-        """Follows the VMAs over one more snapshot (views: parse_maps).
-        Returns the number of VMAs of 2 MiB or more it saw first, or
-        grow to that."""
+    def update(self, views, now, smaps, exe=None):
+        """Follows the VMAs over one more snapshot (views: parse_maps;
+        exe: the program the process runs, where known).  Returns the
+        number of VMAs of 2 MiB or more it saw first, or grow to that.
+        After an exec (another exe) no VMA is one of before it: a stack
+        of the same size elsewhere is not the old one moved."""
+        if exe is not None and self.exe is not None and exe != self.exe:
+            self.current = {}
+        if exe is not None:
+            self.exe = exe
         ranges = {(v["start"], v["end"]) for v in views}
         gone = {k: o for k, o in self.current.items() if k not in ranges}
         cur = {}

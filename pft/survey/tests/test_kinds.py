@@ -287,6 +287,21 @@ class Tracking(unittest.TestCase):
         self.assertEqual(vmas.extent_at(v, 1500), [(0x20000, 0x30000),
                                                    (0x10000, 0x30000)])
 
+    def test_a_stack_after_an_exec_is_not_the_old_one_moved(self):
+        # A shell's stack, then after its exec the program's, of the same
+        # size elsewhere: two objects (one, moved, spanned both).
+        old = "00007ffd00000000-00007ffd00021000 rw-p 00000000 00:00 0 [stack]\n"
+        new = "00007ffe10000000-00007ffe10021000 rw-p 00000000 00:00 0 [stack]\n"
+        tr = vmas.Sightings()
+        tr.update(proc.parse_maps(old), 1000, True, "/usr/bin/dash")
+        tr.update(proc.parse_maps(new), 2000, True, "/usr/bin/pft")
+        self.assertEqual(len({v["object"] for v in tr.all.values()}), 2)
+        # Without an exec, the same is a stack moved (mremap): one.
+        tr = vmas.Sightings()
+        tr.update(proc.parse_maps(old), 1000, True, "/usr/bin/pft")
+        tr.update(proc.parse_maps(new), 2000, True, "/usr/bin/pft")
+        self.assertEqual(len({v["object"] for v in tr.all.values()}), 1)
+
     def test_pieces_of_a_split_and_a_moved_vma_keep_their_object(self):
         whole = "0000000000100000-0000000000400000 rw-p 00000000 00:00 0 \n"
         parts = "0000000000100000-0000000000200000 rw-p 00000000 00:00 0 \n" \
