@@ -1027,6 +1027,28 @@ START_TEST(shared_object_of_two_processes)
 }
 END_TEST
 
+/* A new directory of $TMPDIR, its name into dir. */
+static void tmp_dir(char *dir, size_t len)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(dir, len, "%s/fg-replay.XXXXXX", tmp);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+/* The attr of a replay of profile whose file objects' files are made
+ * in a new directory of $TMPDIR (its name into dir). */
+static struct faultgen_attr *file_replay_attr(const char *profile, char *dir,
+					      size_t len)
+{
+	struct faultgen_attr *a = replay_attr(profile);
+
+	tmp_dir(dir, len);
+	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
+	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
+	return a;
+}
+
 static unsigned int dir_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -1042,16 +1064,11 @@ static unsigned int dir_entries(const char *dir)
 
 START_TEST(file_object_read)
 {
-	struct faultgen_attr *a = replay_attr(file_read);
-	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char dir[512];
+	struct faultgen_attr *a = file_replay_attr(file_read, dir, sizeof(dir));
 	struct faultgen_worker_result w;
 	struct faultgen_run *run;
-	char dir[512];
 
-	snprintf(dir, sizeof(dir), "%s/fg-replay.XXXXXX", tmp);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
-	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
 	run = run_ok(a);
 	/* Unlinked as soon as it was made. */
 	ck_assert_uint_eq(dir_entries(dir), 0);
@@ -1085,16 +1102,12 @@ static const char file_private[] = HEAD
 
 START_TEST(file_object_private_copies)
 {
-	struct faultgen_attr *a = replay_attr(file_private);
-	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char dir[512];
+	struct faultgen_attr *a = file_replay_attr(file_private, dir,
+						   sizeof(dir));
 	struct faultgen_worker_result w;
 	struct faultgen_run *run;
-	char dir[512];
 
-	snprintf(dir, sizeof(dir), "%s/fg-replay.XXXXXX", tmp);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(faultgen_attr_set_backing(a, FAULTGEN_BACKING_FILE), 0);
-	ck_assert_int_eq(faultgen_attr_set_backing_path(a, dir), 0);
 	set_pacing(a, "none");
 	run = run_ok(a);
 	worker(run, 0, &w);
@@ -1112,11 +1125,9 @@ END_TEST
  * that writes pages back (not tmpfs or ramfs): false where it is not. */
 static bool disk_dir(char *dir, size_t len)
 {
-	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	struct statfs fs;
 
-	snprintf(dir, len, "%s/fg-replay.XXXXXX", tmp);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tmp_dir(dir, len);
 	ck_assert_int_eq(statfs(dir, &fs), 0);
 	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
 		rmdir(dir);
