@@ -1709,7 +1709,9 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			give_back_for(st, cr, row->object, pg);
 		/* A page found to fault is not mapped here. */
 		ret = faults_here ? 0 : unmap_mapped(st, row, how, pg);
-		if (!ret && how == FG_KIND_COW && m->private_file)
+		/* A copy found to fault is of a page mapped here already. */
+		if (!ret && how == FG_KIND_COW && m->private_file &&
+		    !faults_here)
 			map_to_copy(st, row->object, pg);
 		if (!ret)
 			ret = fault_one(st, m, how, m->addr + pg * st->ps,
