@@ -946,18 +946,46 @@ static bool absent_row(const struct fg_prow *row)
 	       !faults_on(row->kind, PAGE_WRITABLE);
 }
 
-/* Whether this process maps page p of object o (its page table: a
- * read of a shared object's page maps its neighbours in the page cache
- * with it, fault-around); -1 where pagemap cannot tell. */
-static int mapped_here(const struct replay_state *st, unsigned int o,
-		       uint64_t p)
+/*
+ * This process's page table over pages [first, first + n) of one
+ * object, read at once (pick_page: a row whose pages are mostly mapped
+ * looks at many of them; one read of pagemap a page costs more than
+ * the faults it looks for).  Valid until the next fault or call.
+ */
+#define PM_VIEW 4096
+struct pm_view {
+	uint64_t first, n;
+	uint64_t e[PM_VIEW];
+};
+
+/* The pagemap entries of object o's pages [first, first + n) into e;
+ * -1 where pagemap cannot tell. */
+static int read_pagemap(const struct replay_state *st, unsigned int o,
+			uint64_t first, uint64_t n, uint64_t *e)
 {
-	uint64_t e, vpn = (uint64_t)(uintptr_t)(st->obj[o].addr + p * st->ps) /
-			  st->ps;
+	uint64_t vpn = (uint64_t)(uintptr_t)(st->obj[o].addr + first * st->ps) /
+		       st->ps;
+	ssize_t want = (ssize_t)(n * sizeof(*e));
 
 	if (st->pagemap_fd < 0 ||
-	    pread(st->pagemap_fd, &e, sizeof(e), (off_t)(vpn * sizeof(e))) !=
-		    (ssize_t)sizeof(e))
+	    pread(st->pagemap_fd, e, (size_t)want, (off_t)(vpn * sizeof(*e))) !=
+		    want)
+		return -1;
+	return 0;
+}
+
+/* Whether this process maps page p of object o (its page table: a
+ * read of a shared object's page maps its neighbours in the page cache
+ * with it, fault-around), from view where it holds p (a view of o's
+ * pages, or NULL); -1 where pagemap cannot tell. */
+static int mapped_here(const struct replay_state *st, unsigned int o,
+		       uint64_t p, const struct pm_view *view)
+{
+	uint64_t e;
+
+	if (view && p >= view->first && p - view->first < view->n)
+		return (int)(view->e[p - view->first] >> 63 & 1);
+	if (read_pagemap(st, o, p, 1, &e))
 		return -1;
 	return (int)(e >> 63 & 1);
 }
@@ -976,19 +1004,19 @@ static bool shared_presence(const struct replay_state *st,
 /* Whether a fault of kind k of row faults on page p of its object. */
 static bool page_faults(const struct replay_state *st,
 			const struct fg_prow *row, enum fg_replay_kind k,
-			uint64_t p)
+			uint64_t p, const struct pm_view *view)
 {
 	const unsigned char *state = st->obj[row->object].state;
 	int mapped = -1;
 
 	if (shared_presence(st, row, k))
-		mapped = mapped_here(st, row->object, p);
+		mapped = mapped_here(st, row->object, p, view);
 	if (mapped >= 0)
 		return !mapped;
 	/* A private file's page is mapped read-only by a neighbour's read
 	 * too (fault-around): a write copies a page mapped, not written. */
 	if (k == FG_KIND_COW && st->obj[row->object].private_file &&
-	    (mapped = mapped_here(st, row->object, p)) >= 0)
+	    (mapped = mapped_here(st, row->object, p, view)) >= 0)
 		return mapped && __atomic_load_n(&state[p], __ATOMIC_RELAXED) !=
 					 PAGE_WRITABLE;
 	return faults_on(k, __atomic_load_n(&state[p], __ATOMIC_RELAXED));
@@ -1007,7 +1035,7 @@ static int unmap_mapped(const struct replay_state *st,
 	char *at = st->obj[row->object].addr + p * st->ps;
 
 	if (!shared_presence(st, row, k) ||
-	    mapped_here(st, row->object, p) != 1)
+	    mapped_here(st, row->object, p, NULL) != 1)
 		return 0;
 	if (madvise(at, st->ps, MADV_DONTNEED) < 0)
 		return -errno;
@@ -1023,6 +1051,17 @@ static int unmap_mapped(const struct replay_state *st,
  * needs. */
 #define PICK_TRIES 4096
 #define PICK_UNRESERVED_TRIES 256
+/* The pages looked at one by one in pagemap before a view of the row's
+ * span (struct pm_view). */
+#define PICK_ONE_BY_ONE 8
+
+/* Whether page_faults reads the page table for row's faults as k. */
+static bool reads_pagemap(const struct replay_state *st,
+			  const struct fg_prow *row, enum fg_replay_kind k)
+{
+	return shared_presence(st, row, k) ||
+	       (k == FG_KIND_COW && st->obj[row->object].private_file);
+}
 
 /* Whether page p of row's object is kept for a row of a later bin. */
 static bool reserved_page(const struct replay_state *st,
@@ -1043,17 +1082,28 @@ static bool reserved_page(const struct replay_state *st,
  * object, the page table read), else cleared.
  */
 static uint64_t pick_page(struct replay_state *st, size_t r,
-			  enum fg_replay_kind k, bool *faults)
+			  enum fg_replay_kind k, bool *faults,
+			  struct pm_view *view)
 {
 	const struct fg_prow *row = &st->pr->rows[r];
 	uint64_t first = next_page(st, r), lo, hi, found = UINT64_MAX, at = 0;
+	const struct pm_view *seen = NULL;
 
 	*faults = false;
 	if (row->order != FG_ORDER_RANDOM || row->kind == FG_KIND_HUGE)
 		return first;
 	row_range(st, r, &lo, &hi);
 	for (uint64_t n = 0, p = first;; p = next_page(st, r)) {
-		if (page_faults(st, row, k, p)) {
+		/* Past a few pages looked at one by one, the span's page
+		 * table at once. */
+		if (n == PICK_ONE_BY_ONE && hi - lo < PM_VIEW &&
+		    reads_pagemap(st, row, k) &&
+		    !read_pagemap(st, row->object, lo, hi - lo + 1, view->e)) {
+			view->first = lo;
+			view->n = hi - lo + 1;
+			seen = view;
+		}
+		if (page_faults(st, row, k, p, seen)) {
 			*faults = true;
 			if (!reserved_page(st, row, p))
 				return p;
@@ -1676,7 +1726,7 @@ static void map_to_copy(const struct replay_state *st, unsigned int o,
 {
 	char *at = st->obj[o].addr + pg * st->ps;
 
-	if (mapped_here(st, o, pg) == 0 &&
+	if (mapped_here(st, o, pg, NULL) == 0 &&
 	    madvise(at, st->ps, MADV_POPULATE_READ) < 0)
 		(void)*(volatile char *)at;
 }
@@ -1691,6 +1741,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
 	enum fg_replay_kind kind = kind_of(st, row), how;
 	unsigned int cls = class_of(at, row);
+	struct pm_view view;
 	bool faults_here;
 	int ret;
 
@@ -1703,9 +1754,9 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		ret = before_fault(st, at, cls);
 		if (ret)
 			return ret;
-		pg = pick_page(st, c->row, how, &faults_here);
+		pg = pick_page(st, c->row, how, &faults_here, &view);
 		if (cr->nr_pend && !faults_here &&
-		    !page_faults(st, row, how, pg))
+		    !page_faults(st, row, how, pg, NULL))
 			give_back_for(st, cr, row->object, pg);
 		/* A page found to fault is not mapped here. */
 		ret = faults_here ? 0 : unmap_mapped(st, row, how, pg);
