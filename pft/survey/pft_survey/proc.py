@@ -10,39 +10,46 @@ import re
 import time
 
 from .base import SMAPS_CHEAP_NS, SMAPS_EVERY
-from .vmas import Sightings
+from .vmas import HUGE_FIELDS, Sightings
 
 
-MAPS_LINE = re.compile(r"^(?P<start>[0-9a-f]+)-(?P<end>[0-9a-f]+)\s+"
-                       r"(?P<perms>\S+)\s+(?P<off>[0-9a-f]+)\s+"
-                       r"(?P<dev>\S+)\s+(?P<ino>\d+)\s*(?P<path>.*)$")
+
+# A VMA's line of maps or smaps, and the fields of smaps after it that
+# the survey reads: sizes in kB (SMAPS_KB), THPeligible, VmFlags.
+VMA_LINE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+)[ \t]+(\S+)[ \t]+([0-9a-f]+)"
+                      r"[ \t]+(\S+)[ \t]+(\d+)[ \t]*(.*)$", re.M)
+SMAPS_KB = ("Rss", "KernelPageSize") + HUGE_FIELDS
+KB_FIELD = re.compile(r"^(%s):[ \t]*(\d+)[ \t]+kB[ \t]*$" % "|".join(SMAPS_KB),
+                      re.M)
+THP_FIELD = re.compile(r"^THPeligible:[ \t]*(\S+)", re.M)
+FLAGS_FIELD = re.compile(r"^VmFlags:(.*)$", re.M)
 
 
 def parse_maps(text):
     """/proc/PID/maps or smaps text: a list of dicts (start, end, perms,
-    path, ino and, from smaps, the fields in kB as bytes)."""
+    path, ino and, from smaps, the fields of SMAPS_KB as bytes,
+    THPeligible and VmFlags).  Only the fields read, by patterns over
+    a VMA's lines at once: a snapshot reads smaps while the program
+    runs, and what it costs is taken from the program's CPUs."""
     vmas = []
-    for line in text.splitlines():
-        m = MAPS_LINE.match(line)
-        if m:
-            vmas.append({"start": int(m.group("start"), 16),
-                         "end": int(m.group("end"), 16),
-                         "perms": m.group("perms"),
-                         "off": int(m.group("off"), 16),
-                         "dev": m.group("dev"),
-                         "ino": int(m.group("ino")),
-                         "path": m.group("path").strip()})
-            continue
-        if vmas and line.startswith("VmFlags:"):
-            vmas[-1]["VmFlags"] = line[len("VmFlags:"):].split()
-            continue
-        if vmas and ":" in line:
-            key, _, val = line.partition(":")
-            val = val.split()
-            if len(val) == 2 and val[1] == "kB" and val[0].isdigit():
-                vmas[-1][key.strip()] = int(val[0]) * 1024
-            elif key.strip() == "THPeligible" and val:
-                vmas[-1]["THPeligible"] = val[0] == "1"
+    heads = list(VMA_LINE.finditer(text))
+    for i, m in enumerate(heads):
+        v = {"start": int(m.group(1), 16), "end": int(m.group(2), 16),
+             "perms": m.group(3), "off": int(m.group(4), 16),
+             "dev": m.group(5), "ino": int(m.group(6)),
+             "path": m.group(7).strip()}
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        body = text[m.end():end]
+        if body.strip():
+            for key, kb in KB_FIELD.findall(body):
+                v[key] = int(kb) * 1024
+            t = THP_FIELD.search(body)
+            if t:
+                v["THPeligible"] = t.group(1) == "1"
+            f = FLAGS_FIELD.search(body)
+            if f:
+                v["VmFlags"] = f.group(1).split()
+        vmas.append(v)
     return vmas
 
 
