@@ -203,6 +203,8 @@ def check_pages(path, doc):
                           "a page of object %d (0 to %d: %d bytes)" % (
                               row[1], n - 1, doc["objects"][row[1]]["size"]),
                           row[j])
+        if name == "faults":
+            check_stride(path, i, row, n)
         if row[at + 1] < row[at]:
             raise ProfileError(
                 "%s: member '%s[%d][%d]': %s (%d) or more expected%s, "
@@ -211,6 +213,18 @@ def check_pages(path, doc):
                             else "last of first", row[at],
                             "" if name == "faults" else
                             " where an object is given", row[at + 1]))
+
+
+def check_stride(path, i, row, pages):
+    """A faults row's stride: 0 to its object's pages, 1 or more where
+    its order is stride (libfaultgen's reader's bounds)."""
+    if row[9] > pages:
+        raise bad(path, "faults[%d][9]" % i,
+                  "a stride of 0 to %d pages (object %d's)" % (pages, row[1]),
+                  row[9])
+    if row[8] == "stride" and row[9] < 1:
+        raise bad(path, "faults[%d][9]" % i,
+                  "a stride of 1 page or more (order stride)", row[9])
 
 
 def check_schema(path, doc):

@@ -478,6 +478,23 @@ class Read(unittest.TestCase):
         doc["faults"][0][6:8] = [255, 255]
         self.assertIs(readprofile.check("p.json", doc), doc)
 
+    def test_a_stride_within_the_objects_pages(self):
+        # As libfaultgen's reader: 0 to the object's pages (256), and 1
+        # or more where the order is strided.
+        self.refused(lambda d: d["faults"][0].__setitem__(9, 257),
+                     "member 'faults[0][9]': a stride of 0 to 256 pages "
+                     "(object 0's) expected, not 257")
+        def strided_by_0(d):
+            d["faults"][0][8:10] = ["stride", 0]
+        self.refused(strided_by_0,
+                     "member 'faults[0][9]': a stride of 1 page or more "
+                     "(order stride) expected, not 0")
+        doc = a_profile([list(r) for r in ROWS])
+        doc["faults"][0][8:10] = ["stride", 256]
+        self.assertIs(readprofile.check("p.json", doc), doc)
+        doc["faults"][0][8:10] = ["random", 0]
+        self.assertIs(readprofile.check("p.json", doc), doc)
+
     def test_the_schema_refuses_them_too(self):
         schema = schemacheck.load_schema()
         for i, v in ((3, "mremap"), (4, 4), (1, -1), (7, None), (8, -1)):
