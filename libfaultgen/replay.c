@@ -95,6 +95,11 @@ struct mapped {
 	 * VMAs private: a shared mapping's are write-notify faults):
 	 * mapped MAP_PRIVATE. */
 	bool private_file;
+	/* A shared object's pages this process may map beyond those its
+	 * state holds: a read's fault-around mapped neighbours, a call
+	 * mapped some.  Until then the state tells which pages it maps
+	 * (its faults of its own pages, each marked), not pagemap. */
+	bool around;
 	/* Per page, as this process maps it (PAGE_*): what a fault of a
 	 * row in a random order looks for (pick_page).  Each process has
 	 * its own copy (fork copies it, fork_states mends it). */
@@ -990,6 +995,29 @@ static int mapped_here(const struct replay_state *st, unsigned int o,
 	return (int)(e >> 63 & 1);
 }
 
+/* Whether this process maps page p of shared object o: its state says
+ * where no fault-around or call may have mapped pages beyond it, else
+ * its page table (mapped_here). */
+static int mapped_known(const struct replay_state *st, unsigned int o,
+			uint64_t p, const struct pm_view *view)
+{
+	const struct mapped *m = &st->obj[o];
+
+	if (!m->private_file && !__atomic_load_n(&m->around, __ATOMIC_RELAXED))
+		return __atomic_load_n(&m->state[p], __ATOMIC_RELAXED) !=
+		       PAGE_ABSENT;
+	return mapped_here(st, o, p, view);
+}
+
+/* Whether a fault of kind k maps its own page only (a write: no
+ * fault-around), or a huge page whose pages it marks. */
+static bool maps_own_page(enum fg_replay_kind k)
+{
+	return k == FG_KIND_FIRST_TOUCH || k == FG_KIND_COW ||
+	       k == FG_KIND_HUGE || k == FG_KIND_GUP ||
+	       k == FG_KIND_KERNEL_SIDE || k == FG_KIND_KERNEL;
+}
+
 /* Whether row's faults (as kind k) are faults of a shared object's
  * pages that fault where this process does not map them. */
 static bool shared_presence(const struct replay_state *st,
@@ -1010,7 +1038,7 @@ static bool page_faults(const struct replay_state *st,
 	int mapped = -1;
 
 	if (shared_presence(st, row, k))
-		mapped = mapped_here(st, row->object, p, view);
+		mapped = mapped_known(st, row->object, p, view);
 	if (mapped >= 0)
 		return !mapped;
 	/* A private file's page is mapped read-only by a neighbour's read
@@ -1035,7 +1063,7 @@ static int unmap_mapped(const struct replay_state *st,
 	char *at = st->obj[row->object].addr + p * st->ps;
 
 	if (!shared_presence(st, row, k) ||
-	    mapped_here(st, row->object, p, NULL) != 1)
+	    mapped_known(st, row->object, p, NULL) != 1)
 		return 0;
 	if (madvise(at, st->ps, MADV_DONTNEED) < 0)
 		return -errno;
@@ -1059,8 +1087,12 @@ static int unmap_mapped(const struct replay_state *st,
 static bool reads_pagemap(const struct replay_state *st,
 			  const struct fg_prow *row, enum fg_replay_kind k)
 {
-	return shared_presence(st, row, k) ||
-	       (k == FG_KIND_COW && st->obj[row->object].private_file);
+	const struct mapped *m = &st->obj[row->object];
+
+	if (m->private_file)
+		return shared_presence(st, row, k) || k == FG_KIND_COW;
+	return shared_presence(st, row, k) &&
+	       __atomic_load_n(&m->around, __ATOMIC_RELAXED);
 }
 
 /* Whether page p of row's object is kept for a row of a later bin. */
@@ -1154,6 +1186,9 @@ static void fork_states(struct replay_state *st, bool child)
 
 		if (!private && !child)
 			continue;
+		/* A shared mapping's pages are not mapped in the child. */
+		if (!private)
+			m->around = false;
 		for (uint64_t p = 0; p < m->len / st->ps; p++)
 			if (!private)
 				m->state[p] = PAGE_ABSENT;
@@ -1564,11 +1599,17 @@ static void caller_done(const struct replay_state *st, struct caller *cr)
 }
 
 /* The i-th of the n calls of a row of calls. */
+static bool gives_back(const struct replay_state *st,
+		       const struct fg_pcall *cl);
+
 static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 		     uint64_t i, uint64_t n, struct caller *cr)
 {
 	char *page;
 
+	if (cl->object >= 0 && !gives_back(st, cl))
+		__atomic_store_n(&st->obj[cl->object].around, true,
+				 __ATOMIC_RELAXED);
 	if (remaps(st, cl))
 		return remap_object(st, cl, i, n);
 	switch (cl->call) {
@@ -1594,8 +1635,6 @@ static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 
 static int wait_for_threads(struct replay_state *st, unsigned int p,
 			    int64_t ns);
-static bool gives_back(const struct replay_state *st,
-		       const struct fg_pcall *cl);
 
 /* Calls [i, end) of the n of row cl.  A call that fails is counted
  * (calls_failed); the replay goes on.  Calls that give pages back wait
@@ -1770,6 +1809,8 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		if (ret)
 			return ret;
 		mark_pages(st, m, pg, span, how);
+		if (!maps_own_page(how))
+			__atomic_store_n(&m->around, true, __ATOMIC_RELAXED);
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;
@@ -2514,6 +2555,12 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 		ret = reserve_pages(st, o);
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = present_at_start(st, o);
+	/* An object with pages mapped before the clock: its page table
+	 * tells. */
+	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
+		for (uint64_t p = 0; p < st->obj[o].len / st->ps &&
+				     !st->obj[o].around; p++)
+			st->obj[o].around = st->obj[o].state[p] != PAGE_ABSENT;
 	return ret;
 }
 
