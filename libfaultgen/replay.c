@@ -1598,10 +1598,12 @@ static void caller_done(const struct replay_state *st, struct caller *cr)
 	cr->page = NULL;
 }
 
-/* The i-th of the n calls of a row of calls. */
 static bool gives_back(const struct replay_state *st,
 		       const struct fg_pcall *cl);
 
+/* The i-th of the n calls of a row of calls.  One on an object that
+ * gives no page back may map some: its page table tells from then on
+ * (around). */
 static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 		     uint64_t i, uint64_t n, struct caller *cr)
 {
