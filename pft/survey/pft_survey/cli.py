@@ -68,7 +68,7 @@ and plot fault profiles (pft-profile(5)).
                          the ratio B/A of each figure (--json: as JSON)
       --lag-ms=N         with --compare, B's times N ms earlier for the
                          time shapes (default: the shift that matches the
-                         whole profile best, printed)
+                         objects matched in both best, printed)
       --plot=FILE.svg    a heatmap of the profiles (of --compare, or
                          those given) to FILE.svg, a new file
   -h, --help             print this help and exit

@@ -22,9 +22,10 @@
 # A replay starts its clock once it has read the profile and made its
 # objects: its faults come later after its first event than the
 # original's did.  So B's times are shifted earlier by a lag: the one,
-# from 0 to half the bins, at which the whole profile's per-bin faults
-# (every object and kind) correlate best with A's, or the one asked for
-# (--lag-ms).  Every time shape is B's shifted so, and the lag is
+# from 0 to half the bins, at which the per-bin faults of the objects
+# matched in both (every kind) correlate best with A's, or the one asked
+# for (--lag-ms): the replay's own memory (its program, libraries and
+# set-up, which A has no object for) takes no part.  Every time shape is B's shifted so, and the lag is
 # printed beside them.
 
 import decimal
@@ -169,9 +170,20 @@ def whole_series(st, n):
     return xs
 
 
+def matched_stats(sa, sb, pairs):
+    """The stats of the objects matched in both profiles (pairs:
+    match_objects), A's and B's: a replay's own memory (its program,
+    libraries and set-up, which the recording has no object for) takes
+    no part in the lag."""
+    both = [(oa["id"], ob["id"]) for oa, ob in pairs if oa and ob]
+    return ({i: sa[i] for i, _ in both if i in sa},
+            {j: sb[j] for _, j in both if j in sb})
+
+
 def best_lag(sa, sb, n):
-    """The shift (bins, 0 to n // 2) of B's whole profile earlier that
-    correlates best with A's over all n bins (B's last ones empty once
+    """The shift (bins, 0 to n // 2) of the per-bin faults of B's objects
+    (stats sb) earlier that correlates best with those of A's (sa) over
+    all n bins (B's last ones empty once
     shifted); the smallest of equals, 0 where none correlates.
 
     Exact, and in one pass over the lags: the series made whole numbers
@@ -280,10 +292,11 @@ def compare(a, b, bin_ms=None, lag_ms=None):
     common = max(a["bin_ms"], b["bin_ms"], bin_ms or 0)
     n = max(nbins(a, common), nbins(b, common))
     sa, sb = stats(a, common), stats(b, common)
-    lag = (best_lag(sa, sb, n) if lag_ms is None else
-           int(round(lag_ms / common)))
+    pairs = match_objects(a, b)
+    lag = (best_lag(*matched_stats(sa, sb, pairs), n) if lag_ms is None
+           else int(round(lag_ms / common)))
     objs = []
-    for oa, ob in match_objects(a, b):
+    for oa, ob in pairs:
         objs.append({
             "backing": (oa or ob)["backing"],
             "a": oa and oa["id"], "b": ob and ob["id"],
@@ -374,8 +387,8 @@ def render(doc, names, out):
     out.write("time shape: B's times %g ms earlier (%s: %s)\n" % (
         doc["lag_ms"], doc["lag"],
         "--lag-ms" if doc["lag"] == "given" else
-        "the shift of the whole profile's per-bin faults that correlates "
-        "best with A's, a replay's start-up"))
+        "the shift of the matched objects' per-bin faults that "
+        "correlates best with A's, a replay's start-up"))
     fmt = "  %-13s %-20s %12s %12s %8s\n"
     for o in doc["objects"]:
         out.write("\nobject A%s B%s: %s, %s / %s bytes\n" % (

@@ -113,6 +113,19 @@ class Compare(unittest.TestCase):
         # A shift asked for is rounded to whole bins.
         self.assertEqual(compare.compare(a, b, lag_ms=14)["lag_ms"], 10)
 
+    def test_the_replays_own_memory_takes_no_part_in_the_shift(self):
+        # B: A's object two bins later, and an object of the replay's
+        # own (its program, its set-up: none of A's) whose 12 faults
+        # in bin 4 would pull the whole profile's best match to 30 ms.
+        a = prof(series([0, 4, 2, 0, 0, 0, 0, 0]), duration=80.0)
+        b = prof(series([0, 0, 0, 4, 2, 0, 0, 0]) +
+                 series([0, 0, 0, 0, 12, 0, 0, 0], obj=1),
+                 objects=(("anonymous", 1 << 20), ("anonymous", 1 << 16)),
+                 duration=80.0)
+        doc = compare.compare(a, b)
+        self.assertEqual(doc["lag_ms"], 20)
+        self.assertAlmostEqual(dims(doc)["time_shape_correlation"], 1.0)
+
     def test_the_shift_is_never_more_than_half_the_bins(self):
         # B's burst 6 bins after A's in 8: a match would need 6 > 8 // 2.
         a = prof(series([4, 0, 0, 0, 0, 0, 0, 0]), duration=80.0)
