@@ -434,12 +434,14 @@ static int map_sysv(struct mapped *m, int prot)
  */
 static int cache_file(int fd, size_t len)
 {
-	size_t chunk = 1UL << 20;
-	char *buf = malloc(chunk);
+	/* On the stack: a buffer of malloc's own mapping, gone before a
+	 * survey of the replay saw it, had its pages' faults (the
+	 * kernel's, reading into it) joined to the object mapped later
+	 * where it was. */
+	char buf[64 * 1024];
+	size_t chunk = sizeof(buf);
 	int ret = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
 	for (size_t off = 0; off < len;) {
 		ssize_t r = pread(fd, buf, len - off < chunk ? len - off : chunk,
@@ -453,7 +455,6 @@ static int cache_file(int fd, size_t len)
 		}
 		off += (size_t)r;
 	}
-	free(buf);
 	return ret;
 }
 
