@@ -2169,6 +2169,8 @@ FG_NO_ASAN static void present_now(struct replay_state *st, unsigned int o,
 {
 	char *at = st->obj[o].addr + p * st->ps;
 
+	/* Pages mapped before the clock: the page table tells (around). */
+	st->obj[o].around = true;
 	if (st->obj[o].private_file) {
 		/* Its file's page mapped, not copied: a write copies it. */
 		if (st->obj[o].state[p] != PAGE_ABSENT)
@@ -2558,12 +2560,6 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 		ret = reserve_pages(st, o);
 	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
 		ret = present_at_start(st, o);
-	/* An object with pages mapped before the clock: its page table
-	 * tells. */
-	for (unsigned int o = 0; o < pr->nr_objects && !ret; o++)
-		for (uint64_t p = 0; p < st->obj[o].len / st->ps &&
-				     !st->obj[o].around; p++)
-			st->obj[o].around = st->obj[o].state[p] != PAGE_ABSENT;
 	return ret;
 }
 
