@@ -25,8 +25,8 @@
 # from 0 to half the bins, at which the per-bin faults of the objects
 # matched in both (every kind) correlate best with A's, or the one asked
 # for (--lag-ms): the replay's own memory (its program, libraries and
-# set-up, which A has no object for) takes no part.  Every time shape is B's shifted so, and the lag is
-# printed beside them.
+# set-up, which A has no object for) takes no part.  Every time shape is
+# B's shifted so, and the lag is printed beside them.
 
 import decimal
 import json
@@ -183,8 +183,8 @@ def matched_stats(sa, sb, pairs):
 def best_lag(sa, sb, n):
     """The shift (bins, 0 to n // 2) of the per-bin faults of B's objects
     (stats sb) earlier that correlates best with those of A's (sa) over
-    all n bins (B's last ones empty once
-    shifted); the smallest of equals, 0 where none correlates.
+    all n bins (B's last ones empty once shifted); the smallest of
+    equals, 0 where none correlates.
 
     Exact, and in one pass over the lags: the series made whole numbers
     (whole_numbers: a correlation does not change with the scale), the

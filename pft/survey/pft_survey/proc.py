@@ -13,7 +13,6 @@ from .base import SMAPS_CHEAP_NS, SMAPS_EVERY
 from .vmas import HUGE_FIELDS, Sightings
 
 
-
 # A VMA's line of maps or smaps, and the fields of smaps after it that
 # the survey reads: sizes in kB (SMAPS_KB), THPeligible, VmFlags.
 VMA_LINE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+)[ \t]+(\S+)[ \t]+([0-9a-f]+)"
