@@ -214,9 +214,11 @@ def add_mmap(rec, t, mm):
         pgoff = int(mm.group("pgoff"), 0)
     except ValueError:
         pgoff = 0
+    # The device as /proc/PID/maps writes it ("fe:00"): a file only a
+    # record saw is the object of the same file a snapshot saw.
     rec.mmap_files.append((
-        "%x:%x" % (int(mm.group("maj") or "0", 16),
-                   int(mm.group("min") or "0", 16)),
+        "%02x:%02x" % (int(mm.group("maj") or "0", 16),
+                       int(mm.group("min") or "0", 16)),
         int(mm.group("ino") or 0), pgoff))
 
 

@@ -52,8 +52,20 @@ class Tracepoints(unittest.TestCase):
 
     def test_reads_the_object_of_mmap_records(self):
         rec = rec_of(TRACE)
-        self.assertEqual(rec.mmap_files[1], ("0:1", 77, 0))
+        self.assertEqual(rec.mmap_files[1], ("00:01", 77, 0))
         self.assertEqual(rec.mmap_files[0][1], 0)
+
+    def test_a_files_record_and_its_snapshot_are_one_object(self):
+        # perf prints the device as maps does: a file that one process's
+        # snapshot saw and another's record alone is one object.
+        rec = rec_of("  java 20/20  1.000000300: PERF_RECORD_MMAP2 20/20: "
+                     "[0x7f2000000000(0x2000) @ 0x3000 fe:00 42 0]: "
+                     "rw-p /usr/lib/x.jsa\n")
+        seen = proc.parse_maps("7f3000000000-7f3000002000 r--p 00003000 "
+                               "fe:00 42 /usr/lib/x.jsa\n")[0]
+        v = vmas.mmap_vmas(rec.mmaps, rec.mmap_files)[0]
+        self.assertEqual(objects.object_key(20, v),
+                         objects.object_key(21, seen))
 
     def test_error_code_bits(self):
         self.assertEqual(kinds.from_code(0x6, False), kinds.FIRST_TOUCH)

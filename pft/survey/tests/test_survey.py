@@ -302,7 +302,7 @@ class ForkedUnseen(unittest.TestCase):
         keep = {}
         analysis.analyse(rec, Snaps(), None, 1, True, keep)
         self.assertEqual([(e[3], e[5]) for e in keep["facts"].events],
-                         [(("file", "8:1", 77), 0x27)])
+                         [(("file", "08:01", 77), 0x27)])
 
 
 class ForkedBeforeItsParentsExec(unittest.TestCase):
