@@ -264,6 +264,22 @@ def record_extends(v, r, sightings):
                    r["start"] < o["end"] for o in sightings)
 
 
+def file_of(v):
+    """A VMA's file as (dev, inode); (None, 0) for none."""
+    return (v.get("dev"), v.get("ino") or 0) if v.get("ino") else (None, 0)
+
+
+def seen_since(v, addr, t):
+    """Whether a snapshot after time t saw sighting v hold addr: a later
+    extent of its history holds it, or the extent it had then, seen
+    unchanged after t."""
+    hist = v["history"]
+    later = [h for h in hist if h[0] > t]
+    if later:
+        return any(s <= addr < e for _, s, e in later)
+    return v["last_ns"] > t and hist[-1][1] <= addr < hist[-1][2]
+
+
 class VmaIndex:
     """Looks a fault's address up among one process's VMAs: of the
     snapshots' VMAs that hold it, the one seen nearest the fault's time
@@ -297,12 +313,16 @@ class VmaIndex:
                         (r["mmap_ns"], r["start"], r["end"]))
                     v["history"].sort()
                     v["source"] = "/proc/PID/maps and perf MMAP records"
-        taken = sorted((v["start"], v["end"]) for v in self.snap)
-        self.records = []
+        self.records, self.over = [], []
         for v in records:
-            if any(v["start"] < e and s < v["end"] for s, e in taken):
-                continue
-            self.records.append(v)
+            under = [o for o in self.snap
+                     if v["start"] < o["end"] and o["start"] < v["end"]]
+            if not under:
+                self.records.append(v)
+            elif v.get("ino") and any(file_of(o) != file_of(v)
+                                      for o in under):
+                self.over.append(v)
+        self.over_blocks = {}
         self.join_moved_records()
         self.vmas = sorted(self.snap + self.records,
                            key=lambda v: (v["start"], v["end"]))
@@ -386,7 +406,30 @@ class VmaIndex:
                 best, dist = v, d
         if best is None:
             best = self.grown_down(addr, t)
+        elif t is not None and "last_ns" in best:
+            best = self.mapped_over(best, addr, t) or best
         return best
+
+    def mapped_over(self, v, addr, t):
+        """The mapping of another file made over sighting v's memory
+        (MAP_FIXED: a JVM's archived heap mapped over its heap's last
+        MiB) before time t, after which no snapshot saw v hold addr:
+        the file's record, the latest such; or None."""
+        b = addr // self.BLOCK
+        over = self.over_blocks.get(b)
+        if over is None:
+            lo, hi = b * self.BLOCK, (b + 1) * self.BLOCK
+            over = self.over_blocks[b] = [r for r in self.over
+                                          if r["start"] < hi and
+                                          lo < r["end"]]
+        out = None
+        for r in over:
+            if r["start"] <= addr < r["end"] and r["mmap_ns"] <= t and \
+                    file_of(r) != file_of(v) and \
+                    not seen_since(v, addr, r["mmap_ns"]) and \
+                    (out is None or r["mmap_ns"] > out["mmap_ns"]):
+                out = r
+        return out
 
     def grown_down(self, addr, t):
         """The stack or grows-down mapping whose growth below its start

@@ -365,6 +365,27 @@ class Tracking(unittest.TestCase):
         self.assertEqual(objects.object_key(5, src),
                          objects.object_key(5, dst))
 
+    def test_a_file_mapped_over_a_vma_takes_its_faults_from_then(self):
+        # A heap seen at 1000 and 2000; at 2500 a file is mapped over its
+        # last 16 KiB (a JVM's archived heap), which no snapshot saw.
+        tr = self.track([self.A, self.A], smaps=False)
+        rec = [(2500, 5, 0x2c000, 0x30000, "rw-p", "/usr/lib/x.jsa")]
+        idx = vmas.VmaIndex(list(tr.all.values()), rec,
+                            [("fe:00", 42, 0x5000)])
+        heap = objects.object_key(5, idx.find(0x2c000, 1500))
+        self.assertEqual(heap[0], "vma")
+        v = idx.find(0x2d000, 2600)
+        self.assertEqual(objects.object_key(5, v), ("file", "fe:00", 42))
+        self.assertEqual(objects.page_index(v, 0x2d000), 6)
+        self.assertEqual(objects.object_key(5, idx.find(0x2b000, 2600)),
+                         heap)
+        # Seen holding the range again after the call: the heap's still.
+        tr = self.track([self.A, self.A, self.A], smaps=False)
+        idx = vmas.VmaIndex(list(tr.all.values()), rec,
+                            [("fe:00", 42, 0x5000)])
+        self.assertEqual(objects.object_key(5, idx.find(0x2d000, 3100)),
+                         heap)
+
     def test_a_stacks_record_beside_a_vma_is_not_merged(self):
         stack = "0000000000030000-0000000000040000 rw-p 00000000 00:00 0 \n"
         tr = self.track([self.A + stack], smaps=False)
