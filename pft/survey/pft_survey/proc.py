@@ -13,42 +13,40 @@ from .base import SMAPS_CHEAP_NS, SMAPS_EVERY
 from .vmas import HUGE_FIELDS, Sightings
 
 
-# A VMA's line of maps or smaps, and the fields of smaps after it that
-# the survey reads: sizes in kB (SMAPS_KB), THPeligible, VmFlags.
-VMA_LINE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+)[ \t]+(\S+)[ \t]+([0-9a-f]+)"
-                      r"[ \t]+(\S+)[ \t]+(\d+)[ \t]*(.*)$", re.M)
+# A VMA's line of maps or smaps, or a line after it of the fields of
+# smaps that the survey reads: sizes in kB (SMAPS_KB), THPeligible,
+# VmFlags.  The fields first: most lines are smaps fields.
 SMAPS_KB = ("Rss", "KernelPageSize") + HUGE_FIELDS
-KB_FIELD = re.compile(r"^(%s):[ \t]*(\d+)[ \t]+kB[ \t]*$" % "|".join(SMAPS_KB),
-                      re.M)
-THP_FIELD = re.compile(r"^THPeligible:[ \t]*(\S+)", re.M)
-FLAGS_FIELD = re.compile(r"^VmFlags:(.*)$", re.M)
+SMAPS_LINE = re.compile(
+    r"^(?:(%s):[ \t]*(\d+)[ \t]+kB[ \t]*"
+    r"|THPeligible:[ \t]*(\S+).*"
+    r"|VmFlags:(.*)"
+    r"|([0-9a-f]+)-([0-9a-f]+)[ \t]+(\S+)[ \t]+([0-9a-f]+)"
+    r"[ \t]+(\S+)[ \t]+(\d+)[ \t]*(.*))$" % "|".join(SMAPS_KB), re.M)
 
 
 def parse_maps(text):
     """/proc/PID/maps or smaps text: a list of dicts (start, end, perms,
     path, ino and, from smaps, the fields of SMAPS_KB as bytes,
-    THPeligible and VmFlags).  Only the fields read, by patterns over
-    a VMA's lines at once: a snapshot reads smaps while the program
-    runs, and what it costs is taken from the program's CPUs."""
-    vmas = []
-    heads = list(VMA_LINE.finditer(text))
-    for i, m in enumerate(heads):
-        v = {"start": int(m.group(1), 16), "end": int(m.group(2), 16),
-             "perms": m.group(3), "off": int(m.group(4), 16),
-             "dev": m.group(5), "ino": int(m.group(6)),
-             "path": m.group(7).strip()}
-        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-        body = text[m.end():end]
-        if body.strip():
-            for key, kb in KB_FIELD.findall(body):
-                v[key] = int(kb) * 1024
-            t = THP_FIELD.search(body)
-            if t:
-                v["THPeligible"] = t.group(1) == "1"
-            f = FLAGS_FIELD.search(body)
-            if f:
-                v["VmFlags"] = f.group(1).split()
-        vmas.append(v)
+    THPeligible and VmFlags).  Only the lines read, by one pattern over
+    the whole text: a snapshot reads smaps while the program runs, and
+    what it costs is taken from the program's CPUs."""
+    vmas, v = [], None
+    for (key, kb, thp, flags, start, end, perms, off, dev, ino,
+         path) in SMAPS_LINE.findall(text):
+        if start:
+            v = {"start": int(start, 16), "end": int(end, 16),
+                 "perms": perms, "off": int(off, 16), "dev": dev,
+                 "ino": int(ino), "path": path.strip()}
+            vmas.append(v)
+        elif v is None:
+            continue
+        elif key:
+            v[key] = int(kb) * 1024
+        elif thp:
+            v["THPeligible"] = thp == "1"
+        else:
+            v["VmFlags"] = flags.split()
     return vmas
 
 
