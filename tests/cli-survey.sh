@@ -7,8 +7,8 @@
 # fault event; sampling one event in 16 scales the counts; -p PID
 # --duration attaches to a running pft; a merged VMA of two malloc'd
 # buffers faulted by 3 threads (survey-merged.c), also when the second
-# is mapped after a snapshot saw the first alone; a VMA grown down, split
-# and moved (survey-vmas.c).  The kind of each fault, the objects across
+# is mapped after a snapshot saw the first alone; a VMA grown down, split,
+# moved, and a file mapped over its end (survey-vmas.c).  The kind of each fault, the objects across
 # processes (--share, -S, memfd), copy-on-write after fork, huge pages,
 # read faults, pretouch, --oversubscribe, a file in a directory named
 # 'd;id', a name with an escape sequence, and --check (the pft line
@@ -313,6 +313,19 @@ if [ -x "$top_builddir/tests/survey-vmas" ]; then
 	run_survey mremap --json -- "$top_builddir/tests/survey-vmas" mremap 24
 	check mremap 'obj["vmas"] == 2' 'counted(obj["faults"], 2 * 24 * 256, 1)' \
 		'd["perf"]["outside_known_vmas"] <= 16'
+	# A file mapped private over the VMA's last 2 MiB after a snapshot
+	# saw it whole: the reads and copies there are the file's.
+	(cd "$tmp" && run_survey fileover --json -- \
+		"$top_builddir/tests/survey-vmas" fileover 8)
+	at() {
+		echo "[o for o in d['objects'] if o['backing'] == '$1' and o['size'] == $2 * MiB][0]"
+	}
+	anon=$(at anonymous 8) file=$(at file 2)
+	check fileover "counted($anon['faults'], 8 * 256, 1)" \
+		"$file['faults'] >= 2 * 256 * 0.99 - lost" \
+		"not tp or list($anon['kinds']) == ['first-touch']" \
+		"not tp or sorted($file['kinds']) == ['cow', 'read']" \
+		"not tp or counted($file['kinds']['cow']['faults'], 2 * 256, 1)"
 fi
 
 # Errors: one line each, a status that says it.

@@ -15,15 +15,24 @@
  *                              again after MADV_DONTNEED (perf records
  *                              no move: the survey's snapshots must see
  *                              the VMA at both places)
+ *   survey-vmas fileover MIB   MIB MiB written; 100 ms later a file of
+ *                              its last quarter's size (an unnamed file
+ *                              in the current directory) mapped private
+ *                              over that quarter (MAP_FIXED, as a JVM
+ *                              maps its archived heap), each page read,
+ *                              then written: MIB * 64 copies of the
+ *                              file's pages, none of the VMA's
  *
  * Each writes one byte per page; the VMA's pages are faulted 2 * MIB *
- * 256 times in all (growdown: MIB * 256 times).  No pause (but before
+ * 256 times in all (growdown: MIB * 256 times; fileover: MIB * 256, and
+ * the file's pages MIB * 64 times, and read with fault-around).  No pause (but before
  * the move): the changes happen between two snapshots.  It then waits 100 ms, so that the
  * survey sees the final VMA.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +113,57 @@ static int moved(size_t len, size_t page)
 	return 0;
 }
 
+/* An unnamed file of len bytes, each page written (in the page cache),
+ * in the current directory; -1 where it cannot be made. */
+static int page_cached_file(size_t len, size_t page)
+{
+	char *buf = malloc(page);
+	int fd = open(".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	memset(buf, 7, page);
+	for (size_t off = 0; off < len; off += page)
+		if (pwrite(fd, buf, page, (off_t)off) != (ssize_t)page) {
+			close(fd);
+			fd = -1;
+			break;
+		}
+	free(buf);
+	return fd;
+}
+
+static int file_over(size_t len, size_t page)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t quarter = len / 4 / page * page;
+	char *q;
+	int fd;
+
+	if (p == MAP_FAILED)
+		return -1;
+	touch(p, len, page);
+	/* Snapshots see the VMA whole before the file comes. */
+	nanosleep(&pause_ms, NULL);
+	fd = page_cached_file(quarter, page);
+	if (fd < 0)
+		return -1;
+	q = mmap(p + len - quarter, quarter, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_FIXED, fd, 0);
+	close(fd);
+	if (q == MAP_FAILED)
+		return -1;
+	for (size_t i = 0; i < quarter; i += page)
+		*(volatile char *)(q + i);
+	touch(q, quarter, page);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec hold = { 0, 100 * 1000 * 1000 };
@@ -112,7 +172,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc != 3 || !(len = strtoul(argv[2], NULL, 10) << 20)) {
-		fprintf(stderr, "usage: survey-vmas growdown|split|mremap MIB\n");
+		fprintf(stderr,
+			"usage: survey-vmas growdown|split|mremap|fileover MIB\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "growdown"))
@@ -121,6 +182,8 @@ int main(int argc, char **argv)
 		ret = split(len, page);
 	else if (!strcmp(argv[1], "mremap"))
 		ret = moved(len, page);
+	else if (!strcmp(argv[1], "fileover"))
+		ret = file_over(len, page);
 	else
 		ret = -2;
 	if (ret == -2) {
