@@ -473,11 +473,29 @@ def unseen_peak(doc, snaps, mmaps=()):
     private or shared anonymous VMA with the most room (its size less
     its Rss) of the process that reached the peak: a sighting, or a
     range perf's MMAP records hold that no smaps read saw.  None of
-    it where the process's fault events brought in the peak."""
+    it where a process's fault events brought in the peak."""
     peak = (doc.get("kernel") or {}).get("maxrss")
     totals = last_totals(snaps)
     if not peak or getattr(snaps, "attached", False) or \
             peak <= max(totals.values(), default=0):
+        return None
+    # The anonymous memory each process's fault events brought in (its
+    # VMAs' bytes) explains as much of the peak as its anonymous memory
+    # seen: faulted after the last read, it is no sign of memory that
+    # came without events.  A process they bring to the peak reached
+    # it: none is unseen (a worker whose smaps was read once, early,
+    # beside its parent's empty range of the same size).
+    events = {}
+    for e in doc.get("vmas") or ():
+        if e.get("backing") != "file":
+            events[e.get("pid")] = events.get(e.get("pid"), 0) + \
+                e.get("bytes", 0)
+    anon = last_totals(snaps, anon_only=True)
+
+    def unexplained(pid):
+        a = anon.get(pid, 0)
+        return peak - totals.get(pid, 0) + a - max(a, events.get(pid, 0))
+    if any(unexplained(pid) < MiB for pid in events):
         return None
     room = [(v["cur"][1] - v["cur"][0] - v.get("Rss", 0), pid, v)
             for pid, seen in snaps.vmas.items() for v in seen.values()
@@ -497,14 +515,7 @@ def unseen_peak(doc, snaps, mmaps=()):
     free, pid, v = max((r for r in room if r[1] == best and r[0] >= MiB),
                        key=lambda x: (x[2]["cur"][1] - x[2]["cur"][0], x[0]),
                        default=(0, best, None))
-    # The anonymous memory the process's fault events brought in (its
-    # VMAs' bytes) explains as much of the peak as its anonymous memory
-    # seen: faulted after the last read, it is no sign of memory that
-    # came without events.
-    events = sum(e.get("bytes", 0) for e in doc.get("vmas") or ()
-                 if e.get("pid") == pid and e.get("backing") != "file")
-    anon = last_totals(snaps, anon_only=True).get(pid, 0)
-    extra = min(free, peak - totals.get(pid, 0) + anon - max(anon, events))
+    extra = min(free, unexplained(pid))
     return (pid, v, extra) if extra >= MiB else None
 
 

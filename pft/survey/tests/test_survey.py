@@ -505,6 +505,29 @@ class UnseenPeak(unittest.TestCase):
                          (6, 64 * self.M, 64 * self.M))
         self.assertEqual(len(doc["resident"]), 1)
 
+    def test_none_where_another_process_s_fault_events_brought_it(self):
+        # A replay's worker (pid 6) seen once with 6 MiB of its 64 MiB,
+        # then faulting the rest with events; its parent (pid 5) maps
+        # the same range, empty: the parent's room is not the peak.
+        empty = self.smaps(0).replace("/lib/x", "/lib/y")
+        views = {5: empty, 6: self.smaps(6144)}
+        snaps = proc.Snapshots(5)
+        with mock.patch.object(proc, "read", side_effect=lambda path:
+                               views[int(path.split("/")[2])]
+                               if path.endswith("maps") else None), \
+                mock.patch.object(proc, "descendants",
+                                  return_value=[5, 6]), \
+                mock.patch("os.listdir", return_value=[]):
+            snaps.take(smaps=True)
+        doc = {"vmas": [{"pid": 6, "backing": "anonymous",
+                         "bytes": 64 * self.M, "faults": 16384,
+                         "start": "7f1000000000", "end": "7f1004000000"}],
+               "kernel": {"maxrss": 66 * self.M},
+               "kernel_minus_perf": 379}
+        self.assertIsNone(analysis.unseen_peak(doc, snaps))
+        doc["vmas"][0]["bytes"] = 6 * self.M
+        self.assertIsNotNone(analysis.unseen_peak(doc, snaps))
+
     def test_the_largest_vma_of_that_process(self):
         # QEMU's guest RAM seen with 126 of its 128 MiB, beside a thread
         # stack of 8 MiB with 8 KiB resident: the last 2 MiB are the
