@@ -116,6 +116,10 @@ class Snapshots:
         self.smaps_ns = {}      # pid -> what its last smaps read took
         self.vmas = {}          # pid -> {(start, end, first seen): vma}
         self.trackers = {}      # pid -> vmas.Sightings
+        # pid -> (smaps, exe, text) of its last read: a process that
+        # waits (a parent, an idle server's worker) shows the same text
+        # again, and its VMAs are the same sightings (Sightings.again).
+        self.texts = {}
         self.objects = [0]      # the last object number given
         # tid -> {"pid", "name", "minflt", "majflt", "ns": when last
         # read; attached: "base" its count and "base_ns" when first read}
@@ -129,8 +133,9 @@ class Snapshots:
 
     def forget(self, pid):
         """Leaves out process pid (one perf did not record)."""
-        for d in (self.vmas, self.trackers, self.smaps_ns, self.procs,
-                  self.procs_ns, self.first_procs, self.readings):
+        for d in (self.vmas, self.trackers, self.texts, self.smaps_ns,
+                  self.procs, self.procs_ns, self.first_procs,
+                  self.readings):
             d.pop(pid, None)
         for tid in [t for t, k in self.threads.items() if k["pid"] == pid]:
             del self.threads[tid]
@@ -160,9 +165,14 @@ class Snapshots:
                 if tr is None:
                     tr = self.trackers[pid] = Sightings(self.objects)
                     self.vmas[pid] = tr.all
-                if tr.update(parse_maps(text), now, full,
-                             exe_of(pid)) and not full:
-                    self.smaps_soon.add(pid)
+                seen = (full, exe_of(pid), text)
+                if self.texts.get(pid) == seen:
+                    tr.again(now, full)
+                else:
+                    self.texts[pid] = seen
+                    if tr.update(parse_maps(text), now, full,
+                                 seen[1]) and not full:
+                        self.smaps_soon.add(pid)
             self.read_counters(pid)
 
     def read_counters(self, pid):

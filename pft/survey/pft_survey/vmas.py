@@ -74,6 +74,15 @@ class Sightings:
         self.current = cur
         return big
 
+    def again(self, now, smaps):
+        """The last snapshot's VMAs seen again as they were (the same
+        text of maps, or of smaps where smaps): what update makes of
+        them, each one's last sighting now."""
+        for v in self.current.values():
+            v["last_ns"] = now
+            if smaps:
+                v["smaps_ns"] = now
+
     def same_ranges(self, views, gone, cur, now, smaps):
         """The VMAs of views on the same range as before, into cur: the
         same VMA.  Returns the others."""

@@ -365,6 +365,21 @@ class Tracking(unittest.TestCase):
         self.assertEqual(objects.object_key(5, src),
                          objects.object_key(5, dst))
 
+    def test_the_same_text_again_is_what_an_update_makes_of_it(self):
+        text = self.A + "7f0000000000-7f0000002000 r--p 00001000 fe:00 42 " \
+            "/usr/lib/x.so\nRss: 8 kB\nAnonHugePages: 0 kB\n" \
+            "VmFlags: rd mr\n"
+        one, two = vmas.Sightings(), vmas.Sightings()
+        for tr in (one, two):
+            tr.update(proc.parse_maps(text), 1000, True)
+        self.assertEqual(one.update(proc.parse_maps(text), 2000, True), 0)
+        two.again(2000, True)
+        self.assertEqual(one.all, two.all)
+        self.assertEqual(one.current, two.current)
+        one.update(proc.parse_maps(text), 3000, False)
+        two.again(3000, False)
+        self.assertEqual(one.all, two.all)
+
     def test_a_file_mapped_over_a_vma_takes_its_faults_from_then(self):
         # A heap seen at 1000 and 2000; at 2500 a file is mapped over its
         # last 16 KiB (a JVM's archived heap), which no snapshot saw.

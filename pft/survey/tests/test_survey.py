@@ -190,6 +190,17 @@ class Sightings(unittest.TestCase):
                                 (0x20000, 0x30000, 3000, 3000),
                                 (0x50000, 0x60000, 2000, 2000)])
 
+    def test_the_same_text_again_is_not_parsed_again(self):
+        # A process that waits shows the same maps: parsed once, its
+        # sighting's last view the last snapshot's.
+        parse = mock.Mock(side_effect=proc.parse_maps)
+        with mock.patch.object(proc, "parse_maps", parse):
+            snaps = self.snapshots([self.A, self.A, self.A, self.AB])
+        self.assertEqual(parse.call_count, 2)
+        seen = sorted((v["start"], v["end"], v["first_ns"], v["last_ns"])
+                      for v in snaps.vmas[5].values())
+        self.assertEqual(seen, [(0x10000, 0x30000, 1000, 4000)])
+
     def test_a_vma_whose_start_moves_is_one_vma(self):
         # B mapped below A and merged, then freed: the kernel's one VMA.
         snaps = self.snapshots([self.A, self.AB, self.AB, self.A])
