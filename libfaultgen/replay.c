@@ -154,6 +154,9 @@ struct replay_state {
 	size_t *first;
 	/* Per row: its faults in all, and where its order is. */
 	uint64_t *row_faults, *row_next, *row_x;
+	/* Per row, a bit: its faults in the bin of a fork of its process
+	 * are made after the fork (copies_after_fork). */
+	unsigned long *after_fork;
 	uint64_t present_at_start; /* pages written before the clock */
 	/* Per thread, the profile time (ns) of its next fault: those
 	 * before it are made (INT64_MAX once it is through).  A fork waits
@@ -556,6 +559,15 @@ static bool has_kind(const struct fg_profile *pr, unsigned int o,
 	return false;
 }
 
+/* Whether object o is a file's mapped private: copies recorded, no
+ * write-notify fault (a shared mapping's writes are those). */
+static bool private_file_object(const struct fg_profile *pr, unsigned int o)
+{
+	return pr->objects[o].backing == FG_OBJ_FILE &&
+	       has_kind(pr, o, FG_KIND_COW) &&
+	       !has_kind(pr, o, FG_KIND_WRITE_NOTIFY);
+}
+
 /* A write-notify fault needs a file system that writes its pages back
  * and so write-protects them until the next write (page_mkwrite):
  * tmpfs and ramfs map a shared file's pages writable at the first
@@ -586,9 +598,7 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 
 	m->len = (size_t)(scaled_pages(st, ob->pages) * st->ps);
 	m->readonly = !ob->writable;
-	m->private_file = ob->backing == FG_OBJ_FILE &&
-			  has_kind(st->pr, o, FG_KIND_COW) &&
-			  !has_kind(st->pr, o, FG_KIND_WRITE_NOTIFY);
+	m->private_file = private_file_object(st->pr, o);
 	if (huge)
 		m->len = fg_round_up(m->len, st->hps);
 	m->state = calloc(m->len / st->ps, 1);
@@ -674,8 +684,11 @@ static uint64_t share_of(const struct replay_state *st, size_t r, uint32_t b)
  * makes there.  A bin's faults are spread evenly over it (as the
  * profile counts them), from the thread's start where it starts within
  * the bin.  Where its process forks a child within the bin, its copies
- * (class 1) are spread after the fork and its other faults (class 0)
- * before it: the copies of a fork's bin are of pages the child shares.
+ * (class 1: after_fork) are spread after the fork and its other faults
+ * (class 0) before it: the copies of a fork's bin are of pages the child
+ * shares, but a private file's copies of pages its process had not
+ * written, which are copies of the file's pages (a program's data
+ * written before it forks, as its first touches are).
  */
 struct bin_pos {
 	unsigned int t;
@@ -684,10 +697,10 @@ struct bin_pos {
 	uint64_t j[2], n[2];
 };
 
-static unsigned int class_of(const struct bin_pos *at,
-			     const struct fg_prow *row)
+static unsigned int class_of(const struct replay_state *st,
+			     const struct bin_pos *at, size_t r)
 {
-	return at->split < at->hi && row->kind == FG_KIND_COW;
+	return at->split < at->hi && fg_bit_test(st->after_fork, r);
 }
 
 static bool is_call(const struct replay_state *st, const struct chunk *c)
@@ -717,15 +730,14 @@ static void bin_begin(const struct replay_state *st, unsigned int t, size_t c,
 			at->split = pr->processes[k].fork_ms;
 	for (; c < st->first[t + 1] && st->chunks[c].bin == b; c++)
 		if (!is_call(st, &st->chunks[c]))
-			at->n[class_of(at, &pr->rows[st->chunks[c].row])] +=
+			at->n[class_of(st, at, st->chunks[c].row)] +=
 				share_of(st, st->chunks[c].row, b);
 }
 
 /* The profile time (ns) of the thread's next fault of class k. */
 static int64_t fault_time(const struct bin_pos *at, unsigned int k)
 {
-	double lo = k ? at->split : at->lo,
-	       hi = k || !at->n[1] ? at->hi : at->split;
+	double lo = k ? at->split : at->lo, hi = k ? at->hi : at->split;
 
 	return (int64_t)((lo + (hi - lo) * ((double)at->j[k] + 0.5) /
 				       (double)(at->n[k] ? at->n[k] : 1)) *
@@ -779,6 +791,72 @@ static int plan_givers(struct replay_state *st)
 	return 0;
 }
 
+static bool lineage(const struct fg_profile *pr, unsigned int q,
+		    unsigned int p);
+
+/* Whether a child of process p forks within bins [b, b + n). */
+static bool forks_within(const struct fg_profile *pr, unsigned int p,
+			 uint32_t b, uint32_t n)
+{
+	for (unsigned int k = 0; k < pr->nr_processes; k++)
+		if (pr->processes[k].parent == (int)p &&
+		    pr->processes[k].fork_ms >= (double)b * pr->bin_ms &&
+		    pr->processes[k].fork_ms < (double)(b + n) * pr->bin_ms)
+			return true;
+	return false;
+}
+
+/* Whether a row of process p's (or an ancestor's) before row r's bin
+ * wrote a page of r's range of its object. */
+static bool written_before(const struct fg_profile *pr, size_t r,
+			   unsigned int p)
+{
+	const struct fg_prow *row = &pr->rows[r];
+
+	for (size_t q = 0; q < pr->nr_rows; q++) {
+		const struct fg_prow *w = &pr->rows[q];
+
+		if (w->object == row->object && w->bin < row->bin &&
+		    (w->kind == FG_KIND_COW || w->kind == FG_KIND_FIRST_TOUCH) &&
+		    w->first_page <= row->last_page &&
+		    row->first_page <= w->last_page &&
+		    lineage(pr, pr->threads[w->thread].process, p))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The rows whose faults in the bin of a fork of their process come
+ * after the fork: the copies of anonymous (and hugetlb) memory, which
+ * are of pages the child shares; of a private file's, those of pages
+ * its process or an ancestor wrote in an earlier bin (copied then, and
+ * shared by the fork), not copies of the file's own pages.  Only the
+ * rows of a fork's bin are looked at.
+ */
+static int copies_after_fork(struct replay_state *st)
+{
+	const struct fg_profile *pr = st->pr;
+	bool *pf = calloc(pr->nr_objects + 1, sizeof(*pf));
+
+	if (!pf)
+		return -ENOMEM;
+	for (unsigned int o = 0; o < pr->nr_objects; o++)
+		pf[o] = private_file_object(pr, o);
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		const struct fg_prow *row = &pr->rows[r];
+		unsigned int p = pr->threads[row->thread].process;
+
+		if (row->kind != FG_KIND_COW ||
+		    !forks_within(pr, p, row->bin, row->nbins))
+			continue;
+		if (!pf[row->object] || written_before(pr, r, p))
+			fg_bit_set(st->after_fork, r);
+	}
+	free(pf);
+	return 0;
+}
+
 static int plan_chunks(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
@@ -799,12 +877,18 @@ static int plan_chunks(struct replay_state *st)
 	st->row_faults = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_next = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_x = calloc(pr->nr_rows + 1, sizeof(uint64_t));
+	st->after_fork = calloc(fg_bitmap_longs(pr->nr_rows + 1),
+				sizeof(*st->after_fork));
 	st->progress = calloc(pr->nr_threads + 1, sizeof(*st->progress));
 	st->giveback_ns = calloc(pr->nr_threads + 1, sizeof(*st->giveback_ns));
 	st->running = calloc(pr->nr_threads + 1, sizeof(*st->running));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
-	    !st->row_next || !st->row_x || !st->progress || !st->running ||
-	    !st->giveback_ns) {
+	    !st->row_next || !st->row_x || !st->after_fork || !st->progress ||
+	    !st->running || !st->giveback_ns) {
+		free(at);
+		return -ENOMEM;
+	}
+	if (copies_after_fork(st)) {
 		free(at);
 		return -ENOMEM;
 	}
@@ -1782,7 +1866,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	uint64_t n = share_of(st, c->row, c->bin);
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
 	enum fg_replay_kind kind = kind_of(st, row), how;
-	unsigned int cls = class_of(at, row);
+	unsigned int cls = class_of(st, at, c->row);
 	struct pm_view view;
 	bool faults_here;
 	int ret;
@@ -1853,7 +1937,7 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 	for (unsigned int k = 0; k < 2; k++)
 		for (size_t x = c; x < end && !ret; x++)
 			if (!is_call(st, &st->chunks[x]) &&
-			    class_of(&at, &st->pr->rows[st->chunks[x].row]) == k)
+			    class_of(st, &at, st->chunks[x].row) == k)
 				ret = replay_chunk(st, &st->chunks[x], &at,
 						   cr, stamp, faults);
 	if (!ret && cr->nr_pend)
@@ -2376,13 +2460,16 @@ static void claim_pop(struct claim **h, size_t *n)
 static int give_pages(struct claim *c, size_t n, const unsigned long *map,
 		      uint32_t *kept)
 {
-	struct claim **h = calloc(n, sizeof(struct claim *));
+	struct claim **h;
 	size_t next = 0, nh = 0;
 
+	if (!n)
+		return 0;
+	h = calloc(n, sizeof(struct claim *));
 	if (!h)
 		return -ENOMEM;
 	qsort(c, n, sizeof(*c), by_first_page);
-	for (uint64_t p = n ? c[0].lo : 0; next < n || nh; p++) {
+	for (uint64_t p = c[0].lo; next < n || nh; p++) {
 		while (next < n && c[next].lo <= p)
 			claim_push(h, &nh, &c[next++]);
 		while (nh && (h[0]->hi < p || !h[0]->need))
@@ -2635,6 +2722,7 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_faults);
 	free(st->row_next);
 	free(st->row_x);
+	free(st->after_fork);
 	free(st->progress);
 	st->progress = NULL;
 	free(st->giveback_ns);

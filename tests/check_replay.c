@@ -1100,6 +1100,48 @@ static const char file_private[] = HEAD
 	"[0,0,2,1,\"read\",32,0,31,\"seq\",1],"
 	"[0,0,3,1,\"cow\",32,0,63,\"random\",1]],\"calls\":null}";
 
+/* Process 0 copies the 64 pages of a file mapped private in bin 0 and
+ * forks process 1 at 5 ms, in the middle of that bin, then writes its
+ * copies again in bin 2: the copies of bin 0 are of the file's pages,
+ * made before the fork (as a program writes its data before it forks),
+ * so that the fork shares them and the writes of bin 2 copy again (after
+ * the fork, they would be the parent's own pages: no fault). */
+static const char file_private_fork[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":262144,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":5}],"
+	"\"faults\":[[0,0,0,1,\"cow\",64,0,63,\"seq\",1],"
+	"[0,0,2,1,\"cow\",64,0,63,\"seq\",1],"
+	"[1,0,4,1,\"read\",1,0,0,\"seq\",1]],\"calls\":null}";
+
+START_TEST(file_object_private_copies_before_a_fork)
+{
+	char dir[512];
+	struct faultgen_attr *a = file_replay_attr(file_private_fork, dir,
+						   sizeof(dir));
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+
+	set_text(a, "speed", "100");
+	run = run_ok(a);
+	worker(run, 0, &w);
+	/* 64 copies of the file's pages (each page mapped first, 16 at
+	 * a read), 64 of the pages shared with the child. */
+	ck_assert_msg(w.minflt + w.majflt >= 128 &&
+			      w.minflt + w.majflt <= 128 + 32,
+		      "the parent faulted %llu times: 64 copies before the "
+		      "fork and 64 after it",
+		      (unsigned long long)(w.minflt + w.majflt));
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(file_object_private_copies)
 {
 	char dir[512];
@@ -1675,6 +1717,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, shared_object_of_two_processes);
 	tcase_add_test(tc, file_object_read);
 	tcase_add_test(tc, file_object_private_copies);
+	tcase_add_test(tc, file_object_private_copies_before_a_fork);
 	tcase_add_test(tc, file_object_minor_faults_stay_minor);
 	tcase_add_test(tc, pacing_counts_bins);
 	tcase_add_test(tc, scale_scales_pages_and_counts);
