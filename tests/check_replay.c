@@ -325,6 +325,14 @@ static const char given_back_by_another[] = HEAD
 	"[0,0,6,5,\"first-touch\",512,0,511,\"seq\",1]],"
 	"\"calls\":[[1,0,5,\"madvise\",\"dontneed\",1,0,511,512]]}";
 
+/* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
+#define FORK_AT_5_MS                                                        \
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"        \
+	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"                    \
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"             \
+	"{\"id\":1,\"process\":1,\"start_ms\":5}],"
+
 /* Attached to a running program: after a fork, 256 copies in a random
  * order over 1024 pages present before the recording, then twice 128
  * first touches in a random order over the first 256 (not present,
@@ -332,11 +340,7 @@ static const char given_back_by_another[] = HEAD
 static const char copies_and_first_touches[] = HEAD
 	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":4194304,"
 	"\"writable\":true}],"
-	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
-	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
-	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"
-	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
-	"{\"id\":1,\"process\":1,\"start_ms\":5}],"
+	FORK_AT_5_MS
 	"\"faults\":[[0,0,1,1,\"cow\",256,0,1023,\"random\",1],"
 	"[0,0,2,1,\"first-touch\",128,0,255,\"random\",1],"
 	"[0,0,3,1,\"first-touch\",128,0,255,\"random\",1],"
@@ -1109,57 +1113,55 @@ static const char file_private[] = HEAD
 static const char file_private_fork[] = HEAD
 	"\"objects\":[{\"id\":0,\"backing\":\"file\",\"size\":262144,"
 	"\"writable\":true}],"
-	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
-	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"
-	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"
-	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
-	"{\"id\":1,\"process\":1,\"start_ms\":5}],"
+	FORK_AT_5_MS
 	"\"faults\":[[0,0,0,1,\"cow\",64,0,63,\"seq\",1],"
 	"[0,0,2,1,\"cow\",64,0,63,\"seq\",1],"
 	"[1,0,4,1,\"read\",1,0,0,\"seq\",1]],\"calls\":null}";
 
-START_TEST(file_object_private_copies_before_a_fork)
+/* The faults (minor and major) worker 0 of a replay of a profile with
+ * a file object took, unpaced (speed NULL) or at speed; its figure of
+ * copies is cow (-1: not checked). */
+static uint64_t file_worker_faults(const char *profile, const char *speed,
+				   double cow)
 {
 	char dir[512];
-	struct faultgen_attr *a = file_replay_attr(file_private_fork, dir,
-						   sizeof(dir));
+	struct faultgen_attr *a = file_replay_attr(profile, dir, sizeof(dir));
 	struct faultgen_worker_result w;
 	struct faultgen_run *run;
 
-	set_text(a, "speed", "100");
+	if (speed)
+		set_text(a, "speed", speed);
+	else
+		set_pacing(a, "none");
 	run = run_ok(a);
 	worker(run, 0, &w);
-	/* 64 copies of the file's pages (each page mapped first, 16 at
-	 * a read), 64 of the pages shared with the child. */
-	ck_assert_msg(w.minflt + w.majflt >= 128 &&
-			      w.minflt + w.majflt <= 128 + 32,
-		      "the parent faulted %llu times: 64 copies before the "
-		      "fork and 64 after it",
-		      (unsigned long long)(w.minflt + w.majflt));
+	if (cow >= 0)
+		ck_assert_double_eq(fgc_figure_or(run, "cow", -1), cow);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 	ck_assert_int_eq(rmdir(dir), 0);
+	return w.minflt + w.majflt;
+}
+
+START_TEST(file_object_private_copies_before_a_fork)
+{
+	uint64_t n = file_worker_faults(file_private_fork, "100", 128);
+
+	/* 64 copies of the file's pages (each page mapped first, 16 at
+	 * a read), 64 of the pages shared with the child. */
+	ck_assert_msg(n >= 128 && n <= 128 + 32,
+		      "the parent faulted %llu times: 64 copies before the "
+		      "fork and 64 after it",
+		      (unsigned long long)n);
 }
 END_TEST
 
 START_TEST(file_object_private_copies)
 {
-	char dir[512];
-	struct faultgen_attr *a = file_replay_attr(file_private, dir,
-						   sizeof(dir));
-	struct faultgen_worker_result w;
-	struct faultgen_run *run;
+	uint64_t n = file_worker_faults(file_private, NULL, 96);
 
-	set_pacing(a, "none");
-	run = run_ok(a);
-	worker(run, 0, &w);
-	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 96);
-	ck_assert_msg(w.minflt + w.majflt >= 192 && w.minflt + w.majflt <= 192 + 16,
-		      "%llu faults: 96 reads, 96 copies",
-		      (unsigned long long)(w.minflt + w.majflt));
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
-	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_msg(n >= 192 && n <= 192 + 16,
+		      "%llu faults: 96 reads, 96 copies", (unsigned long long)n);
 }
 END_TEST
 

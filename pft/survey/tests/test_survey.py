@@ -418,6 +418,20 @@ class UnseenPeak(unittest.TestCase):
                 "AnonHugePages:  %8d kB\n"
                 "THPeligible:    %d\n" % (rss_kib, huge_kib, eligible))
 
+    @staticmethod
+    def two_processes(views):
+        """One snapshot of processes 5 and 6 (its child) whose smaps
+        read views[pid]."""
+        snaps = proc.Snapshots(5)
+        with mock.patch.object(proc, "read", side_effect=lambda path:
+                               views[int(path.split("/")[2])]
+                               if path.endswith("maps") else None), \
+                mock.patch.object(proc, "descendants",
+                                  return_value=[5, 6]), \
+                mock.patch("os.listdir", return_value=[]):
+            snaps.take(smaps=True)
+        return snaps
+
     def resident(self, views, maxrss, attached=False, mmaps=(),
                  hidden=16700):
         snaps = snapshots_of(views, smaps=True, attached=attached)
@@ -500,14 +514,7 @@ class UnseenPeak(unittest.TestCase):
                     "7f0001000000-7f0001200000 r-xp 00000000 08:01 4 /l\n"
                     "Rss:                2048 kB\n",
                  6: self.smaps(62976)}
-        snaps = proc.Snapshots(5)
-        with mock.patch.object(proc, "read", side_effect=lambda path:
-                               views[int(path.split("/")[2])]
-                               if path.endswith("maps") else None), \
-                mock.patch.object(proc, "descendants",
-                                  return_value=[5, 6]), \
-                mock.patch("os.listdir", return_value=[]):
-            snaps.take(smaps=True)
+        snaps = self.two_processes(views)
         doc = {"vmas": [], "kernel": {"maxrss": 66 * self.M},
                "kernel_minus_perf": 16700}
         analysis.add_resident(doc, snaps)
@@ -522,14 +529,7 @@ class UnseenPeak(unittest.TestCase):
         # the same range, empty: the parent's room is not the peak.
         empty = self.smaps(0).replace("/lib/x", "/lib/y")
         views = {5: empty, 6: self.smaps(6144)}
-        snaps = proc.Snapshots(5)
-        with mock.patch.object(proc, "read", side_effect=lambda path:
-                               views[int(path.split("/")[2])]
-                               if path.endswith("maps") else None), \
-                mock.patch.object(proc, "descendants",
-                                  return_value=[5, 6]), \
-                mock.patch("os.listdir", return_value=[]):
-            snaps.take(smaps=True)
+        snaps = self.two_processes(views)
         doc = {"vmas": [{"pid": 6, "backing": "anonymous",
                          "bytes": 64 * self.M, "faults": 16384,
                          "start": "7f1000000000", "end": "7f1004000000"}],
