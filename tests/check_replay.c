@@ -328,10 +328,10 @@ static const char given_back_by_another[] = HEAD
 /* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
 #define FORK_AT_5_MS                                                        \
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
-	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"        \
-	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"                    \
+	"\"exit_ms\":null,\"objects\":[0]},{\"id\":1,\"parent\":0,"         \
+	"\"fork_ms\":5,\"exit_ms\":60,\"objects\":[0]}],"                   \
 	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"             \
-	"{\"id\":1,\"process\":1,\"start_ms\":5}],"
+	"{\"id\":1,\"process\":1,\"start_ms\":5}],"                         \
 
 /* Attached to a running program: after a fork, 256 copies in a random
  * order over 1024 pages present before the recording, then twice 128
