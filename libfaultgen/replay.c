@@ -167,6 +167,9 @@ struct replay_state {
 	 * that gives pages back, not made yet (INT64_MAX for none): the
 	 * other threads of its process go no further before it is made. */
 	_Atomic int64_t *giveback_ns;
+	/* Per thread, the object of that call (stored before its time):
+	 * only the faults of that object wait for it. */
+	_Atomic int *giveback_obj;
 	/* The threads with such calls, by process: process p's are
 	 * givers[giver_first[p] .. giver_first[p + 1]). */
 	unsigned int *givers;
@@ -881,10 +884,12 @@ static int plan_chunks(struct replay_state *st)
 				sizeof(*st->after_fork));
 	st->progress = calloc(pr->nr_threads + 1, sizeof(*st->progress));
 	st->giveback_ns = calloc(pr->nr_threads + 1, sizeof(*st->giveback_ns));
+	st->giveback_obj = calloc(pr->nr_threads + 1,
+				  sizeof(*st->giveback_obj));
 	st->running = calloc(pr->nr_threads + 1, sizeof(*st->running));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
 	    !st->row_next || !st->row_x || !st->after_fork || !st->progress ||
-	    !st->running || !st->giveback_ns) {
+	    !st->running || !st->giveback_ns || !st->giveback_obj) {
 		free(at);
 		return -ENOMEM;
 	}
@@ -1413,17 +1418,24 @@ static enum fg_replay_kind made_as(const struct replay_state *st,
 	return k;
 }
 
-/* Whether thread t's fault at profile time ns waits for another thread
- * of its process to give pages back before it. */
+/* Whether thread t's fault of object o at profile time ns waits for
+ * another thread of its process to give pages of o back before it (a
+ * fault of another object goes on: a thread's exit giving its stack
+ * back held its process's other threads, and they fell behind). */
 static bool held_for_giveback(const struct replay_state *st, unsigned int t,
-			      int64_t ns)
+			      unsigned int o, int64_t ns)
 {
 	unsigned int p = st->pr->threads[t].process;
 
-	for (size_t i = st->giver_first[p]; i < st->giver_first[p + 1]; i++)
-		if (st->givers[i] != t &&
-		    atomic_load(&st->giveback_ns[st->givers[i]]) < ns)
+	for (size_t i = st->giver_first[p]; i < st->giver_first[p + 1]; i++) {
+		unsigned int g = st->givers[i];
+
+		/* The object read after the time: a giver whose next call
+		 * is stored made this one. */
+		if (g != t && atomic_load(&st->giveback_ns[g]) < ns &&
+		    atomic_load(&st->giveback_obj[g]) == (int)o)
 			return true;
+	}
 	return false;
 }
 
@@ -1447,14 +1459,14 @@ static int pause_briefly(const struct replay_state *st)
  * -ECANCELED.
  */
 static int before_fault(struct replay_state *st, const struct bin_pos *at,
-			unsigned int k)
+			unsigned int k, unsigned int o)
 {
 	int64_t t = fault_time(at, k);
 	int ret = 0;
 
 	atomic_store(&st->progress[at->t], t);
 	while (!ret && (t >= atomic_load(&st->next_fork_ns) ||
-			held_for_giveback(st, at->t, t)))
+			held_for_giveback(st, at->t, o, t)))
 		ret = pause_briefly(st);
 	return ret;
 }
@@ -1830,10 +1842,15 @@ static void next_giveback(struct replay_state *st, unsigned int t, size_t c)
 
 	for (; c < st->first[t + 1]; c++) {
 		const struct chunk *k = &st->chunks[c];
+		const struct fg_pcall *cl;
 
-		if (is_call(st, k) &&
-		    gives_back(st, &st->pr->calls[k->row - st->pr->nr_rows])) {
+		if (!is_call(st, k))
+			continue;
+		cl = &st->pr->calls[k->row - st->pr->nr_rows];
+		if (gives_back(st, cl)) {
 			ns = bin_last_ns(st, k->bin);
+			/* Before its time: see held_for_giveback. */
+			atomic_store(&st->giveback_obj[t], cl->object);
 			break;
 		}
 	}
@@ -1877,7 +1894,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
 		uint64_t pg;
 
-		ret = before_fault(st, at, cls);
+		ret = before_fault(st, at, cls, row->object);
 		if (ret)
 			return ret;
 		pg = pick_page(st, c->row, how, &faults_here, &view);
@@ -2726,6 +2743,7 @@ static void replay_release(struct faultgen_run *run)
 	free(st->progress);
 	st->progress = NULL;
 	free(st->giveback_ns);
+	free(st->giveback_obj);
 	free(st->givers);
 	free(st->giver_first);
 	free(st->running);
