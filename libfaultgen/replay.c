@@ -165,7 +165,8 @@ struct replay_state {
 	_Atomic int64_t *progress;
 	/* Per thread, the end (profile ns) of the bin of its next call
 	 * that gives pages back, not made yet (INT64_MAX for none): the
-	 * other threads of its process go no further before it is made. */
+	 * other threads of its process make no fault of its object past
+	 * it before it is made (held_for_giveback). */
 	_Atomic int64_t *giveback_ns;
 	/* Per thread, the object of that call (stored before its time):
 	 * only the faults of that object wait for it. */
