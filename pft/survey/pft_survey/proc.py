@@ -116,9 +116,11 @@ class Snapshots:
         self.smaps_ns = {}      # pid -> what its last smaps read took
         self.vmas = {}          # pid -> {(start, end, first seen): vma}
         self.trackers = {}      # pid -> vmas.Sightings
-        # pid -> (smaps, exe, text) of its last read: a process that
-        # waits (a parent, an idle server's worker) shows the same text
-        # again, and its VMAs are the same sightings (Sightings.again).
+        # pid -> (smaps, exe, length and hash of the text) of its last
+        # read: a process that waits (a parent, an idle server's worker)
+        # shows the same text again, and its VMAs are the same
+        # sightings (Sightings.again).  Not the text: a survey of a
+        # thousand processes would keep 100 MB of it.
         self.texts = {}
         self.objects = [0]      # the last object number given
         # tid -> {"pid", "name", "minflt", "majflt", "ns": when last
@@ -165,7 +167,7 @@ class Snapshots:
                 if tr is None:
                     tr = self.trackers[pid] = Sightings(self.objects)
                     self.vmas[pid] = tr.all
-                seen = (full, exe_of(pid), text)
+                seen = (full, exe_of(pid), len(text), hash(text))
                 if self.texts.get(pid) == seen:
                     tr.again(now, full)
                 else:
