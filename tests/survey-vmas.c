@@ -113,12 +113,27 @@ static int moved(size_t len, size_t page)
 	return 0;
 }
 
+/* An unnamed file in the current directory: O_TMPFILE, or where the
+ * file system has none a new name removed at once. */
+static int unnamed_file(void)
+{
+	char name[] = "survey-vmas.XXXXXX";
+	int fd = open(".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	fd = mkstemp(name);
+	if (fd >= 0)
+		unlink(name);
+	return fd;
+}
+
 /* An unnamed file of len bytes, each page written (in the page cache),
  * in the current directory; -1 where it cannot be made. */
 static int page_cached_file(size_t len, size_t page)
 {
 	char *buf = malloc(page);
-	int fd = open(".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	int fd = unnamed_file();
 
 	if (!buf || fd < 0) {
 		free(buf);
