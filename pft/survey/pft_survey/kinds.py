@@ -267,16 +267,22 @@ def huge_faults(rec, order, vma_of, kinds, peak_rss=None):
     the program's largest process (peak_rss, getrusage's ru_maxrss)
     holds as many huge pages, all of them."""
     per_vma = {}
+    # Of a VMA no smaps view saw huge pages in, the faults before its
+    # last smaps view: no huge page (smaps said so), but a 2 MiB range
+    # they faulted in 4 KiB pages is none either (the last of its
+    # faults after the view is not alone in it).
+    seen_small = set()
     for i in order:
         v = vma_of[i]
         if v is None or kinds[i] in (KERNEL, COW, WRITE_NOTIFY, REFAULT):
             continue
         f = rec.faults[i]
-        if not v.get("huge_max") and not (
-                peak_rss and (v.get("smaps_ns") or 0) < f[0] and
-                (v.get("perms") or "")[3:4] == "p" and
-                (v.get("path") or "") in ("", "//anon")):
-            continue
+        if not v.get("huge_max"):
+            if not (peak_rss and (v.get("perms") or "")[3:4] == "p" and
+                    (v.get("path") or "") in ("", "//anon")):
+                continue
+            if (v.get("smaps_ns") or 0) >= f[0]:
+                seen_small.add(i)
         block = f[3] // HUGE
         if block * HUGE < v["start"] or (block + 1) * HUGE > v["end"]:
             continue
@@ -284,6 +290,10 @@ def huge_faults(rec, order, vma_of, kinds, peak_rss=None):
         blocks.setdefault((f[1], block), []).append(i)
     out = set()
     for v, blocks in per_vma.values():
+        if not v.get("huge_max"):
+            # Only the ranges faulted after the last view.
+            blocks = {k: lst for k, lst in blocks.items()
+                      if any(i not in seen_small for i in lst)}
         alone = sorted(lst[0] for lst in blocks.values() if len(lst) == 1)
         alone.sort(key=lambda i: rec.faults[i][0])
         if not v.get("huge_max"):

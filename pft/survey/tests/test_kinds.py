@@ -199,6 +199,18 @@ class Huge(unittest.TestCase):
         k, b, _ = kinds.classify(rec, [v] * 4, None, 9 * MiB)
         self.assertEqual(k, [kinds.USER] * 4)
 
+    def test_the_last_fault_of_a_range_faulted_page_by_page(self):
+        # A replay's 4 MiB object written page by page, smaps's last view
+        # (no huge page) before the last fault of its one whole 2 MiB
+        # range: that fault is not alone in its range, not a huge page.
+        faults = [(1 + i / 1000, 5, 5, self.START + i * PAGE)
+                  for i in range(512)]
+        rec = rec_of(fault_lines(faults))
+        v = self.vma(0, 1510000000)
+        k, b, _ = kinds.classify(rec, [v] * 512, None, 9 * MiB)
+        self.assertNotIn(kinds.HUGE_KIND, k)
+        self.assertEqual(sum(b), 512 * PAGE)
+
     def test_hugetlb_faults_are_its_pages(self):
         v = dict(self.vma(0), KernelPageSize=2 * MiB)
         k, b, _ = self.classify(v, [(1.0, 5, 5, self.START)])
