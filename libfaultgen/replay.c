@@ -712,6 +712,19 @@ static bool is_call(const struct replay_state *st, const struct chunk *c)
 	return c->row >= st->pr->nr_rows;
 }
 
+/* The earliest time (ms) within [lo, hi) at which process p forks a
+ * child, or hi where it forks none then. */
+static double first_fork_ms(const struct fg_profile *pr, unsigned int p,
+			    double lo, double hi)
+{
+	for (unsigned int k = 0; k < pr->nr_processes; k++)
+		if (pr->processes[k].parent == (int)p &&
+		    pr->processes[k].fork_ms >= lo &&
+		    pr->processes[k].fork_ms < hi)
+			hi = pr->processes[k].fork_ms;
+	return hi;
+}
+
 /* at for thread t's bin of its chunk c (and the chunks after it of the
  * same bin). */
 static void bin_begin(const struct replay_state *st, unsigned int t, size_t c,
@@ -726,12 +739,7 @@ static void bin_begin(const struct replay_state *st, unsigned int t, size_t c,
 	at->hi = at->lo + pr->bin_ms;
 	if (pr->threads[t].start_ms > at->lo && pr->threads[t].start_ms < at->hi)
 		at->lo = pr->threads[t].start_ms;
-	at->split = at->hi;
-	for (unsigned int k = 0; k < pr->nr_processes; k++)
-		if (pr->processes[k].parent == (int)p &&
-		    pr->processes[k].fork_ms >= at->lo &&
-		    pr->processes[k].fork_ms < at->split)
-			at->split = pr->processes[k].fork_ms;
+	at->split = first_fork_ms(pr, p, at->lo, at->hi);
 	for (; c < st->first[t + 1] && st->chunks[c].bin == b; c++)
 		if (!is_call(st, &st->chunks[c]))
 			at->n[class_of(st, at, st->chunks[c].row)] +=
@@ -798,18 +806,6 @@ static int plan_givers(struct replay_state *st)
 static bool lineage(const struct fg_profile *pr, unsigned int q,
 		    unsigned int p);
 
-/* Whether a child of process p forks within bins [b, b + n). */
-static bool forks_within(const struct fg_profile *pr, unsigned int p,
-			 uint32_t b, uint32_t n)
-{
-	for (unsigned int k = 0; k < pr->nr_processes; k++)
-		if (pr->processes[k].parent == (int)p &&
-		    pr->processes[k].fork_ms >= (double)b * pr->bin_ms &&
-		    pr->processes[k].fork_ms < (double)(b + n) * pr->bin_ms)
-			return true;
-	return false;
-}
-
 /* Whether a row of process p's (or an ancestor's) before row r's bin
  * wrote a page of r's range of its object. */
 static bool written_before(const struct fg_profile *pr, size_t r,
@@ -838,27 +834,23 @@ static bool written_before(const struct fg_profile *pr, size_t r,
  * shared by the fork), not copies of the file's own pages.  Only the
  * rows of a fork's bin are looked at.
  */
-static int copies_after_fork(struct replay_state *st)
+static void copies_after_fork(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
-	bool *pf = calloc(pr->nr_objects + 1, sizeof(*pf));
 
-	if (!pf)
-		return -ENOMEM;
-	for (unsigned int o = 0; o < pr->nr_objects; o++)
-		pf[o] = private_file_object(pr, o);
 	for (size_t r = 0; r < pr->nr_rows; r++) {
 		const struct fg_prow *row = &pr->rows[r];
 		unsigned int p = pr->threads[row->thread].process;
+		double end = (double)(row->bin + row->nbins) * pr->bin_ms;
 
 		if (row->kind != FG_KIND_COW ||
-		    !forks_within(pr, p, row->bin, row->nbins))
+		    first_fork_ms(pr, p, (double)row->bin * pr->bin_ms, end) >=
+			    end)
 			continue;
-		if (!pf[row->object] || written_before(pr, r, p))
+		if (!private_file_object(pr, row->object) ||
+		    written_before(pr, r, p))
 			fg_bit_set(st->after_fork, r);
 	}
-	free(pf);
-	return 0;
 }
 
 static int plan_chunks(struct replay_state *st)
@@ -894,10 +886,7 @@ static int plan_chunks(struct replay_state *st)
 		free(at);
 		return -ENOMEM;
 	}
-	if (copies_after_fork(st)) {
-		free(at);
-		return -ENOMEM;
-	}
+	copies_after_fork(st);
 	for (size_t r = 0; r < pr->nr_rows; r++)
 		st->first[pr->rows[r].thread + 1] += pr->rows[r].nbins;
 	for (size_t k = 0; k < pr->nr_calls; k++)
