@@ -1118,70 +1118,8 @@ static const char file_private_fork[] = HEAD
 	"[0,0,2,1,\"cow\",64,0,63,\"seq\",1],"
 	"[1,0,4,1,\"read\",1,0,0,\"seq\",1]],\"calls\":null}";
 
-/* The faults (minor and major) worker 0 of a replay of a profile with
- * a file object took, unpaced (speed NULL) or at speed; its figure of
- * copies is cow (-1: not checked). */
-static uint64_t file_worker_faults(const char *profile, const char *speed,
-				   double cow)
-{
-	char dir[512];
-	struct faultgen_attr *a = file_replay_attr(profile, dir, sizeof(dir));
-	struct faultgen_worker_result w;
-	struct faultgen_run *run;
-
-	if (speed)
-		set_text(a, "speed", speed);
-	else
-		set_pacing(a, "none");
-	run = run_ok(a);
-	worker(run, 0, &w);
-	if (cow >= 0)
-		ck_assert_double_eq(fgc_figure_or(run, "cow", -1), cow);
-	faultgen_run_free(run);
-	faultgen_attr_free(a);
-	ck_assert_int_eq(rmdir(dir), 0);
-	return w.minflt + w.majflt;
-}
-
-START_TEST(file_object_private_copies_before_a_fork)
-{
-	uint64_t n = file_worker_faults(file_private_fork, "100", 128);
-
-	/* 64 copies of the file's pages (each page mapped first, 16 at
-	 * a read), 64 of the pages shared with the child. */
-	ck_assert_msg(n >= 128 && n <= 128 + 32,
-		      "the parent faulted %llu times: 64 copies before the "
-		      "fork and 64 after it",
-		      (unsigned long long)n);
-}
-END_TEST
-
-START_TEST(file_object_private_copies)
-{
-	uint64_t n = file_worker_faults(file_private, NULL, 96);
-
-	ck_assert_msg(n >= 192 && n <= 192 + 16,
-		      "%llu faults: 96 reads, 96 copies", (unsigned long long)n);
-}
-END_TEST
-
-/* A directory of $TMPDIR for a file object's file, on a file system
- * that writes pages back (not tmpfs or ramfs): false where it is not. */
-static bool disk_dir(char *dir, size_t len)
-{
-	struct statfs fs;
-
-	tmp_dir(dir, len);
-	ck_assert_int_eq(statfs(dir, &fs), 0);
-	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
-		rmdir(dir);
-		return false;
-	}
-	return true;
-}
-
-/* The faults (minor and major) the replaying thread of a one-thread
- * profile with a file object took, as the kernel counted them
+/* The faults (minor and major) the replaying thread of thread 0 of a
+ * profile with a file object took, unpaced, as the kernel counted them
  * (RUSAGE_THREAD); the figure of kind is its expected count. */
 static uint64_t thread_faults(const char *profile, const char *dir,
 			      const char *kind, double expected)
@@ -1200,6 +1138,51 @@ static uint64_t thread_faults(const char *profile, const char *dir,
 	faultgen_attr_free(a);
 	ck_assert_uint_eq(dir_entries(dir), 0);
 	return w.minflt + w.majflt;
+}
+
+START_TEST(file_object_private_copies_before_a_fork)
+{
+	char dir[512];
+	uint64_t n;
+
+	tmp_dir(dir, sizeof(dir));
+	n = thread_faults(file_private_fork, dir, "cow", 128);
+	/* 64 copies of the file's pages (each page mapped first, 16 at
+	 * a read), 64 of the pages shared with the child. */
+	ck_assert_msg(n >= 128 && n <= 128 + 32,
+		      "the parent faulted %llu times: 64 copies before the "
+		      "fork and 64 after it",
+		      (unsigned long long)n);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(file_object_private_copies)
+{
+	char dir[512];
+	uint64_t n;
+
+	tmp_dir(dir, sizeof(dir));
+	n = thread_faults(file_private, dir, "cow", 96);
+	ck_assert_msg(n >= 192 && n <= 192 + 16,
+		      "%llu faults: 96 reads, 96 copies", (unsigned long long)n);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A directory of $TMPDIR for a file object's file, on a file system
+ * that writes pages back (not tmpfs or ramfs): false where it is not. */
+static bool disk_dir(char *dir, size_t len)
+{
+	struct statfs fs;
+
+	tmp_dir(dir, len);
+	ck_assert_int_eq(statfs(dir, &fs), 0);
+	if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+		rmdir(dir);
+		return false;
+	}
+	return true;
 }
 
 /* The major faults the replaying thread of a one-thread profile with a
