@@ -21,6 +21,8 @@ import bisect
 import os
 import struct
 
+from . import objects
+
 # The smaps fields of transparent huge pages mapped by PMD.
 HUGE_FIELDS = ("AnonHugePages", "ShmemPmdMapped", "FilePmdMapped")
 BIG = 2 << 20                   # a VMA that can hold a huge page
@@ -273,9 +275,11 @@ def record_extends(v, r, sightings):
                    r["start"] < o["end"] for o in sightings)
 
 
-def file_of(v):
-    """A VMA's file as (dev, inode); (None, 0) for none."""
-    return (v.get("dev"), v.get("ino") or 0) if v.get("ino") else (None, 0)
+def file_key(v):
+    """The object of a VMA that maps a file (objects.object_key), or
+    None for memory that is no file's."""
+    key = objects.object_key(0, v)
+    return key if key[0] == "file" else None
 
 
 def seen_since(v, addr, t):
@@ -328,8 +332,8 @@ class VmaIndex:
                      if v["start"] < o["end"] and o["start"] < v["end"]]
             if not under:
                 self.records.append(v)
-            elif v.get("ino") and any(file_of(o) != file_of(v)
-                                      for o in under):
+            elif file_key(v) and any(file_key(o) != file_key(v)
+                                     for o in under):
                 self.over.append(v)
         self.over_blocks = {}
         self.join_moved_records()
@@ -380,13 +384,17 @@ class VmaIndex:
                 out.append(v)
         return out
 
-    def candidates(self, addr):
+    def in_block(self, cache, addr, overlapping):
+        """Of a list, those that overlap the BLOCK that holds addr
+        (overlapping(lo, hi)), kept in cache by block."""
         b = addr // self.BLOCK
-        c = self.blocks.get(b)
+        c = cache.get(b)
         if c is None:
-            c = self.blocks[b] = self.overlapping(b * self.BLOCK,
-                                                  (b + 1) * self.BLOCK)
+            c = cache[b] = overlapping(b * self.BLOCK, (b + 1) * self.BLOCK)
         return c
+
+    def candidates(self, addr):
+        return self.in_block(self.blocks, addr, self.overlapping)
 
     def find(self, addr, t=None):
         best, dist = None, None
@@ -424,17 +432,12 @@ class VmaIndex:
         (MAP_FIXED: a JVM's archived heap mapped over its heap's last
         MiB) before time t, after which no snapshot saw v hold addr:
         the file's record, the latest such; or None."""
-        b = addr // self.BLOCK
-        over = self.over_blocks.get(b)
-        if over is None:
-            lo, hi = b * self.BLOCK, (b + 1) * self.BLOCK
-            over = self.over_blocks[b] = [r for r in self.over
-                                          if r["start"] < hi and
-                                          lo < r["end"]]
+        over = self.in_block(self.over_blocks, addr, lambda lo, hi: [
+            r for r in self.over if r["start"] < hi and lo < r["end"]])
         out = None
         for r in over:
             if r["start"] <= addr < r["end"] and r["mmap_ns"] <= t and \
-                    file_of(r) != file_of(v) and \
+                    file_key(r) != file_key(v) and \
                     not seen_since(v, addr, r["mmap_ns"]) and \
                     (out is None or r["mmap_ns"] > out["mmap_ns"]):
                 out = r
