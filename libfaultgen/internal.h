@@ -427,6 +427,9 @@ struct fg_pattern {
 	/* Each page it faults is held twice (cow-fork: the parent's and
 	 * the children's copies). */
 	bool held_twice;
+	/* Its workers may be processes it forks itself (a replay's): the
+	 * figures are mapped shared, as for FAULTGEN_PROCESSES. */
+	bool forks;
 	/* Its workers drop a cold file's pages from the page cache before
 	 * each measured round (fault.c's, fg_cold_drop): it takes cold. */
 	bool drops_cold;

@@ -81,7 +81,6 @@ struct shared {
 	_Atomic uint64_t calls[FG_NR_CALLS], calls_failed;
 	_Atomic uint32_t error_taken;
 	char msg[FG_PROFILE_ERROR_LEN];
-	struct fg_wstat w[]; /* one per thread */
 };
 
 /* One object, mapped. */
@@ -145,6 +144,10 @@ struct caller {
 /* The pattern's state (the run's, in the calling process). */
 struct replay_state {
 	bool active;
+	/* The run: its CPUs, memory policy, and the figures its threads
+	 * write (run->sh->w, one per thread, shared with the forked
+	 * processes: fg_pattern.forks). */
+	struct faultgen_run *run;
 	const struct fg_profile *pr; /* the run's attr's */
 	struct shared *sh;
 	size_t sh_len;
@@ -617,6 +620,14 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 					      "memfd", "sysv", "file",
 					      "hugetlb" }[ob->backing],
 		    map_why(ob, ret));
+		return ret;
+	}
+	/* The run's memory policy (and its cpuset's nodes), before any
+	 * page is made present. */
+	ret = fg_numa_policy(run, m->addr, m->len);
+	if (ret) {
+		say(st, "objects[%u]: cannot set the run's memory policy on "
+			"its %zu bytes: %s", o, m->len, strerror(-ret));
 		return ret;
 	}
 	if (ob->backing == FG_OBJ_ANON)
@@ -1621,6 +1632,9 @@ static int remap_object(const struct replay_state *st,
 	if (mmap(at, (e - a) * st->ps, prot,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 		return -errno;
+	ret = fg_numa_policy(st->run, at, (e - a) * st->ps);
+	if (ret)
+		return ret;
 	(void)madvise(at, (e - a) * st->ps,
 		      ob->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	advised(st, m, ob->backing, a, e - a, MADV_DONTNEED);
@@ -1864,6 +1878,31 @@ static void map_to_copy(const struct replay_state *st, unsigned int o,
 		(void)*(volatile char *)at;
 }
 
+/*
+ * Fault i of thread t (the thread's count, from 0): made, and timed
+ * into the thread's latency where asked (the first and every N-th);
+ * the thread's lock waits read every FG_WAIT_TOUCHES faults (the ring
+ * when half full).
+ */
+static int timed_fault(const struct replay_state *st, unsigned int t,
+		       uint64_t i, const struct mapped *m,
+		       enum fg_replay_kind kind, char *p, unsigned char stamp)
+{
+	struct faultgen_run *run = st->run;
+	unsigned int every = run->attr.latency;
+	int64_t t0;
+	int ret;
+
+	if (i % FG_WAIT_TOUCHES == FG_WAIT_TOUCHES - 1)
+		fg_wait_worker_tick(run, t);
+	if (!every || i % every)
+		return fault_one(st, m, kind, p, stamp);
+	t0 = fg_now_ns();
+	ret = fault_one(st, m, kind, p, stamp);
+	fg_lat_add(run, t, (uint64_t)(fg_now_ns() - t0));
+	return ret;
+}
+
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			struct bin_pos *at, struct caller *cr,
 			unsigned char stamp, uint64_t *faults)
@@ -1898,8 +1937,8 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		    !faults_here)
 			map_to_copy(st, row->object, pg);
 		if (!ret)
-			ret = fault_one(st, m, how, m->addr + pg * st->ps,
-					stamp);
+			ret = timed_fault(st, at->t, *faults + k, m, how,
+					  m->addr + pg * st->ps, stamp);
 		if (ret)
 			return ret;
 		mark_pages(st, m, pg, span, how);
@@ -1974,23 +2013,72 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 	return ret;
 }
 
-/* Thread t of the profile: its faults, measured as a worker's. */
+/*
+ * Thread t placed as worker t would be: on its own CPU with the run's
+ * pin (the t-th of the run's, round), else on the run's CPUs; SCHED_FIFO
+ * where asked.  Its pinned CPU, or -1, into w->cpu.
+ */
+static int place_thread(struct replay_state *st, unsigned int t,
+			struct fg_wstat *w)
+{
+	struct faultgen_run *run = st->run;
+	size_t size = run->cpuset_size;
+	cpu_set_t *pin;
+	int ret = 0;
+
+	w->cpu = -1;
+	if (run->attr.pin) {
+		pin = CPU_ALLOC(run->cpus.nbits);
+		if (!pin)
+			return -ENOMEM;
+		w->cpu = fg_cpu_for_worker(&run->cpus, t);
+		CPU_ZERO_S(size, pin);
+		CPU_SET_S((size_t)w->cpu, size, pin);
+		if (sched_setaffinity(0, size, pin) < 0)
+			ret = -errno;
+		CPU_FREE(pin);
+	} else if (sched_setaffinity(0, size, run->cpuset_buf) < 0) {
+		ret = -errno;
+	}
+	if (!ret && run->attr.sched_fifo) {
+		struct sched_param sp;
+		int lo = sched_get_priority_min(SCHED_FIFO);
+		int hi = sched_get_priority_max(SCHED_FIFO);
+
+		sp.sched_priority = lo + (hi - lo) / 2;
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			ret = -errno;
+	}
+	return ret;
+}
+
+/* Thread t of the profile: its faults, measured as a worker's: its
+ * lock paths and waits, and the latency of its faults, where asked. */
 static int replay_thread(struct replay_state *st, unsigned int t)
 {
-	struct fg_wstat *w = &st->sh->w[t];
+	struct faultgen_run *run = st->run;
+	struct fg_wstat *w = &run->sh->w[t];
 	const struct fg_pthread *th = &st->pr->threads[t];
 	unsigned char stamp = (unsigned char)(th->process + 1);
+	bool lat = run->attr.latency != 0;
+	int lock_fds[FG_LOCK_EVENTS];
 	struct fg_usage at;
 	uint64_t faults = 0;
-	int ret = 0;
+	int ret;
 
 	w->pid = getpid();
 	w->tid = fg_gettid();
-	w->cpu = sched_getcpu();
+	ret = place_thread(st, t, w);
+	if (ret)
+		return ret;
 	if (st->paced)
 		ret = sleep_until(st, th->start_ms);
 	if (ret)
 		return ret;
+	fg_lock_worker_open(run, w, lock_fds);
+	fg_wait_worker_open(run, t);
+	if (lat)
+		fg_lat_begin(run, t, false);
 	fg_stat_begin(w, &at, false);
 	ret = thread_chunks(st, t, stamp, &faults);
 	atomic_store(&st->progress[t], INT64_MAX);
@@ -1998,6 +2086,10 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 	w->pages = faults;
 	w->rounds = 1;
 	fg_stat_end(w, &at, false);
+	fg_wait_worker_close(run, t);
+	fg_lock_worker_close(w, lock_fds);
+	if (lat)
+		fg_lat_end(run, t, false);
 	w->fault_ns = w->end_ns - w->start_ns;
 	w->last_cpu = sched_getcpu();
 	return ret;
@@ -2023,7 +2115,7 @@ static void *thread_main(void *p)
 			 a->t, strerror(-ret));
 		fail_shared(a->st->sh, ret, msg);
 	}
-	atomic_store(&a->st->sh->w[a->t].finished, 1);
+	atomic_store(&a->st->run->sh->w[a->t].finished, 1);
 	return NULL;
 }
 
@@ -2210,7 +2302,11 @@ struct root_arg {
 static void *root_main(void *v)
 {
 	struct root_arg *a = v;
+	struct faultgen_run *run = a->st->run;
 
+	/* On the run's CPUs, as the processes it forks (best effort: each
+	 * thread places itself, place_thread). */
+	(void)sched_setaffinity(0, run->cpuset_size, run->cpuset_buf);
 	run_process(a->st, a->p);
 	atomic_store(&a->done, 1);
 	fg_futex_wake(&a->done);
@@ -2615,8 +2711,7 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 static int setup(struct faultgen_run *run, struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
-	size_t len = sizeof(struct shared) +
-		     pr->nr_threads * sizeof(struct fg_wstat);
+	size_t len = sizeof(struct shared);
 	int ret;
 
 	if (pr->page_size != st->ps) {
@@ -2661,8 +2756,6 @@ static void fold(struct faultgen_run *run, struct replay_state *st)
 {
 	uint64_t bytes = 0;
 
-	for (unsigned int i = 0; i < st->pr->nr_threads; i++)
-		run->sh->w[i] = st->sh->w[i];
 	for (unsigned int o = 0; o < st->pr->nr_objects; o++)
 		bytes += st->obj[o].len;
 	run->base_len = bytes;
@@ -2684,6 +2777,7 @@ static int replay_exec(struct faultgen_run *run)
 		return -ENOMEM;
 	box->st = st;
 	st->active = true;
+	st->run = run;
 	st->pagemap_fd = -1;
 	st->ps = (size_t)fg_pagesize();
 	st->hps = FG_HPAGE_SIZE;
@@ -2833,12 +2927,13 @@ const struct fg_pattern fg_replay_pattern = {
 	.nr_settings = sizeof(replay_settings) / sizeof(replay_settings[0]),
 	/* The size among them, as every pattern reads it; the profile sets
 	 * the memory (scale scales it): faultgen(7). */
-	.reads = FG_READS_COMMON,
+	.reads = FG_READS_COMMON | FG_SETTING(FAULTGEN_SETTING_LATENCY),
 	.state_size = sizeof(struct replay_box),
 	.default_workers = replay_workers,
 	.attach = replay_attach,
 	.memory = replay_memory,
 	.unbound_workers = true,
+	.forks = true,
 	.exec = replay_exec,
 	.release = replay_release,
 	.figure = replay_figure,

@@ -34,18 +34,20 @@ int64_t fg_now_ns(void)
 
 /*
  * len bytes for figures the workers write into *p: shared with forked
- * workers, private to threads (no shmem object to set up and tear
+ * workers (processes, or a pattern's own, fg_pattern.forks), private to
+ * threads (no shmem object to set up and tear
  * down).  noreserve: pages are touched only as they are used.
  */
 int fg_map_figures(const struct faultgen_run *run, size_t len,
 		   bool noreserve, void **p)
 {
-	int share = run->attr.kind == FAULTGEN_PROCESSES ? MAP_SHARED :
-							    MAP_PRIVATE;
+	bool forked = run->attr.kind == FAULTGEN_PROCESSES ||
+		      (run->ops && run->ops->forks);
 
 	*p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		  share | MAP_ANONYMOUS | (noreserve ? MAP_NORESERVE : 0), -1,
-		  0);
+		  (forked ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS |
+			  (noreserve ? MAP_NORESERVE : 0),
+		  -1, 0);
 	return *p == MAP_FAILED ? -errno : 0;
 }
 

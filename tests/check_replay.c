@@ -20,6 +20,8 @@
 
 #include <dirent.h>
 #include <linux/magic.h>
+#include <numaif.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 
 #include "internal.h"
@@ -1678,6 +1680,147 @@ START_TEST(json_reader_is_strict)
 }
 END_TEST
 
+/* The last CPU of the caller's mask: one a default placement may
+ * leave; -1 where the caller has one CPU only. */
+static int last_allowed_cpu(void)
+{
+	int last = -1;
+
+	if (fgc_affinity_count() < 2)
+		return -1;
+	for (int c = 0; c < 8192; c++)
+		if (fgc_affinity_has(c))
+			last = c;
+	return last;
+}
+
+/* The run's CPUs hold every thread of the replay, a forked process's
+ * too, from its first fault to its last; pinned (_i 1), each says
+ * its CPU. */
+START_TEST(threads_and_processes_run_on_the_run_cpus)
+{
+	int cpu = last_allowed_cpu();
+	struct faultgen_attr *a;
+	struct faultgen_worker_result w;
+	struct faultgen_run *run;
+	char list[16];
+
+	if (cpu < 0)
+		FGC_SKIP("one CPU: no other to keep the threads off");
+	a = replay_attr(cow_fork);
+	snprintf(list, sizeof(list), "%d", cpu);
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
+	ck_assert_int_eq(faultgen_attr_set_pin(a, _i), 0);
+	run = run_ok(a);
+	for (unsigned int i = 0; i < 2; i++) {
+		worker(run, i, &w);
+		ck_assert_int_eq(w.cpu, _i ? cpu : -1);
+		ck_assert_msg(w.last_cpu == cpu, "worker %u ended on CPU %d, "
+			      "not %d", i, w.last_cpu, cpu);
+	}
+	ck_assert_double_eq(fgc_figure_or(run, "cow", -1), 1024);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+/* The run's memory policy is its objects' (get_mempolicy of the
+ * address): local (_i 0), bound to every node (_i 1). */
+START_TEST(the_memory_policy_is_the_objects)
+{
+	struct faultgen_attr *a = replay_attr(two_threads);
+	struct faultgen_run *run;
+	int mode = -1, ret;
+	size_t len;
+	void *addr;
+
+	ret = _i ? faultgen_attr_set_numa_nodes(a, FAULTGEN_NUMA_BIND, "all")
+		 : faultgen_attr_set_numa(a, FAULTGEN_NUMA_LOCAL);
+	if (ret == -EOPNOTSUPP) {
+		faultgen_attr_free(a);
+		FGC_SKIP("no NUMA support in this kernel");
+	}
+	ck_assert_int_eq(ret, 0);
+	run = run_ok(a);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_int_eq(syscall(SYS_get_mempolicy, &mode, NULL, 0UL, addr,
+				 (unsigned long)MPOL_F_ADDR), 0);
+	if (_i)
+		ck_assert_int_eq(mode, MPOL_BIND);
+	else /* an empty MPOL_PREFERRED reads back as MPOL_LOCAL lately */
+		ck_assert_msg(mode == MPOL_PREFERRED || mode == MPOL_LOCAL,
+			      "policy %d", mode);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Each fault replayed is a touch timed, one in every N where asked
+ * (_i: 1 or 3), per thread, a forked process's too. */
+START_TEST(latency_times_each_thread_faults)
+{
+	unsigned int every = _i ? 3 : 1, per = (1024 + every - 1) / every;
+	struct faultgen_attr *a = replay_attr(cow_fork);
+	struct faultgen_latency l;
+	struct faultgen_run *run;
+
+	ck_assert_int_eq(faultgen_attr_set_latency(a, every), 0);
+	run = run_ok(a);
+	for (int i = -1; i < 2; i++) {
+		memset(&l, 0, sizeof(l));
+		l.size = sizeof(l);
+		ck_assert_int_eq(faultgen_run_latency(run, i, &l), 0);
+		ck_assert_uint_eq(l.count, i < 0 ? 2 * per : per);
+		ck_assert_uint_eq(l.sample_every, every);
+		ck_assert_int_eq(l.per_call, 0);
+		ck_assert(l.min_ns > 0 && l.min_ns <= l.max_ns);
+	}
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+/* The lock paths and waits of each thread, a forked process's too: at
+ * least its faults, as user faults; or why not (tracefs is root's). */
+START_TEST(lock_paths_and_waits_of_each_thread)
+{
+	struct faultgen_attr *a = replay_attr(cow_fork);
+	struct faultgen_lock_paths lp = { .size = sizeof(lp) };
+	struct faultgen_lock_waits lw = { .size = sizeof(lw) };
+	struct faultgen_run *run;
+	int ret;
+
+	ck_assert_int_eq(faultgen_attr_set_lock_paths(a, 1), 0);
+	ck_assert_int_eq(faultgen_attr_set_lock_waits(a, 1), 0);
+	run = run_ok(a);
+	ret = faultgen_run_lock_paths(run, FAULTGEN_LOCK_WORKERS, &lp);
+	if (!fgc_is_root() || access("/sys/kernel/tracing/events", R_OK) < 0)
+		ck_assert_msg(ret == -EACCES || ret == -ENOENT, "%d", ret);
+	if (ret) {
+		faultgen_run_free(run);
+		faultgen_attr_free(a);
+		FGC_SKIP("the lock tracepoints may not be read: %s",
+			 faultgen_strerror(ret));
+	}
+	ck_assert_uint_eq(lp.threads, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(faultgen_run_lock_paths(run, i, &lp), 0);
+		ck_assert_msg(lp.user_faults >= 1024 &&
+				      lp.user_faults <= 1024 + 64,
+			      "worker %d: %llu user faults", i,
+			      (unsigned long long)lp.user_faults);
+		ck_assert_int_eq(faultgen_run_lock_waits(run, i, &lw), 0);
+		ck_assert_uint_eq(lw.threads, 1);
+		ck_assert_uint_ge(lw.faults, 1024);
+	}
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -1686,6 +1829,10 @@ static Suite *replay_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, two_threads_first_touch_one_object, 0, 2);
 	tcase_add_test(tc, fork_child_writes_copies);
+	tcase_add_loop_test(tc, threads_and_processes_run_on_the_run_cpus, 0, 2);
+	tcase_add_loop_test(tc, the_memory_policy_is_the_objects, 0, 2);
+	tcase_add_loop_test(tc, latency_times_each_thread_faults, 0, 2);
+	tcase_add_test(tc, lock_paths_and_waits_of_each_thread);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);

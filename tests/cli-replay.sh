@@ -52,6 +52,33 @@ fi
 grep -q 'Using 1 thread' "$tmp/json.err" &&
 	fail "json: a replay's workers are the profile's: $(cat "$tmp/json.err")" || ok
 
+# The run's options of every pattern: --latency times each fault of
+# each thread; --cpus holds every thread; --lock-paths counts each
+# thread's faults (or says why not: tracefs is root's).
+run_pft lat --replay="$tmp/good.json" --as-fast --latency
+[ "$rc" -eq 0 ] && ok || fail "lat: exit $rc: $(cat "$tmp/lat.err")"
+grep -q '^latency: .* count 1024 touches timed (1 in 1, ' "$tmp/lat.out" &&
+	ok || fail "lat: $(cat "$tmp/lat.out")"
+if have_python; then
+	cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+	run_pft cpus --replay="$tmp/good.json" --as-fast --cpus="$cpu" \
+		--per-worker
+	[ "$rc" -eq 0 ] && ok || fail "cpus: exit $rc: $(cat "$tmp/cpus.err")"
+	[ "$(grep -c "^worker [01] cpu -1 last_cpu $cpu " "$tmp/cpus.out")" \
+		-eq 2 ] && ok || fail "cpus: $(cat "$tmp/cpus.out")"
+fi
+run_pft lp --replay="$tmp/good.json" --as-fast --lock-paths
+[ "$rc" -eq 0 ] && ok || fail "lp: exit $rc: $(cat "$tmp/lp.err")"
+user=$(sed -n 's/^lock paths of 2 workers: \([0-9]*\) user faults.*/\1/p' \
+	"$tmp/lp.out")
+if [ -n "$user" ]; then
+	[ "$user" -ge 1024 ] && [ "$user" -le 1100 ] && ok ||
+		fail "lp: $user user faults: $(cat "$tmp/lp.out")"
+else
+	grep -q 'lock paths' "$tmp/lp.out" "$tmp/lp.err" && ok ||
+		fail "lp: no lock paths line: $(cat "$tmp/lp.out" "$tmp/lp.err")"
+fi
+
 # "bad NAME SED-SCRIPT MESSAGE": good.json changed by the sed script is
 # refused with one line holding MESSAGE, and the usage hint, exit 2.
 bad() {
