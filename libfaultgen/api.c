@@ -1213,3 +1213,28 @@ FG_EXPORT int faultgen_run_profile_error(const struct faultgen_run *run,
 		return api_rc(-EINVAL);
 	return copy_message(fg_replay_message(run), buf, len);
 }
+
+FG_EXPORT int faultgen_run_replay_object(const struct faultgen_run *run,
+					 unsigned int object,
+					 struct faultgen_replay_object *o)
+{
+	if (!run || !o ||
+	    o->size < offsetof(struct faultgen_replay_object,
+			       merged_windows) + sizeof(o->merged_windows))
+		return api_rc(-EINVAL);
+	return api_rc(fg_replay_object(run, object, o));
+}
+
+FG_EXPORT int faultgen_run_replay_faults(const struct faultgen_run *run,
+					 unsigned int object, int worker,
+					 const char *kind, uint64_t *faults)
+{
+	if (!run || !faults)
+		return api_rc(-EINVAL);
+	return api_rc(fg_replay_faults(run, object, worker, kind, faults));
+}
+
+FG_EXPORT const char *faultgen_replay_kind_name(unsigned int k)
+{
+	return k < FG_NR_KINDS ? fg_kind_names[k] : NULL;
+}

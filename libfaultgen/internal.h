@@ -1199,6 +1199,34 @@ struct fg_profile_ref *fg_profile_get(struct fg_profile_ref *r);
 void fg_profile_put(struct fg_profile_ref *r);
 /* replay.c */
 const char *fg_replay_message(const struct faultgen_run *run);
+int fg_replay_object(const struct faultgen_run *run, unsigned int object,
+		     struct faultgen_replay_object *out);
+int fg_replay_faults(const struct faultgen_run *run, unsigned int object,
+		     int worker, const char *kind, uint64_t *faults);
+/* replay-obs.c: what a replay measured of each object of its profile */
+struct fg_robs;
+struct fg_robs_cur;
+struct fg_robs_object {
+	uint64_t faults;
+	unsigned int threads, processes;
+	unsigned int threads_most, processes_most;
+	double threads_median, processes_median;
+	int64_t first_ns, last_ns;
+	uint64_t merged_windows; /* the run's, every object's */
+};
+int fg_robs_new(struct fg_robs **out, const struct fg_profile *pr,
+		const size_t *chunks_first);
+void fg_robs_free(struct fg_robs *o);
+struct fg_robs_cur *fg_robs_thread(struct fg_robs *o, unsigned int t);
+void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
+		  size_t row, unsigned int obj, int kind, int64_t ns);
+void fg_robs_thread_end(struct fg_robs *o, struct fg_robs_cur *cur,
+			unsigned int t);
+int fg_robs_fold(struct fg_robs *o);
+int fg_robs_object(const struct fg_robs *o, unsigned int obj,
+		   struct fg_robs_object *out);
+int fg_robs_faults(const struct fg_robs *o, unsigned int obj, int t, int k,
+		   uint64_t *faults);
 int fg_profile_read(const char *path, char **buf, size_t *len);
 
 #endif /* FAULTGEN_INTERNAL_H */

@@ -139,6 +139,8 @@ struct caller {
 		uint64_t i, n;
 	} pend[CALL_PENDING];
 	unsigned int nr_pend;
+	/* The thread's open runs of windows per object (replay-obs.c). */
+	struct fg_robs_cur *cur;
 };
 
 /* The pattern's state (the run's, in the calling process). */
@@ -148,6 +150,8 @@ struct replay_state {
 	 * write (run->sh->w, one per thread, shared with the forked
 	 * processes: fg_pattern.forks). */
 	struct faultgen_run *run;
+	/* What it measured of each object (replay-obs.c). */
+	struct fg_robs *obs;
 	const struct fg_profile *pr; /* the run's attr's */
 	struct shared *sh;
 	size_t sh_len;
@@ -541,6 +545,13 @@ static int map_backing(const struct faultgen_run *run, struct mapped *m,
 	return -EINVAL;
 }
 
+/* The profile's names of the backings. */
+static const char *const backing_names[] = {
+	[FG_OBJ_ANON] = "anonymous", [FG_OBJ_SHARED_ANON] = "shared-anonymous",
+	[FG_OBJ_MEMFD] = "memfd", [FG_OBJ_SYSV] = "sysv",
+	[FG_OBJ_FILE] = "file", [FG_OBJ_HUGETLB] = "hugetlb",
+};
+
 static const char *map_why(const struct fg_pobject *ob, int err)
 {
 	if (ob->backing == FG_OBJ_FILE && err == -ENOENT)
@@ -616,9 +627,7 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 		ret = map_backing(run, m, o, ob);
 	if (ret) {
 		say(st, "objects[%u]: cannot map its %zu bytes (%s): %s", o,
-		    m->len, (const char *[]){ "anonymous", "shared-anonymous",
-					      "memfd", "sysv", "file",
-					      "hugetlb" }[ob->backing],
+		    m->len, backing_names[ob->backing],
 		    map_why(ob, ret));
 		return ret;
 	}
@@ -1879,14 +1888,16 @@ static void map_to_copy(const struct replay_state *st, unsigned int o,
 }
 
 /*
- * Fault i of thread t (the thread's count, from 0): made, and timed
- * into the thread's latency where asked (the first and every N-th);
+ * Fault i of thread t (the thread's count, from 0): made, its end's
+ * time into *end, and timed into the thread's latency where asked (the
+ * first and every N-th);
  * the thread's lock waits read every FG_WAIT_TOUCHES faults (the ring
  * when half full).
  */
 static int timed_fault(const struct replay_state *st, unsigned int t,
 		       uint64_t i, const struct mapped *m,
-		       enum fg_replay_kind kind, char *p, unsigned char stamp)
+		       enum fg_replay_kind kind, char *p, unsigned char stamp,
+		       int64_t *end)
 {
 	struct faultgen_run *run = st->run;
 	unsigned int every = run->attr.latency;
@@ -1895,11 +1906,15 @@ static int timed_fault(const struct replay_state *st, unsigned int t,
 
 	if (i % FG_WAIT_TOUCHES == FG_WAIT_TOUCHES - 1)
 		fg_wait_worker_tick(run, t);
-	if (!every || i % every)
-		return fault_one(st, m, kind, p, stamp);
+	if (!every || i % every) {
+		ret = fault_one(st, m, kind, p, stamp);
+		*end = fg_now_ns();
+		return ret;
+	}
 	t0 = fg_now_ns();
 	ret = fault_one(st, m, kind, p, stamp);
-	fg_lat_add(run, t, (uint64_t)(fg_now_ns() - t0));
+	*end = fg_now_ns();
+	fg_lat_add(run, t, (uint64_t)(*end - t0));
 	return ret;
 }
 
@@ -1921,6 +1936,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		atomic_fetch_add(&st->sh->major_as_read, n);
 	how = made_as(st, row, kind);
 	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
+		int64_t end = 0;
 		uint64_t pg;
 
 		ret = before_fault(st, at, cls, row->object);
@@ -1938,9 +1954,11 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			map_to_copy(st, row->object, pg);
 		if (!ret)
 			ret = timed_fault(st, at->t, *faults + k, m, how,
-					  m->addr + pg * st->ps, stamp);
+					  m->addr + pg * st->ps, stamp, &end);
 		if (ret)
 			return ret;
+		fg_robs_note(st->obs, cr->cur, at->t, c->row, row->object,
+			     (int)kind, end - st->sh->t0_ns);
 		mark_pages(st, m, pg, span, how);
 		if (!maps_own_page(how))
 			__atomic_store_n(&m->around, true, __ATOMIC_RELAXED);
@@ -1996,10 +2014,11 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 }
 
 static int thread_chunks(struct replay_state *st, unsigned int t,
-			 unsigned char stamp, uint64_t *faults)
+			 unsigned char stamp, struct fg_robs_cur *cur,
+			 uint64_t *faults)
 {
 	size_t c = st->first[t], end;
-	struct caller cr = { 0 };
+	struct caller cr = { .cur = cur };
 	int ret = 0;
 
 	for (; c < st->first[t + 1] && !ret; c = end) {
@@ -2062,6 +2081,7 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 	unsigned char stamp = (unsigned char)(th->process + 1);
 	bool lat = run->attr.latency != 0;
 	int lock_fds[FG_LOCK_EVENTS];
+	struct fg_robs_cur *cur;
 	struct fg_usage at;
 	uint64_t faults = 0;
 	int ret;
@@ -2075,17 +2095,20 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 		ret = sleep_until(st, th->start_ms);
 	if (ret)
 		return ret;
+	/* Its notes' pages faulted before its loop (replay-obs.c). */
+	cur = fg_robs_thread(st->obs, t);
 	fg_lock_worker_open(run, w, lock_fds);
 	fg_wait_worker_open(run, t);
 	if (lat)
 		fg_lat_begin(run, t, false);
 	fg_stat_begin(w, &at, false);
-	ret = thread_chunks(st, t, stamp, &faults);
+	ret = thread_chunks(st, t, stamp, cur, &faults);
 	atomic_store(&st->progress[t], INT64_MAX);
 	atomic_store(&st->giveback_ns[t], INT64_MAX);
 	w->pages = faults;
 	w->rounds = 1;
 	fg_stat_end(w, &at, false);
+	fg_robs_thread_end(st->obs, cur, t);
 	fg_wait_worker_close(run, t);
 	fg_lock_worker_close(w, lock_fds);
 	if (lat)
@@ -2726,6 +2749,8 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 		return -EINVAL;
 	}
 	ret = plan_chunks(st);
+	if (!ret)
+		ret = fg_robs_new(&st->obs, pr, st->first);
 	if (ret)
 		return ret;
 	st->sh = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -2760,6 +2785,11 @@ static void fold(struct faultgen_run *run, struct replay_state *st)
 		bytes += st->obj[o].len;
 	run->base_len = bytes;
 	fg_measure_fold(run);
+	/* Without memory for it, no object's figures (-ENODATA). */
+	if (fg_robs_fold(st->obs)) {
+		fg_robs_free(st->obs);
+		st->obs = NULL;
+	}
 	/* faultgen_run_region: the profile's first object. */
 	if (st->pr->nr_objects) {
 		run->base = st->obj[0].addr;
@@ -2818,6 +2848,7 @@ static void replay_release(struct faultgen_run *run)
 	unmap_objects(st);
 	if (st->sh)
 		munmap(st->sh, st->sh_len);
+	fg_robs_free(st->obs);
 	free(st->chunks);
 	free(st->first);
 	free(st->row_faults);
@@ -2846,6 +2877,69 @@ const char *fg_replay_message(const struct faultgen_run *run)
 	if (run->ops != &fg_replay_pattern || !box || !box->msg[0])
 		return NULL;
 	return box->msg;
+}
+
+/* The replay's state once it ran, or NULL. */
+static const struct replay_state *ran(const struct faultgen_run *run)
+{
+	const struct replay_box *box;
+
+	if (run->ops != &fg_replay_pattern)
+		return NULL;
+	box = fg_pattern_state(run);
+	return box && box->st && box->st->obs && run->measured ? box->st
+							       : NULL;
+}
+
+/* faultgen_run_replay_object: what the replay made of object o. */
+int fg_replay_object(const struct faultgen_run *run, unsigned int o,
+		     struct faultgen_replay_object *out)
+{
+	const struct replay_state *st = ran(run);
+	struct fg_robs_object f;
+	size_t size = out->size;
+	int ret;
+
+	if (!st)
+		return -ENODATA;
+	ret = fg_robs_object(st->obs, o, &f);
+	if (ret)
+		return ret;
+	*out = (struct faultgen_replay_object){
+		.size = size,
+		.backing = backing_names[st->pr->objects[o].backing],
+		.bytes = st->obj[o].len,
+		.faults = f.faults,
+		.threads = f.threads,
+		.processes = f.processes,
+		.threads_most = f.threads_most,
+		.processes_most = f.processes_most,
+		.threads_median = f.threads_median,
+		.processes_median = f.processes_median,
+		.first_s = (double)f.first_ns / 1e9,
+		.last_s = (double)f.last_ns / 1e9,
+		.merged_windows = f.merged_windows,
+	};
+	return 0;
+}
+
+/* faultgen_run_replay_faults: of object o, by worker and kind. */
+int fg_replay_faults(const struct faultgen_run *run, unsigned int o,
+		     int worker, const char *kind, uint64_t *faults)
+{
+	const struct replay_state *st = ran(run);
+	int k = -1;
+
+	if (kind) {
+		for (k = 0; k < FG_NR_KINDS; k++)
+			if (!strcmp(kind, fg_kind_names[k]))
+				break;
+		if (k == FG_NR_KINDS)
+			return -EINVAL;
+	}
+	if (!st)
+		return -ENODATA;
+	return fg_robs_faults(st->obs, o, worker, k, faults);
 }
 
 /* Faults replayed by kind (those the profile holds), and the bins. */

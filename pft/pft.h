@@ -13,7 +13,7 @@
  *   -> args.c, print-json.c, oom.c, signals.c
  *   -> rules.c, usage.c, print-legacy.c, print-figures.c, cgroup.c
  *   -> setup.c, print-latency.c, print-lockpaths.c, numbers.c, sysinfo.c
- *   -> print-lockwaits.c
+ *   -> print-lockwaits.c, print-replay.c
  *   -> names.c, json.c
  *   -> messages.c
  *
@@ -327,6 +327,9 @@ void pft_json_system(struct pft_json *j, const struct pft_run_info *info);
 /* print-figures.c: a pattern's own figures (faultgen_run_figure) */
 void pft_print_figures(FILE *out, struct faultgen_run *run);
 void pft_json_figures(struct pft_json *j, struct faultgen_run *run);
+/* print-replay.c: a replay's objects, as it made their faults */
+void pft_print_replay_objects(FILE *out, struct faultgen_run *run);
+void pft_json_replay_objects(struct pft_json *j, struct faultgen_run *run);
 
 /* print-latency.c: the latency of the timed touches (--latency) */
 void pft_print_latency(FILE *out, struct faultgen_run *run);

@@ -351,6 +351,7 @@ void pft_print_json(const struct pft_opts *o, struct faultgen_run *run,
 	if (o->numa_maps)
 		json_numa_maps(&j, run);
 	pft_json_figures(&j, run);
+	pft_json_replay_objects(&j, run);
 	pft_json_latency(&j, run, -1);
 	pft_json_writer_latency(&j, run);
 	pft_json_lock_paths(&j, run, FAULTGEN_LOCK_WORKERS);

@@ -83,6 +83,7 @@ static int print_run(struct pft_opts *o, struct faultgen_run *run,
 		pft_format_legacy(o, &r, line, sizeof(line));
 		fputs(line, stdout);
 		pft_print_figures(stdout, run);
+		pft_print_replay_objects(stdout, run);
 		pft_print_latency(stdout, run);
 		pft_print_writer_latency(stdout, run);
 		pft_print_lock_paths(stdout, run);

@@ -1821,6 +1821,197 @@ START_TEST(lock_paths_and_waits_of_each_thread)
 }
 END_TEST
 
+/* What the replay made of each object, by thread and kind; a fork's
+ * child copies after its parent's writes (the fork waits for them):
+ * never in the same window. */
+START_TEST(objects_measured_by_thread_kind_and_window)
+{
+	struct faultgen_attr *a = replay_attr(cow_fork);
+	struct faultgen_replay_object o = { .size = sizeof(o) };
+	struct faultgen_run *run = run_ok(a);
+	uint64_t n;
+
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
+	ck_assert_str_eq(o.backing, "anonymous");
+	ck_assert_uint_eq(o.bytes, 4 * MIB);
+	ck_assert_uint_eq(o.faults, 2048);
+	ck_assert_uint_eq(o.threads, 2);
+	ck_assert_uint_eq(o.processes, 2);
+	ck_assert_uint_eq(o.threads_most, 1);
+	ck_assert_uint_eq(o.processes_most, 1);
+	ck_assert_double_eq(o.threads_median, 1);
+	ck_assert_double_eq(o.processes_median, 1);
+	ck_assert(o.first_s >= 0 && o.first_s <= o.last_s);
+	ck_assert_uint_eq(o.merged_windows, 0);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, -1, NULL, &n), 0);
+	ck_assert_uint_eq(n, 2048);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 0, "first-touch",
+						    &n), 0);
+	ck_assert_uint_eq(n, 1024);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 0, "cow", &n), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, "cow", &n), 0);
+	ck_assert_uint_eq(n, 1024);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, -1, "frist", &n),
+			 -EINVAL);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 1, -1, NULL, &n),
+			 -ERANGE);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 2, NULL, &n),
+			 -ERANGE);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 1, &o), -ERANGE);
+	o.size = sizeof(size_t);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), -EINVAL);
+	ck_assert_str_eq(faultgen_replay_kind_name(0), "first-touch");
+	ck_assert_ptr_null(faultgen_replay_kind_name(999));
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
+/* Not a replay, or none run: no object's figures. */
+START_TEST(objects_of_no_replay)
+{
+	struct faultgen_replay_object o = { .size = sizeof(o) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run;
+	uint64_t n;
+
+	ck_assert_int_eq(faultgen_attr_new(&a), 0);
+	ck_assert_int_eq(faultgen_attr_set_size(a, 1 << 20), 0);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), -ENODATA);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, -1, NULL, &n),
+			 -ENODATA);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	a = replay_attr(two_threads);
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), -ENODATA);
+	ck_assert_int_eq(faultgen_run_replay_object(NULL, 0, &o), -EINVAL);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, NULL), -EINVAL);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, -1, NULL, NULL),
+			 -EINVAL);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/*
+ * The windows, by hand: threads 0 and 1 of process 0, thread 2 of
+ * process 1, one object.  Thread 0 faults at 0.5, 1.5, 2.5 ms
+ * (windows 0-2), thread 1 at 2.2 and 9.1 ms (windows 2 and 9), thread
+ * 2 at 2.9, 3.1 ms (windows 2-3) and 9.5 ms (9).  Threads per window:
+ * 0:1 1:1 2:3 3:1 9:2, most 3, median of 1 1 3 1 2 = 1; processes per
+ * window: 0:1 1:1 2:2 3:1 9:2, most 2, median 1.  Thread 2's rows are
+ * two, its faults at 9.5 ms a copy.
+ */
+START_TEST(windows_counted_by_thread_and_process)
+{
+	struct fg_pobject objects[1] = { { .pages = 16 } };
+	struct fg_pprocess processes[2] = { { -1, 0 }, { 0, 1 } };
+	struct fg_pthread threads[3] = { { 0, 0 }, { 0, 0 }, { 1, 1 } };
+	struct fg_prow rows[4] = {
+		{ .thread = 0, .object = 0, .kind = FG_KIND_FIRST_TOUCH },
+		{ .thread = 1, .object = 0, .kind = FG_KIND_FIRST_TOUCH },
+		{ .thread = 2, .object = 0, .kind = FG_KIND_READ },
+		{ .thread = 2, .object = 0, .kind = FG_KIND_COW },
+	};
+	struct fg_profile pr = {
+		.nr_objects = 1, .nr_processes = 2, .nr_threads = 3,
+		.nr_rows = 4, .objects = objects, .processes = processes,
+		.threads = threads, .rows = rows,
+	};
+	size_t chunks[4] = { 0, 1, 2, 4 };
+	const struct {
+		size_t row;
+		int64_t us;
+		unsigned int t;
+		int kind;
+	} notes[] = {
+		{ 0, 500, 0, FG_KIND_FIRST_TOUCH },
+		{ 0, 1500, 0, FG_KIND_FIRST_TOUCH },
+		{ 1, 2200, 1, FG_KIND_FIRST_TOUCH },
+		{ 0, 2500, 0, FG_KIND_FIRST_TOUCH },
+		{ 2, 2900, 2, FG_KIND_READ },
+		{ 2, 3100, 2, FG_KIND_READ },
+		{ 1, 9100, 1, FG_KIND_FIRST_TOUCH },
+		{ 3, 9500, 2, FG_KIND_COW },
+	};
+	struct fg_robs_cur *cur[3];
+	struct fg_robs_object f;
+	struct fg_robs *o;
+	uint64_t n;
+
+	ck_assert_int_eq(fg_robs_new(&o, &pr, chunks), 0);
+	for (unsigned int t = 0; t < 3; t++)
+		ck_assert_ptr_nonnull(cur[t] = fg_robs_thread(o, t));
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		fg_robs_note(o, cur[notes[i].t], notes[i].t, notes[i].row, 0,
+			     notes[i].kind, notes[i].us * 1000);
+	for (unsigned int t = 0; t < 3; t++)
+		fg_robs_thread_end(o, cur[t], t);
+	ck_assert_int_eq(fg_robs_object(o, 0, &f), -ENODATA);
+	ck_assert_int_eq(fg_robs_fold(o), 0);
+	ck_assert_int_eq(fg_robs_object(o, 0, &f), 0);
+	ck_assert_uint_eq(f.faults, 8);
+	ck_assert_uint_eq(f.threads, 3);
+	ck_assert_uint_eq(f.processes, 2);
+	ck_assert_uint_eq(f.threads_most, 3);
+	ck_assert_double_eq(f.threads_median, 1);
+	ck_assert_uint_eq(f.processes_most, 2);
+	ck_assert_double_eq(f.processes_median, 1);
+	ck_assert_int_eq(f.first_ns, 500000);
+	ck_assert_int_eq(f.last_ns, 9500000);
+	ck_assert_uint_eq(f.merged_windows, 0);
+	ck_assert_int_eq(fg_robs_faults(o, 0, 2, FG_KIND_READ, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(fg_robs_faults(o, 0, 2, -1, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(fg_robs_faults(o, 0, -1, FG_KIND_FIRST_TOUCH, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_int_eq(fg_robs_object(o, 1, &f), -ERANGE);
+	fg_robs_free(o);
+}
+END_TEST
+
+/* A thread's log full (64 runs for no chunk): its runs past it merged
+ * over the gaps, the windows counted. */
+START_TEST(windows_merged_past_a_full_log)
+{
+	struct fg_pobject objects[1] = { { .pages = 16 } };
+	struct fg_pprocess processes[1] = { { -1, 0 } };
+	struct fg_pthread threads[1] = { { 0, 0 } };
+	struct fg_prow rows[1] = { { .kind = FG_KIND_FIRST_TOUCH } };
+	struct fg_profile pr = {
+		.nr_objects = 1, .nr_processes = 1, .nr_threads = 1,
+		.nr_rows = 1, .objects = objects, .processes = processes,
+		.threads = threads, .rows = rows,
+	};
+	size_t chunks[2] = { 0, 0 };
+	struct fg_robs_object f;
+	struct fg_robs_cur *cur;
+	struct fg_robs *o;
+
+	ck_assert_int_eq(fg_robs_new(&o, &pr, chunks), 0);
+	cur = fg_robs_thread(o, 0);
+	/* Faults in windows 0, 2, 4, ..., 198: 100 runs of one window. */
+	for (int64_t w = 0; w < 200; w += 2)
+		fg_robs_note(o, cur, 0, 0, 0, FG_KIND_FIRST_TOUCH,
+			     w * 1000000 + 10);
+	fg_robs_thread_end(o, cur, 0);
+	ck_assert_int_eq(fg_robs_fold(o), 0);
+	ck_assert_int_eq(fg_robs_object(o, 0, &f), 0);
+	ck_assert_uint_eq(f.faults, 100);
+	ck_assert_uint_eq(f.threads_most, 1);
+	/* 64 runs stored (windows 0 to 126); the 36 faults after merged
+	 * into the 64th: the 36 windows between them (127, 129, ...,
+	 * 197). */
+	ck_assert_uint_eq(f.merged_windows, 36);
+	fg_robs_free(o);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -1833,6 +2024,10 @@ static Suite *replay_suite(void)
 	tcase_add_loop_test(tc, the_memory_policy_is_the_objects, 0, 2);
 	tcase_add_loop_test(tc, latency_times_each_thread_faults, 0, 2);
 	tcase_add_test(tc, lock_paths_and_waits_of_each_thread);
+	tcase_add_test(tc, objects_measured_by_thread_kind_and_window);
+	tcase_add_test(tc, objects_of_no_replay);
+	tcase_add_test(tc, windows_counted_by_thread_and_process);
+	tcase_add_test(tc, windows_merged_past_a_full_log);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);

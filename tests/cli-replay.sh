@@ -35,6 +35,15 @@ grep -q '^figures: first-touch 1024 faults, bins 4 bins, bins_late 0 bins$' \
 	"$tmp/good.out" && ok || fail "good: figures: $(cat "$tmp/good.out")"
 [ "$(grep -c '^worker [01] .* pages 512 ' "$tmp/good.out")" -eq 2 ] && ok ||
 	fail "good: per worker: $(cat "$tmp/good.out")"
+# Its object, in pft-survey's terms: the faults by kind, the threads.
+grep -q '^  objects\[0\]  anonymous  4.0 MiB$' "$tmp/good.out" &&
+	grep -q '^    faults: 1024: first-touch 1024$' "$tmp/good.out" &&
+	grep -q '^    threads that faulted it: 2; top: worker 0: 512, worker 1: 512$' \
+		"$tmp/good.out" &&
+	grep -Eq '^    threads faulting it in the same 1 ms window: most [12], median [0-9.]+$' \
+		"$tmp/good.out" &&
+	grep -Eq '^    fault rate: [0-9]+ faults/s over the [0-9.]+ s it was faulted$' \
+		"$tmp/good.out" && ok || fail "good: objects: $(cat "$tmp/good.out")"
 
 run_pft json --replay="$tmp/good.json" --speed=2 --json
 [ "$rc" -eq 0 ] && ok || fail "json: exit $rc: $(cat "$tmp/json.err")"
@@ -47,6 +56,17 @@ assert c["pattern"] == "replay" and c["speed"] == "2", c
 assert r["workers"] == 2 and r["pages"] == 1024, r
 assert f["first-touch"]["value"] == 1024, f
 assert f["bins"]["value"] == 4, f
+o = d["objects"]
+assert len(o) == 1 and o[0]["object"] == 0, o
+assert o[0]["backing"] == "anonymous" and o[0]["bytes"] == 4 << 20, o
+assert o[0]["faults"] == 1024 and o[0]["kinds"] == {"first-touch": 1024}, o
+assert o[0]["threads"] == 2 and o[0]["processes"] == 1, o
+assert sorted((t["worker"], t["faults"]) for t in o[0]["top_threads"]) == \
+	[(0, 512), (1, 512)], o
+assert 1 <= o[0]["concurrency_threads_max"] <= 2, o
+assert o[0]["concurrency_processes_max"] == 1, o
+assert 0 <= o[0]["first_s"] <= o[0]["last_s"], o
+assert d["objects_windows_merged"] == 0, d
 EOT
 fi
 grep -q 'Using 1 thread' "$tmp/json.err" &&
