@@ -812,6 +812,10 @@ struct fg_work {
 FG_TESTABLE int fg_workers_run(struct faultgen_run *run,
 			       const struct fg_work *work);
 FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run);
+/* The calling thread on the run's CPUs (cpu >= 0: on cpu alone) while it
+ * faults for the pattern itself, and its own mask back after. */
+int fg_caller_place(struct faultgen_run *run, int cpu);
+void fg_caller_restore(struct faultgen_run *run);
 /* Worker i's measured interval begins, or ends (its last round is
  * through): helpers that measure beside the workers (writers) count
  * over the phase from the first begin to the last end. */

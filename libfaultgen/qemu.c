@@ -612,6 +612,13 @@ static int qemu_prealloc(struct faultgen_run *run, struct qp_state *st,
 	int64_t t0;
 	int ret;
 
+	/* The caller faults too (the probe's page; the whole RAM where it
+	 * alone populates): on the run's CPUs, as a worker is. */
+	ret = fg_caller_place(run, -1);
+	if (ret) {
+		fg_caller_restore(run);
+		return ret;
+	}
 	usage_self(&min0, &maj0);
 	t0 = fg_now_ns();
 	fg_usage_now(&u0, false, -1);
@@ -631,6 +638,7 @@ static int qemu_prealloc(struct faultgen_run *run, struct qp_state *st,
 	usage_self(&min1, &maj1);
 	st->process_minflt = min1 - min0;
 	st->process_majflt = maj1 - maj0;
+	fg_caller_restore(run);
 	return ret;
 }
 

@@ -236,6 +236,43 @@ static void caller_work(struct worker_arg *wa)
 		sched_setscheduler(0, policy, &sp);
 }
 
+/*
+ * The calling thread faulting for a pattern outside fg_workers_run
+ * (qemu.c's caller alone, pretouch.c's start-up memory): placed as
+ * place_self places a worker, on the run's CPUs, or on cpu alone (>= 0:
+ * pinned), its own mask kept for fg_caller_restore as caller_work keeps
+ * it.  A mask that cannot be read is not given back.
+ */
+int fg_caller_place(struct faultgen_run *run, int cpu)
+{
+	size_t size = run->cpuset_size;
+	cpu_set_t *saved;
+
+	/* The thread's mask, then a scratch mask to pin it. */
+	run->caller_mask = saved = calloc(2, size);
+	if (!saved)
+		return -ENOMEM;
+	if (sched_getaffinity(0, size, saved) < 0)
+		CPU_ZERO_S(size, saved);
+	if (cpu >= 0)
+		return bind_to_cpu(run, (cpu_set_t *)((char *)saved + size),
+				   cpu);
+	return sched_setaffinity(0, size, run->cpuset_buf) < 0 ? -errno : 0;
+}
+
+/* After fg_caller_place, even a failed one: best effort, as caller_work. */
+void fg_caller_restore(struct faultgen_run *run)
+{
+	cpu_set_t *saved = run->caller_mask;
+
+	if (!saved)
+		return;
+	if (CPU_COUNT_S(run->cpuset_size, saved))
+		sched_setaffinity(0, run->cpuset_size, saved);
+	free(saved);
+	run->caller_mask = NULL;
+}
+
 static bool run_cancelled(struct faultgen_run *run)
 {
 	if (atomic_load(&run->cancelled)) {

@@ -174,6 +174,50 @@ static inline bool fgc_affinity_has(int cpu)
 	return has;
 }
 
+
+/* The first (last: the highest) CPU of the calling thread's affinity
+ * mask, or -1. */
+static inline int fgc_affinity_edge(bool last)
+{
+	size_t size = CPU_ALLOC_SIZE(8192);
+	cpu_set_t *set = CPU_ALLOC(8192);
+	int edge = -1;
+
+	if (!set)
+		return -1;
+	CPU_ZERO_S(size, set);
+	if (sched_getaffinity(0, size, set) == 0)
+		for (int c = 0; c < 8192; c++)
+			if (CPU_ISSET_S((size_t)c, size, set)) {
+				edge = c;
+				if (!last)
+					break;
+			}
+	CPU_FREE(set);
+	return edge;
+}
+
+/*
+ * Moves the calling thread onto cpu and gives it its mask back: it keeps
+ * running there (until the scheduler moves it), its affinity as it was.
+ * A thread the library should place elsewhere is then, unplaced, seen
+ * where it was left.
+ */
+static inline void fgc_leave_on(int cpu)
+{
+	size_t size = CPU_ALLOC_SIZE(8192);
+	cpu_set_t *saved = CPU_ALLOC(8192), *one = CPU_ALLOC(8192);
+
+	ck_assert_ptr_nonnull(saved);
+	ck_assert_ptr_nonnull(one);
+	ck_assert_int_eq(sched_getaffinity(0, size, saved), 0);
+	CPU_ZERO_S(size, one);
+	CPU_SET_S((size_t)cpu, size, one);
+	ck_assert_int_eq(sched_setaffinity(0, size, one), 0);
+	ck_assert_int_eq(sched_setaffinity(0, size, saved), 0);
+	CPU_FREE(one);
+	CPU_FREE(saved);
+}
 /* Reads a small file into buf, NUL-terminated; its length or -errno. */
 static inline int fgc_read_file(const char *path, char *buf, size_t len)
 {

@@ -5,7 +5,8 @@
  * its rule; and runs whose counted faults stay what the kernel says was
  * mapped: one fault per page populated, a huge page one, the probe's page
  * among them; a touch of a shared memfd one per page; threads started as
- * QEMU would and none left after; the refused combinations.
+ * QEMU would and none left after, on the run's CPUs as the caller is;
+ * the refused combinations.
  *
  * Counts and states only, never a timing.
  *
@@ -225,6 +226,57 @@ START_TEST(populate_of_a_private_memfd_by_the_caller_alone)
 END_TEST
 
 /*
+ * With the run's CPUs one allowed CPU (the last, so that it is not where
+ * the calling thread was left), every thread that faults runs on it: the
+ * calling thread alone populating (_i 0), QEMU's threads touching (_i 1);
+ * the calling thread has its own mask back after.
+ */
+START_TEST(threads_and_caller_run_on_the_runs_cpus)
+{
+	bool alone = _i == 0;
+	uint64_t size = (alone ? 32 : 128) * MIB;
+	int first = fgc_affinity_edge(false), last = fgc_affinity_edge(true);
+	struct faultgen_result r = { .size = sizeof(r) };
+	struct faultgen_run *run = NULL;
+	struct faultgen_attr *a;
+	cpu_set_t before, after;
+	char list[16];
+
+	if (fgc_affinity_count() < 2)
+		FGC_SKIP("one CPU allowed: no other to place the threads on");
+	a = qemu_attr(size, alone ? 4 : 2, FAULTGEN_BACKING_ANON, 0,
+		      alone ? FAULTGEN_QEMU_AUTO : FAULTGEN_QEMU_TOUCH);
+	snprintf(list, sizeof(list), "%d", last);
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
+	fgc_leave_on(first);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	faultgen_attr_free(a);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);
+	ck_assert_msg(CPU_EQUAL(&before, &after),
+		      "the caller's affinity changed");
+	if (alone && fgc_figure_or(run, "populate", -1) == 0) {
+		faultgen_run_free(run);
+		FGC_SKIP("the kernel refuses MADV_POPULATE_WRITE (before 5.14)");
+	}
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	ck_assert_int_eq((int)fgc_figure_or(run, "threads_started", -1),
+			 alone ? 0 : (int)r.workers);
+	for (unsigned int i = 0; i < r.workers; i++) {
+		struct faultgen_worker_result w = { .size = sizeof(w) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &w), 0);
+		ck_assert_int_eq(w.cpu, -1);
+		ck_assert_msg(w.last_cpu == last,
+			      "%s %u ran on CPU %d, the run's CPU is %d",
+			      alone ? "the caller, worker" : "thread", i,
+			      w.last_cpu, last);
+	}
+	faultgen_run_free(run);
+}
+END_TEST
+
+/*
  * Latency: populating, one value per thread, its one call over its slice
  * (per_call, MADV_POPULATE_WRITE, call_bytes the longest slice);
  * touching, one page in 5 of each thread's slice.
@@ -347,6 +399,7 @@ int main(void)
 	tcase_add_test(tc, populate_faults_each_page_once);
 	tcase_add_test(tc, touch_of_a_shared_memfd_faults_each_page_once);
 	tcase_add_test(tc, populate_of_a_private_memfd_by_the_caller_alone);
+	tcase_add_loop_test(tc, threads_and_caller_run_on_the_runs_cpus, 0, 2);
 	tcase_add_loop_test(tc, latency_times_each_call_or_one_touch_in_n, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
