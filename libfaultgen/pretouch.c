@@ -514,8 +514,15 @@ static int pretouch_exec(struct faultgen_run *run)
 		return ret;
 	atomic_store(&((struct pt_state *)fg_pattern_state(run))->cursor, 0);
 	atomic_store(&run->sh->measure.ready, 0);
+	/* The start-up memory (the first tasks) is faulted on the run's CPUs
+	 * as the rest is; pinned, on worker 0's CPU, before any worker. */
+	if (!p.t[0].workers)
+		ret = fg_caller_place(
+			run, a->pin ? fg_cpu_for_worker(&run->cpus, 0) : -1);
 	t0 = fg_now_ns();
-	ret = caller_tasks(run, &p, &cw);
+	if (!ret)
+		ret = caller_tasks(run, &p, &cw);
+	fg_caller_restore(run);
 	if (!ret)
 		ret = fg_workers_run(run, &pretouch_work);
 	if (ret)

@@ -14,6 +14,7 @@
  */
 #include "check-util.h"
 
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -649,6 +650,91 @@ START_TEST(caller_faults_the_startup_memory)
 }
 END_TEST
 
+/* The calling thread's page faults taken in user mode while it runs on
+ * cpu (a software event: no privilege needed), or -1. */
+static int faults_on_cpu(int cpu)
+{
+	struct perf_event_attr pa;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.size = sizeof(pa);
+	pa.type = PERF_TYPE_SOFTWARE;
+	pa.config = PERF_COUNT_SW_PAGE_FAULTS;
+	pa.exclude_kernel = 1;
+	pa.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &pa, 0, cpu, -1, 0);
+}
+
+static uint64_t count_of(int fd)
+{
+	uint64_t v = 0;
+
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	close(fd);
+	return v;
+}
+
+/*
+ * With the run's CPUs one allowed CPU (the last, so that it is not where
+ * the calling thread was left), the calling thread touches the start-up
+ * memory there, as the workers touch the rest (_i 1: pinned); it has its
+ * own mask back after.
+ */
+START_TEST(caller_and_workers_run_on_the_runs_cpus)
+{
+	uint64_t ps = (uint64_t)fgc_pagesize(), start = START_25_G1 / ps;
+	int first = fgc_affinity_edge(false), last = fgc_affinity_edge(true);
+	struct faultgen_attr *a = pretouch_attr(2, FAULTGEN_PRETOUCH_STORE);
+	struct faultgen_result r = { .size = sizeof(r) };
+	uint64_t off_run, on_run;
+	cpu_set_t before, after;
+	struct faultgen_run *run;
+	int fd_off, fd_on;
+	char list[16];
+
+	if (fgc_affinity_count() < 2) {
+		faultgen_attr_free(a);
+		FGC_SKIP("one CPU allowed: no other to place the threads on");
+	}
+	ck_assert_int_eq(faultgen_attr_set_size(a, 16 * MIB), 0);
+	ck_assert_int_eq(faultgen_attr_set_jvm(a, 25, FAULTGEN_GC_G1), 0);
+	ck_assert_int_eq(faultgen_attr_set_pin(a, _i), 0);
+	snprintf(list, sizeof(list), "%d", last);
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
+	fd_off = faults_on_cpu(first);
+	fd_on = faults_on_cpu(last);
+	if (fd_off < 0 || fd_on < 0) {
+		faultgen_attr_free(a);
+		FGC_SKIP("no page-fault event per CPU: %s", strerror(errno));
+	}
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
+	fgc_leave_on(first);
+	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
+	off_run = count_of(fd_off);
+	on_run = count_of(fd_on);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);
+	ck_assert_msg(CPU_EQUAL(&before, &after),
+		      "the caller's affinity changed");
+	/* Besides the start-up memory, the caller's own faults of the
+	 * run's setup, wherever it was. */
+	ck_assert_msg(off_run < start / 8 && on_run >= start,
+		      "the caller faulted %llu pages off the run's CPU %d, "
+		      "%llu on it; the start-up memory has %llu",
+		      (unsigned long long)off_run, last,
+		      (unsigned long long)on_run, (unsigned long long)start);
+	ck_assert_int_eq(faultgen_run_result(run, &r), 0);
+	for (unsigned int i = 0; i < r.workers; i++) {
+		struct faultgen_worker_result w = { .size = sizeof(w) };
+
+		ck_assert_int_eq(faultgen_run_worker(run, i, &w), 0);
+		ck_assert_int_eq(w.cpu, _i ? last : -1);
+		ck_assert_int_eq(w.last_cpu, last);
+	}
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(rejects_what_the_jvm_cannot_do)
 {
 	struct faultgen_result r = { .size = sizeof(r) }, small = { .size = 1 };
@@ -701,6 +787,7 @@ static Suite *pretouch_suite(void)
 	tcase_add_test(tc, parallel_run_heap_one_vma);
 	tcase_add_loop_test(tc, caller_faults_the_startup_memory, 0,
 			    sizeof(startups) / sizeof(startups[0]));
+	tcase_add_loop_test(tc, caller_and_workers_run_on_the_runs_cpus, 0, 2);
 	tcase_add_test(tc, rejects_what_the_jvm_cannot_do);
 	suite_add_tcase(s, tc);
 	return s;
