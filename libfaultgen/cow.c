@@ -494,7 +494,8 @@ static unsigned int one_helper(const struct faultgen_run *run)
 
 /*
  * The helper of a threads run: forks the holder of each round and opens
- * it, then, once the round has ended, releases it.
+ * it, then, once the round has ended, releases it.  A forked worker's
+ * holder has the worker's mask.
  */
 static int forker(struct faultgen_run *run, unsigned int h)
 {
@@ -504,7 +505,11 @@ static int forker(struct faultgen_run *run, unsigned int h)
 
 	(void)h;
 	holder_pass_of(run, -1, &p);
-	for (uint32_t r = 0;; r++) {
+	/* Its holders inherit its mask: one that reads or writes the pages
+	 * beside the workers does so on the run's CPUs, as they do. */
+	if (sched_setaffinity(0, run->cpuset_size, run->cpuset_buf) < 0)
+		ret = -errno;
+	for (uint32_t r = 0; !ret; r++) {
 		ret = fork_holder(st, &st->held, &p);
 		if (ret)
 			break;

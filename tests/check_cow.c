@@ -5,8 +5,8 @@
  * threads or processes, in one pass and in rounds (a fresh child each
  * round); the children holding the snapshots are gone when the run is
  * done, cancelled in the middle, or killed outright, also when they read
- * or write the pages beside the workers (set_cow_child); and the
- * combinations refused.
+ * or write the pages beside the workers (set_cow_child), which they do
+ * on the run's CPUs; and the combinations refused.
  *
  * Counts and states only, never a timing.
  *
@@ -14,9 +14,11 @@
  */
 #include "check-util.h"
 
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -437,6 +439,72 @@ START_TEST(the_child_reads_or_writes_beside_the_workers)
 END_TEST
 
 /*
+ * With the run's CPUs one allowed CPU (the last), the holders that write
+ * beside a threads run's workers write there too: the page faults of
+ * the calling thread and all it starts (a per-CPU software event, its
+ * counts inherited), taken on the first CPU, are a few of the holders'
+ * writes at most, besides the fill of the pages before the first fork
+ * (the calling thread's, left on the last CPU but not kept there).
+ */
+START_TEST(writing_holders_run_on_the_runs_cpus)
+{
+	unsigned int rounds = 16;
+	uint64_t pages = fgc_pages_for(16 * MIB, 1), all = pages * rounds;
+	uint64_t off_run = 0;
+	int first = fgc_affinity_edge(false), last = fgc_affinity_edge(true);
+	struct faultgen_attr *a = cow_attr(16 * MIB, 1, FAULTGEN_THREADS);
+	struct faultgen_run *run = NULL;
+	struct perf_event_attr pa;
+	char list[16];
+	int fd, ret;
+
+	if (fgc_affinity_count() < 2) {
+		faultgen_attr_free(a);
+		FGC_SKIP("one CPU allowed: no other to place the holders on");
+	}
+	adopt_orphans();
+	snprintf(list, sizeof(list), "%d", last);
+	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
+	ck_assert_int_eq(faultgen_attr_set_rounds(a, rounds,
+						  FAULTGEN_ZAP_DONTNEED),
+			 0);
+	ck_assert_int_eq(faultgen_attr_set_cow_child(
+				 a, FAULTGEN_COW_CHILD_WRITES),
+			 0);
+	memset(&pa, 0, sizeof(pa));
+	pa.size = sizeof(pa);
+	pa.type = PERF_TYPE_SOFTWARE;
+	pa.config = PERF_COUNT_SW_PAGE_FAULTS;
+	pa.exclude_kernel = 1;
+	pa.exclude_hv = 1;
+	pa.inherit = 1;
+	fd = (int)syscall(SYS_perf_event_open, &pa, 0, first, -1, 0);
+	if (fd < 0) {
+		faultgen_attr_free(a);
+		FGC_SKIP("no page-fault event per CPU: %s", strerror(errno));
+	}
+	fgc_leave_on(last);
+	ret = faultgen_run_new(a, &run);
+	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
+	ck_assert(no_descendants());
+	ck_assert_int_eq(read(fd, &off_run, sizeof(off_run)),
+			 (ssize_t)sizeof(off_run));
+	close(fd);
+	ck_assert_msg(fgc_figure_or(run, "child_faults", -1) >= (double)all,
+		      "the holders took %g faults for %llu pages",
+		      fgc_figure_or(run, "child_faults", -1),
+		      (unsigned long long)all);
+	ck_assert_msg(off_run < pages + all / 8,
+		      "%llu faults off the run's CPU %d; the holders wrote "
+		      "%llu pages, the fill %llu",
+		      (unsigned long long)off_run, last,
+		      (unsigned long long)all, (unsigned long long)pages);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/*
  * The caller forks while the run goes on (another thread of an embedding
  * program): its children hold copies of every descriptor, the holders'
  * sockets among them, and never close them.  The run still ends: a
@@ -649,6 +717,7 @@ int main(void)
 	tcase_add_loop_test(tc, latency_times_every_write, FAULTGEN_THREADS,
 			    FAULTGEN_PROCESSES + 1);
 	tcase_add_loop_test(tc, a_fork_of_the_caller_holds_no_run_up, 0, 2);
+	tcase_add_test(tc, writing_holders_run_on_the_runs_cpus);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("attr");
 	tcase_add_test(tc, refused_combinations);
