@@ -815,6 +815,10 @@ FG_TESTABLE bool fg_helpers_stop(const struct faultgen_run *run);
 /* The calling thread on the run's CPUs (cpu >= 0: on cpu alone) while it
  * faults for the pattern itself, and its own mask back after. */
 int fg_caller_place(struct faultgen_run *run, int cpu);
+/* The calling thread on cpu alone (pin: a scratch mask of the run's
+ * size), or under SCHED_FIFO: 0 or -errno.  System calls only. */
+int fg_bind_to_cpu(const struct faultgen_run *run, void *pin, int cpu);
+int fg_fifo_self(void);
 void fg_caller_restore(struct faultgen_run *run);
 /* Worker i's measured interval begins, or ends (its last round is
  * through): helpers that measure beside the workers (writers) count

@@ -2032,71 +2032,67 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 	return ret;
 }
 
+/* What a thread is started with: its process allocates it, so that the
+ * thread allocates nothing (a thread's first malloc makes glibc map an
+ * arena of its own: a mapping and faults the recording had not). */
+struct thread_arg {
+	struct replay_state *st;
+	unsigned int t;
+	void *pin;              /* a scratch CPU mask, with the run's pin */
+	struct fg_robs_cur *cur; /* its notes' cursors (replay-obs.c) */
+};
+
 /*
  * Thread t placed as worker t would be: on its own CPU with the run's
  * pin (the t-th of the run's, round), else on the run's CPUs; SCHED_FIFO
  * where asked.  Its pinned CPU, or -1, into w->cpu.
  */
-static int place_thread(struct replay_state *st, unsigned int t,
-			struct fg_wstat *w)
+static int place_thread(const struct thread_arg *a, struct fg_wstat *w)
 {
-	struct faultgen_run *run = st->run;
-	size_t size = run->cpuset_size;
-	cpu_set_t *pin;
+	struct faultgen_run *run = a->st->run;
 	int ret = 0;
 
 	w->cpu = -1;
 	if (run->attr.pin) {
-		pin = CPU_ALLOC(run->cpus.nbits);
-		if (!pin)
+		if (!a->pin)
 			return -ENOMEM;
-		w->cpu = fg_cpu_for_worker(&run->cpus, t);
-		CPU_ZERO_S(size, pin);
-		CPU_SET_S((size_t)w->cpu, size, pin);
-		if (sched_setaffinity(0, size, pin) < 0)
-			ret = -errno;
-		CPU_FREE(pin);
-	} else if (sched_setaffinity(0, size, run->cpuset_buf) < 0) {
+		w->cpu = fg_cpu_for_worker(&run->cpus, a->t);
+		ret = fg_bind_to_cpu(run, a->pin, w->cpu);
+	} else if (sched_setaffinity(0, run->cpuset_size, run->cpuset_buf) <
+		   0) {
 		ret = -errno;
 	}
-	if (!ret && run->attr.sched_fifo) {
-		struct sched_param sp;
-		int lo = sched_get_priority_min(SCHED_FIFO);
-		int hi = sched_get_priority_max(SCHED_FIFO);
-
-		sp.sched_priority = lo + (hi - lo) / 2;
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
-			ret = -errno;
-	}
+	if (!ret && run->attr.sched_fifo)
+		ret = fg_fifo_self();
 	return ret;
 }
 
 /* Thread t of the profile: its faults, measured as a worker's: its
  * lock paths and waits, and the latency of its faults, where asked. */
-static int replay_thread(struct replay_state *st, unsigned int t)
+static int replay_thread(const struct thread_arg *a)
 {
+	struct replay_state *st = a->st;
+	unsigned int t = a->t;
+	struct fg_robs_cur *cur = a->cur;
 	struct faultgen_run *run = st->run;
 	struct fg_wstat *w = &run->sh->w[t];
 	const struct fg_pthread *th = &st->pr->threads[t];
 	unsigned char stamp = (unsigned char)(th->process + 1);
 	bool lat = run->attr.latency != 0;
 	int lock_fds[FG_LOCK_EVENTS];
-	struct fg_robs_cur *cur;
 	struct fg_usage at;
 	uint64_t faults = 0;
 	int ret;
 
 	w->pid = getpid();
 	w->tid = fg_gettid();
-	ret = place_thread(st, t, w);
+	ret = place_thread(a, w);
 	if (ret)
 		return ret;
 	if (st->paced)
 		ret = sleep_until(st, th->start_ms);
 	if (ret)
 		return ret;
-	/* Its notes' pages faulted before its loop (replay-obs.c). */
-	cur = fg_robs_thread(st->obs, t);
 	fg_lock_worker_open(run, w, lock_fds);
 	fg_wait_worker_open(run, t);
 	if (lat)
@@ -2118,18 +2114,13 @@ static int replay_thread(struct replay_state *st, unsigned int t)
 	return ret;
 }
 
-struct thread_arg {
-	struct replay_state *st;
-	unsigned int t;
-};
-
 static void *thread_main(void *p)
 {
 	struct thread_arg *a = p;
 	int ret;
 
 	atomic_store(&a->st->running[a->t], 1);
-	ret = replay_thread(a->st, a->t);
+	ret = replay_thread(a);
 
 	if (ret && ret != -ECANCELED) {
 		char msg[FG_PROFILE_ERROR_LEN];
@@ -2273,7 +2264,15 @@ static void run_process(struct replay_state *st, unsigned int p)
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
 		if (pr->threads[t].process != p)
 			continue;
-		args[t] = (struct thread_arg){ .st = st, .t = t };
+		/* Its notes' pages faulted now, in its process, not in
+		 * its loop (replay-obs.c). */
+		args[t] = (struct thread_arg){
+			.st = st, .t = t,
+			.pin = st->run->attr.pin ?
+				       CPU_ALLOC(st->run->cpus.nbits) :
+				       NULL,
+			.cur = fg_robs_thread(st->obs, t),
+		};
 		if (pthread_create(&tids[t], NULL, thread_main, &args[t])) {
 			fail_shared(st->sh, -EAGAIN, "cannot create a thread");
 			break;
@@ -2303,6 +2302,13 @@ out:
 	for (c = 0; kids && c < pr->nr_processes; c++)
 		if (kids[c] > 0)
 			reap_child(st, c, kids[c]);
+	/* A started thread freed its cursors (fg_robs_thread_end). */
+	for (unsigned int t = 0; args && t < pr->nr_threads; t++) {
+		if (args[t].pin)
+			CPU_FREE(args[t].pin);
+		if (!(started && started[t]))
+			free(args[t].cur);
+	}
 	free(tids);
 	free(args);
 	free(kids);

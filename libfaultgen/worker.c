@@ -59,9 +59,10 @@ static bool spread_at_start(const struct faultgen_run *run, bool barrier)
  * never allocates (a forked child may not; in a thread, a first malloc
  * makes glibc reserve a 64 MiB arena in the caller's address space).
  */
-static int bind_to_cpu(struct faultgen_run *run, cpu_set_t *pin, int cpu)
+int fg_bind_to_cpu(const struct faultgen_run *run, void *mask, int cpu)
 {
 	size_t size = run->cpuset_size;
+	cpu_set_t *pin = mask;
 
 	CPU_ZERO_S(size, pin);
 	CPU_SET_S((size_t)cpu, size, pin);
@@ -80,26 +81,29 @@ static int place_self(struct worker_arg *wa)
 	w->cpu = -1;
 	if (run->attr.pin) {
 		w->cpu = fg_cpu_for_worker(&run->cpus, i);
-		ret = bind_to_cpu(run, wa->pin, w->cpu);
+		ret = fg_bind_to_cpu(run, wa->pin, w->cpu);
 		if (ret)
 			return ret;
 	} else if (spread_at_start(run, wa->work->barrier)) {
 		/* Best effort: the run is valid without it. */
-		bind_to_cpu(run, wa->pin,
+		fg_bind_to_cpu(run, wa->pin,
 			    fg_cpu_for_worker(&run->cpus, wa->spread_base + i));
 	} else if (sched_setaffinity(0, size, set) < 0) {
 		return -errno;
 	}
-	if (run->attr.sched_fifo) {
-		struct sched_param sp;
-		int lo = sched_get_priority_min(SCHED_FIFO);
-		int hi = sched_get_priority_max(SCHED_FIFO);
+	return run->attr.sched_fifo ? fg_fifo_self() : 0;
+}
 
-		sp.sched_priority = lo + (hi - lo) / 2;
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
-			return -errno;
-	}
-	return 0;
+/* The calling thread under SCHED_FIFO, at the middle of its
+ * priorities (faultgen_attr_set_sched_fifo). */
+int fg_fifo_self(void)
+{
+	struct sched_param sp;
+	int lo = sched_get_priority_min(SCHED_FIFO);
+	int hi = sched_get_priority_max(SCHED_FIFO);
+
+	sp.sched_priority = lo + (hi - lo) / 2;
+	return sched_setscheduler(0, SCHED_FIFO, &sp) < 0 ? -errno : 0;
 }
 
 static void open_gate(struct fg_gate *g, uint32_t how)
@@ -255,7 +259,7 @@ int fg_caller_place(struct faultgen_run *run, int cpu)
 	if (sched_getaffinity(0, size, saved) < 0)
 		CPU_ZERO_S(size, saved);
 	if (cpu >= 0)
-		return bind_to_cpu(run, (cpu_set_t *)((char *)saved + size),
+		return fg_bind_to_cpu(run, (cpu_set_t *)((char *)saved + size),
 				   cpu);
 	return sched_setaffinity(0, size, run->cpuset_buf) < 0 ? -errno : 0;
 }
