@@ -200,12 +200,28 @@ void pft_print_replay_objects(FILE *out, struct faultgen_run *run)
 	free(v);
 }
 
+/* "kinds": {"first-touch": N, ...} of an object, by a worker or all
+ * (-1). */
+static void json_kinds(struct pft_json *j, struct faultgen_run *run,
+		       unsigned int object, int worker)
+{
+	const char *kind;
+
+	pj_obj(j, "kinds");
+	for (unsigned int k = 0; (kind = faultgen_replay_kind_name(k)); k++) {
+		uint64_t f = faults_of(run, object, worker, kind);
+
+		if (f)
+			pj_u64(j, kind, f);
+	}
+	pj_obj_end(j);
+}
+
 /* "objects": [{"object": 0, "backing": ..., "kinds": {...}, ...}] */
 void pft_json_replay_objects(struct pft_json *j, struct faultgen_run *run)
 {
 	unsigned int n, all;
 	struct obj *v = objects(run, &n, &all);
-	const char *kind;
 
 	if (!v && !all)
 		return;
@@ -221,15 +237,7 @@ void pft_json_replay_objects(struct pft_json *j, struct faultgen_run *run)
 		pj_str(j, "backing", o->backing);
 		pj_u64(j, "bytes", o->bytes);
 		pj_u64(j, "faults", o->faults);
-		pj_obj(j, "kinds");
-		for (unsigned int k = 0; (kind = faultgen_replay_kind_name(k));
-		     k++) {
-			uint64_t f = faults_of(run, v[i].index, -1, kind);
-
-			if (f)
-				pj_u64(j, kind, f);
-		}
-		pj_obj_end(j);
+		json_kinds(j, run, v[i].index, -1);
 		pj_u64(j, "threads", o->threads);
 		pj_arr(j, "top_threads");
 		t = threads_of(run, v[i].index, &nt);
@@ -237,6 +245,7 @@ void pft_json_replay_objects(struct pft_json *j, struct faultgen_run *run)
 			pj_obj(j, NULL);
 			pj_i64(j, "worker", t[k].worker);
 			pj_u64(j, "faults", t[k].faults);
+			json_kinds(j, run, v[i].index, t[k].worker);
 			pj_obj_end(j);
 		}
 		free(t);

@@ -61,8 +61,8 @@ assert len(o) == 1 and o[0]["object"] == 0, o
 assert o[0]["backing"] == "anonymous" and o[0]["bytes"] == 4 << 20, o
 assert o[0]["faults"] == 1024 and o[0]["kinds"] == {"first-touch": 1024}, o
 assert o[0]["threads"] == 2 and o[0]["processes"] == 1, o
-assert sorted((t["worker"], t["faults"]) for t in o[0]["top_threads"]) == \
-	[(0, 512), (1, 512)], o
+assert sorted((t["worker"], t["faults"], t["kinds"]["first-touch"])
+	for t in o[0]["top_threads"]) == [(0, 512, 512), (1, 512, 512)], o
 assert 1 <= o[0]["concurrency_threads_max"] <= 2, o
 assert o[0]["concurrency_processes_max"] == 1, o
 assert 0 <= o[0]["first_s"] <= o[0]["last_s"], o
