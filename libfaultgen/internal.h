@@ -1183,6 +1183,9 @@ struct fg_profile {
 	struct fg_pthread *threads;
 	struct fg_prow *rows; /* without_event's after the faults' */
 	unsigned int *thread_ids; /* the profile's ids, by index */
+	/* [process * nr_objects + object]: 1 where the process maps the
+	 * object (its "objects"). */
+	unsigned char *maps;
 	uint64_t counts[FG_NR_KINDS]; /* the faults it holds, by kind */
 	struct fg_pcall *calls; /* "calls": null where calls_recorded is not */
 	size_t nr_calls;

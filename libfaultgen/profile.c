@@ -693,7 +693,7 @@ static int alloc_maps(struct ck *c, uint32_t objs, uint32_t procs,
 	c->object_at = id_map(c->nobject_at);
 	c->process_at = id_map(c->nprocess_at);
 	c->thread_at = id_map(c->nthread_at);
-	c->maps = calloc((size_t)processes * objects + 1, 1);
+	c->maps = pr->maps = calloc((size_t)processes * objects + 1, 1);
 	pr->objects = calloc(objects + 1, sizeof(*pr->objects));
 	pr->processes = calloc(processes + 1, sizeof(*pr->processes));
 	pr->threads = calloc(threads + 1, sizeof(*pr->threads));
@@ -952,7 +952,6 @@ FG_TESTABLE int fg_profile_parse(const char *buf, size_t len,
 	free(c.object_at);
 	free(c.process_at);
 	free(c.thread_at);
-	free(c.maps);
 	fg_json_free(&doc);
 	return ret;
 }
@@ -963,6 +962,7 @@ void fg_profile_free(struct fg_profile *pr)
 	free(pr->processes);
 	free(pr->threads);
 	free(pr->thread_ids);
+	free(pr->maps);
 	free(pr->rows);
 	free(pr->calls);
 	memset(pr, 0, sizeof(*pr));

@@ -2186,6 +2186,34 @@ static int settle(struct replay_state *st, unsigned int p,
 }
 
 /* Forks process c (a child of the calling process's profile process). */
+/*
+ * In forked child c, before its threads start: the objects that neither
+ * it nor a process it forks maps (the profile's "objects" of each
+ * process) unmapped.  The root maps every object for the processes it
+ * forks to inherit, where the recorded child had its own only (an exec
+ * left it none of its parent's): a child kept them all, its mappings
+ * and its smaps several times the program's.
+ */
+static void unmap_foreign(struct replay_state *st, unsigned int c)
+{
+	const struct fg_profile *pr = st->pr;
+
+	for (unsigned int o = 0; pr->maps && o < pr->nr_objects; o++) {
+		struct mapped *m = &st->obj[o];
+		bool kept = false;
+
+		for (unsigned int x = 0; x < pr->nr_processes && !kept; x++)
+			kept = pr->maps[(size_t)x * pr->nr_objects + o] &&
+			       lineage(pr, c, x);
+		if (kept || !m->resv.raw)
+			continue;
+		fg_resv_release(&m->resv);
+		if (m->fd >= 0)
+			close(m->fd);
+		m->fd = -1;
+	}
+}
+
 static pid_t fork_child(struct replay_state *st, unsigned int c)
 {
 	pid_t parent = getpid(), pid = fork();
@@ -2196,6 +2224,7 @@ static pid_t fork_child(struct replay_state *st, unsigned int c)
 	if (getppid() != parent)
 		_exit(1);
 	fork_states(st, true);
+	unmap_foreign(st, c);
 	run_process(st, c);
 	_exit(atomic_load(&st->sh->error) ? 1 : 0);
 }

@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <linux/magic.h>
 #include <numaif.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 
@@ -441,6 +442,20 @@ static const char random_then_seq[] = HEAD
 	"\"faults\":[[0,0,0,1,\"first-touch\",256,0,1023,\"random\",1],"
 	"[0,0,1,1,\"first-touch\",512,512,1023,\"seq\",1]],"
 	"\"calls\":null}";
+
+/* Process 0 maps objects 0 (5 MiB) and 1 (1 MiB); process 1, forked at
+ * 10 ms, maps object 1 only, and faults it at 1 s. */
+static const char child_maps_its_own[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":5242880,"
+	"\"writable\":true},{\"id\":1,\"backing\":\"anonymous\","
+	"\"size\":1048576,\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0,1]},{\"id\":1,\"parent\":0,"
+	"\"fork_ms\":10,\"exit_ms\":1100,\"objects\":[1]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":1,\"start_ms\":10}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",16,0,15,\"seq\",1],"
+	"[1,1,100,1,\"first-touch\",16,0,15,\"seq\",1]],\"calls\":null}";
 
 static struct faultgen_attr *replay_attr(const char *profile)
 {
@@ -2012,6 +2027,88 @@ START_TEST(windows_merged_past_a_full_log)
 }
 END_TEST
 
+/* VMAs of exactly len bytes in /proc/PID/maps (pid 0: self). */
+static int vmas_of_size(pid_t pid, size_t len)
+{
+	char path[64], line[512];
+	unsigned long lo, hi;
+	int n = 0;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && hi - lo == len)
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Threads of process pid, from its status; -1 when gone. */
+static int threads_of(pid_t pid)
+{
+	char path[64], line[256];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static void *exec_run(void *run)
+{
+	return (void *)(intptr_t)faultgen_run_exec(run);
+}
+
+/* A forked process keeps the objects it (or a process it forks) maps,
+ * and no other: the root's 5 MiB object is not in the child's maps once
+ * its thread runs, its 1 MiB object is; the root has both. */
+START_TEST(a_child_maps_its_own_objects_only)
+{
+	struct faultgen_attr *a = replay_attr(child_maps_its_own);
+	struct timespec ms = { 0, 1000 * 1000 };
+	struct faultgen_run *run;
+	int big = -1, small = -1, ours = -1;
+	pthread_t tid;
+	void *ret;
+	pid_t kid;
+
+	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
+	ck_assert_int_eq(pthread_create(&tid, NULL, exec_run, run), 0);
+	/* The child, once its thread runs (its objects unmapped before). */
+	for (int i = 0; i < 5000 && big < 0; i++) {
+		nanosleep(&ms, NULL);
+		if (fgc_children(getpid(), &kid, 1) != 1 ||
+		    threads_of(kid) < 2)
+			continue;
+		ours = vmas_of_size(0, 5 * MIB);
+		big = vmas_of_size(kid, 5 * MIB);
+		small = vmas_of_size(kid, MIB);
+	}
+	ck_assert_int_eq(pthread_join(tid, &ret), 0);
+	ck_assert_int_eq((int)(intptr_t)ret, 0);
+	ck_assert_msg(big == 0 && small == 1 && ours == 1,
+		      "the child maps %d of 5 MiB and %d of 1 MiB; the root "
+		      "%d of 5 MiB", big, small, ours);
+	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 32);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+	ck_assert(fgc_no_children());
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -2028,6 +2125,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, objects_of_no_replay);
 	tcase_add_test(tc, windows_counted_by_thread_and_process);
 	tcase_add_test(tc, windows_merged_past_a_full_log);
+	tcase_add_test(tc, a_child_maps_its_own_objects_only);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);
