@@ -2042,9 +2042,13 @@ static int vmas_of_size(pid_t pid, size_t len)
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && hi - lo == len)
-			n++;
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+
+		lo = strtoul(line, &end, 16);
+		hi = *end == '-' ? strtoul(end + 1, NULL, 16) : lo;
+		n += hi - lo == len;
+	}
 	fclose(f);
 	return n;
 }
