@@ -2065,8 +2065,10 @@ static int threads_of(pid_t pid)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Threads: %d", &n) == 1)
+		if (!strncmp(line, "Threads:", 8)) {
+			n = (int)strtol(line + 8, NULL, 10);
 			break;
+		}
 	fclose(f);
 	return n;
 }
@@ -2087,7 +2089,7 @@ START_TEST(a_child_maps_its_own_objects_only)
 	int big = -1, small = -1, ours = -1;
 	pthread_t tid;
 	void *ret;
-	pid_t kid;
+	pid_t kid = 0;
 
 	ck_assert_int_eq(faultgen_run_create(a, &run), 0);
 	ck_assert_int_eq(pthread_create(&tid, NULL, exec_run, run), 0);
