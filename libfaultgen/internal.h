@@ -1226,9 +1226,10 @@ struct fg_robs_object {
 	uint64_t merged_windows; /* the run's, every object's */
 };
 int fg_robs_new(struct fg_robs **out, const struct fg_profile *pr,
-		const size_t *chunks_first);
+		const size_t *chunks_first, const size_t *thread_objects);
 void fg_robs_free(struct fg_robs *o);
 struct fg_robs_cur *fg_robs_thread(struct fg_robs *o, unsigned int t);
+void fg_robs_touch_row(struct fg_robs *o, size_t r);
 void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
 		  size_t row, unsigned int obj, int kind, int64_t ns);
 void fg_robs_thread_end(struct fg_robs *o, struct fg_robs_cur *cur,

@@ -7,16 +7,19 @@
  * the windows with any), and the first and last fault's times.
  *
  * Each fault made is noted by its thread with the time it ended
- * (CLOCK_MONOTONIC, ns after the replay's clock): its row's count and
+ * (CLOCK_MONOTONIC, ns after the replay's start): its row's count and
  * times, and the thread's run of windows in which it faulted the
- * object (a cursor per object, private to the thread), stored in the
- * thread's part of a log when the run ends.  The rows and the log are
- * in shared memory, each part written by one thread only: the forked
- * processes' threads note theirs there too, and the caller folds them
- * once all are done.  A thread's log holds four runs per chunk of its
- * own and 64 more; past that, its runs of an object are merged over
- * the gap (a window counted where it made no fault), counted in
- * merged_windows.
+ * object (a cursor per object), stored in the thread's part of a log
+ * when the run ends.  The rows, the cursors and the log are in shared
+ * memory, each part written by one thread only, and written before the
+ * thread's loop (fg_robs_thread, fg_robs_touch_row): the forked
+ * processes' threads note theirs there too, a fork write-protects none
+ * of it (a private page written in the loop would take a copy after
+ * each fork), and the caller folds them once all are done.  A thread's
+ * log holds four runs per chunk of its own, 64 more, and one per
+ * object it faults, kept for the runs still open at its end; past the
+ * others, its runs of an object are merged over the gap (a window
+ * counted where it made no fault), counted in merged_windows.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */
@@ -58,54 +61,66 @@ struct robj {
 struct fg_robs {
 	const struct fg_profile *pr;
 	/* Shared: per row, then per thread its count of runs and of
-	 * windows merged, then the runs. */
+	 * windows merged, then its cursors (one per object), then the
+	 * runs. */
 	void *map;
 	size_t map_len;
 	struct row_made *made;
 	uint64_t *nr_runs, *merged;
+	struct fg_robs_cur *curs;
 	struct win_run *runs;
-	size_t *first; /* per thread + 1: where its runs begin */
+	size_t *first;   /* per thread + 1: where its runs begin */
+	size_t *reserve; /* per thread: slots kept for its last runs */
 	struct robj *obj; /* folded, NULL before */
+	/* Folded: object o's rows are by_object[row_first[o] ..
+	 * row_first[o + 1]). */
+	size_t *row_first, *by_object;
 	uint64_t merged_windows;
 };
 
+/* thread_objects[t]: the objects thread t faults (their count). */
 int fg_robs_new(struct fg_robs **out, const struct fg_profile *pr,
-		const size_t *chunks_first)
+		const size_t *chunks_first, const size_t *thread_objects)
 {
 	struct fg_robs *o = calloc(1, sizeof(*o));
-	size_t rows, counts, cap = 0;
+	size_t rows, counts, curs, cap = 0, nt = pr->nr_threads;
 	char *p;
 
 	*out = NULL;
 	if (!o)
 		return -ENOMEM;
 	o->pr = pr;
-	o->first = calloc(pr->nr_threads + 1, sizeof(*o->first));
-	if (!o->first) {
-		free(o);
+	o->first = calloc(nt + 1, sizeof(*o->first));
+	o->reserve = calloc(nt + 1, sizeof(*o->reserve));
+	if (!o->first || !o->reserve) {
+		fg_robs_free(o);
 		return -ENOMEM;
 	}
-	for (unsigned int t = 0; t < pr->nr_threads; t++) {
+	for (unsigned int t = 0; t < nt; t++) {
 		o->first[t] = cap;
-		cap += 4 * (chunks_first[t + 1] - chunks_first[t]) + 64;
+		o->reserve[t] = thread_objects[t];
+		cap += 4 * (chunks_first[t + 1] - chunks_first[t]) + 64 +
+		       thread_objects[t];
 	}
-	o->first[pr->nr_threads] = cap;
+	o->first[nt] = cap;
 	rows = pr->nr_rows * sizeof(struct row_made);
-	counts = 2 * (size_t)pr->nr_threads * sizeof(uint64_t);
-	o->map_len = rows + counts + cap * sizeof(struct win_run);
-	/* NORESERVE: a row's page is touched when its first fault is. */
+	counts = 2 * nt * sizeof(uint64_t);
+	curs = nt * pr->nr_objects * sizeof(struct fg_robs_cur);
+	o->map_len = rows + counts + curs + cap * sizeof(struct win_run) + 1;
+	/* NORESERVE: only the pages a thread writes before its loop. */
 	o->map = mmap(NULL, o->map_len, PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (o->map == MAP_FAILED) {
-		free(o->first);
-		free(o);
+		o->map = NULL;
+		fg_robs_free(o);
 		return -ENOMEM;
 	}
 	p = o->map;
 	o->made = (struct row_made *)p;
 	o->nr_runs = (uint64_t *)(p + rows);
-	o->merged = o->nr_runs + pr->nr_threads;
-	o->runs = (struct win_run *)(p + rows + counts);
+	o->merged = o->nr_runs + nt;
+	o->curs = (struct fg_robs_cur *)(p + rows + counts);
+	o->runs = (struct win_run *)(p + rows + counts + curs);
 	*out = o;
 	return 0;
 }
@@ -114,51 +129,56 @@ void fg_robs_free(struct fg_robs *o)
 {
 	if (!o)
 		return;
-	munmap(o->map, o->map_len);
+	if (o->map)
+		munmap(o->map, o->map_len);
 	free(o->first);
+	free(o->reserve);
 	free(o->obj);
+	free(o->row_first);
+	free(o->by_object);
 	free(o);
 }
 
 /*
- * In thread t, before its faults: its cursors, one per object, and the
- * pages it will note into (its rows, its counts, its log) written now,
- * so that its loop takes no fault of the notes' own (each process maps
- * the shared pages for itself).  NULL without memory: its faults then
- * go unnoted, the run goes on.
+ * In thread t's process, before its loop: its cursors, its counts and
+ * its log written, so that the loop takes no fault of the notes' own
+ * (each process maps the shared pages for itself); its rows' with
+ * fg_robs_touch_row.  Its cursors, or NULL without notes.
  */
 struct fg_robs_cur *fg_robs_thread(struct fg_robs *o, unsigned int t)
 {
-	size_t n, step = (size_t)fg_pagesize() / sizeof(struct win_run);
+	size_t step = (size_t)fg_pagesize() / sizeof(struct win_run);
 	struct fg_robs_cur *cur;
 
 	if (!o)
 		return NULL;
-	n = o->pr->nr_objects ? o->pr->nr_objects : 1;
-	cur = malloc(n * sizeof(*cur));
-	if (!cur)
-		return NULL;
-	memset(cur, 0, n * sizeof(*cur));
-	for (size_t r = 0; r < o->pr->nr_rows; r++)
-		if (o->pr->rows[r].thread == t)
-			o->made[r].faults = 0;
+	cur = o->curs + (size_t)t * o->pr->nr_objects;
+	memset(cur, 0, o->pr->nr_objects * sizeof(*cur));
 	o->nr_runs[t] = 0;
 	o->merged[t] = 0;
 	for (size_t i = o->first[t]; i < o->first[t + 1]; i += step)
-		o->runs[i].object = 0;
+		o->runs[i] = (struct win_run){ 0 };
 	if (o->first[t + 1] > o->first[t])
-		o->runs[o->first[t + 1] - 1].object = 0;
+		o->runs[o->first[t + 1] - 1] = (struct win_run){ 0 };
 	return cur;
 }
 
-/* Thread t's run of object obj ended: stored, or kept open over the
- * gap where its log is full. */
+/* Row r's note written (0) in this process, before its thread's loop. */
+void fg_robs_touch_row(struct fg_robs *o, size_t r)
+{
+	if (o)
+		o->made[r] = (struct row_made){ 0 };
+}
+
+/* Thread t's run of object obj ended: stored, where slots are left
+ * beyond those kept for its last runs (or, keep, into those). */
 static bool store_run(struct fg_robs *o, unsigned int t, unsigned int obj,
-		      const struct fg_robs_cur *c)
+		      const struct fg_robs_cur *c, bool keep)
 {
 	uint64_t n = o->nr_runs[t];
+	size_t end = o->first[t + 1] - (keep ? 0 : o->reserve[t]);
 
-	if (o->first[t] + n >= o->first[t + 1])
+	if (o->first[t] + n >= end)
 		return false;
 	o->runs[o->first[t] + n] = (struct win_run){ obj, c->from, c->to };
 	o->nr_runs[t] = n + 1;
@@ -166,16 +186,17 @@ static bool store_run(struct fg_robs *o, unsigned int t, unsigned int obj,
 }
 
 /* Thread t made a fault of row (object obj, counted as kind), ending
- * ns after the replay's clock. */
+ * ns after the replay's start. */
 void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
 		  size_t row, unsigned int obj, int kind, int64_t ns)
 {
-	struct row_made *m = &o->made[row];
+	struct row_made *m;
 	struct fg_robs_cur *c;
 	uint32_t w;
 
 	if (!cur)
 		return;
+	m = &o->made[row];
 	if (ns < 0)
 		ns = 0;
 	if (!m->faults++) {
@@ -190,7 +211,7 @@ void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
 			c->to = w;
 		return;
 	}
-	if (c->open && !store_run(o, t, obj, c)) {
+	if (c->open && !store_run(o, t, obj, c, false)) {
 		o->merged[t] += w - c->to - 1;
 		c->to = w;
 		return;
@@ -198,29 +219,18 @@ void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
 	*c = (struct fg_robs_cur){ w, w, true };
 }
 
-/* Thread t is through: its open runs stored, its cursors freed. */
+/* Thread t is through: its open runs stored, into the slots kept for
+ * them (one per object it faults). */
 void fg_robs_thread_end(struct fg_robs *o, struct fg_robs_cur *cur,
 			unsigned int t)
 {
 	if (!cur)
 		return;
-	for (unsigned int obj = 0; obj < o->pr->nr_objects; obj++) {
-		if (!cur[obj].open)
-			continue;
-		if (store_run(o, t, obj, &cur[obj]))
-			continue;
-		/* Full: the last run of the object stretched to this one. */
-		for (uint64_t k = o->nr_runs[t]; k-- > 0;) {
-			struct win_run *r = &o->runs[o->first[t] + k];
-
-			if (r->object == obj) {
-				o->merged[t] += cur[obj].from - r->to - 1;
-				r->to = cur[obj].to;
-				break;
-			}
+	for (unsigned int obj = 0; obj < o->pr->nr_objects; obj++)
+		if (cur[obj].open) {
+			(void)store_run(o, t, obj, &cur[obj], true);
+			cur[obj].open = false;
 		}
-	}
-	free(cur);
 }
 
 /* ---- the fold ------------------------------------------------------- */
@@ -311,23 +321,39 @@ static void sweep(struct who_run *runs, size_t n, struct edge *edges,
 	*median = (a + b) / 2.0;
 }
 
-static int fold_object(struct fg_robs *o, unsigned int obj,
-		       struct who_run *runs, struct edge *edges,
-		       uint64_t *hist, unsigned char *seen_t,
-		       unsigned char *seen_p)
+/* A thread's run of an object, for the fold. */
+struct obj_run {
+	unsigned int object, thread;
+	uint32_t from, to;
+};
+
+static int by_object_thread_from(const void *a, const void *b)
+{
+	const struct obj_run *x = a, *y = b;
+
+	if (x->object != y->object)
+		return x->object < y->object ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+/* Object obj's rows folded: its faults, threads, processes, times. */
+static void fold_rows(struct fg_robs *o, unsigned int obj,
+		      unsigned char *seen_t, unsigned char *seen_p)
 {
 	const struct fg_profile *pr = o->pr;
 	struct robj *ob = &o->obj[obj];
-	size_t n = 0;
 
 	memset(seen_t, 0, pr->nr_threads);
 	memset(seen_p, 0, pr->nr_processes);
 	ob->first_ns = INT64_MAX;
-	for (size_t r = 0; r < pr->nr_rows; r++) {
+	for (size_t i = o->row_first[obj]; i < o->row_first[obj + 1]; i++) {
+		size_t r = o->by_object[i];
 		const struct row_made *m = &o->made[r];
 		unsigned int t = pr->rows[r].thread;
 
-		if (pr->rows[r].object != obj || !m->faults)
+		if (!m->faults)
 			continue;
 		ob->faults += m->faults;
 		if (m->first_ns < ob->first_ns)
@@ -341,30 +367,54 @@ static int fold_object(struct fg_robs *o, unsigned int obj,
 	}
 	if (!ob->faults)
 		ob->first_ns = 0;
-	for (unsigned int t = 0; t < pr->nr_threads; t++)
-		for (uint64_t k = 0; k < o->nr_runs[t]; k++) {
-			const struct win_run *w = &o->runs[o->first[t] + k];
+}
 
-			if (w->object == obj)
-				runs[n++] = (struct who_run){ t, w->from,
-							      w->to };
-		}
-	qsort(runs, n, sizeof(*runs), by_who_from);
+/* Object obj's runs all[0..n) (sorted by thread and start) swept, by
+ * thread, then by process. */
+static void fold_runs(struct fg_robs *o, unsigned int obj,
+		      const struct obj_run *all, size_t n,
+		      struct who_run *runs, struct edge *edges,
+		      uint64_t *hist)
+{
+	struct robj *ob = &o->obj[obj];
+
+	for (size_t i = 0; i < n; i++)
+		runs[i] = (struct who_run){ all[i].thread, all[i].from,
+					    all[i].to };
 	sweep(runs, n, edges, hist, &ob->threads_most, &ob->threads_median);
-	/* Again by process: its threads' runs merged into one. */
-	n = 0;
-	for (unsigned int t = 0; t < pr->nr_threads; t++)
-		for (uint64_t k = 0; k < o->nr_runs[t]; k++) {
-			const struct win_run *w = &o->runs[o->first[t] + k];
-
-			if (w->object == obj)
-				runs[n++] = (struct who_run){
-					pr->threads[t].process, w->from, w->to
-				};
-		}
+	for (size_t i = 0; i < n; i++)
+		runs[i] = (struct who_run){
+			o->pr->threads[all[i].thread].process, all[i].from,
+			all[i].to
+		};
 	qsort(runs, n, sizeof(*runs), by_who_from);
 	sweep(runs, n, edges, hist, &ob->processes_most,
 	      &ob->processes_median);
+}
+
+/* Object o's rows, by_object[row_first[o] .. row_first[o + 1]). */
+static int index_rows(struct fg_robs *o)
+{
+	const struct fg_profile *pr = o->pr;
+	size_t *at;
+
+	o->row_first = calloc(pr->nr_objects + 2, sizeof(*o->row_first));
+	o->by_object = calloc(pr->nr_rows + 1, sizeof(*o->by_object));
+	at = calloc(pr->nr_objects + 1, sizeof(*at));
+	if (!o->row_first || !o->by_object || !at) {
+		free(at);
+		return -ENOMEM;
+	}
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		o->row_first[pr->rows[r].object + 1]++;
+	for (unsigned int k = 0; k < pr->nr_objects; k++)
+		o->row_first[k + 1] += o->row_first[k];
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		unsigned int k = pr->rows[r].object;
+
+		o->by_object[o->row_first[k] + at[k]++] = r;
+	}
+	free(at);
 	return 0;
 }
 
@@ -373,27 +423,46 @@ static int fold_object(struct fg_robs *o, unsigned int obj,
 int fg_robs_fold(struct fg_robs *o)
 {
 	const struct fg_profile *pr = o->pr;
-	size_t total = 0;
+	size_t total = 0, n = 0, i = 0;
+	struct obj_run *all;
 	struct who_run *runs;
 	struct edge *edges;
 	uint64_t *hist;
 	unsigned char *seen_t, *seen_p;
-	int ret = 0;
+	int ret;
 
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
 		total += o->nr_runs[t];
 		o->merged_windows += o->merged[t];
 	}
+	ret = index_rows(o);
 	o->obj = calloc(pr->nr_objects ? pr->nr_objects : 1, sizeof(*o->obj));
+	all = calloc(total + 1, sizeof(*all));
 	runs = calloc(total + 1, sizeof(*runs));
 	edges = calloc(2 * total + 1, sizeof(*edges));
 	hist = calloc(total + 2, sizeof(*hist));
 	seen_t = calloc(pr->nr_threads + 1, 1);
 	seen_p = calloc(pr->nr_processes + 1, 1);
-	if (!o->obj || !runs || !edges || !hist || !seen_t || !seen_p)
+	if (!o->obj || !all || !runs || !edges || !hist || !seen_t || !seen_p)
 		ret = -ENOMEM;
-	for (unsigned int obj = 0; !ret && obj < pr->nr_objects; obj++)
-		ret = fold_object(o, obj, runs, edges, hist, seen_t, seen_p);
+	for (unsigned int t = 0; !ret && t < pr->nr_threads; t++)
+		for (uint64_t k = 0; k < o->nr_runs[t]; k++) {
+			const struct win_run *w = &o->runs[o->first[t] + k];
+
+			all[n++] = (struct obj_run){ w->object, t, w->from,
+						     w->to };
+		}
+	if (!ret)
+		qsort(all, n, sizeof(*all), by_object_thread_from);
+	for (unsigned int obj = 0; !ret && obj < pr->nr_objects; obj++) {
+		size_t from = i;
+
+		fold_rows(o, obj, seen_t, seen_p);
+		while (i < n && all[i].object == obj)
+			i++;
+		fold_runs(o, obj, all + from, i - from, runs, edges, hist);
+	}
+	free(all);
 	free(runs);
 	free(edges);
 	free(hist);
@@ -446,10 +515,11 @@ int fg_robs_faults(const struct fg_robs *o, unsigned int obj, int t, int k,
 	if (obj >= pr->nr_objects || t < -1 || t >= (int)pr->nr_threads)
 		return -ERANGE;
 	*faults = 0;
-	for (size_t r = 0; r < pr->nr_rows; r++) {
+	for (size_t i = o->row_first[obj]; i < o->row_first[obj + 1]; i++) {
+		size_t r = o->by_object[i];
 		const struct row_made *m = &o->made[r];
 
-		if (pr->rows[r].object == obj && m->faults &&
+		if (m->faults &&
 		    (t < 0 || pr->rows[r].thread == (unsigned int)t) &&
 		    (k < 0 || m->kind == k))
 			*faults += m->faults;

@@ -74,7 +74,8 @@ enum { SLOT_PROFILE = 12, SLOT_SPEED, SLOT_PACING, SLOT_SCALE };
 struct shared {
 	_Atomic uint32_t cancel;
 	_Atomic int error; /* the first error of any thread or process */
-	int64_t t0_ns;     /* the profile's time 0 */
+	int64_t start_ns;  /* the replay's start, its clock's (CLOCK_MONOTONIC) */
+	int64_t t0_ns;     /* the profile's time 0, START_LEAD_NS after */
 	_Atomic uint64_t done[FG_NR_KINDS];
 	_Atomic uint64_t bins, bins_late;
 	_Atomic uint64_t major_as_read; /* majors of memory not a file's */
@@ -139,8 +140,10 @@ struct caller {
 		uint64_t i, n;
 	} pend[CALL_PENDING];
 	unsigned int nr_pend;
-	/* The thread's open runs of windows per object (replay-obs.c). */
+	/* The thread's open runs of windows per object (replay-obs.c),
+	 * and the replay's start, read before its loop. */
 	struct fg_robs_cur *cur;
+	int64_t start_ns;
 };
 
 /* The pattern's state (the run's, in the calling process). */
@@ -1284,7 +1287,7 @@ static void fork_states(struct replay_state *st, bool child)
 		bool private = b == FG_OBJ_ANON || b == FG_OBJ_HUGETLB ||
 			       m->private_file;
 
-		if (!private && !child)
+		if ((!private && !child) || !m->resv.raw)
 			continue;
 		/* A shared mapping's pages are not mapped in the child. */
 		if (!private)
@@ -1297,47 +1300,58 @@ static void fork_states(struct replay_state *st, bool child)
 	}
 }
 
-/* A write-notify fault: the page of a shared file written back, which
- * write-protects it in every mapping (its writeback's page_mkclean),
- * then read (mapped read-only, a read fault where it was not mapped),
- * then written: the write is the write-protect fault of dirty tracking
- * (page_mkwrite), as the kernel takes one on the first write to a
- * clean page of a shared file mapping. */
-FG_NO_ASAN static int write_notify(const struct replay_state *st,
-				   const struct mapped *m, char *p,
-				   unsigned char stamp)
-{
-	if (sync_file_range(m->fd, (off_t)(p - m->addr), (off_t)st->ps,
-			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
-				    SYNC_FILE_RANGE_WAIT_AFTER) < 0)
-		return -errno;
-	(void)*(volatile char *)p;
-	*(volatile unsigned char *)p = stamp;
-	return 0;
-}
-
-/* A file object's page out of the page cache first (unmapped here:
- * MADV_PAGEOUT where this process maps it, then written back and
- * dropped from the file's cache), then read: the fault reads it from
- * the file (its mapping reads no neighbour: MADV_RANDOM). */
-FG_NO_ASAN static int major_fault(const struct replay_state *st,
-				  const struct mapped *m, char *p)
+/*
+ * What a fault of kind needs before its touch, untimed:
+ *
+ * A write-notify fault: the page of a shared file written back, which
+ * write-protects it in every mapping (its writeback's page_mkclean);
+ * the touch then reads it (mapped read-only, a read fault where it was
+ * not mapped) and writes it: the write is the write-protect fault of
+ * dirty tracking (page_mkwrite), as the kernel takes one on the first
+ * write to a clean page of a shared file mapping.
+ *
+ * A major fault: a file object's page out of the page cache first
+ * (unmapped here: MADV_PAGEOUT where this process maps it, then written
+ * back and dropped from the file's cache); the touch reads it from the
+ * file (its mapping reads no neighbour: MADV_RANDOM).
+ *
+ * A refault: the page given back (MADV_DONTNEED); the touch faults it
+ * again.
+ */
+static int before_touch(const struct replay_state *st, const struct mapped *m,
+			enum fg_replay_kind kind, char *p)
 {
 	off_t off = (off_t)(p - m->addr);
 
-	if (madvise(p, st->ps, MADV_PAGEOUT) < 0)
-		return errno == EINVAL ? -EOPNOTSUPP : -errno;
-	if (m->fd >= 0 &&
-	    (sync_file_range(m->fd, off, (off_t)st->ps,
-			     SYNC_FILE_RANGE_WAIT_BEFORE |
-				     SYNC_FILE_RANGE_WRITE |
-				     SYNC_FILE_RANGE_WAIT_AFTER) < 0 ||
-	     posix_fadvise(m->fd, off, (off_t)st->ps, POSIX_FADV_DONTNEED)))
-		return -errno;
-	(void)*(volatile char *)p;
-	return 0;
+	switch (kind) {
+	case FG_KIND_WRITE_NOTIFY:
+		if (sync_file_range(m->fd, off, (off_t)st->ps,
+				    SYNC_FILE_RANGE_WAIT_BEFORE |
+					    SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER) < 0)
+			return -errno;
+		return 0;
+	case FG_KIND_MAJOR:
+		if (madvise(p, st->ps, MADV_PAGEOUT) < 0)
+			return errno == EINVAL ? -EOPNOTSUPP : -errno;
+		if (m->fd >= 0 &&
+		    (sync_file_range(m->fd, off, (off_t)st->ps,
+				     SYNC_FILE_RANGE_WAIT_BEFORE |
+					     SYNC_FILE_RANGE_WRITE |
+					     SYNC_FILE_RANGE_WAIT_AFTER) < 0 ||
+		     posix_fadvise(m->fd, off, (off_t)st->ps,
+				   POSIX_FADV_DONTNEED)))
+			return -errno;
+		return 0;
+	case FG_KIND_REFAULT:
+		return madvise(p, st->ps, MADV_DONTNEED) < 0 ? -errno : 0;
+	default:
+		return 0;
+	}
 }
 
+/* The touch of a fault of kind at p (after before_touch): the fault
+ * itself, in user or kernel mode. */
 FG_NO_ASAN static int fault_one(const struct replay_state *st,
 				const struct mapped *m,
 				enum fg_replay_kind kind, char *p,
@@ -1345,13 +1359,14 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 {
 	switch (kind) {
 	case FG_KIND_WRITE_NOTIFY:
-		return write_notify(st, m, p, stamp);
+		(void)*(volatile char *)p;
+		*(volatile unsigned char *)p = stamp;
+		return 0;
 	case FG_KIND_READ:
+	case FG_KIND_MAJOR:
 		(void)*(volatile char *)p;
 		return 0;
 	case FG_KIND_REFAULT:
-		if (madvise(p, st->ps, MADV_DONTNEED) < 0)
-			return -errno;
 		if (m->readonly)
 			(void)*(volatile char *)p;
 		else
@@ -1362,8 +1377,6 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 		if (madvise(p, st->ps, MADV_POPULATE_WRITE) < 0)
 			return errno == EINVAL ? -EOPNOTSUPP : -errno;
 		return 0;
-	case FG_KIND_MAJOR:
-		return major_fault(st, m, p);
 	case FG_KIND_KERNEL:
 		/* The kernel writes a byte of its own into the page
 		 * (copy_to_user): a fault taken in kernel mode on a user
@@ -1889,8 +1902,9 @@ static void map_to_copy(const struct replay_state *st, unsigned int o,
 
 /*
  * Fault i of thread t (the thread's count, from 0): made, its end's
- * time into *end, and timed into the thread's latency where asked (the
- * first and every N-th);
+ * time into *end, and its touch (not what it needs first, before_touch)
+ * timed into the thread's latency where asked (the first and every
+ * N-th);
  * the thread's lock waits read every FG_WAIT_TOUCHES faults (the ring
  * when half full).
  */
@@ -1906,6 +1920,9 @@ static int timed_fault(const struct replay_state *st, unsigned int t,
 
 	if (i % FG_WAIT_TOUCHES == FG_WAIT_TOUCHES - 1)
 		fg_wait_worker_tick(run, t);
+	ret = before_touch(st, m, kind, p);
+	if (ret)
+		return ret;
 	if (!every || i % every) {
 		ret = fault_one(st, m, kind, p, stamp);
 		*end = fg_now_ns();
@@ -1958,7 +1975,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		if (ret)
 			return ret;
 		fg_robs_note(st->obs, cr->cur, at->t, c->row, row->object,
-			     (int)kind, end - st->sh->t0_ns);
+			     (int)kind, end - cr->start_ns);
 		mark_pages(st, m, pg, span, how);
 		if (!maps_own_page(how))
 			__atomic_store_n(&m->around, true, __ATOMIC_RELAXED);
@@ -2015,10 +2032,10 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 
 static int thread_chunks(struct replay_state *st, unsigned int t,
 			 unsigned char stamp, struct fg_robs_cur *cur,
-			 uint64_t *faults)
+			 int64_t start_ns, uint64_t *faults)
 {
 	size_t c = st->first[t], end;
-	struct caller cr = { .cur = cur };
+	struct caller cr = { .cur = cur, .start_ns = start_ns };
 	int ret = 0;
 
 	for (; c < st->first[t + 1] && !ret; c = end) {
@@ -2082,6 +2099,7 @@ static int replay_thread(const struct thread_arg *a)
 	int lock_fds[FG_LOCK_EVENTS];
 	struct fg_usage at;
 	uint64_t faults = 0;
+	int64_t start_ns;
 	int ret;
 
 	w->pid = getpid();
@@ -2093,12 +2111,15 @@ static int replay_thread(const struct thread_arg *a)
 		ret = sleep_until(st, th->start_ms);
 	if (ret)
 		return ret;
+	/* The shared page read now: a child that forks nothing maps it
+	 * here, not in the loop. */
+	start_ns = st->sh->start_ns;
 	fg_lock_worker_open(run, w, lock_fds);
 	fg_wait_worker_open(run, t);
 	if (lat)
 		fg_lat_begin(run, t, false);
 	fg_stat_begin(w, &at, false);
-	ret = thread_chunks(st, t, stamp, cur, &faults);
+	ret = thread_chunks(st, t, stamp, cur, start_ns, &faults);
 	atomic_store(&st->progress[t], INT64_MAX);
 	atomic_store(&st->giveback_ns[t], INT64_MAX);
 	w->pages = faults;
@@ -2223,8 +2244,8 @@ static pid_t fork_child(struct replay_state *st, unsigned int c)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	fork_states(st, true);
 	unmap_foreign(st, c);
+	fork_states(st, true);
 	run_process(st, c);
 	_exit(atomic_load(&st->sh->error) ? 1 : 0);
 }
@@ -2302,6 +2323,9 @@ static void run_process(struct replay_state *st, unsigned int p)
 				       NULL,
 			.cur = fg_robs_thread(st->obs, t),
 		};
+		for (size_t c = st->first[t]; c < st->first[t + 1]; c++)
+			if (!is_call(st, &st->chunks[c]))
+				fg_robs_touch_row(st->obs, st->chunks[c].row);
 		if (pthread_create(&tids[t], NULL, thread_main, &args[t])) {
 			fail_shared(st->sh, -EAGAIN, "cannot create a thread");
 			break;
@@ -2331,13 +2355,9 @@ out:
 	for (c = 0; kids && c < pr->nr_processes; c++)
 		if (kids[c] > 0)
 			reap_child(st, c, kids[c]);
-	/* A started thread freed its cursors (fg_robs_thread_end). */
-	for (unsigned int t = 0; args && t < pr->nr_threads; t++) {
+	for (unsigned int t = 0; args && t < pr->nr_threads; t++)
 		if (args[t].pin)
 			CPU_FREE(args[t].pin);
-		if (!(started && started[t]))
-			free(args[t].cur);
-	}
 	free(tids);
 	free(args);
 	free(kids);
@@ -2384,7 +2404,8 @@ static int run_all(struct faultgen_run *run, struct replay_state *st)
 	struct root_arg a = { .st = st, .p = (unsigned int)root_process(st->pr) };
 	pthread_t tid;
 
-	st->sh->t0_ns = fg_now_ns() + START_LEAD_NS;
+	st->sh->start_ns = fg_now_ns();
+	st->sh->t0_ns = st->sh->start_ns + START_LEAD_NS;
 	/* The fork of a child is made by this thread: it dies with it. */
 	if (pthread_create(&tid, NULL, root_main, &a))
 		return -EAGAIN;
@@ -2766,6 +2787,34 @@ static int present_at_start(struct replay_state *st, unsigned int o)
 	return 0;
 }
 
+/* The notes of what the replay makes (replay-obs.c): per thread, the
+ * objects it faults counted for them. */
+static int new_notes(struct replay_state *st)
+{
+	const struct fg_profile *pr = st->pr;
+	size_t *objects = calloc(pr->nr_threads + 1, sizeof(*objects));
+	unsigned int *mark = calloc(pr->nr_objects + 1, sizeof(*mark));
+	int ret = -ENOMEM;
+
+	if (objects && mark) {
+		for (unsigned int t = 0; t < pr->nr_threads; t++)
+			for (size_t c = st->first[t]; c < st->first[t + 1];
+			     c++) {
+				unsigned int o;
+
+				if (is_call(st, &st->chunks[c]))
+					continue;
+				o = pr->rows[st->chunks[c].row].object;
+				objects[t] += mark[o] != t + 1;
+				mark[o] = t + 1;
+			}
+		ret = fg_robs_new(&st->obs, pr, st->first, objects);
+	}
+	free(objects);
+	free(mark);
+	return ret;
+}
+
 static int setup(struct faultgen_run *run, struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
@@ -2785,7 +2834,7 @@ static int setup(struct faultgen_run *run, struct replay_state *st)
 	}
 	ret = plan_chunks(st);
 	if (!ret)
-		ret = fg_robs_new(&st->obs, pr, st->first);
+		ret = new_notes(st);
 	if (ret)
 		return ret;
 	st->sh = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -2931,6 +2980,7 @@ int fg_replay_object(const struct faultgen_run *run, unsigned int o,
 		     struct faultgen_replay_object *out)
 {
 	const struct replay_state *st = ran(run);
+	struct faultgen_replay_object v;
 	struct fg_robs_object f;
 	size_t size = out->size;
 	int ret;
@@ -2940,7 +2990,7 @@ int fg_replay_object(const struct faultgen_run *run, unsigned int o,
 	ret = fg_robs_object(st->obs, o, &f);
 	if (ret)
 		return ret;
-	*out = (struct faultgen_replay_object){
+	v = (struct faultgen_replay_object){
 		.size = size,
 		.backing = backing_names[st->pr->objects[o].backing],
 		.bytes = st->obj[o].len,
@@ -2955,6 +3005,8 @@ int fg_replay_object(const struct faultgen_run *run, unsigned int o,
 		.last_s = (double)f.last_ns / 1e9,
 		.merged_windows = f.merged_windows,
 	};
+	/* A caller built against a shorter struct gets its members. */
+	memcpy(out, &v, size < sizeof(v) ? size : sizeof(v));
 	return 0;
 }
 

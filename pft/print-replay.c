@@ -6,7 +6,7 @@
  * processes that made them, how many made one within the same 1 ms
  * window, and the rate over the time the object was faulted.  Text: the
  * objects with the most faults, after the figures line; JSON: every
- * object, in "objects".  Other patterns print nothing here.
+ * object it faulted, in "objects".  Other patterns print nothing here.
  *
  * Copyright (C) 2026 The libfaultgen authors
  */

@@ -1884,6 +1884,25 @@ START_TEST(objects_measured_by_thread_kind_and_window)
 }
 END_TEST
 
+/* Unpaced, the threads start at once: their faults' times count from
+ * the replay's start, none before it. */
+START_TEST(objects_timed_from_the_replay_start)
+{
+	struct faultgen_attr *a = replay_attr(two_threads);
+	struct faultgen_replay_object o = { .size = sizeof(o) };
+	struct faultgen_run *run;
+
+	set_pacing(a, "none");
+	run = run_ok(a);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
+	ck_assert_uint_eq(o.faults, 2048);
+	ck_assert_msg(o.first_s > 0 && o.last_s > o.first_s,
+		      "first %g s, last %g s", o.first_s, o.last_s);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 /* Not a replay, or none run: no object's figures. */
 START_TEST(objects_of_no_replay)
 {
@@ -1937,7 +1956,7 @@ START_TEST(windows_counted_by_thread_and_process)
 		.nr_rows = 4, .objects = objects, .processes = processes,
 		.threads = threads, .rows = rows,
 	};
-	size_t chunks[4] = { 0, 1, 2, 4 };
+	size_t chunks[4] = { 0, 1, 2, 4 }, thread_objects[3] = { 1, 1, 1 };
 	const struct {
 		size_t row;
 		int64_t us;
@@ -1958,7 +1977,7 @@ START_TEST(windows_counted_by_thread_and_process)
 	struct fg_robs *o;
 	uint64_t n;
 
-	ck_assert_int_eq(fg_robs_new(&o, &pr, chunks), 0);
+	ck_assert_int_eq(fg_robs_new(&o, &pr, chunks, thread_objects), 0);
 	for (unsigned int t = 0; t < 3; t++)
 		ck_assert_ptr_nonnull(cur[t] = fg_robs_thread(o, t));
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
@@ -1990,39 +2009,54 @@ START_TEST(windows_counted_by_thread_and_process)
 }
 END_TEST
 
-/* A thread's log full (64 runs for no chunk): its runs past it merged
- * over the gaps, the windows counted. */
+/* A thread's log full (64 runs for no chunk, and one kept for each of
+ * its two objects): its runs past it merged over the gaps, the windows
+ * counted; its last runs stored, one of an object first faulted once
+ * the log was full. */
 START_TEST(windows_merged_past_a_full_log)
 {
-	struct fg_pobject objects[1] = { { .pages = 16 } };
+	struct fg_pobject objects[2] = { { .pages = 16 }, { .pages = 16 } };
 	struct fg_pprocess processes[1] = { { -1, 0 } };
 	struct fg_pthread threads[1] = { { 0, 0 } };
-	struct fg_prow rows[1] = { { .kind = FG_KIND_FIRST_TOUCH } };
+	struct fg_prow rows[2] = {
+		{ .object = 0, .kind = FG_KIND_FIRST_TOUCH },
+		{ .object = 1, .kind = FG_KIND_READ },
+	};
 	struct fg_profile pr = {
-		.nr_objects = 1, .nr_processes = 1, .nr_threads = 1,
-		.nr_rows = 1, .objects = objects, .processes = processes,
+		.nr_objects = 2, .nr_processes = 1, .nr_threads = 1,
+		.nr_rows = 2, .objects = objects, .processes = processes,
 		.threads = threads, .rows = rows,
 	};
-	size_t chunks[2] = { 0, 0 };
+	size_t chunks[2] = { 0, 0 }, thread_objects[1] = { 2 };
 	struct fg_robs_object f;
 	struct fg_robs_cur *cur;
 	struct fg_robs *o;
+	uint64_t n;
 
-	ck_assert_int_eq(fg_robs_new(&o, &pr, chunks), 0);
+	ck_assert_int_eq(fg_robs_new(&o, &pr, chunks, thread_objects), 0);
 	cur = fg_robs_thread(o, 0);
-	/* Faults in windows 0, 2, 4, ..., 198: 100 runs of one window. */
+	/* Object 0 in windows 0, 2, 4, ..., 198: 100 runs of one window;
+	 * object 1 in windows 300 and 301. */
 	for (int64_t w = 0; w < 200; w += 2)
 		fg_robs_note(o, cur, 0, 0, 0, FG_KIND_FIRST_TOUCH,
 			     w * 1000000 + 10);
+	fg_robs_note(o, cur, 0, 1, 1, FG_KIND_READ, 300 * 1000000 + 10);
+	fg_robs_note(o, cur, 0, 1, 1, FG_KIND_READ, 301 * 1000000 + 10);
 	fg_robs_thread_end(o, cur, 0);
 	ck_assert_int_eq(fg_robs_fold(o), 0);
 	ck_assert_int_eq(fg_robs_object(o, 0, &f), 0);
 	ck_assert_uint_eq(f.faults, 100);
 	ck_assert_uint_eq(f.threads_most, 1);
 	/* 64 runs stored (windows 0 to 126); the 36 faults after merged
-	 * into the 64th: the 36 windows between them (127, 129, ...,
-	 * 197). */
-	ck_assert_uint_eq(f.merged_windows, 36);
+	 * into one run of windows 128 to 198, stored at the end: the 35
+	 * windows between them (129, 131, ..., 197). */
+	ck_assert_uint_eq(f.merged_windows, 35);
+	ck_assert_int_eq(fg_robs_object(o, 1, &f), 0);
+	ck_assert_uint_eq(f.faults, 2);
+	ck_assert_uint_eq(f.threads_most, 1);
+	ck_assert_double_eq(f.threads_median, 1);
+	ck_assert_int_eq(fg_robs_faults(o, 1, 0, FG_KIND_READ, &n), 0);
+	ck_assert_uint_eq(n, 2);
 	fg_robs_free(o);
 }
 END_TEST
@@ -2129,6 +2163,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, lock_paths_and_waits_of_each_thread);
 	tcase_add_test(tc, objects_measured_by_thread_kind_and_window);
 	tcase_add_test(tc, objects_of_no_replay);
+	tcase_add_test(tc, objects_timed_from_the_replay_start);
 	tcase_add_test(tc, windows_counted_by_thread_and_process);
 	tcase_add_test(tc, windows_merged_past_a_full_log);
 	tcase_add_test(tc, a_child_maps_its_own_objects_only);
