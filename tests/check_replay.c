@@ -443,12 +443,13 @@ static const char random_then_seq[] = HEAD
 	"[0,0,1,1,\"first-touch\",512,512,1023,\"seq\",1]],"
 	"\"calls\":null}";
 
-/* Process 0 maps objects 0 (5 MiB) and 1 (1 MiB); process 1, forked at
+/* Process 0 maps objects 0 (5 MiB and 12 KiB) and 1 (1 MiB and 20
+ * KiB: sizes no allocator's own mapping has); process 1, forked at
  * 10 ms, maps object 1 only, and faults it at 1 s. */
 static const char child_maps_its_own[] = HEAD
-	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":5242880,"
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":5255168,"
 	"\"writable\":true},{\"id\":1,\"backing\":\"anonymous\","
-	"\"size\":1048576,\"writable\":true}],"
+	"\"size\":1069056,\"writable\":true}],"
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
 	"\"exit_ms\":null,\"objects\":[0,1]},{\"id\":1,\"parent\":0,"
 	"\"fork_ms\":10,\"exit_ms\":1100,\"objects\":[1]}],"
@@ -2113,8 +2114,8 @@ static void *exec_run(void *run)
 }
 
 /* A forked process keeps the objects it (or a process it forks) maps,
- * and no other: the root's 5 MiB object is not in the child's maps once
- * its thread runs, its 1 MiB object is; the root has both. */
+ * and no other: the root's first object is not in the child's maps once
+ * its thread runs, the second is; the root has both. */
 START_TEST(a_child_maps_its_own_objects_only)
 {
 	struct faultgen_attr *a = replay_attr(child_maps_its_own);
@@ -2133,15 +2134,16 @@ START_TEST(a_child_maps_its_own_objects_only)
 		if (fgc_children(getpid(), &kid, 1) != 1 ||
 		    threads_of(kid) < 2)
 			continue;
-		ours = vmas_of_size(0, 5 * MIB);
-		big = vmas_of_size(kid, 5 * MIB);
-		small = vmas_of_size(kid, MIB);
+		ours = vmas_of_size(0, 5255168);
+		big = vmas_of_size(kid, 5255168);
+		small = vmas_of_size(kid, 1069056);
 	}
 	ck_assert_int_eq(pthread_join(tid, &ret), 0);
 	ck_assert_int_eq((int)(intptr_t)ret, 0);
 	ck_assert_msg(big == 0 && small == 1 && ours == 1,
-		      "the child maps %d of 5 MiB and %d of 1 MiB; the root "
-		      "%d of 5 MiB", big, small, ours);
+		      "the child maps %d of the first object's size and %d of "
+		      "the second's; the root %d of the first's", big, small,
+		      ours);
 	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 32);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
