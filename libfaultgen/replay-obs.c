@@ -49,15 +49,6 @@ struct fg_robs_cur {
 	bool open;
 };
 
-/* An object, folded. */
-struct robj {
-	uint64_t faults;
-	unsigned int threads, processes;
-	unsigned int threads_most, processes_most;
-	double threads_median, processes_median;
-	int64_t first_ns, last_ns;
-};
-
 struct fg_robs {
 	const struct fg_profile *pr;
 	/* Shared: per row, then per thread its count of runs and of
@@ -71,7 +62,7 @@ struct fg_robs {
 	struct win_run *runs;
 	size_t *first;   /* per thread + 1: where its runs begin */
 	size_t *reserve; /* per thread: slots kept for its last runs */
-	struct robj *obj; /* folded, NULL before */
+	struct fg_robs_object *obj; /* folded, NULL before */
 	/* Folded: object o's rows are by_object[row_first[o] ..
 	 * row_first[o + 1]). */
 	size_t *row_first, *by_object;
@@ -343,7 +334,7 @@ static void fold_rows(struct fg_robs *o, unsigned int obj,
 		      unsigned char *seen_t, unsigned char *seen_p)
 {
 	const struct fg_profile *pr = o->pr;
-	struct robj *ob = &o->obj[obj];
+	struct fg_robs_object *ob = &o->obj[obj];
 
 	memset(seen_t, 0, pr->nr_threads);
 	memset(seen_p, 0, pr->nr_processes);
@@ -376,7 +367,7 @@ static void fold_runs(struct fg_robs *o, unsigned int obj,
 		      struct who_run *runs, struct edge *edges,
 		      uint64_t *hist)
 {
-	struct robj *ob = &o->obj[obj];
+	struct fg_robs_object *ob = &o->obj[obj];
 
 	for (size_t i = 0; i < n; i++)
 		runs[i] = (struct who_run){ all[i].thread, all[i].from,
@@ -480,25 +471,12 @@ int fg_robs_fold(struct fg_robs *o)
 int fg_robs_object(const struct fg_robs *o, unsigned int obj,
 		   struct fg_robs_object *out)
 {
-	const struct robj *ob;
-
 	if (!o || !o->obj)
 		return -ENODATA;
 	if (obj >= o->pr->nr_objects)
 		return -ERANGE;
-	ob = &o->obj[obj];
-	*out = (struct fg_robs_object){
-		.faults = ob->faults,
-		.threads = ob->threads,
-		.processes = ob->processes,
-		.threads_most = ob->threads_most,
-		.processes_most = ob->processes_most,
-		.threads_median = ob->threads_median,
-		.processes_median = ob->processes_median,
-		.first_ns = ob->first_ns,
-		.last_ns = ob->last_ns,
-		.merged_windows = o->merged_windows,
-	};
+	*out = o->obj[obj];
+	out->merged_windows = o->merged_windows;
 	return 0;
 }
 
