@@ -17,6 +17,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <linux/perf_event.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -195,6 +197,33 @@ static inline int fgc_affinity_edge(bool last)
 			}
 	CPU_FREE(set);
 	return edge;
+}
+
+/* The page faults the calling thread takes in user mode while it runs
+ * on cpu (a software event: no privilege needed), with those of the
+ * processes it forks after (inherit), or -1 with errno. */
+static inline int fgc_faults_on_cpu(int cpu, bool inherit)
+{
+	struct perf_event_attr pa;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.size = sizeof(pa);
+	pa.type = PERF_TYPE_SOFTWARE;
+	pa.config = PERF_COUNT_SW_PAGE_FAULTS;
+	pa.exclude_kernel = 1;
+	pa.exclude_hv = 1;
+	pa.inherit = inherit;
+	return (int)syscall(SYS_perf_event_open, &pa, 0, cpu, -1, 0);
+}
+
+/* The count of fgc_faults_on_cpu's fd, which it closes. */
+static inline uint64_t fgc_count_of(int fd)
+{
+	uint64_t v = 0;
+
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	close(fd);
+	return v;
 }
 
 /*

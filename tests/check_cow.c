@@ -14,11 +14,9 @@
  */
 #include "check-util.h"
 
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -450,11 +448,10 @@ START_TEST(writing_holders_run_on_the_runs_cpus)
 {
 	unsigned int rounds = 16;
 	uint64_t pages = fgc_pages_for(16 * MIB, 1), all = pages * rounds;
-	uint64_t off_run = 0;
+	uint64_t off_run;
 	int first = fgc_affinity_edge(false), last = fgc_affinity_edge(true);
 	struct faultgen_attr *a = cow_attr(16 * MIB, 1, FAULTGEN_THREADS);
 	struct faultgen_run *run = NULL;
-	struct perf_event_attr pa;
 	char list[16];
 	int fd, ret;
 
@@ -471,14 +468,7 @@ START_TEST(writing_holders_run_on_the_runs_cpus)
 	ck_assert_int_eq(faultgen_attr_set_cow_child(
 				 a, FAULTGEN_COW_CHILD_WRITES),
 			 0);
-	memset(&pa, 0, sizeof(pa));
-	pa.size = sizeof(pa);
-	pa.type = PERF_TYPE_SOFTWARE;
-	pa.config = PERF_COUNT_SW_PAGE_FAULTS;
-	pa.exclude_kernel = 1;
-	pa.exclude_hv = 1;
-	pa.inherit = 1;
-	fd = (int)syscall(SYS_perf_event_open, &pa, 0, first, -1, 0);
+	fd = fgc_faults_on_cpu(first, true);
 	if (fd < 0) {
 		faultgen_attr_free(a);
 		FGC_SKIP("no page-fault event per CPU: %s", strerror(errno));
@@ -487,9 +477,7 @@ START_TEST(writing_holders_run_on_the_runs_cpus)
 	ret = faultgen_run_new(a, &run);
 	ck_assert_msg(ret == 0, "%s", faultgen_strerror(ret));
 	ck_assert(no_descendants());
-	ck_assert_int_eq(read(fd, &off_run, sizeof(off_run)),
-			 (ssize_t)sizeof(off_run));
-	close(fd);
+	off_run = fgc_count_of(fd);
 	ck_assert_msg(fgc_figure_or(run, "child_faults", -1) >= (double)all,
 		      "the holders took %g faults for %llu pages",
 		      fgc_figure_or(run, "child_faults", -1),

@@ -14,7 +14,6 @@
  */
 #include "check-util.h"
 
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -650,30 +649,6 @@ START_TEST(caller_faults_the_startup_memory)
 }
 END_TEST
 
-/* The calling thread's page faults taken in user mode while it runs on
- * cpu (a software event: no privilege needed), or -1. */
-static int faults_on_cpu(int cpu)
-{
-	struct perf_event_attr pa;
-
-	memset(&pa, 0, sizeof(pa));
-	pa.size = sizeof(pa);
-	pa.type = PERF_TYPE_SOFTWARE;
-	pa.config = PERF_COUNT_SW_PAGE_FAULTS;
-	pa.exclude_kernel = 1;
-	pa.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &pa, 0, cpu, -1, 0);
-}
-
-static uint64_t count_of(int fd)
-{
-	uint64_t v = 0;
-
-	ck_assert_int_eq(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
-	close(fd);
-	return v;
-}
-
 /*
  * With the run's CPUs one allowed CPU (the last, so that it is not where
  * the calling thread was left), the calling thread touches the start-up
@@ -701,8 +676,8 @@ START_TEST(caller_and_workers_run_on_the_runs_cpus)
 	ck_assert_int_eq(faultgen_attr_set_pin(a, _i), 0);
 	snprintf(list, sizeof(list), "%d", last);
 	ck_assert_int_eq(faultgen_attr_set_cpus(a, list), 0);
-	fd_off = faults_on_cpu(first);
-	fd_on = faults_on_cpu(last);
+	fd_off = fgc_faults_on_cpu(first, false);
+	fd_on = fgc_faults_on_cpu(last, false);
 	if (fd_off < 0 || fd_on < 0) {
 		faultgen_attr_free(a);
 		FGC_SKIP("no page-fault event per CPU: %s", strerror(errno));
@@ -710,8 +685,8 @@ START_TEST(caller_and_workers_run_on_the_runs_cpus)
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
 	fgc_leave_on(first);
 	ck_assert_int_eq(faultgen_run_new(a, &run), 0);
-	off_run = count_of(fd_off);
-	on_run = count_of(fd_on);
+	off_run = fgc_count_of(fd_off);
+	on_run = fgc_count_of(fd_on);
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);
 	ck_assert_msg(CPU_EQUAL(&before, &after),
 		      "the caller's affinity changed");

@@ -1696,26 +1696,14 @@ START_TEST(json_reader_is_strict)
 }
 END_TEST
 
-/* The last CPU of the caller's mask: one a default placement may
- * leave; -1 where the caller has one CPU only. */
-static int last_allowed_cpu(void)
-{
-	int last = -1;
-
-	if (fgc_affinity_count() < 2)
-		return -1;
-	for (int c = 0; c < 8192; c++)
-		if (fgc_affinity_has(c))
-			last = c;
-	return last;
-}
-
 /* The run's CPUs hold every thread of the replay, a forked process's
  * too, from its first fault to its last; pinned (_i 1), each says
  * its CPU. */
 START_TEST(threads_and_processes_run_on_the_run_cpus)
 {
-	int cpu = last_allowed_cpu();
+	/* The last CPU of the caller's mask: one a default placement may
+	 * leave; none where the caller has one CPU only. */
+	int cpu = fgc_affinity_count() < 2 ? -1 : fgc_affinity_edge(true);
 	struct faultgen_attr *a;
 	struct faultgen_worker_result w;
 	struct faultgen_run *run;
