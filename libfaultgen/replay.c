@@ -181,6 +181,10 @@ struct replay_state {
 	/* Per thread, the object of that call (stored before its time):
 	 * only the faults of that object wait for it. */
 	_Atomic int *giveback_obj;
+	/* Per call, a bit: a call that gives pages back that another
+	 * thread of its process faults (shared_givebacks).  Only those
+	 * hold the other threads and wait for them. */
+	unsigned long *shared_giveback;
 	/* The threads with such calls, by process: process p's are
 	 * givers[giver_first[p] .. giver_first[p + 1]). */
 	unsigned int *givers;
@@ -876,6 +880,74 @@ static void copies_after_fork(struct replay_state *st)
 	}
 }
 
+static bool gives_back(const struct replay_state *st,
+		       const struct fg_pcall *cl);
+
+/*
+ * The calls that give pages back of which another thread of the
+ * process faults some (the span of its rows of the object, first page
+ * to last, meets the call's): only these hold the process's other
+ * threads (held_for_giveback) and wait for them (make_calls), so that
+ * each side's faults fall on the pages as recorded.  A thread that
+ * gives back pages only it faults (each thread its part of one
+ * mapping, pass after pass) keeps its own pace, as in the recording.
+ */
+static int shared_givebacks(struct replay_state *st)
+{
+	const struct fg_profile *pr = st->pr;
+	size_t n = (size_t)pr->nr_threads * pr->nr_objects;
+	uint64_t *lo = malloc((n + 1) * sizeof(*lo));
+	uint64_t *hi = calloc(n + 1, sizeof(*hi));
+
+	st->shared_giveback = calloc(fg_bitmap_longs(pr->nr_calls + 1),
+				     sizeof(*st->shared_giveback));
+	if (!lo || !hi || !st->shared_giveback) {
+		free(lo);
+		free(hi);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		lo[i] = UINT64_MAX;
+	for (size_t r = 0; r < pr->nr_rows; r++) {
+		const struct fg_prow *row = &pr->rows[r];
+		size_t i = (size_t)row->thread * pr->nr_objects + row->object;
+
+		if (row->first_page < lo[i])
+			lo[i] = row->first_page;
+		if (row->last_page > hi[i])
+			hi[i] = row->last_page;
+	}
+	for (size_t k = 0; k < pr->nr_calls; k++) {
+		const struct fg_pcall *cl = &pr->calls[k];
+		unsigned int p = pr->threads[cl->thread].process;
+
+		if (!gives_back(st, cl))
+			continue;
+		for (unsigned int t = 0; t < pr->nr_threads; t++) {
+			size_t i = (size_t)t * pr->nr_objects +
+				   (unsigned int)cl->object;
+
+			if (t != cl->thread && pr->threads[t].process == p &&
+			    lo[i] <= cl->last_page && cl->first_page <= hi[i]) {
+				fg_bit_set(st->shared_giveback, k);
+				break;
+			}
+		}
+	}
+	free(lo);
+	free(hi);
+	return 0;
+}
+
+/* Whether call row cl holds and waits for its process's other threads
+ * (shared_givebacks). */
+static bool shared_call(const struct replay_state *st,
+			const struct fg_pcall *cl)
+{
+	return fg_bit_test(st->shared_giveback,
+			   (size_t)(cl - st->pr->calls));
+}
+
 static int plan_chunks(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
@@ -910,6 +982,10 @@ static int plan_chunks(struct replay_state *st)
 		return -ENOMEM;
 	}
 	copies_after_fork(st);
+	if (shared_givebacks(st)) {
+		free(at);
+		return -ENOMEM;
+	}
 	for (size_t r = 0; r < pr->nr_rows; r++)
 		st->first[pr->rows[r].thread + 1] += pr->rows[r].nbins;
 	for (size_t k = 0; k < pr->nr_calls; k++)
@@ -1721,9 +1797,6 @@ static void caller_done(const struct replay_state *st, struct caller *cr)
 	cr->page = NULL;
 }
 
-static bool gives_back(const struct replay_state *st,
-		       const struct fg_pcall *cl);
-
 /* The i-th of the n calls of a row of calls.  One on an object that
  * gives no page back may map some: its page table tells from then on
  * (around). */
@@ -1771,7 +1844,7 @@ static int make_calls(struct replay_state *st, const struct fg_pcall *cl,
 {
 	int ret = 0;
 
-	if (i < end && gives_back(st, cl))
+	if (i < end && gives_back(st, cl) && shared_call(st, cl))
 		ret = wait_for_threads(st, st->pr->threads[cl->thread].process,
 				       atomic_load(&st->progress[cl->thread]));
 	if (ret)
@@ -1873,7 +1946,7 @@ static void next_giveback(struct replay_state *st, unsigned int t, size_t c)
 		if (!is_call(st, k))
 			continue;
 		cl = &st->pr->calls[k->row - st->pr->nr_rows];
-		if (gives_back(st, cl)) {
+		if (gives_back(st, cl) && shared_call(st, cl)) {
 			ns = bin_last_ns(st, k->bin);
 			/* Before its time: see held_for_giveback. */
 			atomic_store(&st->giveback_obj[t], cl->object);
@@ -2943,6 +3016,7 @@ static void replay_release(struct faultgen_run *run)
 	st->progress = NULL;
 	free(st->giveback_ns);
 	free(st->giveback_obj);
+	free(st->shared_giveback);
 	free(st->givers);
 	free(st->giver_first);
 	free(st->running);

@@ -328,6 +328,23 @@ static const char given_back_by_another[] = HEAD
 	"[0,0,6,5,\"first-touch\",512,0,511,\"seq\",1]],"
 	"\"calls\":[[1,0,5,\"madvise\",\"dontneed\",1,0,511,512]]}";
 
+/* Thread 0 writes 64 pages of object 0, gives them back and writes
+ * them again in the next bin; thread 1 of the same process writes
+ * 16384 pages of object 1 in the first bin: none of the pages given
+ * back is thread 1's. */
+static const char given_back_own_pages[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":262144,"
+	"\"writable\":true},{\"id\":1,\"backing\":\"anonymous\","
+	"\"size\":67108864,\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0,1]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",64,0,63,\"seq\",1],"
+	"[0,0,1,1,\"first-touch\",64,0,63,\"seq\",1],"
+	"[1,1,0,1,\"first-touch\",16384,0,16383,\"seq\",1]],"
+	"\"calls\":[[0,0,0,\"madvise\",\"dontneed\",1,0,63,64]]}";
+
 /* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
 #define FORK_AT_5_MS                                                        \
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
@@ -803,6 +820,34 @@ START_TEST(a_call_giving_pages_back_keeps_its_place_among_threads)
 		"2 passes over 512 pages, given back between by another "
 		"thread", &a);
 
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A call giving back pages that no other thread of its process
+ * faults waits for none of them: thread 0's second pass over its own
+ * 64 pages ends before thread 1's 16,384 faults of the first bin do,
+ * where it once waited for them (an order of events, 256 times the
+ * faults apart, as fast as the threads go). */
+START_TEST(a_call_giving_back_a_threads_own_pages_waits_for_no_other)
+{
+	struct faultgen_replay_object own = { .size = sizeof(own) };
+	struct faultgen_replay_object other = { .size = sizeof(other) };
+	struct faultgen_attr *a;
+	struct faultgen_run *run = one_thread(
+		given_back_own_pages, 128,
+		"2 passes over 64 pages given back between", &a);
+
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &own), 0);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 1, &other), 0);
+	ck_assert_uint_eq(own.faults, 128);
+	ck_assert_uint_eq(other.faults, 16384);
+	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
+	ck_assert_msg(own.last_s < other.last_s,
+		      "thread 0's last fault %g s after the start, thread "
+		      "1's %g s: the call waited for thread 1",
+		      own.last_s, other.last_s);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -2183,6 +2228,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, user_faults_of_an_object_not_writable_read);
 	tcase_add_test(tc, pages_present_for_copies_leave_first_touches_theirs);
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
+	tcase_add_test(tc, a_call_giving_back_a_threads_own_pages_waits_for_no_other);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, random_rows_leave_pages_later_random_rows_need);
 	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
