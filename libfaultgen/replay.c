@@ -96,10 +96,15 @@ struct mapped {
 	 * mapped MAP_PRIVATE. */
 	bool private_file;
 	/* A shared object's pages this process may map beyond those its
-	 * state holds: a read's fault-around mapped neighbours, a call
-	 * mapped some.  Until then the state tells which pages it maps
-	 * (its faults of its own pages, each marked), not pagemap. */
-	bool around;
+	 * state holds: a call mapped some, or pages were made present
+	 * before the clock (around: any page), or a read's fault-around
+	 * mapped its neighbours, which are in the read's page table
+	 * (around_at: a bit per page table's span of addresses, 2 MiB with
+	 * 4 KiB pages; around_some: one of them set).  Elsewhere the state
+	 * tells which pages it maps (its faults of its own pages, each
+	 * marked), not pagemap. */
+	bool around, around_some;
+	unsigned long *around_at;
 	/* Per page, as this process maps it (PAGE_*): what a fault of a
 	 * row in a random order looks for (pick_page).  Each process has
 	 * its own copy (fork copies it, fork_states mends it). */
@@ -197,6 +202,9 @@ struct replay_state {
 	double speed, scale;
 	bool paced;
 	size_t ps, hps;
+	/* The pages one page table maps (a page's worth of 8-byte
+	 * entries): fault-around maps no page beyond its fault's. */
+	size_t pt_pages;
 	/* This process's /proc/self/pagemap (each process opens its own,
 	 * run_process), or -1: which pages of a shared object it maps. */
 	int pagemap_fd;
@@ -627,7 +635,12 @@ static int map_object(struct faultgen_run *run, struct replay_state *st,
 	if (huge)
 		m->len = fg_round_up(m->len, st->hps);
 	m->state = calloc(m->len / st->ps, 1);
-	if (!m->state)
+	/* Two more page tables than the length: its ends may fall in
+	 * page tables of their own. */
+	m->around_at = calloc(fg_bitmap_longs(m->len / st->ps / st->pt_pages +
+					      2),
+			      sizeof(*m->around_at));
+	if (!m->state || !m->around_at)
 		return -ENOMEM;
 	ret = fg_reserve(m->len, huge ? st->hps : st->ps, &m->resv, &m->addr);
 	if (!ret)
@@ -662,6 +675,7 @@ static void unmap_objects(struct replay_state *st)
 		if (st->obj[o].fd >= 0)
 			close(st->obj[o].fd);
 		free(st->obj[o].state);
+		free(st->obj[o].around_at);
 		free(st->obj[o].reserved);
 	}
 	free(st->obj);
@@ -1174,6 +1188,40 @@ static int mapped_here(const struct replay_state *st, unsigned int o,
 	return (int)(e >> 63 & 1);
 }
 
+/* The bit of m->around_at of the page table that maps page p. */
+static size_t table_of(const struct replay_state *st, const struct mapped *m,
+		       uint64_t p)
+{
+	uintptr_t first = (uintptr_t)m->addr / st->ps;
+
+	return (size_t)((first + p) / st->pt_pages - first / st->pt_pages);
+}
+
+/* After a fault of page p of m that may map its neighbours (a read of
+ * a shared object's page: fault-around, which maps none beyond the
+ * page table of the fault). */
+static void mark_around(const struct replay_state *st, struct mapped *m,
+			uint64_t p)
+{
+	size_t b = table_of(st, m, p), bits = 8 * sizeof(*m->around_at);
+
+	__atomic_fetch_or(&m->around_at[b / bits], 1UL << (b % bits),
+			  __ATOMIC_RELAXED);
+	__atomic_store_n(&m->around_some, true, __ATOMIC_RELAXED);
+}
+
+/* Whether page p of m may be mapped with no fault of its own. */
+static bool maybe_around(const struct replay_state *st, const struct mapped *m,
+			 uint64_t p)
+{
+	size_t b = table_of(st, m, p), bits = 8 * sizeof(*m->around_at);
+
+	return __atomic_load_n(&m->around, __ATOMIC_RELAXED) ||
+	       (__atomic_load_n(&m->around_at[b / bits], __ATOMIC_RELAXED) >>
+			(b % bits) &
+		1);
+}
+
 /* Whether this process maps page p of shared object o: its state says
  * where no fault-around or call may have mapped pages beyond it, else
  * its page table (mapped_here). */
@@ -1182,7 +1230,7 @@ static int mapped_known(const struct replay_state *st, unsigned int o,
 {
 	const struct mapped *m = &st->obj[o];
 
-	if (!m->private_file && !__atomic_load_n(&m->around, __ATOMIC_RELAXED))
+	if (!m->private_file && !maybe_around(st, m, p))
 		return __atomic_load_n(&m->state[p], __ATOMIC_RELAXED) !=
 		       PAGE_ABSENT;
 	return mapped_here(st, o, p, view);
@@ -1271,7 +1319,8 @@ static bool reads_pagemap(const struct replay_state *st,
 	if (m->private_file)
 		return shared_presence(st, row, k) || k == FG_KIND_COW;
 	return shared_presence(st, row, k) &&
-	       __atomic_load_n(&m->around, __ATOMIC_RELAXED);
+	       (__atomic_load_n(&m->around, __ATOMIC_RELAXED) ||
+		__atomic_load_n(&m->around_some, __ATOMIC_RELAXED));
 }
 
 /* Whether page p of row's object is kept for a row of a later bin. */
@@ -1366,8 +1415,14 @@ static void fork_states(struct replay_state *st, bool child)
 		if ((!private && !child) || !m->resv.raw)
 			continue;
 		/* A shared mapping's pages are not mapped in the child. */
-		if (!private)
+		if (!private) {
 			m->around = false;
+			m->around_some = false;
+			memset(m->around_at, 0,
+			       fg_bitmap_longs(m->len / st->ps / st->pt_pages +
+					       2) *
+				       sizeof(*m->around_at));
+		}
 		for (uint64_t p = 0; p < m->len / st->ps; p++)
 			if (!private)
 				m->state[p] = PAGE_ABSENT;
@@ -2051,7 +2106,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			     (int)kind, end - cr->start_ns);
 		mark_pages(st, m, pg, span, how);
 		if (!maps_own_page(how))
-			__atomic_store_n(&m->around, true, __ATOMIC_RELAXED);
+			mark_around(st, m, pg);
 		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;
@@ -2967,6 +3022,7 @@ static int replay_exec(struct faultgen_run *run)
 	st->run = run;
 	st->pagemap_fd = -1;
 	st->ps = (size_t)fg_pagesize();
+	st->pt_pages = st->ps / sizeof(uint64_t);
 	st->hps = FG_HPAGE_SIZE;
 	(void)fg_hpage_size(&st->hps);
 	st->speed = factor_of(run, "speed");
