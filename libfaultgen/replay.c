@@ -909,23 +909,36 @@ static bool gives_back(const struct replay_state *st,
 static int shared_givebacks(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
-	size_t n = (size_t)pr->nr_threads * pr->nr_objects;
-	uint64_t *lo = malloc((n + 1) * sizeof(*lo));
-	uint64_t *hi = calloc(n + 1, sizeof(*hi));
+	/* The objects of such calls, numbered: slot[o], or -1. */
+	int *slot = malloc((pr->nr_objects + 1) * sizeof(*slot));
+	uint64_t *lo = NULL, *hi = NULL;
+	size_t n = 0;
+	int ret = -ENOMEM;
 
 	st->shared_giveback = calloc(fg_bitmap_longs(pr->nr_calls + 1),
 				     sizeof(*st->shared_giveback));
-	if (!lo || !hi || !st->shared_giveback) {
-		free(lo);
-		free(hi);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
+	if (!slot || !st->shared_giveback)
+		goto out;
+	for (unsigned int o = 0; o < pr->nr_objects; o++)
+		slot[o] = -1;
+	for (size_t k = 0; k < pr->nr_calls; k++)
+		if (gives_back(st, &pr->calls[k]) &&
+		    slot[pr->calls[k].object] < 0)
+			slot[pr->calls[k].object] = (int)n++;
+	/* Each thread's span of each such object: [lo, hi]. */
+	lo = malloc((n * pr->nr_threads + 1) * sizeof(*lo));
+	hi = calloc(n * pr->nr_threads + 1, sizeof(*hi));
+	if (!lo || !hi)
+		goto out;
+	for (size_t i = 0; i < n * pr->nr_threads; i++)
 		lo[i] = UINT64_MAX;
 	for (size_t r = 0; r < pr->nr_rows; r++) {
 		const struct fg_prow *row = &pr->rows[r];
-		size_t i = (size_t)row->thread * pr->nr_objects + row->object;
+		size_t i;
 
+		if (slot[row->object] < 0)
+			continue;
+		i = (size_t)row->thread * n + (size_t)slot[row->object];
 		if (row->first_page < lo[i])
 			lo[i] = row->first_page;
 		if (row->last_page > hi[i])
@@ -938,8 +951,7 @@ static int shared_givebacks(struct replay_state *st)
 		if (!gives_back(st, cl))
 			continue;
 		for (unsigned int t = 0; t < pr->nr_threads; t++) {
-			size_t i = (size_t)t * pr->nr_objects +
-				   (unsigned int)cl->object;
+			size_t i = (size_t)t * n + (size_t)slot[cl->object];
 
 			if (t != cl->thread && pr->threads[t].process == p &&
 			    lo[i] <= cl->last_page && cl->first_page <= hi[i]) {
@@ -948,9 +960,12 @@ static int shared_givebacks(struct replay_state *st)
 			}
 		}
 	}
+	ret = 0;
+out:
+	free(slot);
 	free(lo);
 	free(hi);
-	return 0;
+	return ret;
 }
 
 /* Whether call row cl holds and waits for its process's other threads
@@ -996,7 +1011,7 @@ static int plan_chunks(struct replay_state *st)
 		return -ENOMEM;
 	}
 	copies_after_fork(st);
-	if (shared_givebacks(st)) {
+	if (shared_givebacks(st) < 0) {
 		free(at);
 		return -ENOMEM;
 	}
