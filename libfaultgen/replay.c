@@ -202,8 +202,8 @@ struct replay_state {
 	double speed, scale;
 	bool paced;
 	size_t ps, hps;
-	/* The pages one page table maps (a page's worth of 8-byte
-	 * entries): fault-around maps no page beyond its fault's. */
+	/* The pages one page table maps (as many as a huge page's, a
+	 * PMD's): fault-around maps no page beyond its fault's. */
 	size_t pt_pages;
 	/* This process's /proc/self/pagemap (each process opens its own,
 	 * run_process), or -1: which pages of a shared object it maps. */
@@ -898,13 +898,49 @@ static bool gives_back(const struct replay_state *st,
 		       const struct fg_pcall *cl);
 
 /*
+ * The pages of object o a profile's pages [first, last] are replayed
+ * on, or more: scaled, rounded out (a row's and a call's pages are
+ * rounded each their own way), at the object's end, and in whole huge
+ * pages of an object with huge pages (a huge fault, a hugetlb call).
+ */
+static void replayed_span(const struct replay_state *st, unsigned int o,
+			  uint64_t first, uint64_t last, uint64_t *lo,
+			  uint64_t *hi)
+{
+	const struct fg_pobject *ob = &st->pr->objects[o];
+	uint64_t limit = scaled_pages(st, ob->pages), unit = st->hps / st->ps;
+
+	*lo = scaled_index(st, first);
+	*hi = scaled_pages(st, last + 1);
+	if (*hi >= limit)
+		*hi = limit - 1;
+	if (*lo > *hi)
+		*lo = *hi;
+	if (huge_object(ob) && unit > 1) {
+		*lo = *lo / unit * unit;
+		*hi = *hi / unit * unit + unit - 1;
+	}
+}
+
+/* Widens span [*lo, *hi] to take in [a, b]. */
+static void widen(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b)
+{
+	if (a < *lo)
+		*lo = a;
+	if (b > *hi)
+		*hi = b;
+}
+
+/*
  * The calls that give pages back of which another thread of the
- * process faults some (the span of its rows of the object, first page
- * to last, meets the call's): only these hold the process's other
- * threads (held_for_giveback) and wait for them (make_calls), so that
- * each side's faults fall on the pages as recorded.  A thread that
- * gives back pages only it faults (each thread its part of one
- * mapping, pass after pass) keeps its own pace, as in the recording.
+ * process faults or maps some (the span of its rows and calls on the
+ * object, first page to last, as replayed, meets the call's): only
+ * these hold the process's other threads (held_for_giveback) and wait
+ * for them (make_calls), so that each side's faults fall on the pages
+ * as recorded.  A thread that gives back pages only it faults (each
+ * thread its part of one mapping, pass after pass) keeps its own pace,
+ * as in the recording.  (Nor did any wait keep another process's
+ * faults of a shared object from a call removing its pages.)
  */
 static int shared_givebacks(struct replay_state *st)
 {
@@ -934,27 +970,42 @@ static int shared_givebacks(struct replay_state *st)
 		lo[i] = UINT64_MAX;
 	for (size_t r = 0; r < pr->nr_rows; r++) {
 		const struct fg_prow *row = &pr->rows[r];
+		uint64_t a, b;
 		size_t i;
 
 		if (slot[row->object] < 0)
 			continue;
 		i = (size_t)row->thread * n + (size_t)slot[row->object];
-		if (row->first_page < lo[i])
-			lo[i] = row->first_page;
-		if (row->last_page > hi[i])
-			hi[i] = row->last_page;
+		replayed_span(st, row->object, row->first_page, row->last_page,
+			      &a, &b);
+		widen(&lo[i], &hi[i], a, b);
+	}
+	for (size_t k = 0; k < pr->nr_calls; k++) {
+		const struct fg_pcall *cl = &pr->calls[k];
+		uint64_t a, b;
+		size_t i;
+
+		if (cl->object < 0 || slot[cl->object] < 0)
+			continue;
+		i = (size_t)cl->thread * n + (size_t)slot[cl->object];
+		replayed_span(st, (unsigned int)cl->object, cl->first_page,
+			      cl->last_page, &a, &b);
+		widen(&lo[i], &hi[i], a, b);
 	}
 	for (size_t k = 0; k < pr->nr_calls; k++) {
 		const struct fg_pcall *cl = &pr->calls[k];
 		unsigned int p = pr->threads[cl->thread].process;
+		uint64_t a, b;
 
 		if (!gives_back(st, cl))
 			continue;
+		replayed_span(st, (unsigned int)cl->object, cl->first_page,
+			      cl->last_page, &a, &b);
 		for (unsigned int t = 0; t < pr->nr_threads; t++) {
 			size_t i = (size_t)t * n + (size_t)slot[cl->object];
 
 			if (t != cl->thread && pr->threads[t].process == p &&
-			    lo[i] <= cl->last_page && cl->first_page <= hi[i]) {
+			    lo[i] <= b && a <= hi[i]) {
 				fg_bit_set(st->shared_giveback, k);
 				break;
 			}
@@ -3037,9 +3088,9 @@ static int replay_exec(struct faultgen_run *run)
 	st->run = run;
 	st->pagemap_fd = -1;
 	st->ps = (size_t)fg_pagesize();
-	st->pt_pages = st->ps / sizeof(uint64_t);
 	st->hps = FG_HPAGE_SIZE;
 	(void)fg_hpage_size(&st->hps);
+	st->pt_pages = st->hps / st->ps;
 	st->speed = factor_of(run, "speed");
 	st->scale = factor_of(run, "scale");
 	st->paced = fg_own_setting(run, "pacing").e == PACING_BINS;
