@@ -896,12 +896,13 @@ static void copies_after_fork(struct replay_state *st)
 
 static bool gives_back(const struct replay_state *st,
 		       const struct fg_pcall *cl);
+static bool populated_kind(enum fg_replay_kind k);
 
 /*
  * The pages of object o a profile's pages [first, last] are replayed
- * on, or more: scaled, rounded out (a row's and a call's pages are
- * rounded each their own way), at the object's end, and in whole huge
- * pages of an object with huge pages (a huge fault, a hugetlb call).
+ * on (row_range's of a row, call_pages' span of a call), or more: in
+ * whole huge pages of an object with huge pages (a huge fault, a
+ * hugetlb call).
  */
 static void replayed_span(const struct replay_state *st, unsigned int o,
 			  uint64_t first, uint64_t last, uint64_t *lo,
@@ -911,7 +912,7 @@ static void replayed_span(const struct replay_state *st, unsigned int o,
 	uint64_t limit = scaled_pages(st, ob->pages), unit = st->hps / st->ps;
 
 	*lo = scaled_index(st, first);
-	*hi = scaled_pages(st, last + 1);
+	*hi = scaled_pages(st, last + 1) - 1;
 	if (*hi >= limit)
 		*hi = limit - 1;
 	if (*lo > *hi)
@@ -973,7 +974,10 @@ static int shared_givebacks(struct replay_state *st)
 		uint64_t a, b;
 		size_t i;
 
-		if (slot[row->object] < 0)
+		/* Faults without an event (populated) fall on pages the
+		 * rows' faults do not, and count the same before or after
+		 * a call gives them back. */
+		if (slot[row->object] < 0 || populated_kind(row->kind))
 			continue;
 		i = (size_t)row->thread * n + (size_t)slot[row->object];
 		replayed_span(st, row->object, row->first_page, row->last_page,
@@ -985,7 +989,10 @@ static int shared_givebacks(struct replay_state *st)
 		uint64_t a, b;
 		size_t i;
 
-		if (cl->object < 0 || slot[cl->object] < 0)
+		/* A call giving pages back holds the faults it precedes in
+		 * the same way, where it is a shared one. */
+		if (cl->object < 0 || slot[cl->object] < 0 ||
+		    gives_back(st, cl))
 			continue;
 		i = (size_t)cl->thread * n + (size_t)slot[cl->object];
 		replayed_span(st, (unsigned int)cl->object, cl->first_page,
