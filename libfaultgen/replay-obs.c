@@ -32,6 +32,10 @@
 
 #define WINDOW_NS 1000000
 
+/* The classes of the kinds a thread may make of another's rows: first
+ * touches, reads. */
+#define HELP_CLASSES 2
+
 struct row_made {
 	uint64_t faults;
 	int64_t first_ns, last_ns;
@@ -58,6 +62,11 @@ struct fg_robs {
 	size_t map_len;
 	struct row_made *made;
 	uint64_t *nr_runs, *merged;
+	/* Per thread, object and class of kind (HELP_CLASSES): the faults
+	 * it made of another thread's rows (took: a thread helping, the
+	 * replay's help_late), and those of its rows another made (gave).
+	 * A row's note counts every fault of it, its thread's or not. */
+	uint64_t *took, *gave;
 	struct fg_robs_cur *curs;
 	struct win_run *runs;
 	size_t *first;   /* per thread + 1: where its runs begin */
@@ -68,6 +77,13 @@ struct fg_robs {
 	size_t *row_first, *by_object;
 	uint64_t merged_windows;
 };
+
+static size_t help_at(const struct fg_robs *o, unsigned int t,
+		      unsigned int obj, int kind)
+{
+	return ((size_t)t * o->pr->nr_objects + obj) * HELP_CLASSES +
+	       (kind == FG_KIND_READ);
+}
 
 /* thread_objects[t]: the objects thread t faults (their count). */
 int fg_robs_new(struct fg_robs **out, const struct fg_profile *pr,
@@ -95,7 +111,8 @@ int fg_robs_new(struct fg_robs **out, const struct fg_profile *pr,
 	}
 	o->first[nt] = cap;
 	rows = pr->nr_rows * sizeof(struct row_made);
-	counts = 2 * nt * sizeof(uint64_t);
+	counts = (2 * nt + 2 * HELP_CLASSES * nt * pr->nr_objects) *
+		 sizeof(uint64_t);
 	curs = nt * pr->nr_objects * sizeof(struct fg_robs_cur);
 	o->map_len = rows + counts + curs + cap * sizeof(struct win_run) + 1;
 	/* NORESERVE: only the pages a thread writes before its loop. */
@@ -110,6 +127,8 @@ int fg_robs_new(struct fg_robs **out, const struct fg_profile *pr,
 	o->made = (struct row_made *)p;
 	o->nr_runs = (uint64_t *)(p + rows);
 	o->merged = o->nr_runs + nt;
+	o->took = o->merged + nt;
+	o->gave = o->took + HELP_CLASSES * nt * pr->nr_objects;
 	o->curs = (struct fg_robs_cur *)(p + rows + counts);
 	o->runs = (struct win_run *)(p + rows + counts + curs);
 	*out = o;
@@ -147,6 +166,10 @@ struct fg_robs_cur *fg_robs_thread(struct fg_robs *o, unsigned int t)
 	memset(cur, 0, o->pr->nr_objects * sizeof(*cur));
 	o->nr_runs[t] = 0;
 	o->merged[t] = 0;
+	memset(o->took + help_at(o, t, 0, 0), 0,
+	       HELP_CLASSES * o->pr->nr_objects * sizeof(*o->took));
+	memset(o->gave + help_at(o, t, 0, 0), 0,
+	       HELP_CLASSES * o->pr->nr_objects * sizeof(*o->gave));
 	for (size_t i = o->first[t]; i < o->first[t + 1]; i += step)
 		o->runs[i] = (struct win_run){ 0 };
 	if (o->first[t + 1] > o->first[t])
@@ -190,11 +213,21 @@ void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
 	m = &o->made[row];
 	if (ns < 0)
 		ns = 0;
-	if (!m->faults++) {
+	/* Another thread may make faults of the row (help_late): its
+	 * count atomic, its times near enough. */
+	if (!__atomic_fetch_add(&m->faults, 1, __ATOMIC_RELAXED)) {
 		m->first_ns = ns;
 		m->kind = kind;
 	}
-	m->last_ns = ns;
+	if (ns > m->last_ns)
+		m->last_ns = ns;
+	if (o->pr->rows[row].thread != t) {
+		__atomic_fetch_add(&o->took[help_at(o, t, obj, kind)], 1,
+				   __ATOMIC_RELAXED);
+		__atomic_fetch_add(
+			&o->gave[help_at(o, o->pr->rows[row].thread, obj, kind)],
+			1, __ATOMIC_RELAXED);
+	}
 	w = (uint32_t)(ns / WINDOW_NS);
 	c = &cur[obj];
 	if (c->open && w <= c->to + 1) {
@@ -356,6 +389,20 @@ static void fold_rows(struct fg_robs *o, unsigned int obj,
 		ob->processes += !seen_p[pr->threads[t].process];
 		seen_p[pr->threads[t].process] = 1;
 	}
+	/* A thread that made faults of another's rows only. */
+	for (unsigned int t = 0; t < pr->nr_threads; t++) {
+		size_t h = help_at(o, t, obj, 0);
+		bool took = false;
+
+		for (unsigned int c = 0; c < HELP_CLASSES; c++)
+			took |= o->took[h + c] != 0;
+		if (!took || seen_t[t])
+			continue;
+		ob->threads++;
+		seen_t[t] = 1;
+		ob->processes += !seen_p[pr->threads[t].process];
+		seen_p[pr->threads[t].process] = 1;
+	}
 	if (!ob->faults)
 		ob->first_ns = 0;
 }
@@ -501,6 +548,15 @@ int fg_robs_faults(const struct fg_robs *o, unsigned int obj, int t, int k,
 		    (t < 0 || pr->rows[r].thread == (unsigned int)t) &&
 		    (k < 0 || m->kind == k))
 			*faults += m->faults;
+	}
+	/* Those of its rows others made are theirs, and those of others'
+	 * it made its own. */
+	for (unsigned int c = 0; t >= 0 && c < HELP_CLASSES; c++) {
+		size_t h = help_at(o, (unsigned int)t, obj, 0) + c;
+
+		if (k >= 0 && (k != (c ? FG_KIND_READ : FG_KIND_FIRST_TOUCH)))
+			continue;
+		*faults += o->took[h] - o->gave[h];
 	}
 	return 0;
 }

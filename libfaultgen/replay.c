@@ -172,6 +172,18 @@ struct replay_state {
 	/* Per row, a bit: its faults in the bin of a fork of its process
 	 * are made after the fork (copies_after_fork). */
 	unsigned long *after_fork;
+	/* Per chunk, a bit: its faults may be made by another thread of its
+	 * process once late (plan_shares); taken: per chunk, its faults
+	 * claimed, by its thread and those helping it; from: per thread,
+	 * its chunk being made (those before it are through); helps: per
+	 * thread, whether another of its process has chunks to share. */
+	unsigned long *shareable;
+	_Atomic uint64_t *taken;
+	_Atomic size_t *from;
+	bool *helps;
+	/* Per thread and object (t * objects + o), a bit: t has faults of
+	 * o.  A thread helps with the objects it faults only. */
+	unsigned long *touches;
 	uint64_t present_at_start; /* pages written before the clock */
 	/* Per thread, the profile time (ns) of its next fault: those
 	 * before it are made (INT64_MAX once it is through).  A fork waits
@@ -1035,6 +1047,80 @@ static bool shared_call(const struct replay_state *st,
 			   (size_t)(cl - st->pr->calls));
 }
 
+/*
+ * The chunks whose faults another thread of their process may make
+ * once late (help_late): a program whose threads take their work as
+ * they go (a JVM's pretouch threads take chunks of the heap) keeps
+ * them all busy to the end, where a replay thread slower than its
+ * recording's would end alone, late.  Only faults that need nothing of
+ * the thread making them: first touches and reads, in page order, of a
+ * private anonymous object of small pages, in a process that forks no
+ * child and makes no call on the object.  -ENOMEM.
+ */
+static int plan_shares(struct replay_state *st)
+{
+	const struct fg_profile *pr = st->pr;
+	size_t no = pr->nr_objects;
+	unsigned long *busy = calloc(fg_bitmap_longs(pr->nr_processes * no + 1),
+				     sizeof(*busy));
+	size_t *own = calloc(pr->nr_threads + 1, sizeof(*own));
+	unsigned int *sharing = calloc(pr->nr_processes + 1, sizeof(*sharing));
+
+	/* busy: process p's bit of object o, or all of p's bits where it
+	 * forks; own: a thread's chunks shared; sharing: a process's
+	 * threads with chunks shared. */
+	st->touches = calloc(fg_bitmap_longs(pr->nr_threads * no + 1),
+			     sizeof(*st->touches));
+	if (!busy || !own || !sharing || !st->touches) {
+		free(busy);
+		free(own);
+		free(sharing);
+		return -ENOMEM;
+	}
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		fg_bit_set(st->touches, pr->rows[r].thread * no +
+						pr->rows[r].object);
+	for (size_t k = 0; k < pr->nr_calls; k++)
+		if (pr->calls[k].object >= 0)
+			fg_bit_set(busy, pr->threads[pr->calls[k].thread].process *
+						 no + (size_t)pr->calls[k].object);
+	for (unsigned int c = 0; c < pr->nr_processes; c++)
+		for (size_t o = 0; pr->processes[c].parent >= 0 && o < no; o++)
+			fg_bit_set(busy, (size_t)pr->processes[c].parent * no + o);
+	for (unsigned int t = 0; t < pr->nr_threads; t++)
+		for (size_t x = st->first[t]; x < st->first[t + 1]; x++) {
+			const struct chunk *c = &st->chunks[x];
+			unsigned int p = pr->threads[t].process;
+			const struct fg_prow *row;
+			const struct fg_pobject *ob;
+
+			if (is_call(st, c))
+				continue;
+			row = &pr->rows[c->row];
+			ob = &pr->objects[row->object];
+			if ((row->kind != FG_KIND_FIRST_TOUCH &&
+			     row->kind != FG_KIND_READ) ||
+			    row->order != FG_ORDER_SEQ ||
+			    ob->backing != FG_OBJ_ANON || huge_object(ob) ||
+			    fg_bit_test(st->after_fork, c->row) ||
+			    fg_bit_test(busy, p * no + row->object))
+				continue;
+			fg_bit_set(st->shareable, x);
+			if (!own[t]++)
+				sharing[p]++;
+		}
+	/* A thread helps where another of its process shares chunks (of an
+	 * object it faults: help_late). */
+	for (unsigned int t = 0; t < pr->nr_threads; t++)
+		st->helps[t] = sharing[pr->threads[t].process] > (own[t] != 0);
+	for (unsigned int t = 0; t < pr->nr_threads; t++)
+		atomic_store(&st->from[t], st->first[t]);
+	free(busy);
+	free(own);
+	free(sharing);
+	return 0;
+}
+
 static int plan_chunks(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
@@ -1062,9 +1148,15 @@ static int plan_chunks(struct replay_state *st)
 	st->giveback_obj = calloc(pr->nr_threads + 1,
 				  sizeof(*st->giveback_obj));
 	st->running = calloc(pr->nr_threads + 1, sizeof(*st->running));
+	st->shareable = calloc(fg_bitmap_longs(total + 1),
+			       sizeof(*st->shareable));
+	st->taken = calloc(total + 1, sizeof(*st->taken));
+	st->from = calloc(pr->nr_threads + 1, sizeof(*st->from));
+	st->helps = calloc(pr->nr_threads + 1, sizeof(*st->helps));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
 	    !st->row_next || !st->row_x || !st->after_fork || !st->progress ||
-	    !st->running || !st->giveback_ns || !st->giveback_obj) {
+	    !st->running || !st->giveback_ns || !st->giveback_obj ||
+	    !st->shareable || !st->taken || !st->from || !st->helps) {
 		free(at);
 		return -ENOMEM;
 	}
@@ -1110,6 +1202,8 @@ static int plan_chunks(struct replay_state *st)
 		atomic_store(&st->progress[t], first_time(&at));
 	}
 	free(at);
+	if (plan_shares(st) < 0)
+		return -ENOMEM;
 	return plan_givers(st);
 }
 
@@ -2136,13 +2230,39 @@ static int timed_fault(const struct replay_state *st, unsigned int t,
 	return ret;
 }
 
+/* The page of fault k of chunk c, shared (plan_shares): a row in page
+ * order, as next_page has it. */
+static uint64_t shared_page(const struct replay_state *st,
+			    const struct chunk *c, uint64_t k)
+{
+	const struct fg_prow *row = &st->pr->rows[c->row];
+	uint64_t lo, hi, i = c->bin - row->bin;
+
+	row_range(st, c->row, &lo, &hi);
+	return lo + (st->row_faults[c->row] * i / row->nbins + k) %
+			    (hi - lo + 1);
+}
+
+/* The next fault of chunk x (of n faults) to make: *k, false when
+ * through.  A chunk shared is claimed from taken (its thread and those
+ * helping it make its faults), another made in turn. */
+static bool next_of(struct replay_state *st, size_t x, bool shared,
+		    uint64_t n, uint64_t *k)
+{
+	if (shared)
+		*k = atomic_fetch_add(&st->taken[x], 1);
+	return *k < n;
+}
+
 static int replay_chunk(struct replay_state *st, const struct chunk *c,
 			struct bin_pos *at, struct caller *cr,
 			unsigned char stamp, uint64_t *faults)
 {
 	const struct fg_prow *row = &st->pr->rows[c->row];
 	struct mapped *m = &st->obj[row->object];
-	uint64_t n = share_of(st, c->row, c->bin);
+	size_t x = (size_t)(c - st->chunks);
+	bool shared = fg_bit_test(st->shareable, x);
+	uint64_t n = share_of(st, c->row, c->bin), made = 0;
 	uint64_t span = maps_huge(st, row) ? st->hps / st->ps : 1;
 	enum fg_replay_kind kind = kind_of(st, row), how;
 	unsigned int cls = class_of(st, at, c->row);
@@ -2153,14 +2273,22 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
 	how = made_as(st, row, kind);
-	for (uint64_t k = 0; k < n; k++, at->j[cls]++) {
+	if (shared)
+		atomic_store(&st->from[at->t], x);
+	for (uint64_t k = 0; next_of(st, x, shared, n, &k);
+	     k++, made++, at->j[cls]++) {
 		int64_t end = 0;
 		uint64_t pg;
 
 		ret = before_fault(st, at, cls, row->object);
 		if (ret)
 			return ret;
-		pg = pick_page(st, c->row, how, &faults_here, &view);
+		if (shared) {
+			pg = shared_page(st, c, k);
+			faults_here = true;
+		} else {
+			pg = pick_page(st, c->row, how, &faults_here, &view);
+		}
 		if (cr->nr_pend && !faults_here &&
 		    !page_faults(st, row, how, pg, NULL))
 			give_back_for(st, cr, row->object, pg);
@@ -2171,7 +2299,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		    !faults_here)
 			map_to_copy(st, row->object, pg);
 		if (!ret)
-			ret = timed_fault(st, at->t, *faults + k, m, how,
+			ret = timed_fault(st, at->t, *faults + made, m, how,
 					  m->addr + pg * st->ps, stamp, &end);
 		if (ret)
 			return ret;
@@ -2180,23 +2308,137 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 		mark_pages(st, m, pg, span, how);
 		if (!maps_own_page(how))
 			mark_around(st, m, pg);
-		if (k % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
+		if (made % FG_CANCEL_EVERY == FG_CANCEL_EVERY - 1 &&
 		    atomic_load(&st->sh->cancel))
 			return -ECANCELED;
 	}
-	atomic_fetch_add(&st->sh->done[kind], n);
-	*faults += n;
+	atomic_fetch_add(&st->sh->done[kind], made);
+	*faults += made;
 	return 0;
+}
+
+/* The time (the clock's, ns) at which bin b is over. */
+static int64_t bin_over_ns(const struct replay_state *st, uint32_t b)
+{
+	return st->sh->t0_ns +
+	       (int64_t)((double)(b + 1) * st->pr->bin_ms * 1e6 / st->speed);
+}
+
+/* The faults a thread helping makes of a chunk at a time. */
+#define HELP_FAULTS 16
+
+/* Up to HELP_FAULTS faults of chunk x, another thread's, made by thread
+ * t (counted as t's). */
+static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
+		      struct caller *cr, unsigned char stamp, uint64_t *faults)
+{
+	const struct chunk *c = &st->chunks[x];
+	const struct fg_prow *row = &st->pr->rows[c->row];
+	struct mapped *m = &st->obj[row->object];
+	enum fg_replay_kind how = made_as(st, row, row->kind);
+	uint64_t n = share_of(st, c->row, c->bin), made = 0, k = 0;
+	int ret = 0;
+
+	while (made < HELP_FAULTS && next_of(st, x, true, n, &k)) {
+		uint64_t pg = shared_page(st, c, k);
+		int64_t end = 0;
+
+		ret = timed_fault(st, t, *faults + made, m, how,
+				  m->addr + pg * st->ps, stamp, &end);
+		if (ret)
+			break;
+		fg_robs_note(st->obs, cr->cur, t, c->row, row->object,
+			     (int)row->kind, end - cr->start_ns);
+		mark_pages(st, m, pg, 1, how);
+		made++;
+	}
+	atomic_fetch_add(&st->sh->done[row->kind], made);
+	*faults += made;
+	return ret;
+}
+
+/*
+ * Thread t helps another thread of its process that is late: it makes
+ * some faults of the first chunk shared (plan_shares), of an object t
+ * faults too, whose bin is over and whose faults are not all made.
+ * *helped: whether it found one.
+ */
+static int help_late(struct replay_state *st, unsigned int t,
+		     struct caller *cr, unsigned char stamp, uint64_t *faults,
+		     bool *helped)
+{
+	const struct fg_profile *pr = st->pr;
+	unsigned int p = pr->threads[t].process;
+	int64_t now = fg_now_ns();
+
+	*helped = false;
+	if (atomic_load(&st->sh->cancel))
+		return -ECANCELED;
+	for (unsigned int u = 0; u < pr->nr_threads; u++) {
+		if (u == t || pr->threads[u].process != p)
+			continue;
+		for (size_t x = atomic_load(&st->from[u]); x < st->first[u + 1];
+		     x++) {
+			const struct chunk *c = &st->chunks[x];
+
+			if (bin_over_ns(st, c->bin) > now)
+				break;
+			if (!fg_bit_test(st->shareable, x) ||
+			    !fg_bit_test(st->touches,
+					 t * pr->nr_objects +
+						 pr->rows[c->row].object) ||
+			    atomic_load(&st->taken[x]) >=
+				    share_of(st, c->row, c->bin))
+				continue;
+			*helped = true;
+			return help_chunk(st, t, x, cr, stamp, faults);
+		}
+	}
+	return 0;
+}
+
+/* Sleeps until the profile's time ms as sleep_until does, helping the
+ * late threads of its process meanwhile (help_late), looked for as
+ * each bin is over.  -ECANCELED. */
+static int wait_helping(struct replay_state *st, unsigned int t, double ms,
+			struct caller *cr, unsigned char stamp,
+			uint64_t *faults)
+{
+	int64_t at = st->sh->t0_ns + (int64_t)(ms * 1e6 / st->speed);
+
+	for (;;) {
+		int64_t now = fg_now_ns(), next;
+		bool helped;
+		int ret;
+
+		if (atomic_load(&st->sh->cancel))
+			return -ECANCELED;
+		if (now >= at)
+			return 0;
+		ret = help_late(st, t, cr, stamp, faults, &helped);
+		if (ret)
+			return ret;
+		if (helped)
+			continue;
+		/* The end of the bin now, or the time, first. */
+		next = now <= st->sh->t0_ns ? at :
+		       bin_over_ns(st, (uint32_t)((double)(now - st->sh->t0_ns) *
+						  st->speed /
+						  (st->pr->bin_ms * 1e6)));
+		if (next > at)
+			next = at;
+		ret = sleep_until(st, (double)(next - st->sh->t0_ns) *
+					      st->speed / 1e6);
+		if (ret)
+			return ret;
+	}
 }
 
 /* The end of bin b (profile time, ms) is past: the bin was late. */
 static void bin_done(struct replay_state *st, uint32_t b)
 {
 	atomic_fetch_add(&st->sh->bins, 1);
-	if (st->paced && fg_now_ns() > st->sh->t0_ns +
-					       (int64_t)((double)(b + 1) *
-							 st->pr->bin_ms * 1e6 /
-							 st->speed))
+	if (st->paced && fg_now_ns() > bin_over_ns(st, b))
 		atomic_fetch_add(&st->sh->bins_late, 1);
 }
 
@@ -2211,7 +2453,10 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 
 	bin_begin(st, t, c, &at);
 	atomic_store(&st->progress[t], first_time(&at));
-	if (st->paced)
+	if (st->paced && st->helps[t])
+		ret = wait_helping(st, t, (double)at.bin * st->pr->bin_ms, cr,
+				   stamp, faults);
+	else if (st->paced)
 		ret = sleep_until(st, (double)at.bin * st->pr->bin_ms);
 	for (size_t x = c; x < end && !ret; x++)
 		if (is_call(st, &st->chunks[x]))
@@ -2246,6 +2491,9 @@ static int thread_chunks(struct replay_state *st, unsigned int t,
 			;
 		ret = thread_bin(st, t, c, end, &cr, stamp, faults);
 	}
+	/* Through: it helps those late, while they are. */
+	for (bool helped = true; !ret && helped && st->paced && st->helps[t];)
+		ret = help_late(st, t, &cr, stamp, faults, &helped);
 	caller_done(st, &cr);
 	return ret;
 }
@@ -3141,6 +3389,11 @@ static void replay_release(struct faultgen_run *run)
 	free(st->row_next);
 	free(st->row_x);
 	free(st->after_fork);
+	free(st->shareable);
+	free(st->taken);
+	free(st->from);
+	free(st->helps);
+	free(st->touches);
 	free(st->progress);
 	st->progress = NULL;
 	free(st->giveback_ns);
