@@ -1054,43 +1054,41 @@ static bool shared_call(const struct replay_state *st,
  * them all busy to the end, where a replay thread slower than its
  * recording's would end alone, late.  Only faults that need nothing of
  * the thread making them: first touches and reads, in page order, of a
- * private anonymous object of small pages, in a process that forks no
- * child and makes no call on the object.  -ENOMEM.
+ * private anonymous object of small pages, not copies after a fork,
+ * of a thread that gives none of the object's pages back (its calls
+ * wait for its own faults only).  -ENOMEM.
  */
 static int plan_shares(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
 	size_t no = pr->nr_objects;
-	unsigned long *busy = calloc(fg_bitmap_longs(pr->nr_processes * no + 1),
-				     sizeof(*busy));
+	unsigned long *gives = calloc(fg_bitmap_longs(pr->nr_threads * no + 1),
+				      sizeof(*gives));
 	size_t *own = calloc(pr->nr_threads + 1, sizeof(*own));
 	unsigned int *sharing = calloc(pr->nr_processes + 1, sizeof(*sharing));
 
-	/* busy: process p's bit of object o, or all of p's bits where it
-	 * forks; own: a thread's chunks shared; sharing: a process's
-	 * threads with chunks shared. */
+	/* gives: thread t's bit of object o (t * objects + o) where it
+	 * gives pages of o back; own: a thread's chunks shared; sharing:
+	 * a process's threads with chunks shared; touches (the state's):
+	 * thread t's bit of object o where it faults o. */
 	st->touches = calloc(fg_bitmap_longs(pr->nr_threads * no + 1),
 			     sizeof(*st->touches));
-	if (!busy || !own || !sharing || !st->touches) {
-		free(busy);
+	if (!gives || !own || !sharing || !st->touches) {
+		free(gives);
 		free(own);
 		free(sharing);
 		return -ENOMEM;
 	}
+	for (size_t k = 0; k < pr->nr_calls; k++)
+		if (pr->calls[k].object >= 0 && gives_back(st, &pr->calls[k]))
+			fg_bit_set(gives, pr->calls[k].thread * no +
+						  (size_t)pr->calls[k].object);
 	for (size_t r = 0; r < pr->nr_rows; r++)
 		fg_bit_set(st->touches, pr->rows[r].thread * no +
 						pr->rows[r].object);
-	for (size_t k = 0; k < pr->nr_calls; k++)
-		if (pr->calls[k].object >= 0)
-			fg_bit_set(busy, pr->threads[pr->calls[k].thread].process *
-						 no + (size_t)pr->calls[k].object);
-	for (unsigned int c = 0; c < pr->nr_processes; c++)
-		for (size_t o = 0; pr->processes[c].parent >= 0 && o < no; o++)
-			fg_bit_set(busy, (size_t)pr->processes[c].parent * no + o);
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		for (size_t x = st->first[t]; x < st->first[t + 1]; x++) {
 			const struct chunk *c = &st->chunks[x];
-			unsigned int p = pr->threads[t].process;
 			const struct fg_prow *row;
 			const struct fg_pobject *ob;
 
@@ -1103,11 +1101,11 @@ static int plan_shares(struct replay_state *st)
 			    row->order != FG_ORDER_SEQ ||
 			    ob->backing != FG_OBJ_ANON || huge_object(ob) ||
 			    fg_bit_test(st->after_fork, c->row) ||
-			    fg_bit_test(busy, p * no + row->object))
+			    fg_bit_test(gives, t * no + row->object))
 				continue;
 			fg_bit_set(st->shareable, x);
 			if (!own[t]++)
-				sharing[p]++;
+				sharing[pr->threads[t].process]++;
 		}
 	/* A thread helps where another of its process shares chunks (of an
 	 * object it faults: help_late). */
@@ -1115,7 +1113,7 @@ static int plan_shares(struct replay_state *st)
 		st->helps[t] = sharing[pr->threads[t].process] > (own[t] != 0);
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		atomic_store(&st->from[t], st->first[t]);
-	free(busy);
+	free(gives);
 	free(own);
 	free(sharing);
 	return 0;
@@ -2327,8 +2325,13 @@ static int64_t bin_over_ns(const struct replay_state *st, uint32_t b)
 /* The faults a thread helping makes of a chunk at a time. */
 #define HELP_FAULTS 16
 
-/* Up to HELP_FAULTS faults of chunk x, another thread's, made by thread
- * t (counted as t's). */
+/*
+ * Up to HELP_FAULTS faults of chunk x, another thread's, made by thread
+ * t (counted as t's).  Meanwhile t's progress is the chunk's bin (a
+ * fork, or a call giving pages back, waits for it as for the chunk's
+ * thread), set before its faults are claimed; and t waits where the
+ * chunk's thread would (before_fault).
+ */
 static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
 		      struct caller *cr, unsigned char stamp, uint64_t *faults)
 {
@@ -2337,9 +2340,15 @@ static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
 	struct mapped *m = &st->obj[row->object];
 	enum fg_replay_kind how = made_as(st, row, row->kind);
 	uint64_t n = share_of(st, c->row, c->bin), made = 0, k = 0;
+	int64_t was = atomic_load(&st->progress[t]);
+	int64_t at = (int64_t)((double)c->bin * st->pr->bin_ms * 1e6);
 	int ret = 0;
 
-	while (made < HELP_FAULTS && next_of(st, x, true, n, &k)) {
+	atomic_store(&st->progress[t], at);
+	while (!ret && (at >= atomic_load(&st->next_fork_ns) ||
+			held_for_giveback(st, t, row->object, at)))
+		ret = pause_briefly(st);
+	while (!ret && made < HELP_FAULTS && next_of(st, x, true, n, &k)) {
 		uint64_t pg = shared_page(st, c, k);
 		int64_t end = 0;
 
@@ -2352,6 +2361,7 @@ static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
 		mark_pages(st, m, pg, 1, how);
 		made++;
 	}
+	atomic_store(&st->progress[t], was);
 	atomic_fetch_add(&st->sh->done[row->kind], made);
 	*faults += made;
 	return ret;
@@ -2620,10 +2630,17 @@ static int wait_for_threads(struct replay_state *st, unsigned int p,
 	const struct fg_profile *pr = st->pr;
 	int ret = 0;
 
-	for (unsigned int t = 0; t < pr->nr_threads && !ret; t++)
-		while (!ret && pr->threads[t].process == p &&
-		       atomic_load(&st->progress[t]) < ns)
-			ret = pause_briefly(st);
+	/* Until a pass finds none behind: a thread helping another sets
+	 * its progress back (help_chunk) before the other's goes on. */
+	for (bool again = true; again && !ret;) {
+		again = false;
+		for (unsigned int t = 0; t < pr->nr_threads && !ret; t++)
+			while (!ret && pr->threads[t].process == p &&
+			       atomic_load(&st->progress[t]) < ns) {
+				again = true;
+				ret = pause_briefly(st);
+			}
+	}
 	return ret;
 }
 

@@ -363,6 +363,23 @@ static const char one_thread_late[] =
 	"[1,0,30,1,\"first-touch\",1,8193,8193,\"seq\",1]],"
 	"\"calls\":null}";
 
+/* one_thread_late, with thread 1 giving thread 0's pages back at the
+ * start of its 31st bin. */
+static const char one_thread_late_given_back[] =
+	"{\"schema\":\"pft-profile/1\",\"recorder\":\"check_replay\","
+	"\"source\":\"tracepoints\",\"period\":1,\"bin_ms\":1,"
+	"\"duration_ms\":40,\"page_size\":4096,\"names\":false,"
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":33562624,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",8192,0,8191,\"seq\",1],"
+	"[1,0,0,1,\"first-touch\",1,8192,8192,\"seq\",1],"
+	"[1,0,30,1,\"first-touch\",1,8193,8193,\"seq\",1]],"
+	"\"calls\":[[1,0,30,\"madvise\",\"dontneed\",1,0,8191,8192]]}";
+
 /* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
 #define FORK_AT_5_MS                                                        \
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
@@ -904,6 +921,33 @@ START_TEST(a_late_thread_is_helped_by_one_waiting)
 		      "did not help thread 0", (unsigned long long)by1);
 	ck_assert_uint_eq(o.threads, 2);
 	ck_assert_double_eq(fgc_figure_or(run, "first-touch", -1), 8194);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* A thread that gives pages of the object back helps too, and its
+ * call waits for the faults it helped with: thread 1 makes some of
+ * thread 0's late first touches, then gives all 8,192 back; the two
+ * pages of its own are the object's only ones present after. */
+START_TEST(a_helper_giving_pages_back_waits_for_its_help)
+{
+	struct faultgen_attr *a = replay_attr(one_thread_late_given_back);
+	struct faultgen_replay_object o = { .size = sizeof(o) };
+	struct faultgen_run *run = run_ok(a);
+	uint64_t by1 = 0;
+	void *addr;
+	size_t len;
+
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
+	ck_assert_uint_eq(o.faults, 8194);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, NULL, &by1), 0);
+	ck_assert_msg(by1 > 2, "thread 1 made %llu faults, its own 2: it "
+		      "did not help thread 0", (unsigned long long)by1);
+	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(len, 8194 * 4096);
+	ck_assert_uint_eq(fgc_resident_pages(addr, len), 2);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -2286,6 +2330,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, a_call_giving_back_a_threads_own_pages_waits_for_no_other);
 	tcase_add_test(tc, a_late_thread_is_helped_by_one_waiting);
+	tcase_add_test(tc, a_helper_giving_pages_back_waits_for_its_help);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, random_rows_leave_pages_later_random_rows_need);
 	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
