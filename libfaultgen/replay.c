@@ -181,9 +181,6 @@ struct replay_state {
 	_Atomic uint64_t *taken;
 	_Atomic size_t *from;
 	bool *helps;
-	/* Per thread and object (t * objects + o), a bit: t has faults of
-	 * o.  A thread helps with the objects it faults only. */
-	unsigned long *touches;
 	uint64_t present_at_start; /* pages written before the clock */
 	/* Per thread, the profile time (ns) of its next fault: those
 	 * before it are made (INT64_MAX once it is through).  A fork waits
@@ -1069,11 +1066,8 @@ static int plan_shares(struct replay_state *st)
 
 	/* gives: thread t's bit of object o (t * objects + o) where it
 	 * gives pages of o back; own: a thread's chunks shared; sharing:
-	 * a process's threads with chunks shared; touches (the state's):
-	 * thread t's bit of object o where it faults o. */
-	st->touches = calloc(fg_bitmap_longs(pr->nr_threads * no + 1),
-			     sizeof(*st->touches));
-	if (!gives || !own || !sharing || !st->touches) {
+	 * a process's threads with chunks shared. */
+	if (!gives || !own || !sharing) {
 		free(gives);
 		free(own);
 		free(sharing);
@@ -1083,9 +1077,6 @@ static int plan_shares(struct replay_state *st)
 		if (pr->calls[k].object >= 0 && gives_back(st, &pr->calls[k]))
 			fg_bit_set(gives, pr->calls[k].thread * no +
 						  (size_t)pr->calls[k].object);
-	for (size_t r = 0; r < pr->nr_rows; r++)
-		fg_bit_set(st->touches, pr->rows[r].thread * no +
-						pr->rows[r].object);
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		for (size_t x = st->first[t]; x < st->first[t + 1]; x++) {
 			const struct chunk *c = &st->chunks[x];
@@ -1108,7 +1099,7 @@ static int plan_shares(struct replay_state *st)
 				sharing[pr->threads[t].process]++;
 		}
 	/* A thread helps where another of its process shares chunks (of an
-	 * object it faults: help_late). */
+	 * object it faults in their bin: help_late). */
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		st->helps[t] = sharing[pr->threads[t].process] > (own[t] != 0);
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
@@ -2367,10 +2358,33 @@ static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
 	return ret;
 }
 
+/* Whether thread t has faults of object o in bin b (its chunks are
+ * sorted by bin). */
+static bool faults_in_bin(const struct replay_state *st, unsigned int t,
+			  uint32_t b, unsigned int o)
+{
+	size_t lo = st->first[t], hi = st->first[t + 1];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->chunks[mid].bin < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < st->first[t + 1] && st->chunks[lo].bin == b; lo++)
+		if (!is_call(st, &st->chunks[lo]) &&
+		    st->pr->rows[st->chunks[lo].row].object == o)
+			return true;
+	return false;
+}
+
 /*
  * Thread t helps another thread of its process that is late: it makes
- * some faults of the first chunk shared (plan_shares), of an object t
- * faults too, whose bin is over and whose faults are not all made.
+ * some faults of the first chunk shared (plan_shares) whose bin is over
+ * and whose faults are not all made, of an object t faults in that bin
+ * too (the threads faulting the object at once are those recorded).
  * *helped: whether it found one.
  */
 static int help_late(struct replay_state *st, unsigned int t,
@@ -2394,11 +2408,10 @@ static int help_late(struct replay_state *st, unsigned int t,
 			if (bin_over_ns(st, c->bin) > now)
 				break;
 			if (!fg_bit_test(st->shareable, x) ||
-			    !fg_bit_test(st->touches,
-					 t * pr->nr_objects +
-						 pr->rows[c->row].object) ||
 			    atomic_load(&st->taken[x]) >=
-				    share_of(st, c->row, c->bin))
+				    share_of(st, c->row, c->bin) ||
+			    !faults_in_bin(st, t, c->bin,
+					   pr->rows[c->row].object))
 				continue;
 			*helped = true;
 			return help_chunk(st, t, x, cr, stamp, faults);
@@ -3410,7 +3423,6 @@ static void replay_release(struct faultgen_run *run)
 	free(st->taken);
 	free(st->from);
 	free(st->helps);
-	free(st->touches);
 	free(st->progress);
 	st->progress = NULL;
 	free(st->giveback_ns);

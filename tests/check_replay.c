@@ -347,38 +347,31 @@ static const char given_back_own_pages[] = HEAD
 
 /* One process, two threads faulting one object, in 1 ms bins: thread 0
  * 8,192 first touches in the first bin (late: no thread makes them in
- * 1 ms), thread 1 a page in the first bin and one in the 31st. */
-static const char one_thread_late[] =
-	"{\"schema\":\"pft-profile/1\",\"recorder\":\"check_replay\","
-	"\"source\":\"tracepoints\",\"period\":1,\"bin_ms\":1,"
-	"\"duration_ms\":40,\"page_size\":4096,\"names\":false,"
-	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":33587200,"
-	"\"writable\":true}],"
-	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
-	"\"exit_ms\":null,\"objects\":[0]}],"
-	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
-	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
-	"\"faults\":[[0,0,0,1,\"first-touch\",8192,0,8191,\"seq\",1],"
-	"[1,0,0,1,\"first-touch\",1,8192,8192,\"seq\",1],"
+ * 1 ms), thread 1 a page in bin B (a string) and one in the 31st. */
+#define ONE_THREAD_LATE(B)                                                  \
+	"{\"schema\":\"pft-profile/1\",\"recorder\":\"check_replay\","    \
+	"\"source\":\"tracepoints\",\"period\":1,\"bin_ms\":1,"             \
+	"\"duration_ms\":40,\"page_size\":4096,\"names\":false,"            \
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\","                \
+	"\"size\":33587200,\"writable\":true}],"                             \
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
+	"\"exit_ms\":null,\"objects\":[0]}],"                                \
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"             \
+	"{\"id\":1,\"process\":0,\"start_ms\":0}],"                          \
+	"\"faults\":[[0,0,0,1,\"first-touch\",8192,0,8191,\"seq\",1],"       \
+	"[1,0," B ",1,\"first-touch\",1,8192,8192,\"seq\",1],"                \
 	"[1,0,30,1,\"first-touch\",1,8193,8193,\"seq\",1]],"
-	"\"calls\":null}";
+static const char one_thread_late[] = ONE_THREAD_LATE("0") "\"calls\":null}";
 
-/* one_thread_late, with thread 1 giving thread 0's pages back at the
- * start of its 31st bin. */
-static const char one_thread_late_given_back[] =
-	"{\"schema\":\"pft-profile/1\",\"recorder\":\"check_replay\","
-	"\"source\":\"tracepoints\",\"period\":1,\"bin_ms\":1,"
-	"\"duration_ms\":40,\"page_size\":4096,\"names\":false,"
-	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":33562624,"
-	"\"writable\":true}],"
-	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
-	"\"exit_ms\":null,\"objects\":[0]}],"
-	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
-	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
-	"\"faults\":[[0,0,0,1,\"first-touch\",8192,0,8191,\"seq\",1],"
-	"[1,0,0,1,\"first-touch\",1,8192,8192,\"seq\",1],"
-	"[1,0,30,1,\"first-touch\",1,8193,8193,\"seq\",1]],"
+/* That, with thread 1 giving thread 0's pages back at the start of its
+ * 31st bin. */
+static const char one_thread_late_given_back[] = ONE_THREAD_LATE("0")
 	"\"calls\":[[1,0,30,\"madvise\",\"dontneed\",1,0,8191,8192]]}";
+
+/* That, with thread 1's first page in the 6th bin: it faults the object
+ * in no bin of thread 0's. */
+static const char one_thread_late_alone[] = ONE_THREAD_LATE("5")
+	"\"calls\":null}";
 
 /* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
 #define FORK_AT_5_MS                                                        \
@@ -926,6 +919,25 @@ START_TEST(a_late_thread_is_helped_by_one_waiting)
 }
 END_TEST
 
+/* A thread helps with an object only in the bins it faults it in
+ * itself (the threads faulting it at once are those recorded): thread
+ * 1, its first page in the 6th bin, makes none of thread 0's, late in
+ * the first. */
+START_TEST(a_thread_helps_in_the_bins_it_faults_the_object_only)
+{
+	struct faultgen_attr *a = replay_attr(one_thread_late_alone);
+	struct faultgen_run *run = run_ok(a);
+	uint64_t by0 = 0, by1 = 0;
+
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 0, NULL, &by0), 0);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, NULL, &by1), 0);
+	ck_assert_uint_eq(by0, 8192);
+	ck_assert_uint_eq(by1, 2);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 /* A thread that gives pages of the object back helps too, and its
  * call waits for the faults it helped with: thread 1 makes some of
  * thread 0's late first touches, then gives all 8,192 back; the two
@@ -946,7 +958,7 @@ START_TEST(a_helper_giving_pages_back_waits_for_its_help)
 		      "did not help thread 0", (unsigned long long)by1);
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
-	ck_assert_uint_eq(len, 8194 * 4096);
+	ck_assert_uint_eq(len, 8200 * 4096);
 	ck_assert_uint_eq(fgc_resident_pages(addr, len), 2);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
@@ -2331,6 +2343,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, a_call_giving_back_a_threads_own_pages_waits_for_no_other);
 	tcase_add_test(tc, a_late_thread_is_helped_by_one_waiting);
 	tcase_add_test(tc, a_helper_giving_pages_back_waits_for_its_help);
+	tcase_add_test(tc, a_thread_helps_in_the_bins_it_faults_the_object_only);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, random_rows_leave_pages_later_random_rows_need);
 	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
