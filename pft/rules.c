@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "pft.h"
@@ -105,11 +106,29 @@ int pft_check_combinations(struct pft_opts *o)
 	return 0;
 }
 
+/* The value of the run's figure name, or 0 without it. */
+static double figure_or_0(struct faultgen_run *run, const char *name)
+{
+	struct faultgen_figure f = { .size = sizeof(f) };
+	int n = faultgen_run_figure(run, 0, &f);
+
+	for (int i = 0; i < n; i++)
+		if (faultgen_run_figure(run, (unsigned int)i, &f) > 0 &&
+		    !strcmp(f.name, name))
+			return f.value;
+	return 0;
+}
+
 /* 0.12x's three checks, one line each at most (4096 workers must not
- * print 4096 warnings). */
+ * print 4096 warnings).  A replay's worker's pages are the faults it
+ * made, some of which the kernel may count as none (a page populated
+ * that was present, a read mapped by another's fault-around): not
+ * called short; and its major faults are the profile's, up to the
+ * major faults it replayed. */
 void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 		     const struct faultgen_result *r)
 {
+	bool replay = faultgen_attr_get_pattern(o->attr) == FAULTGEN_REPLAY;
 	unsigned int short_workers = 0;
 	/* A shared file mapping: its file system's large folios (ext4 and
 	 * xfs on recent kernels) may be mapped whole by one fault. */
@@ -122,7 +141,8 @@ void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 	 * file's page read from outside the page cache is a major fault,
 	 * one a page too. */
 	for (unsigned int i = 0;
-	     r->expected_faults >= r->pages && i < r->workers; i++) {
+	     !replay && r->expected_faults >= r->pages && i < r->workers;
+	     i++) {
 		struct faultgen_worker_result w = { .size = sizeof(w) };
 
 		if (faultgen_run_worker(run, i, &w) == 0 &&
@@ -140,7 +160,8 @@ void pft_warn_faults(const struct pft_opts *o, struct faultgen_run *run,
 					FAULTGEN_THP_NOHUGEPAGE ?
 				" (huge pages take fewer faults)" : "");
 	/* --cold asks for them. */
-	if (r->majflt && !faultgen_attr_get_cold(o->attr))
+	if (r->majflt && !faultgen_attr_get_cold(o->attr) &&
+	    !(replay && (double)r->majflt <= figure_or_0(run, "major")))
 		pft_msg("warning: %" PRIu64 " major faults", r->majflt);
 	if (r->pages && !r->faults_agree) {
 		char major[48] = "";

@@ -45,6 +45,21 @@ grep -q '^  objects\[0\]  anonymous  4.0 MiB$' "$tmp/good.out" &&
 	grep -Eq '^    fault rate: [0-9]+ faults/s over the [0-9.]+ s it was faulted$' \
 		"$tmp/good.out" && ok || fail "good: objects: $(cat "$tmp/good.out")"
 
+# Pages populated that were present already (a gup row over pages the
+# thread first touched): the faults made are 128, the kernel counts 64;
+# the worker is not called short of faults.
+cat >"$tmp/populated.json" <<EOT
+$head"objects":[{"id":0,"backing":"anonymous","size":262144,"writable":true}],
+$one_process,
+"threads":[{"id":0,"process":0,"start_ms":0}],
+"faults":[[0,0,0,1,"first-touch",64,0,63,"seq",1],[0,0,1,1,"gup",64,0,63,"seq",1]],
+"without_event":[],"calls":null}
+EOT
+run_pft populated --replay="$tmp/populated.json" --as-fast --per-worker
+[ "$rc" -eq 0 ] && grep -q '^worker 0 .* pages 128 ' "$tmp/populated.out" &&
+	! grep -q 'workers counted fewer' "$tmp/populated.err" && ok ||
+	fail "populated: exit $rc: $(cat "$tmp/populated.out" "$tmp/populated.err")"
+
 run_pft json --replay="$tmp/good.json" --speed=2 --json
 [ "$rc" -eq 0 ] && ok || fail "json: exit $rc: $(cat "$tmp/json.err")"
 if have_python; then
