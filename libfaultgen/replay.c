@@ -56,6 +56,9 @@
 
 /* A sleep toward a bin's time looks for a cancel at least this often. */
 #define SLEEP_SLICE_NS (20 * 1000 * 1000)
+/* How far ahead of a fault's time (the clock's) a thread may be before
+ * it sleeps to it: a tenth of the default bin. */
+#define PACE_AHEAD_NS (1000 * 1000)
 /* The start is this far after the set-up, so that the first threads and
  * forks are on time. */
 #define START_LEAD_NS (5 * 1000 * 1000)
@@ -1778,6 +1781,16 @@ static int before_fault(struct replay_state *st, const struct bin_pos *at,
 	while (!ret && (t >= atomic_load(&st->next_fork_ns) ||
 			held_for_giveback(st, at->t, o, t)))
 		ret = pause_briefly(st);
+	/* Paced, a bin's faults are spread over it as the profile counts
+	 * them: a thread ahead of its fault's time by more than
+	 * PACE_AHEAD_NS sleeps to it (not to each fault's: a sleep costs
+	 * what a few faults do), where it made them all at the bin's start
+	 * and a recording's bins, not aligned with the replay's, split the
+	 * burst between two, or not, as the start fell. */
+	if (!ret && st->paced &&
+	    st->sh->t0_ns + (int64_t)((double)t / st->speed) - fg_now_ns() >
+		    PACE_AHEAD_NS)
+		ret = sleep_until(st, (double)t / 1e6);
 	return ret;
 }
 

@@ -373,6 +373,19 @@ static const char one_thread_late_given_back[] = ONE_THREAD_LATE("0")
 static const char one_thread_late_alone[] = ONE_THREAD_LATE("5")
 	"\"calls\":null}";
 
+/* One thread, 64 first touches in one bin of 100 ms. */
+static const char one_slow_bin[] =
+	"{\"schema\":\"pft-profile/1\",\"recorder\":\"check_replay\","
+	"\"source\":\"tracepoints\",\"period\":1,\"bin_ms\":100,"
+	"\"duration_ms\":100,\"page_size\":4096,\"names\":false,"
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":262144,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[0,0,0,1,\"first-touch\",64,0,63,\"seq\",1]],"
+	"\"calls\":null}";
+
 /* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
 #define FORK_AT_5_MS                                                        \
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
@@ -1491,6 +1504,26 @@ START_TEST(anonymous_major_faults_are_reads_counted_apart)
 }
 END_TEST
 
+/* Paced, a bin's faults are spread over it, as the profile counts
+ * them, not made at its start: 64 faults of a 100 ms bin, the first at
+ * 0.8 ms of it, the last at 99.2 ms, more than 50 ms apart (a sleep
+ * ends no sooner than asked; made at once, they took a few ms). */
+START_TEST(pacing_spreads_a_bins_faults_over_it)
+{
+	struct faultgen_attr *a = replay_attr(one_slow_bin);
+	struct faultgen_replay_object o = { .size = sizeof(o) };
+	struct faultgen_run *run = run_ok(a);
+
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
+	ck_assert_uint_eq(o.faults, 64);
+	ck_assert_msg(o.last_s - o.first_s > 0.05,
+		      "64 faults of a 100 ms bin from %g s to %g s",
+		      o.first_s, o.last_s);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
 START_TEST(pacing_counts_bins)
 {
 	struct faultgen_attr *a = replay_attr(paced);
@@ -2344,6 +2377,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, a_late_thread_is_helped_by_one_waiting);
 	tcase_add_test(tc, a_helper_giving_pages_back_waits_for_its_help);
 	tcase_add_test(tc, a_thread_helps_in_the_bins_it_faults_the_object_only);
+	tcase_add_test(tc, pacing_spreads_a_bins_faults_over_it);
 	tcase_add_test(tc, random_rows_leave_pages_later_rows_need);
 	tcase_add_test(tc, random_rows_leave_pages_later_random_rows_need);
 	tcase_add_test(tc, random_first_touches_over_one_span_keep_pages_each);
