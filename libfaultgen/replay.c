@@ -825,6 +825,8 @@ static int chunk_cmp(const void *a, const void *b)
 }
 
 static void next_giveback(struct replay_state *st, unsigned int t, size_t c);
+static bool maps_anew(const struct replay_state *st, const struct fg_pcall *cl);
+static int64_t bin_first_ns(const struct replay_state *st, uint32_t b);
 
 /* The last nanosecond of bin b, in profile time. */
 static int64_t bin_last_ns(const struct replay_state *st, uint32_t b)
@@ -1935,6 +1937,22 @@ static bool remaps(const struct replay_state *st, const struct fg_pcall *cl)
 	       st->pr->objects[cl->object].backing == FG_OBJ_ANON;
 }
 
+/* Whether a call maps an anonymous object's pages anew (an mmap over
+ * them): made at its bin's start, before the bin's faults of the
+ * object, its process's other threads' too (a program maps memory and
+ * then uses it: a JVM commits its heap, then its threads pretouch it),
+ * where the calls giving pages back wait for the bin's faults. */
+static bool maps_anew(const struct replay_state *st, const struct fg_pcall *cl)
+{
+	return cl->call == FG_CALL_MMAP && remaps(st, cl);
+}
+
+/* The profile time (ns) at which bin b starts. */
+static int64_t bin_first_ns(const struct replay_state *st, uint32_t b)
+{
+	return (int64_t)((double)b * st->pr->bin_ms * 1e6);
+}
+
 /* The i-th of a row's n mmap or munmap calls on an anonymous object:
  * its pages mapped afresh in place (MAP_FIXED), with the object's
  * protection and huge-page advice. */
@@ -2070,7 +2088,9 @@ static int make_calls(struct replay_state *st, const struct fg_pcall *cl,
 
 	if (i < end && gives_back(st, cl) && shared_call(st, cl))
 		ret = wait_for_threads(st, st->pr->threads[cl->thread].process,
-				       atomic_load(&st->progress[cl->thread]));
+				       maps_anew(st, cl) ?
+					       bin_first_ns(st, cl->bin) :
+					       atomic_load(&st->progress[cl->thread]));
 	if (ret)
 		return ret;
 	for (uint64_t k = i; k < end; k++) {
@@ -2110,7 +2130,8 @@ static int replay_calls(struct replay_state *st, const struct chunk *c,
 	const struct fg_pcall *cl = &st->pr->calls[c->row - st->pr->nr_rows];
 	uint64_t n = cl->count * st->pr->period;
 
-	if (gives_back(st, cl) && cr->nr_pend < CALL_PENDING) {
+	if (gives_back(st, cl) && !maps_anew(st, cl) &&
+	    cr->nr_pend < CALL_PENDING) {
 		cr->pend[cr->nr_pend++] = (struct pending){ cl, 0, n };
 		return 0;
 	}
@@ -2171,7 +2192,9 @@ static void next_giveback(struct replay_state *st, unsigned int t, size_t c)
 			continue;
 		cl = &st->pr->calls[k->row - st->pr->nr_rows];
 		if (gives_back(st, cl) && shared_call(st, cl)) {
-			ns = bin_last_ns(st, k->bin);
+			/* Held from the bin's start, or after its faults. */
+			ns = maps_anew(st, cl) ? bin_first_ns(st, k->bin) - 1 :
+						 bin_last_ns(st, k->bin);
 			/* Before its time: see held_for_giveback. */
 			atomic_store(&st->giveback_obj[t], cl->object);
 			break;
@@ -2494,9 +2517,15 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 				   stamp, faults);
 	else if (st->paced)
 		ret = sleep_until(st, (double)at.bin * st->pr->bin_ms);
-	for (size_t x = c; x < end && !ret; x++)
-		if (is_call(st, &st->chunks[x]))
-			ret = replay_calls(st, &st->chunks[x], cr);
+	for (size_t x = c; x < end && !ret; x++) {
+		if (!is_call(st, &st->chunks[x]))
+			continue;
+		ret = replay_calls(st, &st->chunks[x], cr);
+		/* Made: the threads it held go on. */
+		if (!ret && maps_anew(st, &st->pr->calls[st->chunks[x].row -
+							 st->pr->nr_rows]))
+			next_giveback(st, t, x + 1);
+	}
 	for (unsigned int k = 0; k < 2; k++)
 		for (size_t x = c; x < end && !ret; x++)
 			if (!is_call(st, &st->chunks[x]) &&

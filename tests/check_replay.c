@@ -386,6 +386,20 @@ static const char one_slow_bin[] =
 	"\"faults\":[[0,0,0,1,\"first-touch\",64,0,63,\"seq\",1]],"
 	"\"calls\":null}";
 
+/* Thread 1 first touches 64 pages in bin 0 and again in bin 1, after
+ * thread 0 mapped them anew in bin 1 (a JVM commits its heap, then its
+ * threads pretouch it). */
+static const char mapped_anew_by_another[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":262144,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[[1,0,0,1,\"first-touch\",64,0,63,\"seq\",1],"
+	"[1,0,1,1,\"first-touch\",64,0,63,\"seq\",1]],"
+	"\"calls\":[[0,0,1,\"mmap\",null,1,0,63,64]]}";
+
 /* Process 0 (a thread) forks process 1 (a thread) at 5 ms; one object. */
 #define FORK_AT_5_MS                                                        \
 	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"           \
@@ -901,6 +915,30 @@ START_TEST(a_call_giving_back_a_threads_own_pages_waits_for_no_other)
 		      "thread 0's last fault %g s after the start, thread "
 		      "1's %g s: the call waited for thread 1",
 		      own.last_s, other.last_s);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* An mmap over an object's pages is made at its bin's start, before
+ * the bin's faults of the object by the process's other threads:
+ * thread 1's second pass over the 64 pages thread 0 mapped anew
+ * faults each (128 minor faults), and they are present after (the
+ * call was made after the pass, its faults none, the pages gone). */
+START_TEST(pages_mapped_anew_by_another_thread_fault_after)
+{
+	struct faultgen_attr *a = replay_attr(mapped_anew_by_another);
+	struct faultgen_worker_result w;
+	struct faultgen_run *run = run_ok(a);
+	void *addr;
+	size_t len;
+
+	worker(run, 1, &w);
+	ck_assert_msg(w.minflt >= 128, "%llu minor faults for 2 x 64 pages",
+		      (unsigned long long)w.minflt);
+	ck_assert_double_eq(fgc_figure_or(run, "mmap", -1), 1);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(fgc_resident_pages(addr, len), 64);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -2374,6 +2412,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, pages_present_for_copies_leave_first_touches_theirs);
 	tcase_add_test(tc, a_call_giving_pages_back_keeps_its_place_among_threads);
 	tcase_add_test(tc, a_call_giving_back_a_threads_own_pages_waits_for_no_other);
+	tcase_add_test(tc, pages_mapped_anew_by_another_thread_fault_after);
 	tcase_add_test(tc, a_late_thread_is_helped_by_one_waiting);
 	tcase_add_test(tc, a_helper_giving_pages_back_waits_for_its_help);
 	tcase_add_test(tc, a_thread_helps_in_the_bins_it_faults_the_object_only);
