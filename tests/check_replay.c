@@ -574,6 +574,16 @@ static struct faultgen_run *run_ok(struct faultgen_attr *a)
 	return run;
 }
 
+/* The pages present of the run's region (the profile's first object). */
+static uint64_t region_resident(struct faultgen_run *run)
+{
+	void *addr;
+	size_t len;
+
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	return fgc_resident_pages(addr, len);
+}
+
 static void worker(struct faultgen_run *run, unsigned int i,
 		   struct faultgen_worker_result *w)
 {
@@ -930,15 +940,12 @@ START_TEST(pages_mapped_anew_by_another_thread_fault_after)
 	struct faultgen_attr *a = replay_attr(mapped_anew_by_another);
 	struct faultgen_worker_result w;
 	struct faultgen_run *run = run_ok(a);
-	void *addr;
-	size_t len;
 
 	worker(run, 1, &w);
 	ck_assert_msg(w.minflt >= 128, "%llu minor faults for 2 x 64 pages",
 		      (unsigned long long)w.minflt);
 	ck_assert_double_eq(fgc_figure_or(run, "mmap", -1), 1);
-	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
-	ck_assert_uint_eq(fgc_resident_pages(addr, len), 64);
+	ck_assert_uint_eq(region_resident(run), 64);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -999,8 +1006,6 @@ START_TEST(a_helper_giving_pages_back_waits_for_its_help)
 	struct faultgen_replay_object o = { .size = sizeof(o) };
 	struct faultgen_run *run = run_ok(a);
 	uint64_t by1 = 0;
-	void *addr;
-	size_t len;
 
 	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
 	ck_assert_uint_eq(o.faults, 8194);
@@ -1008,9 +1013,7 @@ START_TEST(a_helper_giving_pages_back_waits_for_its_help)
 	ck_assert_msg(by1 > 2, "thread 1 made %llu faults, its own 2: it "
 		      "did not help thread 0", (unsigned long long)by1);
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
-	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
-	ck_assert_uint_eq(len, 8200 * 4096);
-	ck_assert_uint_eq(fgc_resident_pages(addr, len), 2);
+	ck_assert_uint_eq(region_resident(run), 2);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
