@@ -1685,10 +1685,16 @@ FG_NO_ASAN static int fault_one(const struct replay_state *st,
 	}
 }
 
+/* The clock's time (ns) of the profile's time ms, scaled by speed. */
+static int64_t clock_at(const struct replay_state *st, double ms)
+{
+	return st->sh->t0_ns + (int64_t)(ms * 1e6 / st->speed);
+}
+
 /* Sleeps until the profile's time ms (scaled by speed); -ECANCELED. */
 static int sleep_until(const struct replay_state *st, double ms)
 {
-	int64_t at = st->sh->t0_ns + (int64_t)(ms * 1e6 / st->speed);
+	int64_t at = clock_at(st, ms);
 
 	for (;;) {
 		int64_t now = fg_now_ns(), d = at - now;
@@ -1790,8 +1796,7 @@ static int before_fault(struct replay_state *st, const struct bin_pos *at,
 	 * and a recording's bins, not aligned with the replay's, split the
 	 * burst between two, or not, as the start fell. */
 	if (!ret && st->paced &&
-	    st->sh->t0_ns + (int64_t)((double)t / st->speed) - fg_now_ns() >
-		    PACE_AHEAD_NS)
+	    clock_at(st, (double)t / 1e6) - fg_now_ns() > PACE_AHEAD_NS)
 		ret = sleep_until(st, (double)t / 1e6);
 	return ret;
 }
@@ -2345,8 +2350,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 /* The time (the clock's, ns) at which bin b is over. */
 static int64_t bin_over_ns(const struct replay_state *st, uint32_t b)
 {
-	return st->sh->t0_ns +
-	       (int64_t)((double)(b + 1) * st->pr->bin_ms * 1e6 / st->speed);
+	return clock_at(st, (double)(b + 1) * st->pr->bin_ms);
 }
 
 /* The faults a thread helping makes of a chunk at a time. */
@@ -2368,7 +2372,7 @@ static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
 	enum fg_replay_kind how = made_as(st, row, row->kind);
 	uint64_t n = share_of(st, c->row, c->bin), made = 0, k = 0;
 	int64_t was = atomic_load(&st->progress[t]);
-	int64_t at = (int64_t)((double)c->bin * st->pr->bin_ms * 1e6);
+	int64_t at = bin_first_ns(st, c->bin);
 	int ret = 0;
 
 	atomic_store(&st->progress[t], at);
@@ -2463,16 +2467,17 @@ static int wait_helping(struct replay_state *st, unsigned int t, double ms,
 			struct caller *cr, unsigned char stamp,
 			uint64_t *faults)
 {
-	int64_t at = st->sh->t0_ns + (int64_t)(ms * 1e6 / st->speed);
-
 	for (;;) {
-		int64_t now = fg_now_ns(), next;
+		/* Now in the profile's time (ms). */
+		double now = (double)(fg_now_ns() - st->sh->t0_ns) * st->speed /
+			     1e6,
+		       next;
 		bool helped;
 		int ret;
 
 		if (atomic_load(&st->sh->cancel))
 			return -ECANCELED;
-		if (now >= at)
+		if (now >= ms)
 			return 0;
 		ret = help_late(st, t, cr, stamp, faults, &helped);
 		if (ret)
@@ -2480,14 +2485,10 @@ static int wait_helping(struct replay_state *st, unsigned int t, double ms,
 		if (helped)
 			continue;
 		/* The end of the bin now, or the time, first. */
-		next = now <= st->sh->t0_ns ? at :
-		       bin_over_ns(st, (uint32_t)((double)(now - st->sh->t0_ns) *
-						  st->speed /
-						  (st->pr->bin_ms * 1e6)));
-		if (next > at)
-			next = at;
-		ret = sleep_until(st, (double)(next - st->sh->t0_ns) *
-					      st->speed / 1e6);
+		next = now <= 0 ? ms :
+		       (double)((uint64_t)(now / st->pr->bin_ms) + 1) *
+			       st->pr->bin_ms;
+		ret = sleep_until(st, next < ms ? next : ms);
 		if (ret)
 			return ret;
 	}
