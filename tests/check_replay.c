@@ -574,6 +574,16 @@ static struct faultgen_run *run_ok(struct faultgen_attr *a)
 	return run;
 }
 
+/* The faults a replay made of object o by worker i (every kind). */
+static uint64_t faults_by(struct faultgen_run *run, unsigned int o,
+			  int i)
+{
+	uint64_t n = 0;
+
+	ck_assert_int_eq(faultgen_run_replay_faults(run, o, i, NULL, &n), 0);
+	return n;
+}
+
 /* The pages present of the run's region (the profile's first object). */
 static uint64_t region_resident(struct faultgen_run *run)
 {
@@ -961,12 +971,10 @@ START_TEST(a_late_thread_is_helped_by_one_waiting)
 	struct faultgen_attr *a = replay_attr(one_thread_late);
 	struct faultgen_replay_object o = { .size = sizeof(o) };
 	struct faultgen_run *run = run_ok(a);
-	uint64_t by0 = 0, by1 = 0;
+	uint64_t by0 = faults_by(run, 0, 0), by1 = faults_by(run, 0, 1);
 
 	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
 	ck_assert_uint_eq(o.faults, 8194);
-	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 0, NULL, &by0), 0);
-	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, NULL, &by1), 0);
 	ck_assert_uint_eq(by0 + by1, 8194);
 	ck_assert_msg(by1 > 2, "thread 1 made %llu faults, its own 2: it "
 		      "did not help thread 0", (unsigned long long)by1);
@@ -985,12 +993,9 @@ START_TEST(a_thread_helps_in_the_bins_it_faults_the_object_only)
 {
 	struct faultgen_attr *a = replay_attr(one_thread_late_alone);
 	struct faultgen_run *run = run_ok(a);
-	uint64_t by0 = 0, by1 = 0;
 
-	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 0, NULL, &by0), 0);
-	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, NULL, &by1), 0);
-	ck_assert_uint_eq(by0, 8192);
-	ck_assert_uint_eq(by1, 2);
+	ck_assert_uint_eq(faults_by(run, 0, 0), 8192);
+	ck_assert_uint_eq(faults_by(run, 0, 1), 2);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -1005,11 +1010,10 @@ START_TEST(a_helper_giving_pages_back_waits_for_its_help)
 	struct faultgen_attr *a = replay_attr(one_thread_late_given_back);
 	struct faultgen_replay_object o = { .size = sizeof(o) };
 	struct faultgen_run *run = run_ok(a);
-	uint64_t by1 = 0;
+	uint64_t by1 = faults_by(run, 0, 1);
 
 	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
 	ck_assert_uint_eq(o.faults, 8194);
-	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, NULL, &by1), 0);
 	ck_assert_msg(by1 > 2, "thread 1 made %llu faults, its own 2: it "
 		      "did not help thread 0", (unsigned long long)by1);
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
