@@ -8,11 +8,15 @@
 # its match in B (faults by kind, B/A), threads, processes, the most
 # threads faulting it in one bin, the time shape (r) and the lag the
 # comparison took, and the faults without an event of the whole
-# profiles.  With SELF=1 a program started by the script is recorded a
-# second time (A2) and the time shape of A against A2 is given beside:
-# how alike two runs of the program itself are in time, this machine's
-# resolution for the replay's.  Needs root for the tracepoints (the
-# kinds).
+# profiles.  A replay's time shape is as alike to A as this machine
+# lets a second run be: SELF=N records the program N more times (A2...,
+# each started afresh: a server a new one) and gives the time shape of
+# A against each of them, the machine's resolution for the replay's;
+# REPEAT=N replays A N times (B, B2...).  Their medians and ranges are
+# given, and a verdict: r >= 0.9 (the replays' median), within the
+# program's own (the replays' median at or above the least of A's
+# against its other runs), or below.  Needs root for the tracepoints
+# (the kinds).
 #
 #   tests/bench/replay-fidelity.sh [CASE]...
 #
@@ -36,34 +40,56 @@ OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/replay-fidelity.XXXXXX")}
 JAVA=${JAVA:-/usr/lib/jvm/java-17-openjdk-amd64/bin/java}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 
-# roundtrip NAME [-p PID] -- CMD...: A, B and the comparisons in OUT/NAME.
+# record NAME FILE LOG: one recording of case NAME into FILE (the
+# program started afresh: a server a new one, with a new data
+# directory, so that every run faults what the first did).
+record() {
+	local name=$1 f=$2 log=$3
+	case $name in
+	jvm-g1) "$SURVEY" --record="$f" -- "$JAVA" -Xms256m -Xmx256m \
+		-XX:+AlwaysPreTouch -XX:+UseG1GC -version >"$log" 2>&1 ;;
+	jvm-parallel) "$SURVEY" --record="$f" -- "$JAVA" -Xms256m -Xmx256m \
+		-XX:+AlwaysPreTouch -XX:+UseParallelGC -version >"$log" 2>&1 ;;
+	# Its quit comes down a pipe of each run's own.
+	qemu) (sleep 6; echo quit) | "$SURVEY" --record="$f" -- \
+		qemu-system-x86_64 -nodefaults -display none -S -m 256M \
+		-object memory-backend-ram,id=ram,size=256M,prealloc=on,prealloc-threads=2 \
+		-machine pc,memory-backend=ram -monitor stdio >"$log" 2>&1 ;;
+	redis) redis_run "$f" "$log" ;;
+	pg) pg_run "$f" "$log" ;;
+	pft-*) # shellcheck disable=SC2046
+		"$SURVEY" --record="$f" -- "$PFT" $(pft_args "${name#pft-}") \
+			>"$log" 2>&1 ;;
+	esac
+}
+
+# roundtrip NAME: A (and with SELF=N, N more recordings of the program:
+# A2...), B (and with REPEAT=N, N replays of A: B, B2...), and the
+# comparisons, in OUT/NAME.
 roundtrip() {
-	local name=$1 d=$OUT/$1 rc
-	shift
+	local name=$1 d=$OUT/$1 rc i
 	mkdir -p "$d/files" || return 1
-	if [ "$1" = -p ]; then
-		"$SURVEY" --record="$d/A.json" -p "$2" --duration=12 \
-			>"$d/a.out" 2>&1
-	else
-		shift
-		"$SURVEY" --record="$d/A.json" -- "$@" >"$d/a.out" 2>&1
-		rc=$?
-		if [ "${SELF:-0}" = 1 ]; then
-			"$SURVEY" --record="$d/A2.json" -- "$@" >"$d/a2.out" 2>&1
-			"$SURVEY" --compare "$d/A.json" "$d/A2.json" --json \
-				>"$d/cmpself.json"
-		fi
-		(exit $rc)
-	fi
+	record "$name" "$d/A.json" "$d/a.out"
 	rc=$?
 	[ -s "$d/A.json" ] || { echo "| $name | not recorded (rc $rc) |"; return 1; }
-	(cd "$d" && "$SURVEY" --record="$d/B.json" -- "$PFT" \
-		--replay="$d/A.json" --backing=file:"$d/files" >"$d/b.out" 2>&1)
-	[ -s "$d/B.json" ] || {
-		echo "| $name | not replayed: $(grep -m1 '^pft:' "$d/b.out") |"
-		return 1
-	}
-	"$SURVEY" --compare "$d/A.json" "$d/B.json" --json >"$d/cmp.json"
+	for ((i = 2; i <= ${SELF:-0} + 1; i++)); do
+		record "$name" "$d/A$i.json" "$d/a$i.out"
+		[ -s "$d/A$i.json" ] && "$SURVEY" --compare "$d/A.json" \
+			"$d/A$i.json" --json >"$d/cmp-a$i.json"
+	done
+	for ((i = 1; i <= ${REPEAT:-1}; i++)); do
+		local b=B; [ "$i" = 1 ] || b=B$i
+		(cd "$d" && "$SURVEY" --record="$d/$b.json" -- "$PFT" \
+			--replay="$d/A.json" --backing=file:"$d/files" \
+			>"$d/b${b#B}.out" 2>&1)
+		[ -s "$d/$b.json" ] || {
+			echo "| $name | not replayed: $(grep -m1 '^pft:' "$d/b${b#B}.out") |"
+			return 1
+		}
+		"$SURVEY" --compare "$d/A.json" "$d/$b.json" --json \
+			>"$d/cmp${b#B}.json"
+		[ "$i" = 1 ] || mv "$d/cmp${b#B}.json" "$d/cmp-b$i.json"
+	done
 	"$SURVEY" --compare "$d/A.json" "$d/B.json" --bin-ms=100 --json \
 		>"$d/cmp100.json"
 	"$SURVEY" --compare "$d/A.json" "$d/B.json" >"$d/cmp.txt"
@@ -73,7 +99,7 @@ roundtrip() {
 # The case's row, from its two comparisons.
 row() {
 	python3 - "$1" "$2" <<'EOF'
-import json, os, sys
+import json, os, re, statistics, sys
 name, d = sys.argv[1:3]
 c = json.load(open(os.path.join(d, "cmp.json")))
 c100 = json.load(open(os.path.join(d, "cmp100.json")))
@@ -93,51 +119,77 @@ same = [o for o in c100["objects"] if o["a"] == top["a"]]
 r100 = every(same[0])["time_shape_correlation"] if same else None
 r = al["time_shape_correlation"]
 fmt = lambda x: "-" if x is None else "%.3f" % x
-self_r = "-"
-if os.path.exists(os.path.join(d, "cmpself.json")):
-    cs = json.load(open(os.path.join(d, "cmpself.json")))
-    mine = [o for o in cs["objects"] if o["a"] == top["a"] and every(o)]
-    if mine:
-        self_r = "%s (lag %g ms)" % (
-            fmt(every(mine[0])["time_shape_correlation"]), cs["lag_ms"])
-print("| %s | %s, %d bytes | %s | %d / %d | %d / %d | %g / %g | %s (lag %g ms); %s (lag %g ms) | %s | %s |" % (
+
+def shapes(prefix):
+    """The time shape of top against each run whose comparison is
+    prefixN.json (N = 2, 3, ...), None where it had none."""
+    out = []
+    for f in sorted(os.listdir(d)):
+        m = re.fullmatch(re.escape(prefix) + r"(\d+)\.json", f)
+        if not m:
+            continue
+        cs = json.load(open(os.path.join(d, f)))
+        mine = [o for o in cs["objects"] if o["a"] == top["a"] and every(o)]
+        out.append(every(mine[0])["time_shape_correlation"] if mine else None)
+    return out
+
+def spread(rs):
+    rs = sorted(0.0 if x is None else x for x in rs)
+    if not rs:
+        return None, "-"
+    med = statistics.median(rs)
+    if len(rs) == 1:
+        return med, fmt(med)
+    return med, "%s [%s, %s] of %d" % (fmt(med), fmt(rs[0]), fmt(rs[-1]),
+                                       len(rs))
+
+rb, replays = spread([r] + shapes("cmp-b"))
+selfs = shapes("cmp-a")
+_, own = spread(selfs)
+if rb is not None and rb >= 0.9:
+    verdict = "r >= 0.9"
+elif rb is not None and selfs and rb >= min(0.0 if x is None else x
+                                            for x in selfs):
+    verdict = "within the program's own"
+else:
+    verdict = "below"
+print("| %s | %s, %d bytes | %s | %d / %d | %d / %d | %g / %g | %s (lag %g ms); %s (lag %g ms) | %s | %s | %s | %s |" % (
     name, top["backing"], top["size_a"], "; ".join(kinds),
     *ab(al, "threads"), *ab(al, "processes"), *ab(al, "concurrency most"),
-    fmt(r), c["lag_ms"], fmt(r100), c100["lag_ms"], self_r,
+    fmt(r), c["lag_ms"], fmt(r100), c100["lag_ms"], replays, own, verdict,
     ", ".join("%s %d / %d" % (k, v["a"], v["b"])
               for k, v in c["without_event"].items()) or "-"))
 EOF
 }
 
-pft_case() {
-	local args
+# The pft arguments of case pft-NAME.
+pft_args() {
 	case $1 in
-	shared-vma) args="-t 2 -m 64M" ;;
-	per-thread-vma) args="-M -t 2 -m 64M" ;;
-	processes) args="-n 2 -m 64M" ;;
-	share) args="-n 2 -m 64M --share" ;;
-	sysv) args="-n 2 -m 64M -S" ;;
-	memfd) args="-n 2 -m 64M --backing=memfd" ;;
-	file) args="-t 2 -m 64M --backing=file:$OUT/pftfiles" ;;
-	hugetlb) args="-t 2 -m 32M --backing=hugetlb" ;;
-	thp) args="-t 2 -m 64M --thp=always" ;;
-	populate) args="-t 2 -m 64M --touch=populate" ;;
-	read) args="-t 2 -m 64M --touch=read" ;;
-	cow-reads) args="--pattern=cow-fork -t 1 -m 32M --cow-child=reads" ;;
-	cow-writes) args="--pattern=cow-fork -t 1 -m 32M --cow-child=writes" ;;
-	pretouch) args="--pattern=pretouch -t 2 -m 128M" ;;
-	qemu-prealloc) args="--pattern=qemu-prealloc -t 2 -m 128M" ;;
-	rounds) args="-t 2 -m 16M --rounds=3" ;;
-	*) echo "| $1 | no such case |"; return 0 ;;
+	shared-vma) echo "-t 2 -m 64M" ;;
+	per-thread-vma) echo "-M -t 2 -m 64M" ;;
+	processes) echo "-n 2 -m 64M" ;;
+	share) echo "-n 2 -m 64M --share" ;;
+	sysv) echo "-n 2 -m 64M -S" ;;
+	memfd) echo "-n 2 -m 64M --backing=memfd" ;;
+	file) echo "-t 2 -m 64M --backing=file:$OUT/pftfiles" ;;
+	hugetlb) echo "-t 2 -m 32M --backing=hugetlb" ;;
+	thp) echo "-t 2 -m 64M --thp=always" ;;
+	populate) echo "-t 2 -m 64M --touch=populate" ;;
+	read) echo "-t 2 -m 64M --touch=read" ;;
+	cow-reads) echo "--pattern=cow-fork -t 1 -m 32M --cow-child=reads" ;;
+	cow-writes) echo "--pattern=cow-fork -t 1 -m 32M --cow-child=writes" ;;
+	pretouch) echo "--pattern=pretouch -t 2 -m 128M" ;;
+	qemu-prealloc) echo "--pattern=qemu-prealloc -t 2 -m 128M" ;;
+	rounds) echo "-t 2 -m 16M --rounds=3" ;;
+	*) return 1 ;;
 	esac
-	mkdir -p "$OUT/pftfiles"
-	# shellcheck disable=SC2086
-	roundtrip "pft-$1" -- "$PFT" $args
 }
 
-redis_case() {
-	local d=$OUT/redis-server pid
-	mkdir -p "$d"
+# redis_run FILE LOG: a new server, loaded, recorded through a BGSAVE
+# under writes.
+redis_run() {
+	local d=$OUT/redis-server pid load
+	rm -rf "$d" && mkdir -p "$d" || return 1
 	redis-server --port 6399 --save "" --appendonly no --dir "$d" \
 		>"$d/log" 2>&1 &
 	pid=$!
@@ -147,41 +199,41 @@ redis_case() {
 	(sleep 2; redis-cli -p 6399 bgsave >/dev/null
 	 redis-benchmark -p 6399 -t set -n 200000 -r 300000 -d 1024 -q \
 		>/dev/null) &
-	roundtrip redis -p "$pid"
-	wait $!
+	load=$!
+	"$SURVEY" --record="$1" -p "$pid" --duration=12 >"$2" 2>&1
+	wait "$load"
 	redis-cli -p 6399 shutdown nosave >/dev/null 2>&1
 	wait "$pid" 2>/dev/null
+	return 0
 }
 
-pg_case() {
-	local d=$OUT/pg-data pm
-	mkdir -p "$d" && chown postgres "$d" || return 1
+# pg_run FILE LOG: a new cluster, initialised, its postmaster recorded
+# through ten seconds of pgbench.
+pg_run() {
+	local d=$OUT/pg-data pm load
+	rm -rf "$d" && mkdir -p "$d" && chown postgres "$d" || return 1
 	su postgres -c "$PGBIN/initdb -D '$d' -A trust" >/dev/null || return 1
 	su postgres -c "$PGBIN/pg_ctl -D '$d' -o '-p 5499 -k /tmp -c shared_buffers=256MB' -l '$d/log' start" >/dev/null || return 1
 	su postgres -c "$PGBIN/pgbench -h /tmp -p 5499 -i -s 10 postgres" \
 		>/dev/null 2>&1
 	pm=$(head -n 1 "$d/postmaster.pid")
 	(sleep 1; su postgres -c "$PGBIN/pgbench -h /tmp -p 5499 -c 4 -j 2 -T 10 postgres" >"$d/pgbench.out" 2>&1) &
-	roundtrip pg -p "$pm"
-	wait $!
+	load=$!
+	"$SURVEY" --record="$1" -p "$pm" --duration=12 >"$2" 2>&1
+	wait "$load"
 	su postgres -c "$PGBIN/pg_ctl -D '$d' stop -m fast" >/dev/null
+	return 0
 }
 
 case_of() {
 	case $1 in
-	jvm-g1) roundtrip "$1" -- "$JAVA" -Xms256m -Xmx256m \
-		-XX:+AlwaysPreTouch -XX:+UseG1GC -version ;;
-	jvm-parallel) roundtrip "$1" -- "$JAVA" -Xms256m -Xmx256m \
-		-XX:+AlwaysPreTouch -XX:+UseParallelGC -version ;;
-	# Not twice (SELF): its quit comes down a pipe that the first run
-	# reads to its end.
-	qemu) (sleep 6; echo quit) | SELF=0 roundtrip qemu -- qemu-system-x86_64 \
-		-nodefaults -display none -S -m 256M -object \
-		memory-backend-ram,id=ram,size=256M,prealloc=on,prealloc-threads=2 \
-		-machine pc,memory-backend=ram -monitor stdio ;;
-	redis) redis_case ;;
-	pg) pg_case ;;
-	*) pft_case "$1" ;;
+	jvm-g1 | jvm-parallel | qemu | redis | pg) roundtrip "$1" ;;
+	*)	if ! pft_args "$1" >/dev/null; then
+			echo "| $1 | no such case |"
+			return 0
+		fi
+		mkdir -p "$OUT/pftfiles"
+		roundtrip "pft-$1" ;;
 	esac
 }
 
@@ -190,8 +242,8 @@ case_of() {
 	qemu-prealloc rounds
 echo "Results in $OUT"
 echo
-echo "| case | largest object of A | faults by kind, A / B = B/A | threads | processes | most concurrent | time shape: profile bins; 100 ms | A against A2 (SELF=1): profile bins | without an event |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| case | largest object of A | faults by kind, A / B = B/A | threads | processes | most concurrent | time shape: profile bins; 100 ms | time shape, every replay (REPEAT): median [least, most] | A against its other runs (SELF): median [least, most] | verdict | without an event |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for c in "$@"; do
 	case_of "$c"
 done
