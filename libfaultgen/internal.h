@@ -1232,6 +1232,9 @@ struct fg_robs_cur *fg_robs_thread(struct fg_robs *o, unsigned int t);
 void fg_robs_touch_row(struct fg_robs *o, size_t r);
 void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
 		  size_t row, unsigned int obj, int kind, int64_t ns);
+void fg_robs_note_n(struct fg_robs *o, struct fg_robs_cur *cur,
+		    unsigned int t, size_t row, unsigned int obj, int kind,
+		    int64_t from_ns, int64_t ns, uint64_t n);
 void fg_robs_thread_end(struct fg_robs *o, struct fg_robs_cur *cur,
 			unsigned int t);
 int fg_robs_fold(struct fg_robs *o);

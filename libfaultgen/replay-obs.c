@@ -199,48 +199,70 @@ static bool store_run(struct fg_robs *o, unsigned int t, unsigned int obj,
 	return true;
 }
 
-/* Thread t made a fault of row (object obj, counted as kind), ending
- * ns after the replay's start. */
-void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
-		  size_t row, unsigned int obj, int kind, int64_t ns)
+/* Thread t made n faults of row (object obj, counted as kind), from
+ * from_ns to ns after the replay's start (one fault: both its end). */
+static void note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
+		 size_t row, unsigned int obj, int kind, int64_t from_ns,
+		 int64_t ns, uint64_t n)
 {
 	struct row_made *m;
 	struct fg_robs_cur *c;
-	uint32_t w;
+	uint32_t w, from;
 
-	if (!cur)
+	if (!cur || !n)
 		return;
 	m = &o->made[row];
 	if (ns < 0)
 		ns = 0;
-	/* Another thread may make faults of the row (help_late): its
-	 * count atomic, its times near enough. */
-	if (!__atomic_fetch_add(&m->faults, 1, __ATOMIC_RELAXED)) {
-		m->first_ns = ns;
+	if (from_ns < 0 || from_ns > ns)
+		from_ns = ns;
+	/* Another thread may make faults of the row (help_late, a call
+	 * populating its pages): its count atomic, its times near
+	 * enough. */
+	if (!__atomic_fetch_add(&m->faults, n, __ATOMIC_RELAXED)) {
+		m->first_ns = from_ns;
 		m->kind = kind;
 	}
 	if (ns > m->last_ns)
 		m->last_ns = ns;
 	if (o->pr->rows[row].thread != t) {
-		__atomic_fetch_add(&o->took[help_at(o, t, obj, kind)], 1,
+		__atomic_fetch_add(&o->took[help_at(o, t, obj, kind)], n,
 				   __ATOMIC_RELAXED);
 		__atomic_fetch_add(
 			&o->gave[help_at(o, o->pr->rows[row].thread, obj, kind)],
-			1, __ATOMIC_RELAXED);
+			n, __ATOMIC_RELAXED);
 	}
+	from = (uint32_t)(from_ns / WINDOW_NS);
 	w = (uint32_t)(ns / WINDOW_NS);
 	c = &cur[obj];
-	if (c->open && w <= c->to + 1) {
+	if (c->open && from <= c->to + 1) {
 		if (w > c->to)
 			c->to = w;
 		return;
 	}
 	if (c->open && !store_run(o, t, obj, c, false)) {
-		o->merged[t] += w - c->to - 1;
+		o->merged[t] += from - c->to - 1;
 		c->to = w;
 		return;
 	}
-	*c = (struct fg_robs_cur){ w, w, true };
+	*c = (struct fg_robs_cur){ from, w, true };
+}
+
+/* Thread t made a fault of row (object obj, counted as kind), ending
+ * ns after the replay's start. */
+void fg_robs_note(struct fg_robs *o, struct fg_robs_cur *cur, unsigned int t,
+		  size_t row, unsigned int obj, int kind, int64_t ns)
+{
+	note(o, cur, t, row, obj, kind, ns, ns, 1);
+}
+
+/* Thread t made n faults of row in one call, from from_ns to ns after
+ * the replay's start: in each window between. */
+void fg_robs_note_n(struct fg_robs *o, struct fg_robs_cur *cur,
+		    unsigned int t, size_t row, unsigned int obj, int kind,
+		    int64_t from_ns, int64_t ns, uint64_t n)
+{
+	note(o, cur, t, row, obj, kind, from_ns, ns, n);
 }
 
 /* Thread t is through: its open runs stored, into the slots kept for

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/random.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
@@ -152,6 +153,9 @@ struct caller {
 	 * and the replay's start, read before its loop. */
 	struct fg_robs_cur *cur;
 	int64_t start_ns;
+	/* The faults its calls made (populated_by_calls), not counted in
+	 * its faults yet. */
+	uint64_t made;
 };
 
 /* The pattern's state (the run's, in the calling process). */
@@ -172,6 +176,9 @@ struct replay_state {
 	size_t *first;
 	/* Per row: its faults in all, and where its order is. */
 	uint64_t *row_faults, *row_next, *row_x;
+	/* Per call: the populated row whose faults it makes (SIZE_MAX for
+	 * none: populated_by_calls). */
+	size_t *call_row;
 	/* Per row, a bit: its faults in the bin of a fork of its process
 	 * are made after the fork (copies_after_fork). */
 	unsigned long *after_fork;
@@ -1115,6 +1122,50 @@ static int plan_shares(struct replay_state *st)
 	return 0;
 }
 
+/*
+ * The faults of populated rows (populated_kind) that the process's
+ * recorded calls make: a row of faults without an event counts the
+ * pages a thread's MADV_POPULATE_* brought in (the kernel counts each
+ * such fault, no event is raised), and the calls are made, on their
+ * pages, in their bin (make_call).  Each row's faults are less those
+ * of the calls of a thread of its process populating its object (their
+ * pages, scaled), taken from its rows in turn: the pages are populated
+ * once, by the calls, as in the recording, where each would otherwise
+ * be populated again a page at a time first.
+ */
+static void populated_by_calls(struct replay_state *st)
+{
+	const struct fg_profile *pr = st->pr;
+
+	for (size_t k = 0; k < pr->nr_calls; k++)
+		st->call_row[k] = SIZE_MAX;
+	for (size_t k = 0; k < pr->nr_calls; k++) {
+		const struct fg_pcall *cl = &pr->calls[k];
+		unsigned int p = pr->threads[cl->thread].process;
+		uint64_t left;
+
+		if (cl->call != FG_CALL_MADVISE || cl->object < 0 ||
+		    (cl->arg != 22 && cl->arg != 23)) /* MADV_POPULATE_* */
+			continue;
+		left = scaled_pages(st, cl->pages);
+		for (size_t r = 0; r < pr->nr_rows && left; r++) {
+			const struct fg_prow *row = &pr->rows[r];
+			uint64_t less;
+
+			if (!populated_kind(row->kind) ||
+			    row->object != (unsigned int)cl->object ||
+			    pr->threads[row->thread].process != p)
+				continue;
+			less = st->row_faults[r] < left ? st->row_faults[r] :
+							  left;
+			st->row_faults[r] -= less;
+			left -= less;
+			if (st->call_row[k] == SIZE_MAX)
+				st->call_row[k] = r;
+		}
+	}
+}
+
 static int plan_chunks(struct replay_state *st)
 {
 	const struct fg_profile *pr = st->pr;
@@ -1135,6 +1186,7 @@ static int plan_chunks(struct replay_state *st)
 	st->row_faults = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_next = calloc(pr->nr_rows + 1, sizeof(uint64_t));
 	st->row_x = calloc(pr->nr_rows + 1, sizeof(uint64_t));
+	st->call_row = calloc(pr->nr_calls + 1, sizeof(*st->call_row));
 	st->after_fork = calloc(fg_bitmap_longs(pr->nr_rows + 1),
 				sizeof(*st->after_fork));
 	st->progress = calloc(pr->nr_threads + 1, sizeof(*st->progress));
@@ -1148,7 +1200,8 @@ static int plan_chunks(struct replay_state *st)
 	st->from = calloc(pr->nr_threads + 1, sizeof(*st->from));
 	st->helps = calloc(pr->nr_threads + 1, sizeof(*st->helps));
 	if (!st->first || !at || !st->chunks || !st->row_faults ||
-	    !st->row_next || !st->row_x || !st->after_fork || !st->progress ||
+	    !st->row_next || !st->row_x || !st->call_row || !st->after_fork ||
+	    !st->progress ||
 	    !st->running || !st->giveback_ns || !st->giveback_obj ||
 	    !st->shareable || !st->taken || !st->from || !st->helps) {
 		free(at);
@@ -1165,10 +1218,12 @@ static int plan_chunks(struct replay_state *st)
 		st->first[pr->calls[k].thread + 1]++;
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		st->first[t + 1] += st->first[t];
+	for (size_t r = 0; r < pr->nr_rows; r++)
+		st->row_faults[r] = scaled_faults(st, &pr->rows[r]);
+	populated_by_calls(st);
 	for (size_t r = 0; r < pr->nr_rows; r++) {
 		const struct fg_prow *row = &pr->rows[r];
 
-		st->row_faults[r] = scaled_faults(st, row);
 		st->counts[row->kind] += st->row_faults[r];
 		for (uint32_t b = 0; b < row->nbins; b++)
 			st->chunks[st->first[row->thread] +
@@ -1915,21 +1970,57 @@ static int call_pages(const struct replay_state *st, const struct fg_pcall *cl,
 	return 0;
 }
 
-/* The i-th of a row's n madvise calls on its object. */
+/* The i-th of a row's n madvise calls on its object; *minflt, where
+ * not NULL, the faults the kernel counted for this thread in the call
+ * (its minor faults: getrusage RUSAGE_THREAD), 0 where it cannot tell. */
 static int advise_object(const struct replay_state *st,
-			 const struct fg_pcall *cl, uint64_t i, uint64_t n)
+			 const struct fg_pcall *cl, uint64_t i, uint64_t n,
+			 uint64_t *minflt)
 {
 	const struct fg_pobject *ob = &st->pr->objects[cl->object];
 	struct mapped *m = &st->obj[cl->object];
+	struct rusage before, after;
+	bool counted = minflt && !getrusage(RUSAGE_THREAD, &before);
 	uint64_t a, e;
 	int ret = call_pages(st, cl, i, n, &a, &e);
 
+	if (minflt)
+		*minflt = 0;
 	if (ret)
 		return ret;
 	if (madvise(m->addr + a * st->ps, (e - a) * st->ps, cl->arg) < 0)
 		return -errno;
+	if (counted && !getrusage(RUSAGE_THREAD, &after) &&
+	    after.ru_minflt > before.ru_minflt)
+		*minflt = (uint64_t)(after.ru_minflt - before.ru_minflt);
 	advised(st, m, ob->backing, a, e - a, cl->arg);
 	return 0;
+}
+
+/*
+ * The i-th of n populating calls (MADV_POPULATE_*) that make row r's
+ * faults (populated_by_calls), by thread cr's: the faults the kernel
+ * counted for the thread in the call (each page it brings in is one,
+ * with no fault event) are the faults it made, noted as row r's and
+ * the thread's, over the call's time.
+ */
+static int populate_counted(const struct replay_state *st,
+			    const struct fg_pcall *cl, size_t r, uint64_t i,
+			    uint64_t n, struct caller *cr)
+{
+	const struct fg_prow *row = &st->pr->rows[r];
+	int64_t from = fg_now_ns();
+	uint64_t made;
+	int ret = advise_object(st, cl, i, n, &made);
+
+	if (!made)
+		return ret;
+	cr->made += made;
+	atomic_fetch_add(&st->sh->done[row->kind], made);
+	fg_robs_note_n(st->obs, cr->cur, cl->thread, r, row->object,
+		       (int)row->kind, from - cr->start_ns,
+		       fg_now_ns() - cr->start_ns, made);
+	return ret;
 }
 
 /* Whether an mmap or munmap of the object maps its pages afresh: an
@@ -2064,8 +2155,13 @@ static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 		return caller_munmap(st, cr);
 	case FG_CALL_MADVISE:
 		if (cl->object >= 0 &&
+		    st->call_row[cl - st->pr->calls] != SIZE_MAX)
+			return populate_counted(st, cl,
+						st->call_row[cl - st->pr->calls],
+						i, n, cr);
+		if (cl->object >= 0 &&
 		    advice_on_object(&st->pr->objects[cl->object], cl->arg))
-			return advise_object(st, cl, i, n);
+			return advise_object(st, cl, i, n, NULL);
 		break;
 	default:
 		break;
@@ -2522,6 +2618,8 @@ static int thread_bin(struct replay_state *st, unsigned int t, size_t c,
 		if (!is_call(st, &st->chunks[x]))
 			continue;
 		ret = replay_calls(st, &st->chunks[x], cr);
+		*faults += cr->made;
+		cr->made = 0;
 		/* Made: the threads it held go on. */
 		if (!ret && maps_anew(st, &st->pr->calls[st->chunks[x].row -
 							 st->pr->nr_rows]))
@@ -3459,6 +3557,7 @@ static void replay_release(struct faultgen_run *run)
 	free(st->chunks);
 	free(st->first);
 	free(st->row_faults);
+	free(st->call_row);
 	free(st->row_next);
 	free(st->row_x);
 	free(st->after_fork);

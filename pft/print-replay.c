@@ -173,7 +173,8 @@ static void print_object(FILE *out, struct faultgen_run *run,
 
 /*
  * objects replayed (faults made by the replay; a fault's time is its
- * end, windows of 1 ms):
+ * end, a populating call's faults in each window of the call, windows
+ * of 1 ms):
  *   objects[0]  anonymous  128.0 MiB
  *     faults: 32768: first-touch 32768
  *     ...
@@ -186,7 +187,8 @@ void pft_print_replay_objects(FILE *out, struct faultgen_run *run)
 	if (!v)
 		return;
 	fprintf(out, "objects replayed, by faults made (a fault's time: its "
-		     "end; windows of 1 ms from the replay's start):\n");
+		     "end, a populating call's: its span; windows of 1 ms "
+		     "from the replay's start):\n");
 	for (unsigned int i = 0; i < n && i < TEXT_OBJECTS; i++)
 		print_object(out, run, &v[i]);
 	if (n > TEXT_OBJECTS)

@@ -215,6 +215,21 @@ static const char written_and_populated[] = HEAD
 	"\"faults\":[[0,0,1,1,\"first-touch\",256,0,255,\"seq\",1]],"
 	"\"without_event\":[[0,\"gup\",256]],\"calls\":null}";
 
+/* 512 faults without an event (gup) given to thread 0 (as the survey
+ * gives a process's first thread those of the threads that ended
+ * unseen), which thread 1's MADV_POPULATE_WRITE over 512 pages of the
+ * object made, in bin 2. */
+static const char populated_by_a_call[] = HEAD
+	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":8388608,"
+	"\"writable\":true}],"
+	"\"processes\":[{\"id\":0,\"parent\":null,\"fork_ms\":0,"
+	"\"exit_ms\":null,\"objects\":[0]}],"
+	"\"threads\":[{\"id\":0,\"process\":0,\"start_ms\":0},"
+	"{\"id\":1,\"process\":0,\"start_ms\":0}],"
+	"\"faults\":[],"
+	"\"without_event\":[[0,\"gup\",512]],"
+	"\"calls\":[[1,0,2,\"madvise\",\"populate_write\",1,1024,1535,512]]}";
+
 /* Four faults without an event (gup) in an object with huge pages. */
 static const char thp_gup[] = HEAD
 	"\"objects\":[{\"id\":0,\"backing\":\"anonymous\",\"size\":16777216,"
@@ -681,6 +696,31 @@ START_TEST(populated_faults_on_pages_no_row_faults)
 	ck_assert_double_eq(fgc_figure_or(run, "gup", -1), 256);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
 	ck_assert_uint_eq(fgc_resident_pages(addr, len), 512);
+	faultgen_run_free(run);
+	faultgen_attr_free(a);
+}
+END_TEST
+
+/* Faults without an event that a recorded call made are made by the
+ * call, once: thread 1's MADV_POPULATE_WRITE brings the 512 pages in
+ * (the kernel counts them, the replay notes them as thread 1's), and
+ * thread 0 populates none of its own, a page at a time, before it. */
+START_TEST(populated_faults_made_by_the_recorded_call)
+{
+	struct faultgen_attr *a = replay_attr(populated_by_a_call);
+	size_t ps = (size_t)fgc_pagesize();
+	struct faultgen_run *run = run_ok(a);
+	void *addr;
+	size_t len;
+
+	ck_assert_double_eq(fgc_figure_or(run, "gup", -1), 512);
+	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
+	ck_assert_uint_eq(faults_by(run, 0, 0), 0);
+	ck_assert_uint_eq(faults_by(run, 0, 1), 512);
+	ck_assert_uint_eq(region_resident(run), 512);
+	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
+	ck_assert_uint_eq(fgc_resident_pages((char *)addr + 1024 * ps,
+					     512 * ps), 512);
 	faultgen_run_free(run);
 	faultgen_attr_free(a);
 }
@@ -2393,6 +2433,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, windows_merged_past_a_full_log);
 	tcase_add_test(tc, a_child_maps_its_own_objects_only);
 	tcase_add_test(tc, kernel_mode_faults_and_kernel_side);
+	tcase_add_test(tc, populated_faults_made_by_the_recorded_call);
 	tcase_add_test(tc, populated_faults_of_a_thp_object_a_huge_page_apart);
 	tcase_add_test(tc, populated_faults_on_pages_no_row_faults);
 	tcase_add_test(tc, copies_of_pages_present_before_the_recording);
