@@ -6,9 +6,9 @@
 # pft-survey --compare A B (in the profile's bins and in 100 ms bins).
 # One Markdown row a case: the object of A with the most faults beside
 # its match in B (faults by kind, B/A), threads, processes, the most
-# threads faulting it in one bin, the time shape (r) and the lag the
-# comparison took, and the faults without an event of the whole
-# profiles.  A replay's time shape is as alike to A as this machine
+# threads faulting it in one bin (and in every other run), the time
+# shape (r) and the lag the comparison took, and the faults without an
+# event of the whole profiles.  A replay's time shape is as alike to A as this machine
 # lets a second run be: SELF=N records the program N more times (A2...,
 # each started afresh: a server a new one) and gives the time shape of
 # A against each of them, the machine's resolution for the replay's;
@@ -120,9 +120,9 @@ r100 = every(same[0])["time_shape_correlation"] if same else None
 r = al["time_shape_correlation"]
 fmt = lambda x: "-" if x is None else "%.3f" % x
 
-def shapes(prefix):
-    """The time shape of top against each run whose comparison is
-    prefixN.json (N = 2, 3, ...), None where it had none."""
+def others(prefix):
+    """Top's "all" row in each comparison prefixN.json (N = 2, 3, ...),
+    None where it had none."""
     out = []
     for f in sorted(os.listdir(d)):
         m = re.fullmatch(re.escape(prefix) + r"(\d+)\.json", f)
@@ -130,8 +130,18 @@ def shapes(prefix):
             continue
         cs = json.load(open(os.path.join(d, f)))
         mine = [o for o in cs["objects"] if o["a"] == top["a"] and every(o)]
-        out.append(every(mine[0])["time_shape_correlation"] if mine else None)
+        out.append(every(mine[0]) if mine else None)
     return out
+
+def shapes(prefix):
+    """The time shape of top against each run of prefix (others)."""
+    return [k and k["time_shape_correlation"] for k in others(prefix)]
+
+def most(prefix):
+    """The most threads faulting top's match at once in each run of
+    prefix (others), as text."""
+    return ["-" if k is None else "%g" % k["dimensions"]["concurrency most"]["b"]
+            for k in others(prefix)]
 
 def spread(rs):
     rs = sorted(0.0 if x is None else x for x in rs)
@@ -153,9 +163,14 @@ elif rb is not None and selfs and rb >= min(0.0 if x is None else x
     verdict = "within the program's own"
 else:
     verdict = "below"
-print("| %s | %s, %d bytes | %s | %d / %d | %d / %d | %g / %g | %s (lag %g ms); %s (lag %g ms) | %s | %s | %s | %s |" % (
+conc = "%g / %g" % ab(al, "concurrency most")
+if most("cmp-b") or most("cmp-a"):
+    conc += " (replays %s; other runs %s)" % (
+        ", ".join(["%g" % ab(al, "concurrency most")[1]] + most("cmp-b")),
+        ", ".join(most("cmp-a")) or "-")
+print("| %s | %s, %d bytes | %s | %d / %d | %d / %d | %s | %s (lag %g ms); %s (lag %g ms) | %s | %s | %s | %s |" % (
     name, top["backing"], top["size_a"], "; ".join(kinds),
-    *ab(al, "threads"), *ab(al, "processes"), *ab(al, "concurrency most"),
+    *ab(al, "threads"), *ab(al, "processes"), conc,
     fmt(r), c["lag_ms"], fmt(r100), c100["lag_ms"], replays, own, verdict,
     ", ".join("%s %d / %d" % (k, v["a"], v["b"])
               for k, v in c["without_event"].items()) or "-"))
