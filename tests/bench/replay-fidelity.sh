@@ -11,7 +11,9 @@
 # event of the whole profiles.  A replay's time shape is as alike to A as this machine
 # lets a second run be: SELF=N records the program N more times (A2...,
 # each started afresh: a server a new one) and gives the time shape of
-# A against each of them, the machine's resolution for the replay's;
+# A against each of them (each shifted earlier or later, the better:
+# --compare shifts a replay's later start only), the machine's
+# resolution for the replay's;
 # REPEAT=N replays A N times (B, B2...).  Their medians and ranges are
 # given, and a verdict: r >= 0.9 (the replays' median), within the
 # program's own (the replays' median at or above the least of A's
@@ -74,8 +76,13 @@ roundtrip() {
 	[ -s "$d/A.json" ] || { echo "| $name | not recorded (rc $rc) |"; return 1; }
 	for ((i = 2; i <= ${SELF:-0} + 1; i++)); do
 		record "$name" "$d/A$i.json" "$d/a$i.out"
+		# Both ways: --compare shifts its second profile earlier
+		# only (a replay starts later), and a run of the program
+		# may start earlier or later than A.
 		[ -s "$d/A$i.json" ] && "$SURVEY" --compare "$d/A.json" \
-			"$d/A$i.json" --json >"$d/cmp-a$i.json"
+			"$d/A$i.json" --json >"$d/cmp-a$i.json" &&
+			"$SURVEY" --compare "$d/A$i.json" "$d/A.json" \
+				--json >"$d/rcmp-a$i.json"
 	done
 	for ((i = 1; i <= ${REPEAT:-1}; i++)); do
 		local b=B; [ "$i" = 1 ] || b=B$i
@@ -134,8 +141,26 @@ def others(prefix):
     return out
 
 def shapes(prefix):
-    """The time shape of top against each run of prefix (others)."""
-    return [k and k["time_shape_correlation"] for k in others(prefix)]
+    """The time shape of top against each run of prefix (others); where
+    the run was compared the other way too (rprefixN.json), the better
+    of the two (the run shifted later, or earlier)."""
+    out = []
+    for f in sorted(os.listdir(d)):
+        m = re.fullmatch(re.escape(prefix) + r"(\d+)\.json", f)
+        if not m:
+            continue
+        rs = []
+        cs = json.load(open(os.path.join(d, f)))
+        rs += [every(o)["time_shape_correlation"] for o in cs["objects"]
+               if o["a"] == top["a"] and every(o)]
+        back = os.path.join(d, "r" + f)
+        if os.path.exists(back):
+            cs = json.load(open(back))
+            rs += [every(o)["time_shape_correlation"] for o in cs["objects"]
+                   if o["b"] == top["a"] and every(o)]
+        rs = [x for x in rs if x is not None]
+        out.append(max(rs) if rs else None)
+    return out
 
 def most(prefix):
     """The most threads faulting top's match at once in each run of
