@@ -185,8 +185,9 @@ struct replay_state {
 	/* Per chunk, a bit: its faults may be made by another thread of its
 	 * process once late (plan_shares); taken: per chunk, its faults
 	 * claimed, by its thread and those helping it; from: per thread,
-	 * its chunk being made (those before it are through); helps: per
-	 * thread, whether another of its process has chunks to share. */
+	 * its chunk being made (its chunks shared before it are through);
+	 * helps: per thread, whether another of its process shares a chunk
+	 * of an object it faults in that chunk's bin. */
 	unsigned long *shareable;
 	_Atomic uint64_t *taken;
 	_Atomic size_t *from;
@@ -834,6 +835,8 @@ static int chunk_cmp(const void *a, const void *b)
 static void next_giveback(struct replay_state *st, unsigned int t, size_t c);
 static bool maps_anew(const struct replay_state *st, const struct fg_pcall *cl);
 static int64_t bin_first_ns(const struct replay_state *st, uint32_t b);
+static bool faults_in_bin(const struct replay_state *st, unsigned int t,
+			  uint32_t b, unsigned int o);
 
 /* The last nanosecond of bin b, in profile time. */
 static int64_t bin_last_ns(const struct replay_state *st, uint32_t b)
@@ -1073,18 +1076,11 @@ static int plan_shares(struct replay_state *st)
 	size_t no = pr->nr_objects;
 	unsigned long *gives = calloc(fg_bitmap_longs(pr->nr_threads * no + 1),
 				      sizeof(*gives));
-	size_t *own = calloc(pr->nr_threads + 1, sizeof(*own));
-	unsigned int *sharing = calloc(pr->nr_processes + 1, sizeof(*sharing));
 
 	/* gives: thread t's bit of object o (t * objects + o) where it
-	 * gives pages of o back; own: a thread's chunks shared; sharing:
-	 * a process's threads with chunks shared. */
-	if (!gives || !own || !sharing) {
-		free(gives);
-		free(own);
-		free(sharing);
+	 * gives pages of o back. */
+	if (!gives)
 		return -ENOMEM;
-	}
 	for (size_t k = 0; k < pr->nr_calls; k++)
 		if (pr->calls[k].object >= 0 && gives_back(st, &pr->calls[k]))
 			fg_bit_set(gives, pr->calls[k].thread * no +
@@ -1107,18 +1103,28 @@ static int plan_shares(struct replay_state *st)
 			    fg_bit_test(gives, t * no + row->object))
 				continue;
 			fg_bit_set(st->shareable, x);
-			if (!own[t]++)
-				sharing[pr->threads[t].process]++;
 		}
-	/* A thread helps where another of its process shares chunks (of an
-	 * object it faults in their bin: help_late). */
-	for (unsigned int t = 0; t < pr->nr_threads; t++)
-		st->helps[t] = sharing[pr->threads[t].process] > (own[t] != 0);
+	/* A thread helps where another of its process shares a chunk of an
+	 * object it faults in that chunk's bin (help_late): only those
+	 * look for late chunks as the bins end (wait_helping), not every
+	 * thread of the process at every bin. */
+	for (unsigned int u = 0; u < pr->nr_threads; u++)
+		for (size_t x = st->first[u]; x < st->first[u + 1]; x++) {
+			const struct chunk *c = &st->chunks[x];
+
+			if (!fg_bit_test(st->shareable, x))
+				continue;
+			for (unsigned int t = 0; t < pr->nr_threads; t++)
+				if (t != u && !st->helps[t] &&
+				    pr->threads[t].process ==
+					    pr->threads[u].process &&
+				    faults_in_bin(st, t, c->bin,
+						  pr->rows[c->row].object))
+					st->helps[t] = true;
+		}
 	for (unsigned int t = 0; t < pr->nr_threads; t++)
 		atomic_store(&st->from[t], st->first[t]);
 	free(gives);
-	free(own);
-	free(sharing);
 	return 0;
 }
 
@@ -1815,14 +1821,29 @@ static bool held_for_giveback(const struct replay_state *st, unsigned int t,
 	return false;
 }
 
-/* A wait's pause of 200 us, for another thread or process to go on;
- * -ECANCELED where the replay is cancelled or failed. */
-static int pause_briefly(const struct replay_state *st)
+/* A wait's pauses: the first of PAUSE_LEAST_NS, each next one twice
+ * the last, up to PAUSE_MOST_NS.  A wait for late threads lasts as long
+ * as they are late (tens of ms for a JVM's pretouch), and each pause
+ * of a thread waiting takes a CPU from those it waits for: pauses of
+ * 200 us made a replay of Parallel GC's heap pretouch switch threads
+ * 13,000 to 19,000 times where the JVM switched 587. */
+#define PAUSE_LEAST_NS (200 * 1000)
+#define PAUSE_MOST_NS (2 * 1000 * 1000)
+
+/* A wait's pause (*pause: the last one, 0 before the first), for
+ * another thread or process to go on; -ECANCELED where the replay is
+ * cancelled or failed. */
+static int pause_briefly(const struct replay_state *st, int64_t *pause)
 {
-	const struct timespec ts = { .tv_nsec = 200 * 1000 };
+	struct timespec ts;
 
 	if (atomic_load(&st->sh->cancel) || atomic_load(&st->sh->error))
 		return -ECANCELED;
+	*pause = *pause ? *pause * 2 : PAUSE_LEAST_NS;
+	if (*pause > PAUSE_MOST_NS)
+		*pause = PAUSE_MOST_NS;
+	ts.tv_sec = 0;
+	ts.tv_nsec = *pause;
 	nanosleep(&ts, NULL);
 	return 0;
 }
@@ -1837,13 +1858,13 @@ static int pause_briefly(const struct replay_state *st)
 static int before_fault(struct replay_state *st, const struct bin_pos *at,
 			unsigned int k, unsigned int o)
 {
-	int64_t t = fault_time(at, k);
+	int64_t t = fault_time(at, k), pause = 0;
 	int ret = 0;
 
 	atomic_store(&st->progress[at->t], t);
 	while (!ret && (t >= atomic_load(&st->next_fork_ns) ||
 			held_for_giveback(st, at->t, o, t)))
-		ret = pause_briefly(st);
+		ret = pause_briefly(st, &pause);
 	/* Paced, a bin's faults are spread over it as the profile counts
 	 * them: a thread ahead of its fault's time by more than
 	 * PACE_AHEAD_NS sleeps to it (not to each fault's: a sleep costs
@@ -2399,8 +2420,7 @@ static int replay_chunk(struct replay_state *st, const struct chunk *c,
 	if (kind != row->kind)
 		atomic_fetch_add(&st->sh->major_as_read, n);
 	how = made_as(st, row, kind);
-	if (shared)
-		atomic_store(&st->from[at->t], x);
+	atomic_store(&st->from[at->t], x);
 	for (uint64_t k = 0; next_of(st, x, shared, n, &k);
 	     k++, made++, at->j[cls]++) {
 		int64_t end = 0;
@@ -2468,13 +2488,13 @@ static int help_chunk(struct replay_state *st, unsigned int t, size_t x,
 	enum fg_replay_kind how = made_as(st, row, row->kind);
 	uint64_t n = share_of(st, c->row, c->bin), made = 0, k = 0;
 	int64_t was = atomic_load(&st->progress[t]);
-	int64_t at = bin_first_ns(st, c->bin);
+	int64_t at = bin_first_ns(st, c->bin), pause = 0;
 	int ret = 0;
 
 	atomic_store(&st->progress[t], at);
 	while (!ret && (at >= atomic_load(&st->next_fork_ns) ||
 			held_for_giveback(st, t, row->object, at)))
-		ret = pause_briefly(st);
+		ret = pause_briefly(st, &pause);
 	while (!ret && made < HELP_FAULTS && next_of(st, x, true, n, &k)) {
 		uint64_t pg = shared_page(st, c, k);
 		int64_t end = 0;
@@ -2787,12 +2807,14 @@ static int wait_for_threads(struct replay_state *st, unsigned int p,
 	/* Until a pass finds none behind: a thread helping another sets
 	 * its progress back (help_chunk) before the other's goes on. */
 	for (bool again = true; again && !ret;) {
+		int64_t pause = 0;
+
 		again = false;
 		for (unsigned int t = 0; t < pr->nr_threads && !ret; t++)
 			while (!ret && pr->threads[t].process == p &&
 			       atomic_load(&st->progress[t]) < ns) {
 				again = true;
-				ret = pause_briefly(st);
+				ret = pause_briefly(st, &pause);
 			}
 	}
 	return ret;
@@ -2812,10 +2834,12 @@ static int settle(struct replay_state *st, unsigned int p,
 	int ret = 0;
 
 	for (unsigned int t = 0; t < st->pr->nr_threads; t++) {
+		int64_t pause = 0;
+
 		if (st->pr->threads[t].process != p || !started[t] || joined[t])
 			continue;
 		while (!ret && !atomic_load(&st->running[t]))
-			ret = pause_briefly(st);
+			ret = pause_briefly(st, &pause);
 		if (ret)
 			return ret;
 		if (atomic_load(&st->progress[t]) == INT64_MAX) {
