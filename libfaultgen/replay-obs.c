@@ -33,8 +33,12 @@
 #define WINDOW_NS 1000000
 
 /* The classes of the kinds a thread may make of another's rows: first
- * touches, reads. */
-#define HELP_CLASSES 2
+ * touches and reads (help_late), and the populated kinds (a recorded
+ * call populating a row's pages). */
+#define HELP_CLASSES 4
+static const int help_kinds[HELP_CLASSES] = {
+	FG_KIND_FIRST_TOUCH, FG_KIND_READ, FG_KIND_GUP, FG_KIND_KERNEL_SIDE
+};
 
 struct row_made {
 	uint64_t faults;
@@ -81,8 +85,12 @@ struct fg_robs {
 static size_t help_at(const struct fg_robs *o, unsigned int t,
 		      unsigned int obj, int kind)
 {
+	size_t c = 0;
+
+	while (c < HELP_CLASSES - 1 && help_kinds[c] != kind)
+		c++;
 	return ((size_t)t * o->pr->nr_objects + obj) * HELP_CLASSES +
-	       (kind == FG_KIND_READ);
+	       (help_kinds[c] == kind ? c : 0);
 }
 
 /* thread_objects[t]: the objects thread t faults (their count). */
@@ -384,20 +392,22 @@ static int by_object_thread_from(const void *a, const void *b)
 	return (x->from > y->from) - (x->from < y->from);
 }
 
-/* Object obj's rows folded: its faults, threads, processes, times. */
+/* Object obj's rows folded: its faults, threads, processes, times.  A
+ * thread counts where it made some of them: its rows' faults less
+ * those others made of them, and those it made of others' rows
+ * (made_t, one a thread, for the sums). */
 static void fold_rows(struct fg_robs *o, unsigned int obj,
-		      unsigned char *seen_t, unsigned char *seen_p)
+		      unsigned char *seen_p, int64_t *made_t)
 {
 	const struct fg_profile *pr = o->pr;
 	struct fg_robs_object *ob = &o->obj[obj];
 
-	memset(seen_t, 0, pr->nr_threads);
 	memset(seen_p, 0, pr->nr_processes);
+	memset(made_t, 0, pr->nr_threads * sizeof(*made_t));
 	ob->first_ns = INT64_MAX;
 	for (size_t i = o->row_first[obj]; i < o->row_first[obj + 1]; i++) {
 		size_t r = o->by_object[i];
 		const struct row_made *m = &o->made[r];
-		unsigned int t = pr->rows[r].thread;
 
 		if (!m->faults)
 			continue;
@@ -406,22 +416,17 @@ static void fold_rows(struct fg_robs *o, unsigned int obj,
 			ob->first_ns = m->first_ns;
 		if (m->last_ns > ob->last_ns)
 			ob->last_ns = m->last_ns;
-		ob->threads += !seen_t[t];
-		seen_t[t] = 1;
-		ob->processes += !seen_p[pr->threads[t].process];
-		seen_p[pr->threads[t].process] = 1;
+		made_t[pr->rows[r].thread] += (int64_t)m->faults;
 	}
-	/* A thread that made faults of another's rows only. */
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
-		size_t h = help_at(o, t, obj, 0);
-		bool took = false;
+		size_t h = help_at(o, t, obj, help_kinds[0]);
 
 		for (unsigned int c = 0; c < HELP_CLASSES; c++)
-			took |= o->took[h + c] != 0;
-		if (!took || seen_t[t])
+			made_t[t] += (int64_t)o->took[h + c] -
+				     (int64_t)o->gave[h + c];
+		if (made_t[t] <= 0)
 			continue;
 		ob->threads++;
-		seen_t[t] = 1;
 		ob->processes += !seen_p[pr->threads[t].process];
 		seen_p[pr->threads[t].process] = 1;
 	}
@@ -488,7 +493,8 @@ int fg_robs_fold(struct fg_robs *o)
 	struct who_run *runs;
 	struct edge *edges;
 	uint64_t *hist;
-	unsigned char *seen_t, *seen_p;
+	unsigned char *seen_p;
+	int64_t *made_t;
 	int ret;
 
 	for (unsigned int t = 0; t < pr->nr_threads; t++) {
@@ -501,9 +507,9 @@ int fg_robs_fold(struct fg_robs *o)
 	runs = calloc(total + 1, sizeof(*runs));
 	edges = calloc(2 * total + 1, sizeof(*edges));
 	hist = calloc(total + 2, sizeof(*hist));
-	seen_t = calloc(pr->nr_threads + 1, 1);
+	made_t = calloc(pr->nr_threads + 1, sizeof(*made_t));
 	seen_p = calloc(pr->nr_processes + 1, 1);
-	if (!o->obj || !all || !runs || !edges || !hist || !seen_t || !seen_p)
+	if (!o->obj || !all || !runs || !edges || !hist || !made_t || !seen_p)
 		ret = -ENOMEM;
 	for (unsigned int t = 0; !ret && t < pr->nr_threads; t++)
 		for (uint64_t k = 0; k < o->nr_runs[t]; k++) {
@@ -517,7 +523,7 @@ int fg_robs_fold(struct fg_robs *o)
 	for (unsigned int obj = 0; !ret && obj < pr->nr_objects; obj++) {
 		size_t from = i;
 
-		fold_rows(o, obj, seen_t, seen_p);
+		fold_rows(o, obj, seen_p, made_t);
 		while (i < n && all[i].object == obj)
 			i++;
 		fold_runs(o, obj, all + from, i - from, runs, edges, hist);
@@ -526,7 +532,7 @@ int fg_robs_fold(struct fg_robs *o)
 	free(runs);
 	free(edges);
 	free(hist);
-	free(seen_t);
+	free(made_t);
 	free(seen_p);
 	if (ret) {
 		free(o->obj);
@@ -574,9 +580,9 @@ int fg_robs_faults(const struct fg_robs *o, unsigned int obj, int t, int k,
 	/* Those of its rows others made are theirs, and those of others'
 	 * it made its own. */
 	for (unsigned int c = 0; t >= 0 && c < HELP_CLASSES; c++) {
-		size_t h = help_at(o, (unsigned int)t, obj, 0) + c;
+		size_t h = help_at(o, (unsigned int)t, obj, help_kinds[0]) + c;
 
-		if (k >= 0 && (k != (c ? FG_KIND_READ : FG_KIND_FIRST_TOUCH)))
+		if (k >= 0 && k != help_kinds[c])
 			continue;
 		*faults += o->took[h] - o->gave[h];
 	}

@@ -703,13 +703,16 @@ END_TEST
 
 /* Faults without an event that a recorded call made are made by the
  * call, once: thread 1's MADV_POPULATE_WRITE brings the 512 pages in
- * (the kernel counts them, the replay notes them as thread 1's), and
- * thread 0 populates none of its own, a page at a time, before it. */
+ * (the kernel counts them, the replay notes them as thread 1's gup
+ * faults, the object's one thread), and thread 0 populates none of its
+ * own, a page at a time, before it. */
 START_TEST(populated_faults_made_by_the_recorded_call)
 {
 	struct faultgen_attr *a = replay_attr(populated_by_a_call);
 	size_t ps = (size_t)fgc_pagesize();
 	struct faultgen_run *run = run_ok(a);
+	struct faultgen_replay_object o = { .size = sizeof(o) };
+	uint64_t gup = 0, first = 0;
 	void *addr;
 	size_t len;
 
@@ -717,6 +720,15 @@ START_TEST(populated_faults_made_by_the_recorded_call)
 	ck_assert_double_eq(fgc_figure_or(run, "madvise", -1), 1);
 	ck_assert_uint_eq(faults_by(run, 0, 0), 0);
 	ck_assert_uint_eq(faults_by(run, 0, 1), 512);
+	/* Of their kind, by the thread that made them: no first touch. */
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, "gup", &gup), 0);
+	ck_assert_int_eq(faultgen_run_replay_faults(run, 0, 1, "first-touch",
+						    &first), 0);
+	ck_assert_uint_eq(gup, 512);
+	ck_assert_uint_eq(first, 0);
+	ck_assert_int_eq(faultgen_run_replay_object(run, 0, &o), 0);
+	ck_assert_uint_eq(o.faults, 512);
+	ck_assert_uint_eq(o.threads, 1);
 	ck_assert_uint_eq(region_resident(run), 512);
 	ck_assert_int_eq(faultgen_run_region(run, &addr, &len), 0);
 	ck_assert_uint_eq(fgc_resident_pages((char *)addr + 1024 * ps,
