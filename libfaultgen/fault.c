@@ -229,12 +229,16 @@ static int fault_rounds(struct faultgen_run *run, unsigned int i)
 
 	if (ret)
 		return ret;
+	/* Before the figures start: the round times' first page (a
+	 * worker's first write of it is a fault) and the deadline's
+	 * constants (a forked worker's first read of them is one). */
+	round_ns[0] = 0;
+	deadline = atomic_load(&sh->measure.open_ns) +
+		   (int64_t)(a->duration * 1e9);
 	if (run->lat)
 		fg_lat_begin(run, i, process);
 	fg_stat_begin(w, &at, process);
 	fg_measure_begin(run);
-	deadline = atomic_load(&sh->measure.open_ns) +
-		   (int64_t)(a->duration * 1e9);
 	do {
 		ret = cold_pause(run, i, &at, process);
 		if (ret)

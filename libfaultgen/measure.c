@@ -71,10 +71,17 @@ bool fg_counts_process(const struct faultgen_run *run, unsigned int i)
 }
 
 /* Right before the loop: usage first (into *at), so the clock is read
- * last. */
+ * last.  A forked worker reads its usage and the clock once before:
+ * fork copies no page tables of file mappings, and the first call's
+ * faults (the C library's text, the vDSO's) are the child's own, not
+ * its loop's. */
 void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process)
 {
 	memset(&w->zap_lock, 0, sizeof(w->zap_lock));
+	if (process) {
+		fg_usage_now(at, process, fg_wstat_lock_fd(w));
+		w->start_ns = fg_now_ns();
+	}
 	fg_usage_now(at, process, fg_wstat_lock_fd(w));
 	w->start_ns = fg_now_ns();
 	w->end_ns = w->start_ns;
