@@ -104,7 +104,8 @@ check_sanitized() {
 # A packager's build: hardening flags from the environment, a check run
 # of the C suites, pft's command line and the examples (what
 # _FORTIFY_SOURCE and the stack protector could stop), and a second build
-# of the same tree that must give identical binaries.
+# of the library and pft in the same tree that must give identical
+# binaries (pft/.libs/pft: pft/pft is libtool's wrapper script).
 packager_build() {
 	dir=/tmp/fg-pkg
 	copy_tree "$dir"
@@ -115,9 +116,12 @@ packager_build() {
 		make -j"$jobs" -s >/dev/null &&
 		make -j"$jobs" -s check TESTS="$(tests_of \
 			"suite_programs cli_tests example_tests" "$dir")" &&
-		sha256sum libfaultgen/.libs/libfaultgen.so.* pft/pft \
+		sha256sum libfaultgen/.libs/libfaultgen.so.* pft/.libs/pft \
 			libfaultgen/.libs/libfaultgen.a >first.sha &&
-		make -s clean >/dev/null && make -j"$jobs" -s >/dev/null &&
+		make -s -C pft clean >/dev/null &&
+		make -s -C libfaultgen clean >/dev/null &&
+		make -j"$jobs" -s -C libfaultgen >/dev/null &&
+		make -j"$jobs" -s -C pft >/dev/null &&
 		sha256sum -c --quiet first.sha) >"$logdir/pkg.out" 2>&1
 	rc=$?
 	tally "$dir"
@@ -216,13 +220,17 @@ static_analysis() {
 	# The tests' slow file system includes libfuse3's <fuse.h>.
 	inc="-I$top -I$top/libfaultgen $(pkg-config --cflags fuse3 2>/dev/null)"
 	# shellcheck disable=SC2086
-	cppcheck -q --error-exitcode=1 --enable=warning,portability \
+	cppcheck -q -j "$jobs" --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --std=c11 -D__linux__ -D_GNU_SOURCE \
 		--suppress=missingIncludeSystem $inc $files || return 1
-	# shellcheck disable=SC2086
-	clang-tidy --quiet $files -- -std=gnu11 -D_GNU_SOURCE $inc \
-		-I/usr/lib/jvm/java-17-openjdk-amd64/include \
-		-I/usr/lib/jvm/java-17-openjdk-amd64/include/linux \
+	# A few files to a clang-tidy, as many at a time as there are CPUs.
+	FG_TIDY_FLAGS="-std=gnu11 -D_GNU_SOURCE $inc
+		-I/usr/lib/jvm/java-17-openjdk-amd64/include
+		-I/usr/lib/jvm/java-17-openjdk-amd64/include/linux"
+	export FG_TIDY_FLAGS
+	# shellcheck disable=SC2016,SC2086
+	printf '%s\n' $files | (cd "$top" && xargs -n 4 -P "$jobs" sh -c \
+		'clang-tidy --quiet "$@" -- $FG_TIDY_FLAGS' sh) \
 		>"$logdir/tidy.out" 2>&1
 	if grep -q 'warning:\|error:' "$logdir/tidy.out"; then
 		grep -A3 'warning:\|error:' "$logdir/tidy.out" | head -n 60 >&2
@@ -254,7 +262,7 @@ distcheck_user() {
 		chown -R fgbuild: "$src"
 		runuser -u fgbuild -- taskset -c "$cpu" sh -c "cd '$src' &&
 			./autogen.sh >/dev/null && ./configure -q &&
-			make -j$jobs -s >/dev/null && make -j$jobs -s distcheck" \
+			make -j$jobs -s distcheck" \
 			>"$logdir/distcheck.out" 2>&1
 		rc=$?
 	fi
