@@ -26,11 +26,11 @@ mkdir "$out/lib" "$out/pft"
 compile='clang $FUZZ_OBJFLAGS -c -o "$1/$(basename "$2" .c).o" "$2"'
 FUZZ_OBJFLAGS=$objflags
 export FUZZ_OBJFLAGS
-ls "$src"/libfaultgen/*.c | xargs -P "$(nproc)" -I{} sh -c "$compile" \
+printf "%s\n" "$src"/libfaultgen/*.c | xargs -P "$(nproc)" -I{} sh -c "$compile" \
 	sh "$out/lib" {}
 # pft without its main(): the harness calls its parser.
 FUZZ_OBJFLAGS="$objflags -I$src/pft"
-ls "$src"/pft/*.c | grep -v '/pft\.c$' |
+printf "%s\n" "$src"/pft/*.c | grep -v '/pft\.c$' |
 	xargs -P "$(nproc)" -I{} sh -c "$compile" sh "$out/pft" {}
 libobj=$(ls "$out"/lib/*.o)
 # Each harness built, with the options it runs with in $out/NAME.opts.
