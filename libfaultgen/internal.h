@@ -36,9 +36,22 @@
 #define FG_TESTABLE
 #endif
 
-/* Constants newer than glibc 2.36's headers; the kernel decides support. */
+/* Constants newer than some C libraries' headers (a replay's profile
+ * holds the advice as the kernel's numbers); the kernel decides support. */
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MADV_DONTNEED_LOCKED
+#define MADV_DONTNEED_LOCKED 24
 #endif
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25

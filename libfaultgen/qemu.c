@@ -52,10 +52,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 #define MIB (1ULL << 20)
 /* QEMU's MAX_MEM_PREALLOC_THREAD_COUNT. */
 #define QEMU_MAX_THREADS 16u

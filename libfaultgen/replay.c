@@ -1128,6 +1128,12 @@ static int plan_shares(struct replay_state *st)
 	return 0;
 }
 
+/* Whether a recorded advice populates (MADV_POPULATE_READ or _WRITE). */
+static bool populating(int advice)
+{
+	return advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE;
+}
+
 /*
  * The faults of populated rows (populated_kind) that the process's
  * recorded calls make: a row of faults without an event counts the
@@ -1151,7 +1157,7 @@ static void populated_by_calls(struct replay_state *st)
 		uint64_t left;
 
 		if (cl->call != FG_CALL_MADVISE || cl->object < 0 ||
-		    (cl->arg != 22 && cl->arg != 23)) /* MADV_POPULATE_* */
+		    !populating(cl->arg))
 			continue;
 		left = scaled_pages(st, cl->pages);
 		for (size_t r = 0; r < pr->nr_rows && left; r++) {
@@ -1899,11 +1905,11 @@ static bool advice_on_object(const struct fg_pobject *ob, int advice)
 	case MADV_REMOVE:
 	case MADV_DONTDUMP:
 	case MADV_DODUMP:
-	case 20: /* MADV_COLD */
-	case 21: /* MADV_PAGEOUT */
-	case 22: /* MADV_POPULATE_READ */
-	case 23: /* MADV_POPULATE_WRITE */
-	case 24: /* MADV_DONTNEED_LOCKED */
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+	case MADV_DONTNEED_LOCKED:
 		return true;
 	case MADV_HUGEPAGE:
 		return ob->thp;
@@ -1924,18 +1930,18 @@ static void advised(const struct replay_state *st, struct mapped *m,
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_REMOVE:
-	case 24: /* MADV_DONTNEED_LOCKED */
+	case MADV_DONTNEED_LOCKED:
 		to = PAGE_ABSENT;
 		break;
-	case 21: /* MADV_PAGEOUT: an anonymous page stays (no swap here) */
+	case MADV_PAGEOUT: /* an anonymous page stays (no swap here) */
 		if (b == FG_OBJ_ANON)
 			return;
 		to = PAGE_ABSENT;
 		break;
-	case 22: /* MADV_POPULATE_READ */
+	case MADV_POPULATE_READ:
 		to = PAGE_READONLY;
 		break;
-	case 23: /* MADV_POPULATE_WRITE */
+	case MADV_POPULATE_WRITE:
 		to = PAGE_WRITABLE;
 		break;
 	default:
@@ -2175,8 +2181,8 @@ static int make_call(const struct replay_state *st, const struct fg_pcall *cl,
 	case FG_CALL_MUNMAP:
 		return caller_munmap(st, cr);
 	case FG_CALL_MADVISE:
-		if (cl->object >= 0 &&
-		    st->call_row[cl - st->pr->calls] != SIZE_MAX)
+		/* Only a populating call on an object has a row. */
+		if (st->call_row[cl - st->pr->calls] != SIZE_MAX)
 			return populate_counted(st, cl,
 						st->call_row[cl - st->pr->calls],
 						i, n, cr);
@@ -2240,8 +2246,8 @@ static bool gives_back(const struct replay_state *st, const struct fg_pcall *cl)
 	if (!advice_on_object(ob, cl->arg))
 		return false;
 	return cl->arg == MADV_DONTNEED || cl->arg == MADV_REMOVE ||
-	       cl->arg == 24 /* MADV_DONTNEED_LOCKED */ ||
-	       (cl->arg == 21 /* MADV_PAGEOUT */ && ob->backing != FG_OBJ_ANON);
+	       cl->arg == MADV_DONTNEED_LOCKED ||
+	       (cl->arg == MADV_PAGEOUT && ob->backing != FG_OBJ_ANON);
 }
 
 /* A chunk of calls, at the start of its bin: count x period of them;
