@@ -530,6 +530,19 @@ static inline bool fgc_close(uint64_t expected, uint64_t measured,
 	return measured + slack >= expected && measured <= expected + slack;
 }
 
+/*
+ * No major fault of the memory's own (nothing read from a disk), where
+ * the kernel may still count a stray one: a fault that had to retry
+ * twice (a page locked by someone else, compaction, khugepaged) counts
+ * as major (mm_account_fault: FAULT_FLAG_TRIED), as does a code page
+ * read back from disk.  At most one a worker, of hundreds of pages.
+ */
+#define fgc_assert_no_major(r, what)                                       \
+	ck_assert_msg((r)->majflt <= (r)->workers,                          \
+		      "%s: %llu major faults (%llu pages, %u workers)", what, \
+		      (unsigned long long)(r)->majflt,                      \
+		      (unsigned long long)(r)->pages, (r)->workers)
+
 /* Turns oversubscription on when the affinity mask has fewer CPUs than
  * workers, so that multi-worker tests run on one CPU too. */
 static inline void fgc_allow_workers(struct faultgen_attr *a, unsigned int n)
