@@ -14,11 +14,13 @@
 # A against each of them (each shifted earlier or later, the better:
 # --compare shifts a replay's later start only), the machine's
 # resolution for the replay's;
-# REPEAT=N replays A N times (B, B2...).  Their medians and ranges are
-# given, and a verdict: r >= 0.9 (the replays' median), within the
-# program's own (the replays' median at or above the least of A's
-# against its other runs), or below.  Needs root for the tracepoints
-# (the kinds).
+# REPEAT=N replays A N times (B, B2...); FROM=DIR replays the
+# recordings of an earlier run's OUT again (its A and A2...: none is
+# made), by this tree's pft, on this machine now.  The replays' and
+# the other runs' medians and ranges are given, and a verdict: r >= 0.9
+# (the replays' median), within the program's own (the replays' median
+# at or above the least of A's against its other runs), or below.
+# Needs root for the tracepoints (the kinds).
 #
 #   tests/bench/replay-fidelity.sh [CASE]...
 #
@@ -28,7 +30,7 @@
 # MADV_DONTNEED; all of them by default), and the programs
 # jvm-g1 jvm-parallel (a JDK 17), qemu (qemu-system-x86_64), redis
 # (redis-server, redis-benchmark) and pg (PostgreSQL 15, pgbench).
-# Environment: PFT (default pft/.libs/pft of this tree, with
+# Environment: SELF, REPEAT, FROM (above), PFT (default pft/.libs/pft of this tree, with
 # LD_LIBRARY_PATH set to its library), SURVEY (default pft/pft-survey),
 # OUT (default a new directory under $TMPDIR, kept).
 #
@@ -69,13 +71,21 @@ record() {
 # A2...), B (and with REPEAT=N, N replays of A: B, B2...), and the
 # comparisons, in OUT/NAME.
 roundtrip() {
-	local name=$1 d=$OUT/$1 rc i
+	local name=$1 d=$OUT/$1 rc=0 i self=${SELF:-0}
 	mkdir -p "$d/files" || return 1
-	record "$name" "$d/A.json" "$d/a.out"
-	rc=$?
+	if [ -n "${FROM:-}" ]; then
+		# An earlier run's recordings, replayed again: its A and
+		# the program's other runs (A2...), as many as it made.
+		[ "$FROM/$name" -ef "$d" ] ||
+			cp "$FROM/$name"/A*.json "$d/" 2>/dev/null
+		self=$(find "$d" -maxdepth 1 -name 'A[0-9]*.json' | wc -l)
+	else
+		record "$name" "$d/A.json" "$d/a.out"
+		rc=$?
+	fi
 	[ -s "$d/A.json" ] || { echo "| $name | not recorded (rc $rc) |"; return 1; }
-	for ((i = 2; i <= ${SELF:-0} + 1; i++)); do
-		record "$name" "$d/A$i.json" "$d/a$i.out"
+	for ((i = 2; i <= self + 1; i++)); do
+		[ -n "${FROM:-}" ] || record "$name" "$d/A$i.json" "$d/a$i.out"
 		# Both ways: --compare shifts its second profile earlier
 		# only (a replay starts later), and a run of the program
 		# may start earlier or later than A.
