@@ -1514,21 +1514,25 @@ START_TEST(file_object_minor_faults_stay_minor)
 END_TEST
 
 /* 128 write-notify faults on 64 pages read before: 128 faults more
- * than the reads alone.  A replay that only wrote would fault the
- * first pass only (the second's pages are mapped writable by then),
- * one that only read would fault none, one without the writeback
- * between the passes the first pass only. */
+ * than the reads alone, within the few faults a run's thread takes
+ * besides its object's (its stack, a code page, a sanitizer's shadow:
+ * the two runs took 195 and 68 under clang's ASan).  A replay that
+ * only wrote would fault the first pass only (the second's pages are
+ * mapped writable by then), one that only read would fault none, one
+ * without the writeback between the passes the first pass only: 64
+ * fewer or more. */
 START_TEST(file_object_write_notify)
 {
 	struct faultgen_attr *a;
-	uint64_t reads, both;
+	uint64_t reads, both, slack = 8;
 	char dir[512], msg[256] = "";
 
 	if (!disk_dir(dir, sizeof(dir)))
 		FGC_SKIP("TMPDIR is a tmpfs: it tracks no dirty pages");
 	reads = thread_faults(file_reads, dir, "read", 64);
 	both = thread_faults(file_write_notify, dir, "write-notify", 128);
-	ck_assert_msg(reads > 0 && both == reads + 128,
+	ck_assert_msg(reads > 0 && both + slack >= reads + 128 &&
+			      both <= reads + 128 + slack,
 		      "%llu faults with the write-notify row, %llu without: "
 		      "not 128 more", (unsigned long long)both,
 		      (unsigned long long)reads);
