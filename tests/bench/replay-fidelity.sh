@@ -94,6 +94,9 @@ roundtrip() {
 			"$SURVEY" --compare "$d/A$i.json" "$d/A.json" \
 				--json >"$d/rcmp-a$i.json"
 	done
+	# An earlier run's replays in this directory (FROM=OUT) are not
+	# this run's.
+	rm -f "$d"/B[0-9]*.json "$d"/cmp-b[0-9]*.json
 	for ((i = 1; i <= ${REPEAT:-1}; i++)); do
 		local b=B; [ "$i" = 1 ] || b=B$i
 		(cd "$d" && "$SURVEY" --record="$d/$b.json" -- "$PFT" \
