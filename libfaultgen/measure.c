@@ -80,7 +80,7 @@ void fg_stat_begin(struct fg_wstat *w, struct fg_usage *at, bool process)
 	memset(&w->zap_lock, 0, sizeof(w->zap_lock));
 	if (process) {
 		fg_usage_now(at, process, fg_wstat_lock_fd(w));
-		w->start_ns = fg_now_ns();
+		(void)fg_now_ns();
 	}
 	fg_usage_now(at, process, fg_wstat_lock_fd(w));
 	w->start_ns = fg_now_ns();
